@@ -1,0 +1,73 @@
+/** Business limits and constants of the product (spec §9), shared by UI, validation and tests. */
+
+export const PRODUCT_NAME = 'EventShout'
+export const TAGLINE = 'Every Event Deserves a Shout.'
+
+/** The 1989-01-01 marker means "no date set". */
+export const UNSET_DATE = '1989-01-01'
+export const OPEN_ENDED_DATE_LIMIT = '2100-12-31'
+
+export const MAX_DISPLAY_DATES = 21
+export const MIN_AD_DAYS_MARKETING = 7
+export const TITLE_MAX = 250
+export const DESCRIPTION_MAX = 500
+export const PHOTO_MAX_BYTES = 5 * 1024 * 1024
+export const VIDEO_MAX_BYTES = 50 * 1024 * 1024
+
+export const BOUNCE_WINDOW_MS = 5000
+export const FEATURED_EVENTS_LIMIT = 10
+export const GALLERY_SCROLL_STEP_PX = 300
+export const GALLERY_ARROWS_ABOVE = 3
+
+export const FULL_NAME_MAX = 150
+export const USERNAME_MAX = 100
+export const PHONE_MAX = 20
+export const MEDIA_URL_MAX = 255
+export const PASSWORD_MIN = 6
+export const PASSWORD_MAX = 50
+
+export const PHOTO_MAX_HEIGHT_PX = 400
+export const VIDEO_MIN_HEIGHT_PX = 400
+
+export const MEDIA_TYPES = ['photo', 'video'] as const
+export type MediaType = (typeof MEDIA_TYPES)[number]
+
+export const DELAY_TO_CHECKOUT_MS = 500
+export const DELAY_AFTER_PAYMENT_MS = 2000
+export const DELAY_AFTER_REGISTRATION_MS = 2100
+
+export const TOAST_LIMIT = 1
+export const TOAST_DURATION_MS = 5000
+export const TOAST_REMOVE_DELAY_MS = 2000
+export const TOAST_SWIPE_THRESHOLD_PX = 50
+export const TOAST_HOTKEY = ['F8'] as const
+export const TOAST_CLOSE_LABEL = 'Dismiss'
+export const TOAST_VARIANTS = ['default', 'destructive'] as const
+export type ToastVariant = (typeof TOAST_VARIANTS)[number]
+
+export const TOOLTIP_OPEN_DELAY_MS = 700
+export const TOOLTIP_SKIP_DELAY_MS = 300
+/** date-fns weekStartsOn: Sunday. */
+export const WEEK_STARTS_ON = 0
+
+export const EVENT_STATUSES = ['pending', 'approved', 'rejected'] as const
+export type EventStatus = (typeof EVENT_STATUSES)[number]
+export const PAYMENT_STATUSES = ['pending', 'paid', 'failed', 'refunded'] as const
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
+
+export const STAFF_ROLES = ['admin', 'clinician'] as const
+export type StaffRole = (typeof STAFF_ROLES)[number]
+
+export const DEFAULT_CATEGORIES = [
+  'Concert',
+  'Fundraiser',
+  'Grand Opening',
+  'Special',
+  'Community',
+  'Food & Drink',
+  'Sports',
+  'Arts',
+  'Family',
+  'Nightlife',
+  'Other',
+] as const

@@ -1,0 +1,75 @@
+import { PassThrough } from 'node:stream'
+import type { EntryContext, HandleDocumentRequestFunction } from '@remix-run/node'
+import { createReadableStreamFromReadable } from '@remix-run/node'
+import { RemixServer } from '@remix-run/react'
+import { isbot } from 'isbot'
+import { renderToPipeableStream } from 'react-dom/server'
+import { NonceProvider } from '#app/components/nonce.tsx'
+import { startDatabase } from '#app/services/database.server.ts'
+import { getEnv } from '#app/services/env.server.ts'
+import { createNonce, securityHeaders } from '#app/services/security.server.ts'
+import { DatabaseLockedError } from '#db/client.server.ts'
+
+const env = getEnv()
+
+try {
+  await startDatabase()
+} catch (error) {
+  if (error instanceof DatabaseLockedError) {
+    console.error(error.message)
+    process.exit(1)
+  }
+  throw error
+}
+
+export const streamTimeout = 5000
+
+const handleRequest: HandleDocumentRequestFunction = (
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+) => {
+  const nonce = createNonce()
+  securityHeaders(nonce, env).forEach((value, key) => responseHeaders.set(key, value))
+  const readyEvent = isbot(request.headers.get('user-agent') ?? '') ? 'onAllReady' : 'onShellReady'
+
+  return new Promise((resolve, reject) => {
+    let shellRendered = false
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceProvider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} nonce={nonce} />
+      </NonceProvider>,
+      {
+        nonce,
+        [readyEvent]() {
+          shellRendered = true
+          const body = new PassThrough()
+          responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+          resolve(
+            new Response(createReadableStreamFromReadable(body), {
+              headers: responseHeaders,
+              status: responseStatusCode,
+            }),
+          )
+          pipe(body)
+        },
+        onShellError(error: unknown) {
+          reject(error)
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500
+          if (shellRendered) console.error(error)
+        },
+      },
+    )
+    setTimeout(abort, streamTimeout + 1000)
+  })
+}
+
+export default handleRequest
+
+export function handleError(error: unknown, { request }: { request: Request }) {
+  if (request.signal.aborted) return
+  console.error(error)
+}

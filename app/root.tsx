@@ -1,0 +1,74 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { data } from '@remix-run/node'
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useMatches,
+  useRouteLoaderData,
+} from '@remix-run/react'
+import type { ReactNode } from 'react'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { useNonce } from '#app/components/nonce.tsx'
+import { SiteFooter, SiteHeader } from '#app/components/site-chrome.tsx'
+import { Toaster } from '#app/components/toaster.tsx'
+import { PRODUCT_NAME } from '#app/constants.ts'
+import { getViewer } from '#app/services/viewer.server.ts'
+import { getToast } from '#app/services/toast.server.ts'
+import stylesheet from '#app/tailwind.css?url'
+
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: stylesheet },
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+]
+
+export const meta: MetaFunction = () => [{ title: PRODUCT_NAME }]
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [{ toast, headers }, viewer] = await Promise.all([getToast(request), getViewer(request)])
+  return data({ toast, viewer }, { headers: headers ?? undefined })
+}
+
+/** Routes that work as plain HTML export `handle = { hydrate: false }` and ship no JavaScript. */
+export interface RouteHandle {
+  hydrate?: boolean
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce()
+  const matches = useMatches()
+  const hydrate = !matches.some((m) => (m.handle as RouteHandle | undefined)?.hydrate === false)
+  const rootData = useRouteLoaderData<typeof loader>('root')
+  return (
+    <html lang="en" className="h-full">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-full flex-col bg-white text-slate-900 antialiased">
+        <SiteHeader viewer={rootData?.viewer ?? null} />
+        <div className="flex-1">{children}</div>
+        <SiteFooter />
+        <Toaster serverToast={rootData?.toast ?? null} />
+        {hydrate ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : null}
+      </body>
+    </html>
+  )
+}
+
+export default function App() {
+  return <Outlet />
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

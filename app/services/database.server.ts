@@ -1,0 +1,22 @@
+import { closeDatabase, initDatabase } from '#db/client.server.ts'
+import { getEnv } from './env.server.ts'
+
+const SHUTDOWN_GRACE_MS = 4000
+
+let shutdownHooked = false
+
+/** Opens the database for the server process and closes it on SIGTERM/SIGINT. */
+export async function startDatabase() {
+  const handle = await initDatabase(getEnv())
+  if (!shutdownHooked) {
+    shutdownHooked = true
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      process.once(signal, () => {
+        // A lingering keep-alive socket must not keep the server up past the grace period.
+        setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS).unref()
+        closeDatabase().catch((error) => console.error('Closing the database failed', error))
+      })
+    }
+  }
+  return handle
+}

@@ -1,0 +1,135 @@
+import { z } from 'zod'
+
+function isTimeZone(value: string) {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value })
+    return true
+  } catch {
+    return false
+  }
+}
+
+const optional = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional()
+
+const DEV_SESSION_SECRET = 'dev-only-session-secret-change-me'
+
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    /**
+     * Which rules apply (defaults to NODE_ENV). `remix-serve` always sets NODE_ENV=production, so the local demo
+     * (`npm start`) and the end-to-end tests say APP_ENV=development to get the development sign-in and the test
+     * payment provider; a deployment leaves it unset and gets the strict production rules.
+     */
+    APP_ENV: optional.pipe(z.enum(['development', 'production', 'test']).optional()),
+    DATABASE_URL: optional.pipe(
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
+        .optional(),
+    ),
+    DATA_DIR: z.string().trim().min(1).default('./data'),
+    PORT: optional.pipe(z.coerce.number<string | undefined>().int().min(1).max(65535).optional()),
+    HOST: optional,
+    SESSION_SECRET: optional,
+    APP_TIME_ZONE: z
+      .string()
+      .trim()
+      .default('America/New_York')
+      .refine(isTimeZone, 'APP_TIME_ZONE must be an IANA time zone such as America/New_York'),
+    PUBLIC_URL: optional.pipe(z.url('PUBLIC_URL must be an absolute URL').optional()),
+    STRIPE_SECRET_KEY: optional,
+    STRIPE_PUBLISHABLE_KEY: optional,
+    STRIPE_WEBHOOK_SECRET: optional,
+    /** Points stripe-node at another API host (a local fake in tests), e.g. http://127.0.0.1:12111 */
+    STRIPE_API_BASE: optional.pipe(z.url().optional()),
+    OIDC_ISSUER: optional.pipe(z.url('OIDC_ISSUER must be an absolute URL').optional()),
+    OIDC_CLIENT_ID: optional,
+    OIDC_CLIENT_SECRET: optional,
+    /** Production only: run without an identity provider (business email sign-in only). */
+    ALLOW_NO_IDENTITY_PROVIDER: optional.pipe(z.enum(['true', 'false']).optional()),
+  })
+  .superRefine((env, ctx) => {
+    const stripe = [env.STRIPE_SECRET_KEY, env.STRIPE_PUBLISHABLE_KEY, env.STRIPE_WEBHOOK_SECRET]
+    if (stripe.some(Boolean) && !stripe.every(Boolean)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['STRIPE_SECRET_KEY'],
+        message: 'Set all three of STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET, or none',
+      })
+    }
+    const oidc = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET]
+    if (oidc.some(Boolean) && !oidc.every(Boolean)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['OIDC_ISSUER'],
+        message: 'Set all three of OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET, or none',
+      })
+    }
+    if ((env.APP_ENV ?? env.NODE_ENV) === 'production') {
+      if (!env.SESSION_SECRET || env.SESSION_SECRET.length < 32) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['SESSION_SECRET'],
+          message: 'SESSION_SECRET is required in production (at least 32 characters)',
+        })
+      }
+      if (!env.OIDC_ISSUER && env.ALLOW_NO_IDENTITY_PROVIDER !== 'true') {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['OIDC_ISSUER'],
+          message:
+            'Production needs an identity provider (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET) or ALLOW_NO_IDENTITY_PROVIDER=true',
+        })
+      }
+    }
+  })
+  .transform((env) => ({
+    ...env,
+    sessionSecrets: (env.SESSION_SECRET ?? DEV_SESSION_SECRET)
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    stripeEnabled: Boolean(env.STRIPE_SECRET_KEY),
+    oidcEnabled: Boolean(env.OIDC_ISSUER),
+    isProduction: (env.APP_ENV ?? env.NODE_ENV) === 'production',
+  }))
+
+export type Env = z.infer<typeof envSchema>
+
+export class EnvError extends Error {}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source)
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  - ${i.path.join('.') || 'env'}: ${i.message}`)
+    throw new EnvError(`Invalid configuration:\n${lines.join('\n')}`)
+  }
+  return result.data
+}
+
+let cached: Env | undefined
+
+/** The validated environment; a bad value stops the process with a clear message. */
+export function getEnv(): Env {
+  if (cached) return cached
+  try {
+    cached = parseEnv(process.env)
+  } catch (error) {
+    if (error instanceof EnvError && process.env.NODE_ENV !== 'test' && !process.env.VITEST) {
+      console.error(error.message)
+      process.exit(1)
+    }
+    throw error
+  }
+  return cached
+}
+
+/** Tests change the environment between cases. */
+export function resetEnvCache() {
+  cached = undefined
+}

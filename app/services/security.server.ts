@@ -1,0 +1,34 @@
+import crypto from 'node:crypto'
+
+export function createNonce() {
+  return crypto.randomBytes(16).toString('base64')
+}
+
+/** Headers every HTML page gets; scripts only run with this request's nonce. */
+export function securityHeaders(nonce: string, { isProduction }: { isProduction: boolean }) {
+  const connectSrc = isProduction ? "'self'" : "'self' ws: wss:"
+  const csp = [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' https://js.stripe.com`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "media-src 'self' blob:",
+    "font-src 'self'",
+    `connect-src ${connectSrc} https://api.stripe.com`,
+    'frame-src https://js.stripe.com https://hooks.stripe.com',
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "object-src 'none'",
+  ].join('; ')
+  const headers = new Headers({
+    'Content-Security-Policy': csp,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
+    'X-Frame-Options': 'DENY',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Permissions-Policy': 'camera=(), microphone=(), geolocation=()',
+  })
+  if (isProduction) headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains')
+  return headers
+}

@@ -1,0 +1,262 @@
+import { sql } from 'drizzle-orm'
+import {
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  json,
+  jsonb,
+  numeric,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  varchar,
+} from 'drizzle-orm/pg-core'
+
+/** The spec's "unset" date marker. */
+const UNSET = sql`'1989-01-01'::date`
+const createdNow = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' }).notNull().defaultNow()
+
+export const business = pgTable(
+  'business',
+  {
+    businessID: integer('businessID').primaryKey().generatedAlwaysAsIdentity(),
+    createdAt: createdNow('createdAt'),
+    businessName: varchar('businessName', { length: 255 }).notNull(),
+    businessAddress: varchar('businessAddress', { length: 250 }).notNull().default(''),
+    businessCity: varchar('businessCity', { length: 250 }).notNull().default(''),
+    businessState: varchar('businessState', { length: 250 }).notNull().default(''),
+    businessZip: varchar('businessZip', { length: 50 }).notNull().default(''),
+    businessPhone: varchar('businessPhone', { length: 50 }).notNull().default(''),
+    businessFax: varchar('businessFax', { length: 50 }).notNull().default(''),
+    /** Stored lower-cased so the unique index is case-insensitive in practice. */
+    businessEmail: varchar('businessEmail', { length: 150 }).notNull(),
+    /** A password hash, never the password. */
+    businessPassword: text('businessPassword').notNull().default(''),
+    businessContact: varchar('businessContact', { length: 250 }).notNull().default(''),
+    businessWebsite: varchar('businessWebsite', { length: 255 }).notNull().default(''),
+    facebookURL: varchar('facebookURL', { length: 255 }).notNull().default(''),
+    instagramURL: varchar('instagramURL', { length: 255 }).notNull().default(''),
+    linkedin: varchar('linkedin', { length: 255 }).notNull().default(''),
+    youtubeURL: varchar('youtubeURL', { length: 255 }).notNull().default(''),
+    xURL: varchar('xURL', { length: 255 }).notNull().default(''),
+    tiktokURL: varchar('tiktokURL', { length: 255 }).notNull().default(''),
+    businessNameEmail: text('businessNameEmail').notNull().default(''),
+  },
+  (t) => [uniqueIndex('business_email_unique').on(t.businessEmail)],
+)
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: varchar('email', { length: 255 }).notNull(),
+    firstName: varchar('firstName', { length: 255 }).notNull().default(''),
+    lastName: varchar('lastName', { length: 255 }).notNull().default(''),
+    profileImageUrl: text('profileImageUrl').notNull().default(''),
+    fullName: varchar('fullName', { length: 150 }).notNull().default(''),
+    username: varchar('username', { length: 100 }),
+    phone: varchar('phone', { length: 20 }).notNull().default(''),
+    stripeCustomerId: text('stripeCustomerId'),
+    stripeSubscriptionId: text('stripeSubscriptionId'),
+    /** Staff roles: admin (moderation), clinician (patient records). */
+    roles: text('roles').array().notNull().default(sql`'{}'::text[]`),
+    businessID: integer('businessID').references(() => business.businessID, { onDelete: 'set null' }),
+    createdAt: createdNow('createdAt'),
+    updatedAt: createdNow('updatedAt'),
+    lastLogin: timestamp('lastLogin', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [uniqueIndex('users_email_unique').on(t.email), uniqueIndex('users_username_unique').on(t.username)],
+)
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    sid: varchar('sid', { length: 255 }).primaryKey(),
+    sess: json('sess').$type<Record<string, unknown>>().notNull(),
+    expire: timestamp('expire', { precision: 6, withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('IDX_session_expire').on(t.expire)],
+)
+
+export const categoryList = pgTable('categoryList', {
+  categoryID: integer('categoryID').primaryKey().generatedAlwaysAsIdentity(),
+  categoryName: varchar('categoryName', { length: 100 }).notNull().unique(),
+})
+
+export const events = pgTable(
+  'events',
+  {
+    eventID: integer('eventID').primaryKey().generatedAlwaysAsIdentity(),
+    createdDate: createdNow('createdDate'),
+    businessName: varchar('businessName', { length: 255 }).notNull().default(''),
+    businessID: integer('businessID')
+      .notNull()
+      .references(() => business.businessID, { onDelete: 'cascade' }),
+    eventTitle: varchar('eventTitle', { length: 250 }).notNull(),
+    /** Category names; the spec allows one or several. */
+    category: text('category').array().notNull().default(sql`'{}'::text[]`),
+    showAdOnDates: date('showAdOnDates', { mode: 'string' }).array().notNull().default(sql`'{}'::date[]`),
+    eventDate: date('eventDate', { mode: 'string' }).notNull().default(UNSET),
+    /** Earliest and latest of eventDate (when set) and showAdOnDates, kept by the model for indexed date filters. */
+    firstShowDate: date('firstShowDate', { mode: 'string' }),
+    lastShowDate: date('lastShowDate', { mode: 'string' }),
+    daysOrdered: numeric('daysOrdered', { mode: 'number' }).notNull().default(0),
+    eventDescription: varchar('eventDescription', { length: 500 }).notNull(),
+    stillPhotoURL: text('stillPhotoURL').notNull().default(''),
+    videoURL: text('videoURL').notNull().default(''),
+    totalCost: numeric('totalCost', { precision: 10, scale: 2, mode: 'number' }).notNull().default(0),
+    contactPerson: varchar('contactPerson', { length: 250 }).notNull().default(''),
+    contactEmail: varchar('contactEmail', { length: 150 }).notNull().default(''),
+    contactPhone: varchar('contactPhone', { length: 50 }).notNull().default(''),
+    approvedDateByBusiness: date('approvedDateByBusiness', { mode: 'string' }).notNull().default(UNSET),
+    approvedDateByAdmin: date('approvedDateByAdmin', { mode: 'string' }).notNull().default(UNSET),
+    paymentStatus: varchar('paymentStatus', { length: 20 }).notNull().default('pending'),
+    eventStatus: varchar('eventStatus', { length: 20 }).notNull().default('pending'),
+    payment_intent_id: text('payment_intent_id'),
+    reviewedByUserId: uuid('reviewedByUserId').references(() => users.id, { onDelete: 'set null' }),
+    reviewedAt: timestamp('reviewedAt', { withTimezone: true, mode: 'date' }),
+    rejectionReason: text('rejectionReason').notNull().default(''),
+  },
+  (t) => [
+    index('events_business_idx').on(t.businessID, t.createdDate),
+    index('events_live_idx').on(t.eventStatus, t.paymentStatus, t.lastShowDate),
+    index('events_pending_upload_idx').on(t.createdDate).where(sql`"eventStatus" = 'pending'`),
+    index('events_show_dates_idx').using('gin', t.showAdOnDates),
+    index('events_category_idx').using('gin', t.category),
+    index('events_description_trgm_idx').using('gin', t.eventDescription.op('gin_trgm_ops')),
+  ],
+)
+
+export const eventMedia = pgTable(
+  'event_media',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    eventId: integer('eventId')
+      .notNull()
+      .references(() => events.eventID, { onDelete: 'cascade' }),
+    mediaType: varchar('mediaType', { length: 10 }).notNull(),
+    mediaUrl: varchar('mediaUrl', { length: 255 }).notNull(),
+    uploadedAt: createdNow('uploadedAt'),
+  },
+  (t) => [
+    index('event_media_event_idx').on(t.eventId),
+    check('event_media_type_check', sql`${t.mediaType} in ('photo', 'video')`),
+  ],
+)
+
+export const payments = pgTable(
+  'payments',
+  {
+    paymentID: integer('paymentID').primaryKey().generatedAlwaysAsIdentity(),
+    eventID: integer('eventID')
+      .notNull()
+      .references(() => events.eventID, { onDelete: 'cascade' }),
+    totalCost: numeric('totalCost', { precision: 10, scale: 2, mode: 'number' }).notNull().default(0),
+    totalPaid: numeric('totalPaid', { precision: 10, scale: 2, mode: 'number' }).notNull().default(0),
+    datePaid: timestamp('datePaid', { withTimezone: true, mode: 'date' }),
+    payment_intent_id: text('payment_intent_id').unique(),
+    checkout_session_id: text('checkout_session_id'),
+    stripe_charge_id: text('stripe_charge_id'),
+    stripe_customer_id: text('stripe_customer_id'),
+    idempotency_key: text('idempotency_key').unique(),
+    currency: varchar('currency', { length: 3 }).notNull().default('usd'),
+    amount_due_cents: integer('amount_due_cents').notNull().default(0),
+    amount_paid_cents: integer('amount_paid_cents').notNull().default(0),
+    amount_refunded_cents: integer('amount_refunded_cents').notNull().default(0),
+    payment_status: varchar('payment_status', { length: 30 }).notNull().default('pending'),
+    paid_at: timestamp('paid_at', { withTimezone: true, mode: 'date' }),
+    payment_expires_at: timestamp('payment_expires_at', { withTimezone: true, mode: 'date' }),
+    payment_method_id: text('payment_method_id'),
+    card_brand: varchar('card_brand', { length: 30 }),
+    card_last4: varchar('card_last4', { length: 4 }),
+    card_exp_month: integer('card_exp_month'),
+    card_exp_year: integer('card_exp_year'),
+    receipt_url: text('receipt_url'),
+    receipt_email: text('receipt_email'),
+    webhook_last_event_id: text('webhook_last_event_id'),
+    webhook_last_received_at: timestamp('webhook_last_received_at', { withTimezone: true, mode: 'date' }),
+    error_code: text('error_code'),
+    error_message: text('error_message'),
+    latest_provider_event: jsonb('latest_provider_event'),
+    metadata: jsonb('metadata'),
+    created_at: createdNow('created_at'),
+    updated_at: createdNow('updated_at'),
+  },
+  (t) => [index('payments_event_idx').on(t.eventID)],
+)
+
+export const clickCount = pgTable(
+  'clickCount',
+  {
+    clickCountid: integer('clickCountid').primaryKey().generatedAlwaysAsIdentity(),
+    created_at: createdNow('created_at'),
+    businessID: integer('businessID')
+      .notNull()
+      .references(() => business.businessID, { onDelete: 'cascade' }),
+    eventID: integer('eventID')
+      .notNull()
+      .references(() => events.eventID, { onDelete: 'cascade' }),
+    /** A keyed hash of the visitor's IP address, never the address itself. */
+    userIPaddress: varchar('userIPaddress', { length: 128 }).notNull().default(''),
+    clickDate: date('clickDate', { mode: 'string' }).notNull().default(sql`CURRENT_DATE`),
+    bounceClick: boolean('bounceClick').notNull().default(false),
+  },
+  (t) => [
+    index('click_event_date_idx').on(t.eventID, t.clickDate),
+    index('click_business_date_idx').on(t.businessID, t.clickDate),
+  ],
+)
+
+export const ptdisease = pgTable(
+  'ptdisease',
+  {
+    ptdiseaseID: integer('ptdiseaseID').primaryKey().generatedAlwaysAsIdentity(),
+    created_at: createdNow('created_at'),
+    patientnumber: integer('patientnumber'),
+    mrn: varchar('mrn', { length: 50 }).notNull(),
+    sexpatient: varchar('sexpatient', { length: 10 }),
+    dob: date('dob', { mode: 'string' }),
+    disease: varchar('disease', { length: 255 }).notNull(),
+    diseasecode: varchar('diseasecode', { length: 50 }).notNull().default(''),
+    diseasecodesigdig: varchar('diseasecodesigdig', { length: 50 }).notNull().default(''),
+    organsystem: varchar('organsystem', { length: 100 }).notNull().default(''),
+    longshortproblem: varchar('longshortproblem', { length: 50 }).notNull().default(''),
+    ptnumberdiseasecode: varchar('ptnumberdiseasecode', { length: 100 }).notNull().default(''),
+    ptnumberdiseasecodesigdig: varchar('ptnumberdiseasecodesigdig', { length: 100 }).notNull().default(''),
+    dateentered: date('dateentered', { mode: 'string' }),
+    lastreviewed: date('lastreviewed', { mode: 'string' }),
+    reviewInterval: integer('reviewInterval'),
+    comment: text('comment').notNull().default(''),
+    choose: boolean('choose').notNull().default(false),
+    dateDue: date('dateDue', { mode: 'string' }),
+    finished: boolean('finished').notNull().default(false),
+    dxusedforcharge: boolean('dxusedforcharge').notNull().default(false),
+    resolved: boolean('resolved').notNull().default(false),
+    ptanswered: boolean('ptanswered').notNull().default(false),
+    CDMok: boolean('CDMok').notNull().default(false),
+    controlledCDM: boolean('controlledCDM').notNull().default(false),
+    questionsToAsk: integer('questionsToAsk').notNull().default(0),
+  },
+  (t) => [
+    index('ptdisease_mrn_trgm_idx').using('gin', t.mrn.op('gin_trgm_ops')),
+    index('ptdisease_disease_trgm_idx').using('gin', t.disease.op('gin_trgm_ops')),
+    index('ptdisease_code_trgm_idx').using('gin', t.diseasecode.op('gin_trgm_ops')),
+    index('ptdisease_organ_trgm_idx').using('gin', t.organsystem.op('gin_trgm_ops')),
+    index('ptdisease_patientnumber_idx').on(t.patientnumber),
+  ],
+)
+
+export type Business = typeof business.$inferSelect
+export type User = typeof users.$inferSelect
+export type Event = typeof events.$inferSelect
+export type NewEvent = typeof events.$inferInsert
+export type EventMedia = typeof eventMedia.$inferSelect
+export type Payment = typeof payments.$inferSelect
+export type Category = typeof categoryList.$inferSelect
+export type ClickCount = typeof clickCount.$inferSelect
+export type PtDisease = typeof ptdisease.$inferSelect

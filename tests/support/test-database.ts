@@ -1,0 +1,44 @@
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import postgres from 'postgres'
+import { openPglite, openServerDatabase, type DatabaseHandle } from '#db/client.server.ts'
+
+export const TMP_DIR = path.resolve('tests/.tmp')
+export const PGLITE_TEMPLATE_FILE = path.join(TMP_DIR, 'pglite-template.tar.gz')
+
+function withDatabase(url: string, name: string) {
+  const u = new URL(url)
+  u.pathname = `/${name}`
+  return u.toString()
+}
+
+function quoteIdent(name: string) {
+  return `"${name.replace(/"/g, '""')}"`
+}
+
+/** A fresh, migrated database for one test file: a copy of the template made once per run. */
+export async function createTestDatabase(template: string): Promise<DatabaseHandle> {
+  const serverUrl = process.env.DATABASE_URL
+  if (!serverUrl) {
+    const blob = new Blob([fs.readFileSync(PGLITE_TEMPLATE_FILE)])
+    const { client, db } = await openPglite({ loadDataDir: blob })
+    return { db, kind: 'pglite', close: () => client.close() }
+  }
+  const name = `es_test_${crypto.randomBytes(6).toString('hex')}`
+  const admin = postgres(serverUrl, { onnotice: () => {}, max: 1 })
+  await admin.unsafe(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE ${quoteIdent(template)}`)
+  await admin.end()
+  const handle = await openServerDatabase(withDatabase(serverUrl, name), { runMigrations: false })
+  return {
+    ...handle,
+    async close() {
+      await handle.close()
+      const dropper = postgres(serverUrl, { onnotice: () => {}, max: 1 })
+      await dropper.unsafe(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`)
+      await dropper.end()
+    },
+  }
+}
+
+export { withDatabase, quoteIdent }

@@ -1,0 +1,43 @@
+import { describe, expect, test } from 'vitest'
+import { EnvError, parseEnv } from '#app/services/env.server.ts'
+
+describe('parseEnv', () => {
+  test('defaults suit a local machine', () => {
+    const env = parseEnv({ NODE_ENV: 'development' })
+    expect(env.DATA_DIR).toBe('./data')
+    expect(env.APP_TIME_ZONE).toBe('America/New_York')
+    expect(env.DATABASE_URL).toBeUndefined()
+    expect(env.stripeEnabled).toBe(false)
+    expect(env.isProduction).toBe(false)
+    expect(env.sessionSecrets.length).toBe(1)
+  })
+
+  test('SESSION_SECRET may list several secrets for rotation', () => {
+    expect(parseEnv({ SESSION_SECRET: 'new-secret, old-secret' }).sessionSecrets).toEqual(['new-secret', 'old-secret'])
+  })
+
+  test('a bad value is refused with a message naming the variable', () => {
+    expect(() => parseEnv({ APP_TIME_ZONE: 'Mars/Olympus' })).toThrow(/APP_TIME_ZONE must be an IANA time zone/)
+    expect(() => parseEnv({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL must start with postgres/)
+    expect(() => parseEnv({ PORT: 'eighty' })).toThrow(EnvError)
+  })
+
+  test('Stripe keys come as a set', () => {
+    expect(() => parseEnv({ STRIPE_SECRET_KEY: 'sk_test_1' })).toThrow(/Set all three of STRIPE_SECRET_KEY/)
+    const env = parseEnv({ STRIPE_SECRET_KEY: 'sk', STRIPE_PUBLISHABLE_KEY: 'pk', STRIPE_WEBHOOK_SECRET: 'wh' })
+    expect(env.stripeEnabled).toBe(true)
+  })
+
+  test('production needs a strong session secret and an identity provider or an explicit opt-out', () => {
+    expect(() => parseEnv({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET is required in production/)
+    expect(() => parseEnv({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40) })).toThrow(
+      /Production needs an identity provider/,
+    )
+    const env = parseEnv({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40), ALLOW_NO_IDENTITY_PROVIDER: 'true' })
+    expect(env.isProduction).toBe(true)
+  })
+
+  test('APP_ENV overrides NODE_ENV for the rules that apply', () => {
+    expect(parseEnv({ NODE_ENV: 'production', APP_ENV: 'development' }).isProduction).toBe(false)
+  })
+})
