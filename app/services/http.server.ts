@@ -1,5 +1,3 @@
-import { data } from '@remix-run/node'
-
 export function combineHeaders(...sources: Array<HeadersInit | null | undefined>) {
   const combined = new Headers()
   for (const source of sources) {
@@ -14,14 +12,14 @@ export function jsonError(message: string, status: number, extra?: Record<string
   return Response.json({ message, ...extra }, { status })
 }
 
-/** Throws a Response when a lookup failed (404 by default). */
+/** Throws a JSON Response (works in page and resource routes alike) when a lookup failed (404 by default). */
 export function invariantResponse(
   condition: unknown,
   message: string,
   init: ResponseInit = { status: 404 },
 ): asserts condition {
   if (!condition) {
-    throw data({ message }, init)
+    throw Response.json({ message }, init)
   }
 }
 
