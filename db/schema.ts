@@ -260,3 +260,28 @@ export type Payment = typeof payments.$inferSelect
 export type Category = typeof categoryList.$inferSelect
 export type ClickCount = typeof clickCount.$inferSelect
 export type PtDisease = typeof ptdisease.$inferSelect
+
+/** Failed sign-in attempts per key (email + IP) inside a sliding window, for rate limiting. */
+export const authAttempts = pgTable('auth_attempts', {
+  key: varchar('key', { length: 255 }).primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  windowStartedAt: timestamp('windowStartedAt', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+})
+
+/** Append-only trail of who saw or changed patient records (a trigger refuses UPDATE and DELETE). */
+export const ptdiseaseAudit = pgTable(
+  'ptdisease_audit',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    occurredAt: createdNow('occurredAt'),
+    userId: uuid('userId'),
+    userEmail: varchar('userEmail', { length: 255 }).notNull().default(''),
+    action: varchar('action', { length: 20 }).notNull(),
+    /** No foreign key: the trail outlives a deleted record. */
+    ptdiseaseID: integer('ptdiseaseID'),
+    changes: jsonb('changes'),
+  },
+  (t) => [index('ptdisease_audit_record_idx').on(t.ptdiseaseID, t.occurredAt)],
+)
+
+export type PtDiseaseAudit = typeof ptdiseaseAudit.$inferSelect
