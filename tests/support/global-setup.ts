@@ -4,7 +4,8 @@ import postgres from 'postgres'
 import type { TestProject } from 'vitest/node'
 import { MIGRATIONS_FOLDER, openPglite, openServerDatabase } from '#db/client.server.ts'
 import { migrate } from 'drizzle-orm/pglite/migrator'
-import { PGLITE_TEMPLATE_FILE, quoteIdent, TMP_DIR, withDatabase } from './test-database.ts'
+import path from 'node:path'
+import { quoteIdent, TMP_DIR, withDatabase } from './test-database.ts'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -17,6 +18,8 @@ export default async function setup(project: TestProject) {
   fs.mkdirSync(TMP_DIR, { recursive: true })
   const serverUrl = process.env.DATABASE_URL
   if (!serverUrl) {
+    // One file per run, so runs side by side do not share (or delete) each other's template.
+    const PGLITE_TEMPLATE_FILE = path.join(TMP_DIR, `pglite-template-${process.pid}.tar.gz`)
     const { client, db } = await openPglite()
     await migrate(db as never, { migrationsFolder: MIGRATIONS_FOLDER })
     const dump = await client.dumpDataDir('gzip')

@@ -5,7 +5,6 @@ import postgres from 'postgres'
 import { openPglite, openServerDatabase, type DatabaseHandle } from '#db/client.server.ts'
 
 export const TMP_DIR = path.resolve('tests/.tmp')
-export const PGLITE_TEMPLATE_FILE = path.join(TMP_DIR, 'pglite-template.tar.gz')
 
 function withDatabase(url: string, name: string) {
   const u = new URL(url)
@@ -21,7 +20,7 @@ function quoteIdent(name: string) {
 export async function createTestDatabase(template: string): Promise<DatabaseHandle> {
   const serverUrl = process.env.DATABASE_URL
   if (!serverUrl) {
-    const blob = new Blob([fs.readFileSync(PGLITE_TEMPLATE_FILE)])
+    const blob = new Blob([fs.readFileSync(template)])
     const { client, db } = await openPglite({ loadDataDir: blob })
     return { db, kind: 'pglite', close: () => client.close() }
   }
