@@ -9,7 +9,7 @@ import {
   jsonb,
   numeric,
   pgTable,
-  serial,
+
   text,
   timestamp,
   uniqueIndex,

@@ -1,0 +1,171 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { count, eq } from 'drizzle-orm'
+import sharp from 'sharp'
+import { DEFAULT_CATEGORIES } from '#app/constants.ts'
+import { showDateBounds } from '#app/models/event-dates.ts'
+import { getEnv } from '#app/services/env.server.ts'
+import { centsToDollars, chargeCentsForDays } from '#app/services/pricing.ts'
+import { addDaysIso, isoDateInZone, todayInZone } from '#app/services/time.ts'
+import { DatabaseLockedError, openConfiguredDatabase, type Database } from './client.server.ts'
+import { DEMO_BUSINESSES, DEMO_EVENT_IDEAS, DEMO_STAFF, DEMO_ZIPS } from './demo-data.ts'
+import { insertBusiness, insertUser } from './factories.ts'
+import { business, categoryList, clickCount, eventMedia, events, payments } from './schema.ts'
+
+const PALETTES = [
+  ['#f97316', '#7c2d12'],
+  ['#0ea5e9', '#1e3a8a'],
+  ['#22c55e', '#14532d'],
+  ['#a855f7', '#3b0764'],
+  ['#ef4444', '#450a0a'],
+  ['#eab308', '#713f12'],
+] as const
+
+function escapeXml(text: string) {
+  return text.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`)
+}
+
+/** A poster-style photo made on the spot, so no binary files live in the repository. */
+async function makePoster(title: string, index: number) {
+  const [from, to] = PALETTES[index % PALETTES.length]!
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="675">
+    <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>
+    <rect width="1200" height="675" fill="url(#g)"/>
+    <circle cx="${900 + (index % 3) * 60}" cy="${160 + (index % 4) * 40}" r="220" fill="#fff" fill-opacity="0.08"/>
+    <text x="80" y="380" font-family="DejaVu Sans, Arial, sans-serif" font-size="64" font-weight="700" fill="#fff">${escapeXml(title)}</text>
+  </svg>`
+  return sharp(Buffer.from(svg)).webp({ quality: 78 }).toBuffer()
+}
+
+function mediaKeyFor(kind: 'images', uploadDate: string, eventID: number, ext: string) {
+  return `${kind}/${uploadDate.slice(0, 7)}/${uploadDate}_${eventID}.${ext}`
+}
+
+export async function seedDemoData(db: Database, { dataDir, timeZone }: { dataDir: string; timeZone: string }) {
+  const [existing] = await db.select({ n: count() }).from(business)
+  if ((existing?.n ?? 0) > 0) return { seeded: false as const }
+
+  await db
+    .insert(categoryList)
+    .values(DEFAULT_CATEGORIES.map((categoryName) => ({ categoryName })))
+    .onConflictDoNothing()
+
+  const owners = []
+  for (const demo of DEMO_BUSINESSES) owners.push(await insertBusiness(db, demo))
+  for (const staff of DEMO_STAFF) await insertUser(db, { email: staff.email, fullName: staff.fullName, roles: [...staff.roles] })
+
+  const today = todayInZone(timeZone)
+  const uploadDate = isoDateInZone(new Date(), timeZone)
+  const created: Array<{ eventID: number; businessID: number }> = []
+
+  for (let i = 0; i < 36; i++) {
+    const idea = DEMO_EVENT_IDEAS[i % DEMO_EVENT_IDEAS.length]!
+    const owner = owners[i % owners.length]!
+    const start = addDaysIso(today, (i * 2) % 40)
+    const dayCount = [3, 5, 7, 10, 14][i % 5]!
+    const showAdOnDates = Array.from({ length: dayCount }, (_, d) => addDaysIso(start, d))
+    const eventDate = i % 3 === 0 ? addDaysIso(start, dayCount - 1) : '1989-01-01'
+    // 30 live, 4 paid and awaiting review, 2 saved but never paid.
+    const state = i < 30 ? 'live' : i < 34 ? 'review' : 'unpaid'
+    const cents = chargeCentsForDays(showAdOnDates.length)
+    const [row] = await db
+      .insert(events)
+      .values({
+        businessID: owner.businessID,
+        businessName: owner.businessName,
+        eventTitle: i < DEMO_EVENT_IDEAS.length ? idea.title : `${idea.title} (${i + 1})`,
+        eventDescription: idea.description,
+        category: idea.categories,
+        showAdOnDates,
+        eventDate,
+        ...showDateBounds(eventDate, showAdOnDates),
+        daysOrdered: showAdOnDates.length,
+        totalCost: centsToDollars(cents),
+        contactPerson: owner.businessContact,
+        contactEmail: owner.businessEmail,
+        contactPhone: owner.businessPhone,
+        approvedDateByBusiness: today,
+        approvedDateByAdmin: state === 'live' ? today : '1989-01-01',
+        paymentStatus: state === 'unpaid' ? 'pending' : 'paid',
+        eventStatus: state === 'live' ? 'approved' : 'pending',
+      })
+      .returning({ eventID: events.eventID })
+    const eventID = row!.eventID
+
+    const key = mediaKeyFor('images', uploadDate, eventID, 'webp')
+    const file = path.join(dataDir, 'media', key)
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    fs.writeFileSync(file, await makePoster(idea.title, i))
+    const url = `/api/media/${path.basename(key)}`
+    await db.update(events).set({ stillPhotoURL: url }).where(eqEvent(eventID))
+    await db.insert(eventMedia).values({ eventId: eventID, mediaType: 'photo', mediaUrl: url })
+
+    if (state !== 'unpaid') {
+      await db.insert(payments).values({
+        eventID,
+        totalCost: centsToDollars(cents),
+        totalPaid: centsToDollars(cents),
+        datePaid: new Date(),
+        payment_intent_id: `pi_demo_${eventID}`,
+        idempotency_key: `event-${eventID}-demo`,
+        amount_due_cents: cents,
+        amount_paid_cents: cents,
+        payment_status: 'paid',
+        paid_at: new Date(),
+        card_brand: 'visa',
+        card_last4: '4242',
+        card_exp_month: 12,
+        card_exp_year: 2030,
+      })
+      await db.update(events).set({ payment_intent_id: `pi_demo_${eventID}` }).where(eqEvent(eventID))
+    }
+    created.push({ eventID, businessID: owner.businessID })
+  }
+
+  const clicks = created.slice(0, 30).flatMap(({ eventID, businessID }, i) =>
+    Array.from({ length: (i * 7) % 12 }, (_, n) => ({
+      eventID,
+      businessID,
+      userIPaddress: `demo-visitor-${n}`,
+      clickDate: today,
+      bounceClick: n % 4 === 0,
+    })),
+  )
+  if (clicks.length) await db.insert(clickCount).values(clicks)
+
+  return { seeded: true as const, events: created.length, clicks: clicks.length, zips: DEMO_ZIPS.length }
+}
+
+function eqEvent(eventID: number) {
+  return eq(events.eventID, eventID)
+}
+
+async function main() {
+  const env = getEnv()
+  let handle
+  try {
+    handle = await openConfiguredDatabase(env)
+  } catch (error) {
+    if (error instanceof DatabaseLockedError) {
+      console.error(error.message)
+      process.exit(1)
+    }
+    throw error
+  }
+  try {
+    const result = await seedDemoData(handle.db, { dataDir: env.DATA_DIR, timeZone: env.APP_TIME_ZONE })
+    if (result.seeded) {
+      console.info(`Seeded demo data: ${result.events} events, ${result.clicks} clicks.`)
+      for (const b of DEMO_BUSINESSES) console.info(`  advertiser login: ${b.businessEmail} / ${b.password}`)
+      for (const s of DEMO_STAFF) console.info(`  ${s.roles.join(', ')}: ${s.email} (sign in at /api/login)`)
+    } else {
+      console.info('The database already has data; demo seed skipped.')
+    }
+  } finally {
+    await handle.close()
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  await main()
+}

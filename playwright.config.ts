@@ -1,0 +1,48 @@
+import path from 'node:path'
+import { defineConfig } from '@playwright/test'
+import { CHROMIUM_ARGS, findChromium } from './tests/e2e/chromium.ts'
+
+const PORT = Number(process.env.E2E_PORT ?? 43817)
+export const E2E_DATA_DIR = path.resolve('tests/.tmp/e2e-data')
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  testMatch: '**/*.spec.ts',
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  forbidOnly: true,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: process.env.CI ? [['list']] : [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    browserName: 'chromium',
+    launchOptions: { executablePath: findChromium(), args: CHROMIUM_ARGS },
+    trace: 'retain-on-failure',
+  },
+  webServer: {
+    // The built app, as production serves it, on a fresh embedded database with the demo data.
+    command: `rm -rf "${E2E_DATA_DIR}" && tsx db/seed.ts && remix-serve ./build/server/index.js`,
+    url: `http://127.0.0.1:${PORT}/healthz`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      APP_ENV: 'test',
+      DATA_DIR: E2E_DATA_DIR,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      SESSION_SECRET: 'e2e-session-secret-that-is-long-enough-000',
+      APP_TIME_ZONE: 'America/New_York',
+      DATABASE_URL: '',
+      STRIPE_SECRET_KEY: '',
+      STRIPE_PUBLISHABLE_KEY: '',
+      STRIPE_WEBHOOK_SECRET: '',
+      OIDC_ISSUER: '',
+      OIDC_CLIENT_ID: '',
+      OIDC_CLIENT_SECRET: '',
+    },
+  },
+})
