@@ -82,6 +82,9 @@ export function dismissToast(id?: string) {
   dispatch({ type: 'dismiss', id })
 }
 
+const NO_TOASTS: ToastItem[] = []
+const getServerToasts = () => NO_TOASTS
+
 function subscribe(listener: () => void) {
   listeners.add(listener)
   return () => listeners.delete(listener)
@@ -89,11 +92,7 @@ function subscribe(listener: () => void) {
 
 /** Renders the server's flash toast in the HTML (works without JavaScript) and every client toast after. */
 export function Toaster({ serverToast }: { serverToast: ToastData | null }) {
-  const items = useSyncExternalStore(
-    subscribe,
-    () => toasts,
-    () => [] as ToastItem[],
-  )
+  const items = useSyncExternalStore(subscribe, () => toasts, getServerToasts)
   const [hydrated, setHydrated] = useState(false)
   const viewport = useRef<HTMLOListElement>(null)
 

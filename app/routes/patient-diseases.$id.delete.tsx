@@ -1,0 +1,98 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react'
+import { useEffect } from 'react'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { PtdiseaseDialog } from '#app/components/ptdisease-form.tsx'
+import { toast } from '#app/components/toaster.tsx'
+import { PRODUCT_NAME } from '#app/constants.ts'
+import { getPtdisease, parsePtdiseaseId } from '#app/models/ptdisease.server.ts'
+import { PTDISEASE_MESSAGES } from '#app/models/ptdisease-schema.ts'
+import { invariantResponse } from '#app/services/http.server.ts'
+import {
+  auditActor,
+  handlePtdiseaseFormAction,
+  listLocation,
+  NO_STORE,
+  noStoreHeaders,
+  requireClinician,
+} from '#app/services/ptdisease-http.server.ts'
+
+export const meta: MetaFunction = () => [
+  { title: `Delete Record — Patient Disease Records — ${PRODUCT_NAME}` },
+]
+
+export const headers = noStoreHeaders
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireClinician(request)
+  const id = parsePtdiseaseId(params.id)
+  invariantResponse(id !== null, PTDISEASE_MESSAGES.notFound, { status: 404, headers: NO_STORE })
+  const record = await getPtdisease(id, auditActor(user))
+  invariantResponse(record, PTDISEASE_MESSAGES.notFound, { status: 404, headers: NO_STORE })
+  return data(
+    {
+      record: { ptdiseaseID: record.ptdiseaseID, mrn: record.mrn, disease: record.disease },
+      closeTo: listLocation(request),
+    },
+    { headers: NO_STORE },
+  )
+}
+
+export function action(args: ActionFunctionArgs) {
+  return handlePtdiseaseFormAction(args)
+}
+
+/** The delete confirmation: a dialog over the list, and a page of its own without JavaScript. */
+export default function DeletePtdisease() {
+  const { record, closeTo } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const navigation = useNavigation()
+  const location = useLocation()
+  const deleting = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'delete'
+
+  useEffect(() => {
+    if (actionData?.message)
+      toast({ title: 'Error', description: actionData.message, variant: 'destructive' })
+  }, [actionData])
+
+  return (
+    <PtdiseaseDialog title="Are you sure?" closeTo={closeTo} size="small">
+      <p className="text-slate-700">
+        This will permanently delete the patient disease record for MRN <strong>{record.mrn}</strong> (
+        {record.disease}). This action cannot be undone.
+      </p>
+      {actionData?.message ? (
+        <p role="alert" className="mt-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+          {actionData.message}
+        </p>
+      ) : null}
+      <Form
+        method="post"
+        action={`${location.pathname}${location.search}`}
+        className="mt-6 flex justify-end gap-3"
+      >
+        <input type="hidden" name="intent" value="delete" />
+        <input type="hidden" name="id" value={record.ptdiseaseID} />
+        <Link
+          to={closeTo}
+          preventScrollReset
+          autoFocus
+          className="rounded-md border border-slate-300 bg-white px-4 py-2 font-medium text-slate-700 hover:bg-slate-50"
+        >
+          Cancel
+        </Link>
+        <button
+          type="submit"
+          disabled={deleting}
+          className="rounded-md bg-red-600 px-4 py-2 font-semibold text-white hover:bg-red-700 disabled:opacity-60"
+        >
+          {deleting ? 'Deleting...' : 'Delete'}
+        </button>
+      </Form>
+    </PtdiseaseDialog>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

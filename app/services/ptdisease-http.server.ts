@@ -1,0 +1,198 @@
+/**
+ * HTTP glue shared by the /patient-diseases pages and /api/ptdisease: clinician guards, the no-store rule,
+ * and the page forms' intent dispatch. The rules themselves live in the model and the schema.
+ */
+import { parseWithZod } from '@conform-to/zod/v4'
+import type { SubmissionResult } from '@conform-to/react'
+import { data, type ActionFunctionArgs, type HeadersFunction } from '@remix-run/node'
+import { z } from 'zod'
+import {
+  createPtdisease,
+  deletePtdisease,
+  normaliseSearch,
+  parsePtdiseaseId,
+  ptdiseaseIntentServerSchema,
+  PtdiseaseStoreError,
+  updatePtdisease,
+  type AuditActor,
+} from '#app/models/ptdisease.server.ts'
+import { isPtdiseaseIntent, PTDISEASE_MESSAGES } from '#app/models/ptdisease-schema.ts'
+import { requireRole, type SessionUser } from './auth.server.ts'
+import { combineHeaders, jsonError } from './http.server.ts'
+import { redirectWithToast } from './toast.server.ts'
+
+/** Patient data must never sit in a browser or proxy cache. */
+export const NO_STORE = { 'Cache-Control': 'no-store' } as const
+
+/** For the `headers` export of every patient-record page (document and data requests alike). */
+export const noStoreHeaders: HeadersFunction = () => NO_STORE
+
+export function auditActor(user: SessionUser): AuditActor {
+  return { id: user.id, email: user.email }
+}
+
+/** Pages: signed out → redirect to sign-in; signed in without the clinician role → 403. */
+export function requireClinician(request: Request) {
+  return requireRole(request, 'clinician')
+}
+
+/** The API answers in JSON: signed out → 401 (no redirect to a sign-in page); no clinician role → 403. */
+export async function requireClinicianApi(request: Request) {
+  try {
+    return await requireRole(request, 'clinician')
+  } catch (thrown) {
+    if (thrown instanceof Response && thrown.status >= 300 && thrown.status < 400) {
+      throw jsonError('Sign in to use patient records', 401)
+    }
+    throw thrown
+  }
+}
+
+/** The list page the user came from, with its search and page kept. */
+export function listLocation(request: Request): string {
+  const url = new URL(request.url)
+  const params = new URLSearchParams()
+  const search = normaliseSearch(url.searchParams.get('search'))
+  if (search) params.set('search', search)
+  const page = url.searchParams.get('page')
+  if (page && /^\d{1,6}$/.test(page) && Number(page) > 1) params.set('page', page)
+  const query = params.toString()
+  return `/patient-diseases${query ? `?${query}` : ''}`
+}
+
+export interface PtdiseaseActionData {
+  message: string
+  result: SubmissionResult<string[]> | null
+}
+
+/**
+ * The action of /patient-diseases and of its new/edit/delete pages: `intent` picks create, update or delete.
+ * Success redirects to the list with a toast (which closes a dialog); bad input re-renders the form (400).
+ */
+export async function handlePtdiseaseFormAction({
+  request,
+  params,
+}: Pick<ActionFunctionArgs, 'request' | 'params'>) {
+  const user = await requireClinician(request)
+  const formData = await request.formData()
+  if (!isPtdiseaseIntent(formData.get('intent'))) {
+    return data<PtdiseaseActionData>(
+      { message: PTDISEASE_MESSAGES.unknownIntent, result: null },
+      { status: 400, headers: NO_STORE },
+    )
+  }
+  const submission = parseWithZod(formData, {
+    schema: ptdiseaseIntentServerSchema,
+    disableAutoCoercion: true,
+  })
+  if (submission.status !== 'success') {
+    return data<PtdiseaseActionData>(
+      {
+        message: PTDISEASE_MESSAGES.invalidForm,
+        result: submission.reply({ formErrors: [PTDISEASE_MESSAGES.invalidForm] }),
+      },
+      { status: 400, headers: NO_STORE },
+    )
+  }
+
+  const value = submission.value
+  if (value.intent !== 'create' && params.id !== undefined && parsePtdiseaseId(params.id) !== value.id) {
+    return data<PtdiseaseActionData>(
+      {
+        message: PTDISEASE_MESSAGES.idMismatch,
+        result: submission.reply({ formErrors: [PTDISEASE_MESSAGES.idMismatch] }),
+      },
+      { status: 400, headers: NO_STORE },
+    )
+  }
+
+  const back = listLocation(request)
+  const actor = auditActor(user)
+  const notFound = () =>
+    redirectWithToast(
+      back,
+      { title: 'Error', description: PTDISEASE_MESSAGES.notFound, variant: 'destructive' },
+      { headers: NO_STORE },
+    )
+  const success = (description: string) =>
+    redirectWithToast(back, { title: 'Success', description }, { headers: NO_STORE })
+
+  switch (value.intent) {
+    case 'create': {
+      const { intent: _intent, ...fields } = value
+      await createPtdisease(fields, actor)
+      return success(PTDISEASE_MESSAGES.created)
+    }
+    case 'update': {
+      const { intent: _intent, id, ...fields } = value
+      return (await updatePtdisease(id, fields, actor)) ? success(PTDISEASE_MESSAGES.updated) : notFound()
+    }
+    case 'delete':
+      return (await deletePtdisease(value.id, actor)) ? success(PTDISEASE_MESSAGES.deleted) : notFound()
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// /api/ptdisease
+
+function withNoStore(response: Response) {
+  return new Response(response.body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: combineHeaders(response.headers, NO_STORE),
+  })
+}
+
+/** Logs where a failure happened, never the message of an unknown error (it could quote a request body). */
+function logSafely(error: unknown) {
+  if (error instanceof PtdiseaseStoreError) {
+    console.error(error)
+    return
+  }
+  const name = error instanceof Error ? error.name : typeof error
+  const frames = error instanceof Error ? (error.stack ?? '').split('\n').slice(1).join('\n') : ''
+  console.error(`Unexpected ${name} in /api/ptdisease\n${frames}`)
+}
+
+/** Runs an API handler: thrown Responses (401/403/404) are answered, and every answer is no-store. */
+export async function ptdiseaseApi(run: () => Promise<Response>): Promise<Response> {
+  try {
+    return withNoStore(await run())
+  } catch (thrown) {
+    if (thrown instanceof Response) return withNoStore(thrown)
+    logSafely(thrown)
+    return withNoStore(jsonError('Something went wrong. Please try again.', 500))
+  }
+}
+
+/** A JSON object body, or a thrown 400/415. */
+export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+  const type = request.headers.get('Content-Type') ?? ''
+  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
+    throw jsonError('Send the record as JSON (Content-Type: application/json)', 415)
+  }
+  let body: unknown
+  try {
+    body = JSON.parse(await request.text())
+  } catch {
+    throw jsonError('The request body is not valid JSON', 400)
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) {
+    throw jsonError('The request body must be a JSON object', 400)
+  }
+  return body as Record<string, unknown>
+}
+
+/** 400 `{ message, errors: { field: [messages] } }`. */
+export function validationFailed(error: z.ZodError) {
+  const errors = z.flattenError(error).fieldErrors as Record<string, string[]>
+  const messages = [...new Set(error.issues.map((issue) => issue.message))]
+  return jsonError(`Validation failed: ${messages.join('; ')}`, 400, { errors })
+}
+
+export function methodNotAllowed(allow: string) {
+  return new Response(JSON.stringify({ message: 'Method not allowed' }), {
+    status: 405,
+    headers: { 'Content-Type': 'application/json', Allow: allow },
+  })
+}
