@@ -1,0 +1,389 @@
+import { Link, useNavigate, useSearchParams } from '@remix-run/react'
+import { useEffect, useId, useRef, useState, type MouseEvent, type ReactNode } from 'react'
+import { toast } from '#app/components/toaster.tsx'
+import { PHOTO_MAX_HEIGHT_PX, VIDEO_MIN_HEIGHT_PX } from '#app/constants.ts'
+import { externalUrl, formatPhone, mediaSrc, videoTypeFromUrl } from '#app/models/format.ts'
+
+/** The fields the card reads: an EventView satisfies it, and so does a plain object for an unsaved preview. */
+export interface CustomerEventCardData {
+  businessName: string
+  businessAddress?: string | null
+  businessCity?: string | null
+  businessState?: string | null
+  businessZip?: string | null
+  businessPhone?: string | null
+  businessEmail?: string | null
+  businessContact?: string | null
+  businessWebsite?: string | null
+  facebookURL?: string | null
+  instagramURL?: string | null
+  linkedin?: string | null
+  youtubeURL?: string | null
+  xURL?: string | null
+  tiktokURL?: string | null
+  eventTitle: string
+  eventDescription: string
+  /** Stored path or URL of the photo; served from /api/media/{last segment}. */
+  stillPhotoPath?: string | null
+  videoPath?: string | null
+  /** The event's own contact details, used where the business has none. */
+  contactPerson?: string | null
+  contactPhone?: string | null
+  contactEmail?: string | null
+}
+
+export type CustomerEventCardMode = 'normal' | 'preview' | 'public'
+
+/**
+ * What a card button does. `href` navigates (works without JavaScript); `submit` makes it a submit button of the
+ * enclosing form or of the form with id `submit.form`; `onClick` runs in the browser first.
+ */
+export interface CardButtonAction {
+  href?: string
+  submit?: {
+    form?: string
+    name?: string
+    value?: string
+    formAction?: string
+    formMethod?: 'get' | 'post'
+    formEncType?: 'application/x-www-form-urlencoded' | 'multipart/form-data'
+  }
+  onClick?: () => void
+  disabled?: boolean
+  /** Replaces the spec's label, e.g. while saving. */
+  label?: ReactNode
+}
+
+export interface CustomerEventCardProps {
+  event: CustomerEventCardData
+  mode?: CustomerEventCardMode
+  /** Shown on the preview's approve button, e.g. "49.00". */
+  cost?: string
+  /** Files chosen but not uploaded yet (preview): shown as placeholders instead of the media. */
+  media?: { photoFileName?: string; videoFileName?: string }
+  /** Approve (normal: 'Approve your ad to publish'; preview: 'Approve Your Ad - $cost'). */
+  approve?: CardButtonAction
+  /** Reject (normal: 'Reject your ad') or cancel (preview: 'Cancel Your Ad'); both show 'Returning to Edit'. */
+  reject?: CardButtonAction
+  /** Replaces both buttons (normal and preview modes only). */
+  actions?: ReactNode
+  titleAs?: 'h1' | 'h2' | 'h3'
+  className?: string
+}
+
+export const RETURNING_TO_EDIT_TEXT = 'Returning to Edit'
+/** Without JavaScript the notice travels as this query flag to the page the reject link opens. */
+export const RETURNING_TO_EDIT_PARAM = 'notice'
+export const RETURNING_TO_EDIT_VALUE = 'returning-to-edit'
+
+export function withReturningToEditFlag(href: string) {
+  const [path = '', hash] = href.split('#', 2)
+  const sep = path.includes('?') ? '&' : '?'
+  return `${path}${sep}${RETURNING_TO_EDIT_PARAM}=${RETURNING_TO_EDIT_VALUE}${hash === undefined ? '' : `#${hash}`}`
+}
+
+/** Shows 'Returning to Edit' on the page a reject link led to when JavaScript was off. */
+export function ReturningToEditNotice({ className = '' }: { className?: string }) {
+  const [params] = useSearchParams()
+  if (params.get(RETURNING_TO_EDIT_PARAM) !== RETURNING_TO_EDIT_VALUE) return null
+  return (
+    <p
+      role="status"
+      className={`rounded-md border border-slate-200 bg-slate-50 px-4 py-3 text-sm font-medium ${className}`}
+    >
+      {RETURNING_TO_EDIT_TEXT}
+    </p>
+  )
+}
+
+export function approveLabel(mode: CustomerEventCardMode, cost = '0.00') {
+  return mode === 'preview' ? `Approve Your Ad - $${cost}` : 'Approve your ad to publish'
+}
+
+export function rejectLabel(mode: CustomerEventCardMode) {
+  return mode === 'preview' ? 'Cancel Your Ad' : 'Reject your ad'
+}
+
+export const MEDIA_PENDING_TEXT = 'will be processed and available after payment'
+
+const SOCIAL_LINKS = [
+  ['businessWebsite', 'Website'],
+  ['facebookURL', 'Facebook'],
+  ['instagramURL', 'Instagram'],
+  ['linkedin', 'LinkedIn'],
+  ['youtubeURL', 'YouTube'],
+  ['xURL', 'X'],
+  ['tiktokURL', 'TikTok'],
+] as const satisfies ReadonlyArray<readonly [keyof CustomerEventCardData, string]>
+
+function text(value: string | null | undefined) {
+  return (value ?? '').trim()
+}
+
+export function CustomerEventCard({
+  event,
+  mode = 'normal',
+  cost,
+  media,
+  approve,
+  reject,
+  actions,
+  titleAs: Title = 'h2',
+  className = '',
+}: CustomerEventCardProps) {
+  const titleId = useId()
+  const phone = text(event.businessPhone) || text(event.contactPhone)
+  const contact = text(event.businessContact) || text(event.contactPerson)
+  const email = text(event.businessEmail) || text(event.contactEmail)
+  const cityLine = [
+    text(event.businessCity),
+    [text(event.businessState), text(event.businessZip)].filter(Boolean).join(' '),
+  ]
+    .filter(Boolean)
+    .join(', ')
+  const links = SOCIAL_LINKS.flatMap(([field, label]) => {
+    const href = externalUrl(event[field])
+    return href ? [{ label, href }] : []
+  })
+  const preview = mode === 'preview'
+  const photoFileName = preview ? text(media?.photoFileName) : ''
+  const videoFileName = preview ? text(media?.videoFileName) : ''
+  const photo = mediaSrc(event.stillPhotoPath)
+  const video = mediaSrc(event.videoPath)
+
+  return (
+    <article
+      aria-labelledby={titleId}
+      data-testid="customer-event-card"
+      data-mode={mode}
+      className={`overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm ${className}`}
+    >
+      <header className="border-b border-slate-200 bg-slate-50 px-5 py-4">
+        <p className="text-lg font-bold text-ink">{event.businessName}</p>
+        <address className="mt-1 grid gap-0.5 text-sm text-slate-700 not-italic">
+          {text(event.businessAddress) ? <span>{text(event.businessAddress)}</span> : null}
+          {cityLine ? <span>{cityLine}</span> : null}
+          {phone ? (
+            <span>
+              Phone: <a href={`tel:${phone.replace(/[^\d+]/g, '')}`}>{formatPhone(phone)}</a>
+            </span>
+          ) : null}
+          {contact ? <span>Contact: {contact}</span> : null}
+          {email ? (
+            <span>
+              Email:{' '}
+              <a href={`mailto:${email}`} className="break-all text-brand-700 underline">
+                {email}
+              </a>
+            </span>
+          ) : null}
+        </address>
+        {links.length > 0 ? (
+          <ul className="mt-3 flex flex-wrap gap-2 text-sm" aria-label="Links">
+            {links.map((link) => (
+              <li key={link.label}>
+                <a
+                  href={link.href}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  className="inline-block rounded-full border border-slate-300 bg-white px-3 py-1 font-medium text-slate-800 hover:border-brand-500 hover:text-brand-700"
+                >
+                  {link.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </header>
+
+      <div className="px-5 py-4">
+        <Title id={titleId} className="text-2xl font-bold break-words text-ink">
+          {event.eventTitle}
+        </Title>
+        <p className="mt-2 break-words whitespace-pre-line text-slate-700">{event.eventDescription}</p>
+      </div>
+
+      <div className="grid gap-3 px-5 pb-5">
+        {photoFileName ? (
+          <MediaPlaceholder kind="Photo" fileName={photoFileName} />
+        ) : (
+          <CardPhoto key={photo ?? ''} src={photo} alt={event.eventTitle} businessName={event.businessName} />
+        )}
+        {videoFileName ? (
+          <MediaPlaceholder kind="Video" fileName={videoFileName} />
+        ) : video ? (
+          <CardVideo key={video} src={video} />
+        ) : null}
+      </div>
+
+      {mode === 'public' ? null : (
+        <footer className="flex flex-col gap-3 border-t border-slate-200 px-5 py-4 sm:flex-row sm:justify-end">
+          {actions ?? (
+            <>
+              <CardButton action={reject} variant="secondary" isReject>
+                {reject?.label ?? rejectLabel(mode)}
+              </CardButton>
+              <CardButton action={approve} variant="primary">
+                {approve?.label ?? approveLabel(mode, cost)}
+              </CardButton>
+            </>
+          )}
+        </footer>
+      )}
+    </article>
+  )
+}
+
+function MediaPlaceholder({ kind, fileName }: { kind: 'Photo' | 'Video'; fileName: string }) {
+  return (
+    <p
+      data-testid={`${kind.toLowerCase()}-placeholder`}
+      className="grid min-h-32 place-items-center rounded-lg border-2 border-dashed border-slate-300 bg-slate-50 px-4 py-8 text-center text-sm text-slate-700"
+    >
+      <span>
+        {kind}: <strong className="break-all">{fileName}</strong> — {MEDIA_PENDING_TEXT}
+      </span>
+    </p>
+  )
+}
+
+function PhotoFallback({ businessName }: { businessName: string }) {
+  return (
+    <div
+      data-testid="photo-fallback"
+      className="grid min-h-48 place-items-center rounded-lg bg-slate-900 px-6 py-12 text-center text-2xl font-bold break-words text-white"
+    >
+      {businessName}
+    </div>
+  )
+}
+
+function CardPhoto({ src, alt, businessName }: { src: string | null; alt: string; businessName: string }) {
+  const ref = useRef<HTMLImageElement>(null)
+  const [failed, setFailed] = useState(false)
+
+  // A server-rendered image can fail before React attaches onError; its state tells after hydration.
+  useEffect(() => {
+    const img = ref.current
+    if (img && img.complete && img.naturalWidth === 0) setFailed(true)
+  }, [])
+
+  if (!src || failed) return <PhotoFallback businessName={businessName} />
+  return (
+    <img
+      ref={ref}
+      src={src}
+      alt={alt}
+      onError={() => setFailed(true)}
+      style={{ maxHeight: PHOTO_MAX_HEIGHT_PX }}
+      className="mx-auto w-full rounded-lg object-contain"
+    />
+  )
+}
+
+function CardVideo({ src }: { src: string }) {
+  const ref = useRef<HTMLVideoElement>(null)
+  const [failed, setFailed] = useState(false)
+
+  // As with the photo: sources may all have failed before hydration. NETWORK_NO_SOURCE with nothing loaded after
+  // the selection algorithm has had a turn means no source could be played.
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      const video = ref.current
+      if (!video) return
+      if (
+        video.error ||
+        (video.networkState === video.NETWORK_NO_SOURCE && video.readyState === video.HAVE_NOTHING)
+      ) {
+        setFailed(true)
+      }
+    }, 0)
+    return () => clearTimeout(timer)
+  }, [])
+
+  if (failed) return null
+  return (
+    <video
+      ref={ref}
+      controls
+      preload="metadata"
+      playsInline
+      onError={() => setFailed(true)}
+      style={{ minHeight: VIDEO_MIN_HEIGHT_PX }}
+      className="w-full rounded-lg bg-black"
+    >
+      <source src={src} type={videoTypeFromUrl(src)} onError={() => setFailed(true)} />
+    </video>
+  )
+}
+
+const buttonClasses = {
+  primary:
+    'inline-flex items-center justify-center rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-60',
+  secondary:
+    'inline-flex items-center justify-center rounded-md border border-slate-300 bg-white px-4 py-2 font-medium text-slate-800 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-60',
+} as const
+
+function CardButton({
+  action,
+  variant,
+  isReject = false,
+  children,
+}: {
+  action: CardButtonAction | undefined
+  variant: keyof typeof buttonClasses
+  isReject?: boolean
+  children: ReactNode
+}) {
+  const navigate = useNavigate()
+  const className = buttonClasses[variant]
+
+  function notify() {
+    if (isReject) toast({ title: RETURNING_TO_EDIT_TEXT })
+  }
+
+  if (action?.href && !action.submit && !action.disabled) {
+    const href = action.href
+    return (
+      <Link
+        to={isReject ? withReturningToEditFlag(href) : href}
+        className={className}
+        onClick={(e: MouseEvent<HTMLAnchorElement>) => {
+          if (!isReject) {
+            action.onClick?.()
+            return
+          }
+          // With JavaScript the toast carries the notice, so the flag is left out of the URL.
+          e.preventDefault()
+          notify()
+          action.onClick?.()
+          navigate(href)
+        }}
+      >
+        {children}
+      </Link>
+    )
+  }
+
+  const submit = action?.submit
+  return (
+    <button
+      type={submit ? 'submit' : 'button'}
+      form={submit?.form}
+      name={submit?.name}
+      value={submit?.value}
+      formAction={submit?.formAction}
+      formMethod={submit?.formMethod}
+      formEncType={submit?.formEncType}
+      formNoValidate={isReject && submit ? true : undefined}
+      disabled={!action || action.disabled}
+      onClick={() => {
+        notify()
+        action?.onClick?.()
+      }}
+      className={className}
+    >
+      {children}
+    </button>
+  )
+}

@@ -1,0 +1,183 @@
+import { Link } from '@remix-run/react'
+import { useEffect, useRef, useState } from 'react'
+import { GALLERY_ARROWS_ABOVE, GALLERY_SCROLL_STEP_PX } from '#app/constants.ts'
+import { externalUrl, formatDatesLine, mediaSrc } from '#app/models/format.ts'
+
+export interface GalleryEvent {
+  eventID: number
+  eventTitle: string
+  stillPhotoPath: string
+  showAdOnDates: string[]
+  eventDate: string
+  clicks: number
+  bounces: number
+  statusLabel: string
+  receiptUrl: string | null
+}
+
+const STATUS_STYLES: Record<string, string> = {
+  Live: 'bg-green-100 text-green-800',
+  'Awaiting review': 'bg-amber-100 text-amber-800',
+  'Awaiting payment': 'bg-brand-100 text-brand-700',
+  Ended: 'bg-slate-100 text-slate-700',
+  Rejected: 'bg-red-100 text-red-800',
+  Refunded: 'bg-slate-100 text-slate-700',
+}
+
+export function EventsGallery({ events }: { events: GalleryEvent[] }) {
+  const scroller = useRef<HTMLUListElement>(null)
+  const [hydrated, setHydrated] = useState(false)
+  useEffect(() => setHydrated(true), [])
+
+  // The arrows need JavaScript; without it the row still scrolls by itself (overflow-x-auto).
+  const showArrows = hydrated && events.length > GALLERY_ARROWS_ABOVE
+
+  function scrollByStep(direction: -1 | 1) {
+    const reduceMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches
+    scroller.current?.scrollBy({
+      left: direction * GALLERY_SCROLL_STEP_PX,
+      behavior: reduceMotion ? 'auto' : 'smooth',
+    })
+  }
+
+  return (
+    <section aria-labelledby="your-events-heading" className="mt-10">
+      <div className="flex items-center justify-between gap-3">
+        <h2 id="your-events-heading" className="text-2xl font-bold text-ink">
+          Your Events
+        </h2>
+        {showArrows ? (
+          <div className="flex gap-2">
+            <button
+              type="button"
+              aria-label="Scroll events left"
+              data-testid="gallery-scroll-left"
+              onClick={() => scrollByStep(-1)}
+              className="grid size-10 place-items-center rounded-full border border-slate-300 bg-white text-lg hover:bg-slate-50"
+            >
+              <span aria-hidden>‹</span>
+            </button>
+            <button
+              type="button"
+              aria-label="Scroll events right"
+              data-testid="gallery-scroll-right"
+              onClick={() => scrollByStep(1)}
+              className="grid size-10 place-items-center rounded-full border border-slate-300 bg-white text-lg hover:bg-slate-50"
+            >
+              <span aria-hidden>›</span>
+            </button>
+          </div>
+        ) : null}
+      </div>
+
+      {events.length === 0 ? (
+        <div className="mt-4 rounded-xl border-2 border-dashed border-slate-300 px-6 py-12 text-center">
+          <h3 className="text-lg font-semibold text-ink">No active events</h3>
+          <p className="mt-1 text-slate-600">Get started by creating your first event</p>
+        </div>
+      ) : (
+        <ul
+          ref={scroller}
+          data-testid="events-gallery"
+          aria-label="Your events"
+          // Focusable so the row can be scrolled with the keyboard.
+          tabIndex={0}
+          className="mt-4 flex gap-4 overflow-x-auto pb-3 outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
+        >
+          {events.map((event) => (
+            <GalleryCard key={event.eventID} event={event} />
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}
+
+function GalleryCard({ event }: { event: GalleryEvent }) {
+  const receipt = externalUrl(event.receiptUrl)
+  return (
+    <li
+      data-testid="gallery-card"
+      className="relative flex w-72 shrink-0 flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm hover:shadow-md"
+    >
+      <GalleryThumb key={event.stillPhotoPath} path={event.stillPhotoPath} title={event.eventTitle} />
+      <div className="flex flex-1 flex-col gap-2 p-4">
+        <div className="flex items-start justify-between gap-2">
+          <h3 className="line-clamp-2 font-semibold break-words text-ink">
+            {/* The link's ::after covers the whole card, so a click anywhere opens the event. */}
+            <Link to={`/event/${event.eventID}?viewMode=true`} className="after:absolute after:inset-0">
+              {event.eventTitle}
+            </Link>
+          </h3>
+          <span
+            data-testid="event-status"
+            className={`shrink-0 rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLES[event.statusLabel] ?? 'bg-slate-100 text-slate-700'}`}
+          >
+            {event.statusLabel}
+          </span>
+        </div>
+        <p className="text-sm text-slate-600" data-testid="event-dates">
+          {formatDatesLine(event.showAdOnDates, event.eventDate)}
+        </p>
+        <dl className="mt-auto grid grid-cols-2 gap-2 text-sm">
+          <div className="rounded-md bg-slate-50 px-2 py-1.5">
+            <dt className="text-slate-600">Clicks this month</dt>
+            <dd className="text-lg font-bold text-ink" data-testid="event-clicks">
+              {event.clicks}
+            </dd>
+          </div>
+          <div className="rounded-md bg-slate-50 px-2 py-1.5">
+            <dt className="text-slate-600">Bounces this month</dt>
+            <dd className="text-lg font-bold text-ink" data-testid="event-bounces">
+              {event.bounces}
+            </dd>
+          </div>
+        </dl>
+        {receipt ? (
+          <a
+            href={receipt}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="relative z-10 self-start text-sm font-medium text-brand-700 underline"
+          >
+            View receipt
+          </a>
+        ) : null}
+      </div>
+    </li>
+  )
+}
+
+function GalleryThumb({ path, title }: { path: string; title: string }) {
+  const ref = useRef<HTMLImageElement>(null)
+  const [failed, setFailed] = useState(false)
+  const src = mediaSrc(path)
+
+  // A server-rendered image can fail before React attaches onError.
+  useEffect(() => {
+    const img = ref.current
+    if (img && img.complete && img.naturalWidth === 0) setFailed(true)
+  }, [])
+
+  if (!src || failed) {
+    return (
+      <div
+        aria-hidden
+        data-testid="gallery-thumb-fallback"
+        className="grid h-40 place-items-center bg-slate-800 text-4xl font-black tracking-wide text-white"
+      >
+        {title.trim().slice(0, 2).toUpperCase()}
+      </div>
+    )
+  }
+  return (
+    <img
+      ref={ref}
+      src={src}
+      alt=""
+      decoding="async"
+      onError={() => setFailed(true)}
+      className="h-40 w-full object-cover"
+    />
+  )
+}

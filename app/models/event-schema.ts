@@ -1,0 +1,54 @@
+import { z } from 'zod'
+import { DESCRIPTION_MAX, MAX_DISPLAY_DATES, TITLE_MAX, UNSET_DATE } from '#app/constants.ts'
+import { isValidIsoDate } from '#app/services/time.ts'
+
+export const MAX_DATES_MESSAGE = `Max number for any event or special is ${MAX_DISPLAY_DATES} days`
+
+const isoDate = z.string().trim().refine(isValidIsoDate, 'Please enter a valid date')
+
+/** Accepts one value or a list (form fields repeat; JSON may send either). */
+function list<T extends z.ZodType>(item: T) {
+  return z.preprocess((v) => (v === undefined || v === null || v === '' ? [] : Array.isArray(v) ? v : [v]), z.array(item))
+}
+
+/** The event an advertiser submits (spec §3 submission payload), checked the same in the browser and on the server. */
+export function eventInputSchema({ today }: { today: string }) {
+  return z.object({
+    eventTitle: z
+      .string({ error: 'Title is required' })
+      .trim()
+      .min(1, 'Title is required')
+      .max(TITLE_MAX, `Title must be at most ${TITLE_MAX} characters`),
+    eventDescription: z
+      .string({ error: 'Description is required' })
+      .trim()
+      .min(1, 'Description is required')
+      .max(DESCRIPTION_MAX, `Description must be at most ${DESCRIPTION_MAX} characters`),
+    eventCategory: list(z.string().trim().min(1))
+      .pipe(z.array(z.string()).min(1, 'Please choose a category'))
+      .transform((names) => [...new Set(names)]),
+    showAdDates: list(isoDate.refine((d) => d >= today, 'Display dates cannot be in the past'))
+      .pipe(
+        z
+          .array(z.string())
+          .min(1, 'Please choose at least one display date')
+          .max(MAX_DISPLAY_DATES, MAX_DATES_MESSAGE),
+      )
+      .transform((dates) => [...new Set(dates)].sort()),
+    eventDate: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => (v ? v : UNSET_DATE))
+      .refine((v) => v === UNSET_DATE || isValidIsoDate(v), 'Please enter a valid date')
+      .refine((v) => v === UNSET_DATE || v >= today, 'The event date cannot be in the past'),
+    contactPerson: z.string().trim().max(250, 'Contact name too long').optional().default(''),
+    contactPhone: z.string().trim().max(50, 'Phone number too long').optional().default(''),
+    contactEmail: z
+      .union([z.literal(''), z.email('Please enter a valid email address').max(150, 'Email too long')])
+      .optional()
+      .default(''),
+  })
+}
+
+export type EventInput = z.infer<ReturnType<typeof eventInputSchema>>

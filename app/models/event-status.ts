@@ -1,0 +1,40 @@
+/** What an event's statuses mean to people: live or not, and the label on the advertiser's gallery card. */
+
+export interface EventStatusFields {
+  eventStatus: string
+  paymentStatus: string
+  /** The latest of the event date and the display dates (yyyy-mm-dd), null when it has none. */
+  lastShowDate: string | null
+}
+
+/** Live = approved, paid, and a show date today or later (ARCHITECTURE.md, lifecycle). */
+export function isLive(event: EventStatusFields, today: string): boolean {
+  return (
+    event.eventStatus === 'approved' &&
+    event.paymentStatus === 'paid' &&
+    event.lastShowDate !== null &&
+    event.lastShowDate >= today
+  )
+}
+
+export const EVENT_STATUS_LABELS = {
+  awaitingPayment: 'Awaiting payment',
+  awaitingReview: 'Awaiting review',
+  live: 'Live',
+  ended: 'Ended',
+  rejected: 'Rejected',
+  refunded: 'Refunded',
+} as const
+
+export type EventStatusLabel = (typeof EVENT_STATUS_LABELS)[keyof typeof EVENT_STATUS_LABELS]
+
+export function eventStatusLabel(event: EventStatusFields, today: string): EventStatusLabel {
+  // A rejection refunds the payment; "Rejected" tells the advertiser why, so it wins over "Refunded".
+  if (event.eventStatus === 'rejected') return EVENT_STATUS_LABELS.rejected
+  if (event.paymentStatus === 'refunded') return EVENT_STATUS_LABELS.refunded
+  if (event.paymentStatus !== 'paid') return EVENT_STATUS_LABELS.awaitingPayment
+  if (event.eventStatus === 'approved') {
+    return isLive(event, today) ? EVENT_STATUS_LABELS.live : EVENT_STATUS_LABELS.ended
+  }
+  return EVENT_STATUS_LABELS.awaitingReview
+}

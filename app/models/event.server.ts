@@ -1,0 +1,189 @@
+import { and, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm'
+import { db, type Transaction } from '#db/client.server.ts'
+import { business, clickCount, eventMedia, events, payments, type Event } from '#db/schema.ts'
+import type { MediaType } from '#app/constants.ts'
+import { showDateBounds } from './event-dates.ts'
+import { isLive } from './event-status.ts'
+import type { EventInput } from './event-schema.ts'
+
+/** What the screens read for an event: the event plus its business's public details (spec §3). */
+const eventWithBusinessColumns = {
+  event: events,
+  businessAddress: business.businessAddress,
+  businessCity: business.businessCity,
+  businessState: business.businessState,
+  businessZip: business.businessZip,
+  businessPhone: business.businessPhone,
+  businessEmail: business.businessEmail,
+  businessContact: business.businessContact,
+  businessWebsite: business.businessWebsite,
+  facebookURL: business.facebookURL,
+  instagramURL: business.instagramURL,
+  linkedin: business.linkedin,
+  youtubeURL: business.youtubeURL,
+  xURL: business.xURL,
+  tiktokURL: business.tiktokURL,
+}
+
+type EventRow = { event: Event } & Omit<
+  { [K in keyof typeof eventWithBusinessColumns]: string },
+  'event'
+>
+
+export type EventView = Event & Omit<EventRow, 'event'> & { stillPhotoPath: string; videoPath: string }
+
+function toView(row: EventRow): EventView {
+  const { event, ...rest } = row
+  return {
+    ...event,
+    ...rest,
+    stillPhotoPath: event.stillPhotoURL,
+    videoPath: event.videoURL,
+  }
+}
+
+export async function getEventView(eventID: number): Promise<EventView | null> {
+  const [row] = await db
+    .select(eventWithBusinessColumns)
+    .from(events)
+    .innerJoin(business, eq(business.businessID, events.businessID))
+    .where(eq(events.eventID, eventID))
+    .limit(1)
+  return row ? toView(row) : null
+}
+
+export interface NewEventData extends EventInput {
+  businessID: number
+  businessName: string
+  totalCents: number
+  approvedDateByBusiness: string
+}
+
+/** Saves an advertiser's approved ad as pending/pending; returns its id. */
+export async function insertEvent(tx: Transaction | typeof db, data: NewEventData) {
+  const [row] = await tx
+    .insert(events)
+    .values({
+      businessID: data.businessID,
+      businessName: data.businessName,
+      eventTitle: data.eventTitle,
+      eventDescription: data.eventDescription,
+      category: data.eventCategory,
+      showAdOnDates: data.showAdDates,
+      eventDate: data.eventDate,
+      ...showDateBounds(data.eventDate, data.showAdDates),
+      daysOrdered: data.showAdDates.length,
+      totalCost: data.totalCents / 100,
+      contactPerson: data.contactPerson,
+      contactPhone: data.contactPhone,
+      contactEmail: data.contactEmail,
+      approvedDateByBusiness: data.approvedDateByBusiness,
+    })
+    .returning({ eventID: events.eventID, createdDate: events.createdDate })
+  return row!
+}
+
+export async function attachEventMedia(
+  tx: Transaction | typeof db,
+  eventID: number,
+  media: Array<{ mediaType: MediaType; url: string }>,
+) {
+  if (media.length === 0) return
+  await tx.insert(eventMedia).values(media.map((m) => ({ eventId: eventID, mediaType: m.mediaType, mediaUrl: m.url })))
+  const photo = media.find((m) => m.mediaType === 'photo')
+  const video = media.find((m) => m.mediaType === 'video')
+  await tx
+    .update(events)
+    .set({
+      ...(photo ? { stillPhotoURL: photo.url } : {}),
+      ...(video ? { videoURL: video.url } : {}),
+    })
+    .where(eq(events.eventID, eventID))
+}
+
+/** The business's own events, newest first, with the receipt of a paid one. */
+export async function listEventsForBusiness(businessID: number) {
+  const rows = await db
+    .select({ ...eventWithBusinessColumns, receiptUrl: payments.receipt_url })
+    .from(events)
+    .innerJoin(business, eq(business.businessID, events.businessID))
+    .leftJoin(payments, and(eq(payments.eventID, events.eventID), eq(payments.payment_status, 'paid')))
+    .where(eq(events.businessID, businessID))
+    .orderBy(desc(events.createdDate), desc(events.eventID))
+  return rows.map(({ receiptUrl, ...row }) => ({ ...toView(row), receiptUrl }))
+}
+
+/** Clicks and bounces per event of a business between two dates, in one aggregate query. */
+export async function clickStatsForBusiness(businessID: number, { from, to }: { from: string; to: string }) {
+  const rows = await db
+    .select({
+      eventID: clickCount.eventID,
+      totalClicks: sql<number>`count(*) filter (where not ${clickCount.bounceClick})`.mapWith(Number),
+      totalBounces: sql<number>`count(*) filter (where ${clickCount.bounceClick})`.mapWith(Number),
+    })
+    .from(clickCount)
+    .where(and(eq(clickCount.businessID, businessID), gte(clickCount.clickDate, from), lte(clickCount.clickDate, to)))
+    .groupBy(clickCount.eventID)
+  return rows
+}
+
+export async function getOwnedEvent(eventID: number, businessID: number) {
+  const [row] = await db
+    .select()
+    .from(events)
+    .where(and(eq(events.eventID, eventID), eq(events.businessID, businessID)))
+    .limit(1)
+  return row ?? null
+}
+
+export async function deleteEvents(eventIDs: number[]) {
+  if (eventIDs.length === 0) return
+  await db.delete(events).where(inArray(events.eventID, eventIDs))
+}
+
+/** Provider and staff bookkeeping that never leaves the server. */
+export function toPublicEventView(view: EventView) {
+  const { payment_intent_id: _intent, reviewedByUserId: _reviewer, ...rest } = view
+  return rest
+}
+
+export type PublicEventView = ReturnType<typeof toPublicEventView>
+
+/**
+ * The event if this viewer may see it: any of the signed-in business's own events, otherwise only a live one
+ * (`ownerOnly` refuses even that). Null reads as "not found", so nobody learns that a hidden event exists.
+ */
+export async function getEventForViewer(
+  eventID: number,
+  {
+    businessID,
+    today,
+    ownerOnly = false,
+  }: { businessID: number | null | undefined; today: string; ownerOnly?: boolean },
+): Promise<{ event: EventView; isOwner: boolean } | null> {
+  const view = await getEventView(eventID)
+  if (!view) return null
+  const isOwner = businessID != null && view.businessID === businessID
+  if (isOwner) return { event: view, isOwner }
+  if (ownerOnly || !isLive(view, today)) return null
+  return { event: view, isOwner }
+}
+
+/**
+ * Records the advertiser's approval of their own unpaid ad. Returns false when there is no such event of theirs
+ * or it is already paid (approving again must not lead to a second payment).
+ */
+export async function confirmEventByBusiness(eventID: number, businessID: number, today: string) {
+  const rows = await db
+    .update(events)
+    .set({ approvedDateByBusiness: today })
+    .where(
+      and(
+        eq(events.eventID, eventID),
+        eq(events.businessID, businessID),
+        eq(events.paymentStatus, 'pending'),
+      ),
+    )
+    .returning({ eventID: events.eventID })
+  return rows.length > 0
+}

@@ -1,0 +1,66 @@
+import type { ActionFunctionArgs } from '@remix-run/node'
+import { getBusiness } from '#app/services/auth.server.ts'
+import { parseEventInput, approveSavedEvent, rememberPayment } from '#app/services/event-approval.server.ts'
+import { SubmissionError, saveApprovedEvent } from '#app/services/event-submission.server.ts'
+import { jsonError } from '#app/services/http.server.ts'
+import { discardStaged, parseMultipartUpload, UploadError } from '#app/services/media.server.ts'
+import { getSession, sessionStorage } from '#app/services/session.server.ts'
+
+export const SAVE_FAILED_MESSAGE = 'Failed to save your event. Please try again.'
+
+function parseJsonField(value: string | undefined, field: string) {
+  if (value === undefined || value === '') return undefined
+  try {
+    return JSON.parse(value) as unknown
+  } catch {
+    throw new SubmissionError(`${field} must be JSON`, 400)
+  }
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return jsonError('Method not allowed', 405)
+  const business = await getBusiness(request)
+  if (!business) return jsonError('Please sign in', 401)
+  const session = await getSession(request)
+  const contentType = request.headers.get('Content-Type') ?? ''
+
+  try {
+    if (contentType.includes('application/json')) {
+      const body = (await request.json().catch(() => null)) as { eventID?: unknown } | null
+      const eventID = Number(body?.eventID)
+      if (!Number.isInteger(eventID) || eventID <= 0) return jsonError('eventID is required', 400)
+      const event = await approveSavedEvent(business, eventID)
+      return Response.json({ success: true, eventID: event.eventID })
+    }
+
+    const { fields, files } = await parseMultipartUpload(request, { files: { image: 'photo', video: 'video' } })
+    try {
+      const eventData = parseJsonField(fields.eventData, 'eventData')
+      const selectedDates = parseJsonField(fields.selectedDates, 'selectedDates')
+      const input = parseEventInput({
+        ...(typeof eventData === 'object' && eventData ? eventData : {}),
+        ...(selectedDates !== undefined ? { showAdDates: selectedDates } : {}),
+      })
+      const claimed = fields.totalAmount === undefined || fields.totalAmount === '' ? null : Number(fields.totalAmount)
+      if (claimed !== null && !Number.isFinite(claimed)) throw new SubmissionError('totalAmount must be a number', 400)
+      const { eventID, totalCents } = await saveApprovedEvent({
+        business,
+        input,
+        files: { photo: files.image, video: files.video },
+        claimedTotal: claimed,
+      })
+      rememberPayment(session, { business, input, eventID, totalCents })
+      return Response.json(
+        { eventID },
+        { headers: { 'Set-Cookie': await sessionStorage.commitSession(session) } },
+      )
+    } finally {
+      await discardStaged(Object.values(files))
+    }
+  } catch (error) {
+    if (error instanceof UploadError) return jsonError(error.message, error.status)
+    if (error instanceof SubmissionError) return jsonError(error.message, error.status, { errors: error.fieldErrors })
+    console.error('Saving an event failed', error)
+    return jsonError(SAVE_FAILED_MESSAGE, 500)
+  }
+}

@@ -1,0 +1,7 @@
+import type { ActionFunctionArgs } from '@remix-run/node'
+import { handleStorageTestUpload } from '#app/services/media.server.ts'
+
+/** POST /api/file-storage/upload-image (multipart: image, eventID, createdDate) → { publicUrl, error }. */
+export function action({ request }: ActionFunctionArgs) {
+  return handleStorageTestUpload(request, 'photo')
+}

@@ -1,0 +1,86 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { redirect } from '@remix-run/node'
+import { Form, useLoaderData, useNavigation } from '@remix-run/react'
+import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { requireBusiness } from '#app/services/auth.server.ts'
+import { rememberPayment } from '#app/services/event-approval.server.ts'
+import { getEventDraft, setEventDraft } from '#app/services/event-draft.server.ts'
+import { saveApprovedEvent, SubmissionError } from '#app/services/event-submission.server.ts'
+import { discardStaged } from '#app/services/media.server.ts'
+import { formatDollars } from '#app/services/pricing.ts'
+import { getSession, sessionStorage } from '#app/services/session.server.ts'
+import { redirectWithToast } from '#app/services/toast.server.ts'
+import { combineHeaders } from '#app/services/http.server.ts'
+
+export const meta: MetaFunction = () => [{ title: 'Preview Your Ad · EventShout' }]
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const business = await requireBusiness(request)
+  const draft = getEventDraft(await getSession(request))
+  if (!draft) throw redirect('/dashboard/events/new')
+  return {
+    business,
+    input: draft.input,
+    cost: formatDollars(draft.totalCents),
+    photoFileName: draft.files.photo?.originalName,
+    videoFileName: draft.files.video?.originalName,
+  }
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const business = await requireBusiness(request)
+  const session = await getSession(request)
+  const form = await request.formData()
+  const intent = form.get('intent')
+  const draft = getEventDraft(session)
+  if (!draft) return redirect('/dashboard/events/new')
+
+  if (intent === 'cancel') {
+    return redirectWithToast('/dashboard/events/new', { title: 'Returning to Edit' })
+  }
+  if (intent !== 'approve') return new Response('Unknown intent', { status: 400 })
+
+  try {
+    const { eventID, totalCents } = await saveApprovedEvent({ business, input: draft.input, files: draft.files })
+    await discardStaged(Object.values(draft.files))
+    setEventDraft(session, null)
+    rememberPayment(session, { business, input: draft.input, eventID, totalCents })
+    const cookie = await sessionStorage.commitSession(session)
+    return redirectWithToast(
+      '/checkout',
+      { title: 'Success!', description: 'Your ad has been saved. Now complete the payment.' },
+      { headers: combineHeaders({ 'Set-Cookie': cookie }) },
+    )
+  } catch (error) {
+    const description = error instanceof SubmissionError ? error.message : 'Failed to approve your ad. Please try again.'
+    if (!(error instanceof SubmissionError)) console.error('Approving an event failed', error)
+    return redirectWithToast('/dashboard/events/preview', { title: 'Error', description, variant: 'destructive' })
+  }
+}
+
+export default function PreviewPage() {
+  const { business, input, cost, photoFileName, videoFileName } = useLoaderData<typeof loader>()
+  const navigation = useNavigation()
+  const busy = navigation.state !== 'idle'
+  return (
+    <main className="mx-auto max-w-3xl px-4 py-8">
+      <h1 className="text-3xl font-bold">Preview Your Ad - Customer View</h1>
+      <p className="mt-2 text-lg font-semibold">Total Cost: ${cost}</p>
+      <Form method="post" id="preview-form" />
+      <CustomerEventCard
+        className="mt-4"
+        mode="preview"
+        cost={cost}
+        event={{ ...business, ...input }}
+        media={{ photoFileName, videoFileName }}
+        approve={{ submit: { form: 'preview-form', name: 'intent', value: 'approve' }, disabled: busy }}
+        reject={{ submit: { form: 'preview-form', name: 'intent', value: 'cancel' }, disabled: busy }}
+      />
+    </main>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

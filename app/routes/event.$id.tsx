@@ -1,0 +1,174 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { data } from '@remix-run/node'
+import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
+import { z } from 'zod'
+import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
+import { GeneralErrorBoundary, NotFoundScreen } from '#app/components/error-boundary.tsx'
+import { PRODUCT_NAME } from '#app/constants.ts'
+import { eventStatusLabel } from '#app/models/event-status.ts'
+import {
+  confirmEventByBusiness,
+  getEventForViewer,
+  getOwnedEvent,
+  toPublicEventView,
+} from '#app/models/event.server.ts'
+import { parseIdParam } from '#app/models/format.ts'
+import { getBusiness, requireBusiness } from '#app/services/auth.server.ts'
+import { getEnv } from '#app/services/env.server.ts'
+import { redirectWithToast } from '#app/services/toast.server.ts'
+import { todayInZone } from '#app/services/time.ts'
+
+export const EVENT_NOT_FOUND_TITLE = 'Event Not Found'
+export const EVENT_NOT_FOUND_MESSAGE = "The event you're looking for doesn't exist or has been removed."
+
+function eventNotFound() {
+  return data({ message: EVENT_NOT_FOUND_MESSAGE }, { status: 404 })
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data: loaderData }) => [
+  {
+    title: loaderData
+      ? `${loaderData.event.eventTitle} · ${PRODUCT_NAME}`
+      : `${EVENT_NOT_FOUND_TITLE} · ${PRODUCT_NAME}`,
+  },
+  ...(loaderData ? [{ name: 'description', content: loaderData.event.eventDescription.slice(0, 160) }] : []),
+]
+
+/**
+ * With ?viewMode=true: a live event, or any of the signed-in business's own. Without it: the owner's preview only.
+ * Everyone else gets the same "not found" as for a missing id, so hidden events are not revealed.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const eventID = parseIdParam(params.id)
+  const viewMode = new URL(request.url).searchParams.get('viewMode') === 'true'
+  const business = await getBusiness(request)
+  const today = todayInZone(getEnv().APP_TIME_ZONE)
+  const found = eventID
+    ? await getEventForViewer(eventID, { businessID: business?.businessID, today, ownerOnly: !viewMode })
+    : null
+  if (!found) throw eventNotFound()
+  return {
+    event: found.isOwner ? found.event : toPublicEventView(found.event),
+    isOwner: found.isOwner,
+    viewMode,
+    statusLabel: found.isOwner ? eventStatusLabel(found.event, today) : null,
+  }
+}
+
+const actionSchema = z.discriminatedUnion('intent', [z.object({ intent: z.literal('confirm') })])
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const business = await requireBusiness(request)
+  const eventID = parseIdParam(params.id)
+  const owned = eventID ? await getOwnedEvent(eventID, business.businessID) : null
+  if (!eventID || !owned) throw eventNotFound()
+
+  const submission = parseWithZod(await request.formData(), { schema: actionSchema })
+  if (submission.status !== 'success') return data({ message: 'Unknown action' }, { status: 400 })
+
+  const today = todayInZone(getEnv().APP_TIME_ZONE)
+  if (!(await confirmEventByBusiness(eventID, business.businessID, today))) {
+    return redirectWithToast(`/event/${eventID}?viewMode=true`, {
+      title: 'Already paid',
+      description: 'This ad has already been paid for.',
+    })
+  }
+  return redirectWithToast(`/checkout?eventID=${eventID}`, {
+    title: 'Success!',
+    description: 'Your ad has been approved and saved to the database.',
+  })
+}
+
+const closeClasses =
+  'rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50'
+
+export default function EventDetail() {
+  const { event, viewMode, statusLabel } = useLoaderData<typeof loader>()
+
+  if (viewMode) {
+    return (
+      <main className="mx-auto max-w-3xl px-4 py-8">
+        <div className="mb-4 flex justify-end">
+          <Link to="/dashboard" className={closeClasses}>
+            Close
+          </Link>
+        </div>
+        <CustomerEventCard event={event} mode="public" titleAs="h1" />
+        {/* Bounce tracking (spec §4) mounts here: <BounceBeacon eventID={event.eventID} /> */}
+      </main>
+    )
+  }
+
+  return (
+    <main className="mx-auto max-w-3xl px-4 py-8">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-3xl font-bold text-ink">Event Preview</h1>
+        <Link to="/dashboard" className={closeClasses}>
+          Close
+        </Link>
+      </div>
+
+      {event.paymentStatus === 'pending' ? (
+        <ConfirmDialog eventID={event.eventID} />
+      ) : (
+        <p className="mt-6 rounded-md border border-slate-200 bg-slate-50 px-4 py-3 text-slate-700">
+          Status: <strong>{statusLabel}</strong>
+        </p>
+      )}
+
+      <div className="mt-6">
+        <CustomerEventCard event={event} mode="public" />
+      </div>
+    </main>
+  )
+}
+
+/** An open <dialog> in the page flow: it works without JavaScript and is not modal, so the preview stays readable. */
+function ConfirmDialog({ eventID }: { eventID: number }) {
+  const navigation = useNavigation()
+  const confirming = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'confirm'
+  return (
+    <dialog
+      open
+      aria-labelledby="confirm-ad-title"
+      className="static mt-6 w-full rounded-2xl border border-slate-200 bg-white p-6 text-slate-900 shadow-sm"
+    >
+      <h2 id="confirm-ad-title" className="text-xl font-bold text-ink">
+        Confirm Your Event Ad
+      </h2>
+      <p className="mt-2 text-slate-600">
+        Check your ad below as customers will see it. Confirm it to continue to payment, or edit it first.
+      </p>
+      <div className="mt-5 flex flex-col gap-3 sm:flex-row sm:justify-end">
+        <Link
+          to={`/dashboard/events/new?from=${eventID}`}
+          className="inline-flex items-center justify-center rounded-md border border-slate-300 bg-white px-4 py-2 font-medium text-slate-800 hover:bg-slate-50"
+        >
+          Edit Event
+        </Link>
+        <Form method="post">
+          <button
+            type="submit"
+            name="intent"
+            value="confirm"
+            disabled={confirming}
+            className="inline-flex w-full items-center justify-center rounded-md border border-transparent bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
+          >
+            {confirming ? 'Confirming...' : 'Confirm Ad'}
+          </button>
+        </Form>
+      </div>
+    </dialog>
+  )
+}
+
+export function ErrorBoundary() {
+  return (
+    <GeneralErrorBoundary
+      statusHandlers={{
+        404: () => <NotFoundScreen title={EVENT_NOT_FOUND_TITLE} message={EVENT_NOT_FOUND_MESSAGE} />,
+      }}
+    />
+  )
+}

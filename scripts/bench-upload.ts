@@ -1,0 +1,250 @@
+/**
+ * Upload benchmark: `npm run bench:upload` after `npx remix vite:build`.
+ *
+ * Starts the built server on a fresh embedded database, signs a business in, streams a 50 MB WebM-signature video
+ * to POST /api/test-upload and samples the server's resident memory (VmRSS in /proc/<pid>/status) every 20 ms.
+ * Reports throughput and the peak RSS growth over the idle baseline; exits 1 when the growth is over budget
+ * (an upload must be streamed to disk, never held in memory) or the upload fails.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import http from 'node:http'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { VIDEO_MAX_BYTES } from '#app/constants.ts'
+import { streamedMultipart, webmBytes } from '#tests/support/media.ts'
+
+const BUDGET_BYTES = 32 * 1024 * 1024
+const SAMPLE_EVERY_MS = 20
+const MB = 1024 * 1024
+const SERVER_CLI = 'node_modules/@remix-run/serve/dist/cli.js'
+const SERVER_BUILD = 'build/server/index.js'
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`
+
+function rssOf(pid: number) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
+  const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)
+  if (!match) throw new Error(`No VmRSS for process ${pid}`)
+  return Number(match[1]) * 1024
+}
+
+function freePort() {
+  return new Promise<number>((resolve, reject) => {
+    const probe = net.createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+/** A business and its session row, written before the server opens the database (one process per folder). */
+async function signedInCookie(dataDir: string) {
+  const { openEmbeddedDatabase, useDatabase: setCurrentDatabase } = await import('#db/client.server.ts')
+  const { insertBusiness } = await import('#db/factories.ts')
+  const { sessionCookieFor } = await import('#tests/support/auth.ts')
+  const handle = await openEmbeddedDatabase(dataDir)
+  setCurrentDatabase(handle)
+  try {
+    const business = await insertBusiness(handle.db, { businessName: 'Bench Business' })
+    return await sessionCookieFor({ business })
+  } finally {
+    setCurrentDatabase(undefined)
+    await handle.close()
+  }
+}
+
+async function waitUntilUp(url: string, server: ChildProcess) {
+  const deadline = Date.now() + 60_000
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`The server exited with code ${server.exitCode}`)
+    try {
+      const res = await fetch(url)
+      if (res.ok) return
+    } catch {
+      // not listening yet
+    }
+    await sleep(100)
+  }
+  throw new Error('The server did not start within 60 s')
+}
+
+function sampler(pid: number) {
+  const samples: number[] = []
+  const timer = setInterval(() => {
+    try {
+      samples.push(rssOf(pid))
+    } catch {
+      // the process is gone; the caller notices
+    }
+  }, SAMPLE_EVERY_MS)
+  return {
+    samples,
+    stop: () => clearInterval(timer),
+  }
+}
+
+/** Streams a generated multipart body over HTTP with backpressure, as a browser would (with Content-Length). */
+async function upload(base: string, cookie: string, fileBytes: number) {
+  const { body, contentType, length } = streamedMultipart([
+    { name: 'video', filename: 'bench.webm', contentType: 'video/webm', value: webmBytes(), size: fileBytes },
+  ])
+  const url = new URL('/api/test-upload', base)
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        headers: { Cookie: cookie, 'Content-Type': contentType, 'Content-Length': String(length) },
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+        )
+        res.on('error', reject)
+      },
+    )
+    req.on('error', reject)
+    void (async () => {
+      const reader = body.getReader()
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) break
+        if (!req.write(value)) await new Promise((r) => req.once('drain', r))
+      }
+      req.end()
+    })().catch(reject)
+  })
+}
+
+async function stop(server: ChildProcess) {
+  if (server.exitCode !== null) return
+  const exited = new Promise((resolve) => server.once('exit', resolve))
+  server.kill('SIGTERM')
+  const timeout = sleep(8000).then(() => 'timeout')
+  if ((await Promise.race([exited, timeout])) === 'timeout') server.kill('SIGKILL')
+}
+
+function start(args: string[], env: NodeJS.ProcessEnv, log: (text: string) => void) {
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  child.stdout?.on('data', (chunk: Buffer) => log(chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => log(chunk.toString()))
+  return child
+}
+
+/** Warm up, take the idle RSS (median over 1 s), then upload 50 MB while sampling. */
+async function measure(pid: number, base: string, cookie: string) {
+  // A small upload first, so code loaded on first use is not counted as upload memory.
+  const warm = await upload(base, cookie, 64 * 1024)
+  if (warm.status !== 200) throw new Error(`Warm-up upload failed: ${warm.status} ${warm.body}`)
+  await sleep(1000)
+  const idle = sampler(pid)
+  await sleep(1000)
+  idle.stop()
+  const baseline = [...idle.samples].sort((a, b) => a - b)[Math.floor(idle.samples.length / 2)] ?? rssOf(pid)
+
+  const during = sampler(pid)
+  const started = performance.now()
+  const result = await upload(base, cookie, VIDEO_MAX_BYTES)
+  const seconds = (performance.now() - started) / 1000
+  await sleep(500)
+  during.stop()
+  const peak = Math.max(baseline, ...during.samples)
+  return { result, seconds, baseline, peak, growth: peak - baseline, samples: during.samples.length }
+}
+
+/**
+ * The same upload to a bare `node:http` server that pipes the body to a file: what Node itself costs to receive
+ * 50 MB (socket buffers awaiting garbage collection), printed for comparison only.
+ */
+const CONTROL_SERVER = `
+const http = require('node:http'), fs = require('node:fs'), path = require('node:path')
+const { pipeline } = require('node:stream/promises')
+http.createServer(async (req, res) => {
+  if (req.method !== 'POST') return res.end('ok')
+  await pipeline(req, fs.createWriteStream(path.join(process.env.DATA_DIR, 'control.bin')))
+  res.setHeader('Content-Type', 'application/json')
+  res.end('{}')
+}).listen(Number(process.env.PORT), '127.0.0.1')
+`
+
+async function main() {
+  if (!fs.existsSync(SERVER_BUILD)) {
+    console.error(`${SERVER_BUILD} is missing: run \`npx remix vite:build\` first.`)
+    return 2
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eventshout-bench-'))
+  const env = {
+    ...process.env,
+    APP_ENV: 'development',
+    DATA_DIR: dataDir,
+    SESSION_SECRET: crypto.randomBytes(24).toString('hex'),
+    DATABASE_URL: '',
+    HOST: '127.0.0.1',
+  }
+  Object.assign(process.env, env)
+
+  let server: ChildProcess | undefined
+  let control: ChildProcess | undefined
+  let serverLog = ''
+  try {
+    const cookie = await signedInCookie(dataDir)
+    const port = await freePort()
+    const base = `http://127.0.0.1:${port}`
+    server = start([SERVER_CLI, SERVER_BUILD], { ...env, PORT: String(port) }, (t) => (serverLog += t))
+    await waitUntilUp(`${base}/healthz?db=0`, server)
+    const app = await measure(server.pid!, base, cookie)
+    if (app.result.status !== 200) throw new Error(`Upload failed: ${app.result.status} ${app.result.body}`)
+    const { publicUrl } = JSON.parse(app.result.body) as { publicUrl: string }
+    const stored = await fetch(new URL(publicUrl, base), { method: 'HEAD' })
+    const storedBytes = Number(stored.headers.get('content-length'))
+    if (storedBytes !== VIDEO_MAX_BYTES) {
+      throw new Error(`Stored ${storedBytes} bytes, expected ${VIDEO_MAX_BYTES}`)
+    }
+    await stop(server)
+
+    const controlPort = await freePort()
+    const controlBase = `http://127.0.0.1:${controlPort}`
+    control = start(['-e', CONTROL_SERVER], { ...env, PORT: String(controlPort) }, () => {})
+    await waitUntilUp(controlBase, control)
+    const floor = await measure(control.pid!, controlBase, cookie)
+
+    console.info(
+      `Upload of ${mb(VIDEO_MAX_BYTES)} to POST /api/test-upload → ${app.result.status} ${publicUrl}`,
+    )
+    console.info(
+      `  time ${app.seconds.toFixed(2)} s, throughput ${(VIDEO_MAX_BYTES / MB / app.seconds).toFixed(1)} MB/s`,
+    )
+    console.info(
+      `  server RSS: idle baseline ${mb(app.baseline)}, peak ${mb(app.peak)} (${app.samples} samples)`,
+    )
+    console.info(`  peak growth ${mb(app.growth)} (budget ${mb(BUDGET_BYTES)})`)
+    console.info(
+      `Bare node:http server piping the same body to a file: growth ${mb(floor.growth)}, ` +
+        `${(VIDEO_MAX_BYTES / MB / floor.seconds).toFixed(1)} MB/s (for comparison)`,
+    )
+    if (app.growth > BUDGET_BYTES) {
+      console.error(`Over budget: the upload grew the server by ${mb(app.growth)}.`)
+      return 1
+    }
+    console.info('Within budget.')
+    return 0
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error)
+    if (serverLog) console.error(`Server output:\n${serverLog}`)
+    return 1
+  } finally {
+    if (server) await stop(server)
+    if (control) await stop(control)
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+process.exitCode = await main()

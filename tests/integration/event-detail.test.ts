@@ -1,0 +1,255 @@
+import { eq } from 'drizzle-orm'
+import { describe, expect, test } from 'vitest'
+import { showDateBounds } from '#app/models/event-dates.ts'
+import { loader as apiEventLoader } from '#app/routes/api.events.$id.ts'
+import { action, EVENT_NOT_FOUND_MESSAGE, loader } from '#app/routes/event.$id.tsx'
+import { getEnv } from '#app/services/env.server.ts'
+import { addDaysIso, todayInZone } from '#app/services/time.ts'
+import { getToast } from '#app/services/toast.server.ts'
+import { db } from '#db/client.server.ts'
+import { insertBusiness } from '#db/factories.ts'
+import { events, type Business, type NewEvent } from '#db/schema.ts'
+import { sessionCookieFor } from '#tests/support/auth.ts'
+import { callRoute } from '#tests/support/routes.ts'
+
+const today = todayInZone(getEnv().APP_TIME_ZONE)
+
+/** An events row as the seed writes one (live unless overridden). */
+async function insertEvent(owner: Business, overrides: Partial<NewEvent> = {}) {
+  const showAdOnDates = overrides.showAdOnDates ?? [today, addDaysIso(today, 1)]
+  const eventDate = overrides.eventDate ?? '1989-01-01'
+  const [row] = await db
+    .insert(events)
+    .values({
+      businessID: owner.businessID,
+      businessName: owner.businessName,
+      eventTitle: 'Harvest Festival',
+      eventDescription: 'Hayrides, pie contest and live bluegrass.',
+      category: ['Community'],
+      showAdOnDates,
+      eventDate,
+      ...showDateBounds(eventDate, showAdOnDates),
+      daysOrdered: showAdOnDates.length,
+      totalCost: 29,
+      approvedDateByBusiness: today,
+      approvedDateByAdmin: today,
+      paymentStatus: 'paid',
+      eventStatus: 'approved',
+      payment_intent_id: 'pi_secret_123',
+      ...overrides,
+    })
+    .returning()
+  return row!
+}
+
+async function setUp() {
+  const owner = await insertBusiness(db, {
+    businessName: 'Harvest Farm',
+    facebookURL: 'https://facebook.com/harvest',
+  })
+  const stranger = await insertBusiness(db, { businessName: 'Somebody Else' })
+  const live = await insertEvent(owner)
+  const pending = await insertEvent(owner, {
+    eventTitle: 'Draft Ad',
+    paymentStatus: 'pending',
+    eventStatus: 'pending',
+    approvedDateByBusiness: '1989-01-01',
+    approvedDateByAdmin: '1989-01-01',
+    payment_intent_id: null,
+  })
+  const yesterday = addDaysIso(today, -1)
+  const ended = await insertEvent(owner, {
+    eventTitle: 'Last Week',
+    showAdOnDates: [addDaysIso(today, -3), yesterday],
+  })
+  const awaitingReview = await insertEvent(owner, { eventTitle: 'Under Review', eventStatus: 'pending' })
+  return {
+    owner,
+    stranger,
+    live,
+    pending,
+    ended,
+    awaitingReview,
+    ownerCookie: await sessionCookieFor({ business: owner }),
+    strangerCookie: await sessionCookieFor({ business: stranger }),
+  }
+}
+
+function get(id: string | number, { viewMode = true, cookie }: { viewMode?: boolean; cookie?: string } = {}) {
+  const path = `/event/${id}${viewMode ? '?viewMode=true' : ''}`
+  return callRoute(loader, path, { params: { id: String(id) }, headers: cookie ? { Cookie: cookie } : {} })
+}
+
+function getApi(id: string | number, cookie?: string) {
+  return callRoute(apiEventLoader, `/api/events/${id}`, {
+    params: { id: String(id) },
+    headers: cookie ? { Cookie: cookie } : {},
+  })
+}
+
+async function expectEventNotFound(res: Response) {
+  expect(res.status).toBe(404)
+  expect(await res.json()).toEqual({ message: EVENT_NOT_FOUND_MESSAGE })
+}
+
+test('the not-found text is the spec text', () => {
+  expect(EVENT_NOT_FOUND_MESSAGE).toBe("The event you're looking for doesn't exist or has been removed.")
+})
+
+describe('/event/{id}?viewMode=true', () => {
+  test('anyone sees a live event, without provider bookkeeping', async () => {
+    const { live, owner } = await setUp()
+    const res = await get(live.eventID)
+    expect(res.status).toBe(200)
+    const body = (await res.json()) as { event: Record<string, unknown>; viewMode: boolean; isOwner: boolean }
+    expect(body.viewMode).toBe(true)
+    expect(body.isOwner).toBe(false)
+    expect(body.event).toMatchObject({
+      eventID: live.eventID,
+      eventTitle: 'Harvest Festival',
+      businessName: owner.businessName,
+      businessAddress: owner.businessAddress,
+      facebookURL: 'https://facebook.com/harvest',
+    })
+    expect(body.event).not.toHaveProperty('payment_intent_id')
+  })
+
+  test('an event that is not live is not found for visitors and other businesses', async () => {
+    const { pending, ended, awaitingReview, strangerCookie } = await setUp()
+    for (const event of [pending, ended, awaitingReview]) {
+      await expectEventNotFound(await get(event.eventID))
+      await expectEventNotFound(await get(event.eventID, { cookie: strangerCookie }))
+    }
+  })
+
+  test('the owner sees its own event whatever its status', async () => {
+    const { pending, ended, awaitingReview, ownerCookie } = await setUp()
+    for (const event of [pending, ended, awaitingReview]) {
+      const res = await get(event.eventID, { cookie: ownerCookie })
+      expect(res.status).toBe(200)
+      const body = (await res.json()) as { event: { eventID: number }; isOwner: boolean }
+      expect(body).toMatchObject({ event: { eventID: event.eventID }, isOwner: true })
+    }
+  })
+
+  test.each(['999999', 'abc', '12abc', '0', '99999999999'])('id %j is Event Not Found', async (id) => {
+    await expectEventNotFound(await get(id))
+  })
+})
+
+describe('/event/{id} without viewMode (the owner preview)', () => {
+  test('the owner gets the preview with the status of the ad', async () => {
+    const { pending, ownerCookie } = await setUp()
+    const res = await get(pending.eventID, { viewMode: false, cookie: ownerCookie })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toMatchObject({
+      viewMode: false,
+      isOwner: true,
+      statusLabel: 'Awaiting payment',
+      event: { eventID: pending.eventID, paymentStatus: 'pending' },
+    })
+  })
+
+  test('anyone else gets Event Not Found, even for a live event', async () => {
+    const { live, pending, strangerCookie } = await setUp()
+    await expectEventNotFound(await get(live.eventID, { viewMode: false }))
+    await expectEventNotFound(await get(live.eventID, { viewMode: false, cookie: strangerCookie }))
+    await expectEventNotFound(await get(pending.eventID, { viewMode: false, cookie: strangerCookie }))
+  })
+})
+
+describe('GET /api/events/{id}', () => {
+  test('a live event as JSON', async () => {
+    const { live } = await setUp()
+    const res = await getApi(live.eventID)
+    expect(res.status).toBe(200)
+    const body = (await res.json()) as Record<string, unknown>
+    expect(body).toMatchObject({
+      eventID: live.eventID,
+      eventTitle: 'Harvest Festival',
+      stillPhotoPath: '',
+      videoPath: '',
+    })
+    expect(body).not.toHaveProperty('payment_intent_id')
+  })
+
+  test('not live, unknown or malformed: 404 {"message":"Event not found"}', async () => {
+    const { pending, ended, strangerCookie } = await setUp()
+    for (const [id, cookie] of [
+      [pending.eventID, undefined],
+      [ended.eventID, strangerCookie],
+      ['999999', undefined],
+      ['abc', undefined],
+    ] as const) {
+      const res = await getApi(id, cookie)
+      expect(res.status).toBe(404)
+      expect(await res.json()).toEqual({ message: 'Event not found' })
+    }
+  })
+
+  test('the owner gets its own event whatever its status', async () => {
+    const { pending, ownerCookie } = await setUp()
+    const res = await getApi(pending.eventID, ownerCookie)
+    expect(res.status).toBe(200)
+    expect(await res.json()).toMatchObject({ eventID: pending.eventID, eventTitle: 'Draft Ad' })
+  })
+})
+
+describe('Confirm Ad', () => {
+  function post(id: number | string, cookie: string | undefined, intent = 'confirm') {
+    return callRoute(action, `/event/${id}`, {
+      method: 'POST',
+      params: { id: String(id) },
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(cookie ? { Cookie: cookie } : {}) },
+      body: new URLSearchParams({ intent }).toString(),
+    })
+  }
+
+  async function approvedDate(eventID: number) {
+    const [row] = await db.select().from(events).where(eq(events.eventID, eventID))
+    return row!.approvedDateByBusiness
+  }
+
+  test('sets approvedDateByBusiness to today and goes to checkout with a success toast', async () => {
+    const { pending, ownerCookie } = await setUp()
+    const res = await post(pending.eventID, ownerCookie)
+    expect(res.status).toBe(302)
+    expect(res.headers.get('Location')).toBe(`/checkout?eventID=${pending.eventID}`)
+    expect(await approvedDate(pending.eventID)).toBe(today)
+
+    const toastCookie = res.headers.get('Set-Cookie')!.split(';')[0]!
+    const { toast } = await getToast(new Request('http://localhost/', { headers: { Cookie: toastCookie } }))
+    expect(toast).toMatchObject({
+      title: 'Success!',
+      description: 'Your ad has been approved and saved to the database.',
+    })
+  })
+
+  test("another business's event is not found and stays unchanged", async () => {
+    const { pending, strangerCookie } = await setUp()
+    await expectEventNotFound(await post(pending.eventID, strangerCookie))
+    expect(await approvedDate(pending.eventID)).toBe('1989-01-01')
+  })
+
+  test('signed out, the visitor is sent to sign in', async () => {
+    const { pending } = await setUp()
+    const res = await post(pending.eventID, undefined)
+    expect(res.status).toBe(302)
+    expect(res.headers.get('Location')).toMatch(/^\/login\?redirectTo=/)
+    expect(await approvedDate(pending.eventID)).toBe('1989-01-01')
+  })
+
+  test('an unknown intent is a 400', async () => {
+    const { pending, ownerCookie } = await setUp()
+    const res = await post(pending.eventID, ownerCookie, 'delete')
+    expect(res.status).toBe(400)
+    expect(await approvedDate(pending.eventID)).toBe('1989-01-01')
+  })
+
+  test('an ad already paid is not sent to checkout again', async () => {
+    const { live, ownerCookie } = await setUp()
+    const res = await post(live.eventID, ownerCookie)
+    expect(res.status).toBe(302)
+    expect(res.headers.get('Location')).toBe(`/event/${live.eventID}?viewMode=true`)
+  })
+})

@@ -1,0 +1,617 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import sharp from 'sharp'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { PHOTO_MAX_BYTES, VIDEO_MAX_BYTES } from '#app/constants.ts'
+import { action as uploadImage } from '#app/routes/api.file-storage.upload-image.ts'
+import { action as uploadVideo } from '#app/routes/api.file-storage.upload-video.ts'
+import { loader as mediaLoader } from '#app/routes/api.media.$filename.ts'
+import { action as testUpload } from '#app/routes/api.test-upload.ts'
+import { loader as uploadsLoader } from '#app/routes/uploads.$filename.ts'
+import { resetEnvCache } from '#app/services/env.server.ts'
+import { photoSrcSet } from '#app/services/media-types.ts'
+import { deleteStoredMedia, platformDate } from '#app/services/media.server.ts'
+import { db } from '#db/client.server.ts'
+import { insertBusiness } from '#db/factories.ts'
+import { events, type Business } from '#db/schema.ts'
+import { sessionCookieFor } from '#tests/support/auth.ts'
+import { mp4Bytes, streamedMultipart, webmBytes, type StreamedPart } from '#tests/support/media.ts'
+import { callRoute } from '#tests/support/routes.ts'
+import { TMP_DIR } from '#tests/support/test-database.ts'
+
+const dataDir = path.join(TMP_DIR, `media-it-${process.pid}-${Date.now().toString(36)}`)
+const mediaDir = path.join(dataDir, 'media')
+const tmpDir = path.join(mediaDir, 'tmp')
+
+let owner: Business
+let other: Business
+let ownerCookie: string
+let ownEventID: number
+let ownEventDate: string
+let otherEventID: number
+
+async function insertEvent(businessID: number) {
+  const [row] = await db
+    .insert(events)
+    .values({ businessID, eventTitle: 'Spring Concert', eventDescription: 'Live music in the park' })
+    .returning()
+  return row!
+}
+
+beforeAll(async () => {
+  process.env.DATA_DIR = dataDir
+  resetEnvCache()
+  owner = await insertBusiness(db)
+  other = await insertBusiness(db)
+  ownerCookie = await sessionCookieFor({ business: owner })
+  const own = await insertEvent(owner.businessID)
+  ownEventID = own.eventID
+  ownEventDate = platformDate(own.createdDate)
+  otherEventID = (await insertEvent(other.businessID)).eventID
+})
+
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }))
+
+type Part = [name: string, value: string | Blob, filename?: string]
+
+function form(parts: Part[]) {
+  const data = new FormData()
+  for (const [name, value, filename] of parts) {
+    if (typeof value === 'string') data.append(name, value)
+    else data.append(name, value, filename)
+  }
+  return data
+}
+
+function file(bytes: Uint8Array, type = 'application/octet-stream') {
+  return new Blob([new Uint8Array(bytes)], { type })
+}
+
+function post(handler: typeof uploadImage, url: string, body: FormData, cookie: string | null = ownerCookie) {
+  return callRoute(handler, url, { method: 'POST', body, headers: cookie ? { Cookie: cookie } : {} })
+}
+
+function postStream(handler: typeof uploadImage, url: string, parts: StreamedPart[]) {
+  const { body, contentType, length } = streamedMultipart(parts)
+  return callRoute(handler, url, {
+    method: 'POST',
+    body,
+    duplex: 'half',
+    headers: { Cookie: ownerCookie, 'Content-Type': contentType, 'Content-Length': String(length) },
+  } as RequestInit)
+}
+
+function getMedia(name: string, headers: Record<string, string> = {}, method = 'GET', loader = mediaLoader) {
+  const [filename = ''] = name.split('?')
+  return callRoute(loader, `/api/media/${name}`, { method, headers, params: { filename } })
+}
+
+/** Status and headers only: the body is cancelled so its file is closed. */
+async function headOf(response: Promise<Response>) {
+  const res = await response
+  await res.body?.cancel()
+  return res
+}
+
+function tmpFiles() {
+  return fs.existsSync(tmpDir) ? fs.readdirSync(tmpDir) : []
+}
+
+function stored(key: string) {
+  return path.join(mediaDir, key)
+}
+
+async function exifJpeg(width = 400, height = 200) {
+  return sharp({ create: { width, height, channels: 3, background: '#c03030' } })
+    .withMetadata({ orientation: 6 })
+    .withExifMerge({
+      IFD0: { Copyright: 'private-owner-name', Make: 'PhoneCam' },
+      IFD3: {
+        GPSLatitudeRef: 'N',
+        GPSLatitude: '40/1 26/1 46/1',
+        GPSLongitudeRef: 'W',
+        GPSLongitude: '79/1 58/1 56/1',
+      },
+    })
+    .jpeg()
+    .toBuffer()
+}
+
+async function jpegOfSize(size: number) {
+  const jpeg = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#208040' } })
+    .jpeg()
+    .toBuffer()
+  const padded = Buffer.alloc(size)
+  jpeg.copy(padded)
+  return padded
+}
+
+describe('POST /api/file-storage/upload-image', () => {
+  test('stores the photo as WebP with EXIF and GPS stripped, rotated upright, with srcset copies', async () => {
+    const jpeg = await exifJpeg()
+    expect((await sharp(jpeg).metadata()).exif?.toString('latin1')).toContain('private-owner-name')
+
+    const res = await post(
+      uploadImage,
+      '/api/file-storage/upload-image',
+      form([
+        ['image', file(jpeg, 'image/jpeg'), 'holiday.jpg'],
+        ['eventID', String(ownEventID)],
+        ['createdDate', '1999-01-01'],
+      ]),
+    )
+    expect(res.status).toBe(200)
+    const body = (await res.json()) as { publicUrl: string; error: null }
+    const name = `${ownEventDate}_${ownEventID}.webp`
+    expect(body.error).toBeNull()
+    expect(body.publicUrl).toMatch(new RegExp(`^/api/media/${name}\\?v=[0-9a-z]+$`))
+
+    const key = `images/${ownEventDate.slice(0, 7)}/${name}`
+    const saved = fs.readFileSync(stored(key))
+    const meta = await sharp(saved).metadata()
+    expect(meta.format).toBe('webp')
+    expect(meta.exif).toBeUndefined()
+    expect(meta.xmp).toBeUndefined()
+    expect(meta.orientation).toBeUndefined()
+    expect([meta.width, meta.height]).toEqual([200, 400])
+    expect(saved.toString('latin1')).not.toContain('private-owner-name')
+    for (const width of [480, 960]) {
+      expect(fs.existsSync(stored(key.replace('.webp', `-${width}w.webp`)))).toBe(true)
+    }
+    expect(tmpFiles()).toEqual([])
+
+    const served = await getMedia(body.publicUrl.replace('/api/media/', ''))
+    expect(served.status).toBe(200)
+    expect(served.headers.get('Content-Type')).toBe('image/webp')
+    expect(served.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable')
+    expect(served.headers.get('X-Content-Type-Options')).toBe('nosniff')
+    expect(served.headers.get('Content-Length')).toBe(String(saved.length))
+    expect(Buffer.from(await served.arrayBuffer()).equals(saved)).toBe(true)
+
+    for (const candidate of photoSrcSet(body.publicUrl).split(', ')) {
+      const url = candidate.split(' ')[0]!.replace('/api/media/', '')
+      expect((await headOf(getMedia(url))).status).toBe(200)
+    }
+  })
+
+  test('a photo of exactly 5 MB is accepted', async () => {
+    const res = await post(
+      uploadImage,
+      '/api/file-storage/upload-image',
+      form([
+        ['image', file(await jpegOfSize(PHOTO_MAX_BYTES)), 'exact.jpg'],
+        ['eventID', String(ownEventID)],
+      ]),
+    )
+    expect(res.status).toBe(200)
+    expect(tmpFiles()).toEqual([])
+  })
+
+  test('5 MB + 1 byte is refused with the spec message and nothing is left on disk', async () => {
+    const res = await post(
+      uploadImage,
+      '/api/file-storage/upload-image',
+      form([
+        ['eventID', String(ownEventID)],
+        ['image', file(await jpegOfSize(PHOTO_MAX_BYTES + 1)), 'big.jpg'],
+      ]),
+    )
+    expect(res.status).toBe(413)
+    const message = 'File size must be less than 5MB'
+    expect(await res.json()).toEqual({ publicUrl: null, error: message, message })
+    expect(tmpFiles()).toEqual([])
+  })
+
+  test('an executable renamed photo.jpg is refused by its bytes', async () => {
+    const elf = Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(10_000, 7)])
+    const res = await post(
+      uploadImage,
+      '/api/file-storage/upload-image',
+      form([
+        ['image', file(elf, 'image/jpeg'), 'photo.jpg'],
+        ['eventID', String(ownEventID)],
+      ]),
+    )
+    expect(res.status).toBe(415)
+    expect(await res.json()).toMatchObject({ publicUrl: null, error: 'Please select an image file' })
+    expect(tmpFiles()).toEqual([])
+  })
+
+  test('a JPEG header that does not decode is refused', async () => {
+    const fake = Buffer.concat([
+      Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16]),
+      Buffer.from('JFIF\0'),
+      Buffer.alloc(5000, 0x41),
+    ])
+    const res = await post(
+      uploadImage,
+      '/api/file-storage/upload-image',
+      form([
+        ['image', file(fake, 'image/jpeg'), 'photo.jpg'],
+        ['eventID', String(ownEventID)],
+      ]),
+    )
+    expect(res.status).toBe(400)
+    expect(await res.json()).toMatchObject({ error: 'Please select an image file' })
+    expect(tmpFiles()).toEqual([])
+  })
+
+  test('a GIF/script polyglot is refused', async () => {
+    const polyglot = Buffer.concat([
+      Buffer.from('GIF89a/*\x01\x00\x00\x00\x00*/=alert(1)//', 'latin1'),
+      Buffer.alloc(100),
+    ])
+    const res = await post(
+      uploadImage,
+      '/api/file-storage/upload-image',
+      form([
+        ['image', file(polyglot, 'image/gif'), 'x.gif'],
+        ['eventID', String(ownEventID)],
+      ]),
+    )
+    expect(res.status).toBe(415)
+  })
+
+  test('a video sent as the image is refused', async () => {
+    const res = await post(
+      uploadImage,
+      '/api/file-storage/upload-image',
+      form([
+        ['image', file(webmBytes(), 'image/png'), 'x.png'],
+        ['eventID', String(ownEventID)],
+      ]),
+    )
+    expect(res.status).toBe(415)
+    expect(await res.json()).toMatchObject({ error: 'Please select an image file' })
+  })
+
+  test('an empty file input counts as no file', async () => {
+    const res = await post(
+      uploadImage,
+      '/api/file-storage/upload-image',
+      form([
+        ['image', file(new Uint8Array(0)), ''],
+        ['eventID', String(ownEventID)],
+      ]),
+    )
+    expect(res.status).toBe(400)
+    expect(await res.json()).toMatchObject({ error: 'Please select an image file' })
+  })
+
+  test('signed out: 401, nothing stored', async () => {
+    const res = await post(
+      uploadImage,
+      '/api/file-storage/upload-image',
+      form([
+        ['image', file(await exifJpeg(), 'image/jpeg'), 'a.jpg'],
+        ['eventID', String(ownEventID)],
+      ]),
+      null,
+    )
+    expect(res.status).toBe(401)
+    expect(await res.json()).toEqual({ publicUrl: null, error: 'Please sign in', message: 'Please sign in' })
+  })
+
+  test("another business's event: 403 and the staged file is removed", async () => {
+    const res = await post(
+      uploadImage,
+      '/api/file-storage/upload-image',
+      form([
+        ['image', file(await exifJpeg(), 'image/jpeg'), 'a.jpg'],
+        ['eventID', String(otherEventID)],
+      ]),
+    )
+    expect(res.status).toBe(403)
+    expect(await res.json()).toMatchObject({ publicUrl: null })
+    expect(tmpFiles()).toEqual([])
+    expect(
+      fs.existsSync(
+        path.join(mediaDir, 'images', ownEventDate.slice(0, 7), `${ownEventDate}_${otherEventID}.webp`),
+      ),
+    ).toBe(false)
+  })
+
+  test.each(['', 'abc', '0', '-1', '1.5', '99999999999'])('eventID %j is a 400', async (eventID) => {
+    const res = await post(
+      uploadImage,
+      '/api/file-storage/upload-image',
+      form([
+        ['image', file(await exifJpeg(), 'image/jpeg'), 'a.jpg'],
+        ['eventID', eventID],
+      ]),
+    )
+    expect(res.status).toBe(400)
+    expect(tmpFiles()).toEqual([])
+  })
+
+  test('a body that is not multipart is a 400', async () => {
+    const res = await callRoute(uploadImage, '/api/file-storage/upload-image', {
+      method: 'POST',
+      body: JSON.stringify({ eventID: ownEventID }),
+      headers: { Cookie: ownerCookie, 'Content-Type': 'application/json' },
+    })
+    expect(res.status).toBe(400)
+    expect(await res.json()).toMatchObject({ publicUrl: null, error: expect.stringMatching(/multipart/) })
+  })
+
+  test('a truncated multipart body is a 400 and leaves nothing behind', async () => {
+    const boundary = 'xyz123'
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`
+    const body = Buffer.concat([Buffer.from(head), await exifJpeg()])
+    const res = await callRoute(uploadImage, '/api/file-storage/upload-image', {
+      method: 'POST',
+      body,
+      headers: { Cookie: ownerCookie, 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+    })
+    expect(res.status).toBe(400)
+    expect(tmpFiles()).toEqual([])
+  })
+
+  test('too many fields is refused', async () => {
+    const parts: Part[] = Array.from({ length: 40 }, (_, i) => [`f${i}`, 'x'])
+    const res = await post(uploadImage, '/api/file-storage/upload-image', form(parts))
+    expect(res.status).toBe(413)
+  })
+
+  test('an unexpected file field is refused', async () => {
+    const res = await post(
+      uploadImage,
+      '/api/file-storage/upload-image',
+      form([
+        ['other', file(await exifJpeg(), 'image/jpeg'), 'a.jpg'],
+        ['eventID', String(ownEventID)],
+      ]),
+    )
+    expect(res.status).toBe(400)
+    expect(tmpFiles()).toEqual([])
+  })
+})
+
+describe('POST /api/file-storage/upload-video and serving with ranges', () => {
+  let videoName = ''
+  let video: Buffer
+
+  beforeAll(async () => {
+    video = Buffer.concat([
+      webmBytes('webm', 0),
+      Buffer.from(Array.from({ length: 100_000 }, (_, i) => i % 251)),
+    ])
+    const res = await post(
+      uploadVideo,
+      '/api/file-storage/upload-video',
+      form([
+        ['video', file(video, 'video/webm'), 'clip.webm'],
+        ['eventID', String(ownEventID)],
+        ['createdDate', ownEventDate],
+      ]),
+    )
+    expect(res.status).toBe(200)
+    const body = (await res.json()) as { publicUrl: string; error: null }
+    videoName = `${ownEventDate}_${ownEventID}.webm`
+    expect(body).toEqual({
+      publicUrl: expect.stringMatching(new RegExp(`^/api/media/${videoName}\\?v=`)),
+      error: null,
+    })
+  })
+
+  test('the stored file is the upload, byte for byte, in videos/yyyy-mm', async () => {
+    const saved = fs.readFileSync(stored(`videos/${ownEventDate.slice(0, 7)}/${videoName}`))
+    expect(saved.equals(video)).toBe(true)
+  })
+
+  test('whole file', async () => {
+    const res = await getMedia(videoName)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('Content-Type')).toBe('video/webm')
+    expect(res.headers.get('Accept-Ranges')).toBe('bytes')
+    expect(res.headers.get('Content-Length')).toBe(String(video.length))
+    expect(res.headers.get('Cache-Control')).toBe('public, max-age=3600')
+    expect(res.headers.get('ETag')).toMatch(/^"[0-9a-z]+-[0-9a-z]+"$/)
+    expect(Buffer.from(await res.arrayBuffer()).equals(video)).toBe(true)
+  })
+
+  test.each([
+    ['bytes=0-99', 0, 99],
+    ['bytes=1000-', 1000, -1],
+    ['bytes=-50', -50, -1],
+  ])('Range %s → 206 with that slice', async (range, start, end) => {
+    const from = start < 0 ? video.length + start : start
+    const to = end < 0 ? video.length - 1 : end
+    const res = await getMedia(videoName, { Range: range })
+    expect(res.status).toBe(206)
+    expect(res.headers.get('Content-Range')).toBe(`bytes ${from}-${to}/${video.length}`)
+    expect(res.headers.get('Content-Length')).toBe(String(to - from + 1))
+    expect(Buffer.from(await res.arrayBuffer()).equals(video.subarray(from, to + 1))).toBe(true)
+  })
+
+  test('an unsatisfiable range is a 416', async () => {
+    const res = await getMedia(videoName, { Range: `bytes=${video.length}-` })
+    expect(res.status).toBe(416)
+    expect(res.headers.get('Content-Range')).toBe(`bytes */${video.length}`)
+  })
+
+  test('several ranges, or If-Range with an old ETag, get the whole file', async () => {
+    expect((await headOf(getMedia(videoName, { Range: 'bytes=0-1,5-9' }))).status).toBe(200)
+    expect((await headOf(getMedia(videoName, { Range: 'bytes=0-1', 'If-Range': '"old"' }))).status).toBe(200)
+  })
+
+  test('a matching If-None-Match is a 304 with no body', async () => {
+    const etag = (await headOf(getMedia(videoName))).headers.get('ETag')!
+    const res = await getMedia(videoName, { 'If-None-Match': etag })
+    expect(res.status).toBe(304)
+    expect(res.headers.get('ETag')).toBe(etag)
+    expect(await res.text()).toBe('')
+    expect((await headOf(getMedia(videoName, { 'If-None-Match': '"something-else"' }))).status).toBe(200)
+    expect((await getMedia(videoName, { 'If-None-Match': `W/${etag}` })).status).toBe(304)
+  })
+
+  test('HEAD gives the headers and no body', async () => {
+    const res = await getMedia(videoName, {}, 'HEAD')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('Content-Length')).toBe(String(video.length))
+    expect(res.body).toBeNull()
+    const partial = await getMedia(videoName, { Range: 'bytes=0-9' }, 'HEAD')
+    expect(partial.status).toBe(206)
+    expect(partial.headers.get('Content-Length')).toBe('10')
+  })
+
+  test('once the client has gone, the file is no longer read', async () => {
+    const controller = new AbortController()
+    controller.abort()
+    const res = await callRoute(mediaLoader, `/api/media/${videoName}`, {
+      params: { filename: videoName },
+      signal: controller.signal,
+    })
+    expect(res.status).toBe(200)
+    expect((await res.arrayBuffer()).byteLength).toBeLessThan(video.length)
+  })
+
+  test('/uploads/{filename} serves the same file', async () => {
+    const res = await getMedia(videoName, { Range: 'bytes=0-3' }, 'GET', uploadsLoader)
+    expect(res.status).toBe(206)
+    expect(Buffer.from(await res.arrayBuffer()).equals(video.subarray(0, 4))).toBe(true)
+  })
+
+  test('an MP4 replaces nothing else and is served as video/mp4', async () => {
+    const res = await post(
+      uploadVideo,
+      '/api/file-storage/upload-video',
+      form([
+        ['video', file(mp4Bytes('isom', ['isom', 'avc1'], 5000)), 'clip.mov'],
+        ['eventID', String(ownEventID)],
+      ]),
+    )
+    expect(res.status).toBe(200)
+    const served = await headOf(getMedia(`${ownEventDate}_${ownEventID}.mp4`))
+    expect(served.headers.get('Content-Type')).toBe('video/mp4')
+    expect((await headOf(getMedia(videoName))).status).toBe(200)
+  })
+
+  test('a Windows executable named video.mp4 is refused', async () => {
+    const mz = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(20_000, 1)])
+    const res = await post(
+      uploadVideo,
+      '/api/file-storage/upload-video',
+      form([
+        ['video', file(mz, 'video/mp4'), 'video.mp4'],
+        ['eventID', String(ownEventID)],
+      ]),
+    )
+    expect(res.status).toBe(415)
+    expect(await res.json()).toMatchObject({ error: 'Please select a video file' })
+    expect(tmpFiles()).toEqual([])
+  })
+
+  test('a video of 50 MB + 1 byte is refused while streaming, leaving nothing behind', async () => {
+    const res = await postStream(uploadVideo, '/api/file-storage/upload-video', [
+      { name: 'eventID', value: String(ownEventID) },
+      {
+        name: 'video',
+        filename: 'huge.webm',
+        contentType: 'video/webm',
+        value: webmBytes(),
+        size: VIDEO_MAX_BYTES + 1,
+      },
+    ])
+    expect(res.status).toBe(413)
+    expect(await res.json()).toMatchObject({ error: 'Video file must be under 50MB' })
+    expect(tmpFiles()).toEqual([])
+  })
+
+  test('deleteStoredMedia removes the files', async () => {
+    await deleteStoredMedia([`/api/media/${ownEventDate}_${ownEventID}.mp4?v=1`])
+    expect((await getMedia(`${ownEventDate}_${ownEventID}.mp4`)).status).toBe(404)
+  })
+})
+
+describe('POST /api/test-upload', () => {
+  test('stores under the fixed sample date with the business id', async () => {
+    const res = await post(
+      testUpload,
+      '/api/test-upload',
+      form([['image', file(await exifJpeg(), 'image/jpeg'), 'a.jpg']]),
+    )
+    expect(res.status).toBe(200)
+    const body = (await res.json()) as { message: string; publicUrl: string }
+    expect(body.publicUrl).toMatch(new RegExp(`^/api/media/2000-01-01_${owner.businessID}\\.webp\\?v=`))
+    expect(body.message).toMatch(/.+/)
+    expect(fs.existsSync(stored(`images/2000-01/2000-01-01_${owner.businessID}.webp`))).toBe(true)
+    // The sample name is rewritten by every test upload, so the bare name is always revalidated.
+    const bare = await headOf(getMedia(`2000-01-01_${owner.businessID}.webp`))
+    expect(bare.headers.get('Cache-Control')).toBe('no-cache')
+  })
+
+  test('a video of exactly 50 MB is accepted (streamed)', async () => {
+    const res = await postStream(testUpload, '/api/test-upload', [
+      {
+        name: 'video',
+        filename: 'big.webm',
+        contentType: 'video/webm',
+        value: webmBytes(),
+        size: VIDEO_MAX_BYTES,
+      },
+    ])
+    expect(res.status).toBe(200)
+    const key = `videos/2000-01/2000-01-01_${owner.businessID}.webm`
+    expect(fs.statSync(stored(key)).size).toBe(VIDEO_MAX_BYTES)
+    expect(tmpFiles()).toEqual([])
+    await deleteStoredMedia([key])
+  })
+
+  test('no file, or two files, is a 400 with a message', async () => {
+    const none = await post(testUpload, '/api/test-upload', form([['note', 'hello']]))
+    expect(none.status).toBe(400)
+    expect(await none.json()).toEqual({ message: expect.any(String) })
+    const both = await post(
+      testUpload,
+      '/api/test-upload',
+      form([
+        ['image', file(await exifJpeg(), 'image/jpeg'), 'a.jpg'],
+        ['video', file(webmBytes(), 'video/webm'), 'v.webm'],
+      ]),
+    )
+    expect(both.status).toBe(400)
+    expect(tmpFiles()).toEqual([])
+  })
+
+  test('signed out: 401 {message}', async () => {
+    const res = await post(
+      testUpload,
+      '/api/test-upload',
+      form([['image', file(await exifJpeg()), 'a.jpg']]),
+      null,
+    )
+    expect(res.status).toBe(401)
+    expect(await res.json()).toEqual({ message: 'Please sign in' })
+  })
+
+  test('a wrong type answers {message}', async () => {
+    const res = await post(testUpload, '/api/test-upload', form([['video', file(await exifJpeg()), 'a.mp4']]))
+    expect(res.status).toBe(415)
+    expect(await res.json()).toEqual({ message: 'Please select a video file' })
+  })
+})
+
+describe('GET /api/media/{filename} refuses anything else', () => {
+  test.each([
+    '..',
+    '../../pg/PG_VERSION',
+    '..%2F..%2Fpg%2FPG_VERSION',
+    '%2e%2e%2f%2e%2e%2fpg',
+    'images%2F2000-01%2F2000-01-01_1.webp',
+    '2000-01-01_1.webp\0.png',
+    '/etc/passwd',
+    'tmp',
+    '2000-01-01_1.exe',
+    '2031-01-01_1.webp',
+  ])('%j → 404 JSON', async (name) => {
+    const res = await callRoute(mediaLoader, '/api/media/x', { params: { filename: name } })
+    expect(res.status).toBe(404)
+    expect(await res.json()).toEqual({ message: 'Media not found' })
+  })
+
+  test('a missing filename param is a 404', async () => {
+    const res = await callRoute(mediaLoader, '/api/media/', {})
+    expect(res.status).toBe(404)
+  })
+})

@@ -1,0 +1,170 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { resetEnvCache } from '#app/services/env.server.ts'
+import {
+  mediaFileName,
+  mediaKey,
+  mediaUrlFromKey,
+  parseMediaFileName,
+  photoSrcSet,
+  photoVariantKey,
+} from '#app/services/media-types.ts'
+import { mediaRoot, parseRange, platformDate, resolveMediaFile } from '#app/services/media.server.ts'
+import { TMP_DIR } from '#tests/support/test-database.ts'
+
+const dataDir = path.join(TMP_DIR, `media-paths-${process.pid}`)
+
+beforeAll(() => {
+  process.env.DATA_DIR = dataDir
+  resetEnvCache()
+})
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }))
+
+describe('key convention: images|videos/yyyy-mm/yyyy-mm-dd_eventID.ext', () => {
+  test('photo and video keys', () => {
+    expect(mediaKey({ kind: 'photo', date: '2024-05-01', id: 12, ext: 'webp' })).toBe(
+      'images/2024-05/2024-05-01_12.webp',
+    )
+    expect(mediaKey({ kind: 'video', date: '2024-12-31', id: '7', ext: 'mp4' })).toBe(
+      'videos/2024-12/2024-12-31_7.mp4',
+    )
+    expect(mediaKey({ kind: 'video', date: '2024-01-09', id: 3, ext: 'webm' })).toBe(
+      'videos/2024-01/2024-01-09_3.webm',
+    )
+  })
+
+  test('the fixed sample date of the upload test page', () => {
+    expect(mediaKey({ kind: 'photo', date: '2000-01-01', id: 42, ext: 'webp' })).toBe(
+      'images/2000-01/2000-01-01_42.webp',
+    )
+  })
+
+  test.each([
+    [{ kind: 'photo' as const, date: '2024-5-1', id: 1, ext: 'webp' }],
+    [{ kind: 'photo' as const, date: '2024-02-30', id: 1, ext: 'webp' }],
+    [{ kind: 'photo' as const, date: '2024-05-01', id: 0, ext: 'webp' }],
+    [{ kind: 'photo' as const, date: '2024-05-01', id: '1/../../x', ext: 'webp' }],
+    [{ kind: 'photo' as const, date: '2024-05-01', id: 1, ext: 'mp4' }],
+    [{ kind: 'video' as const, date: '2024-05-01', id: 1, ext: 'exe' }],
+  ])('refuses %j', (input) => {
+    expect(() => mediaKey(input)).toThrow()
+  })
+
+  test('srcset copies and URLs', () => {
+    const key = 'images/2024-05/2024-05-01_12.webp'
+    expect(photoVariantKey(key, 480)).toBe('images/2024-05/2024-05-01_12-480w.webp')
+    expect(mediaFileName(key)).toBe('2024-05-01_12.webp')
+    expect(mediaUrlFromKey(key)).toBe('/api/media/2024-05-01_12.webp')
+    expect(mediaFileName('/api/media/2024-05-01_12.webp?v=abc')).toBe('2024-05-01_12.webp')
+  })
+
+  test('photoSrcSet lists the narrower copies and the main file, keeping the version', () => {
+    expect(photoSrcSet('/api/media/2024-05-01_12.webp?v=abc')).toBe(
+      '/api/media/2024-05-01_12-480w.webp?v=abc 480w, /api/media/2024-05-01_12-960w.webp?v=abc 960w, ' +
+        '/api/media/2024-05-01_12.webp?v=abc 1600w',
+    )
+    expect(photoSrcSet('/api/media/2024-05-01_12.mp4')).toBe('')
+    expect(photoSrcSet('/api/media/2024-05-01_12-480w.webp')).toBe('')
+    expect(photoSrcSet('https://example.com/photo.webp')).toBe('')
+  })
+
+  test('a Date is placed on its day in the platform time zone (America/New_York in tests)', () => {
+    expect(platformDate(new Date('2024-05-01T03:00:00Z'))).toBe('2024-04-30')
+    expect(platformDate(new Date('2024-05-01T12:00:00Z'))).toBe('2024-05-01')
+    expect(platformDate('2024-05-01')).toBe('2024-05-01')
+    expect(() => platformDate('not a date')).toThrow()
+  })
+})
+
+describe('resolveMediaFile', () => {
+  test('maps names back to their folder from the extension and yyyy-mm from the date', () => {
+    const root = mediaRoot()
+    expect(root).toBe(path.resolve(dataDir, 'media'))
+    expect(resolveMediaFile('2024-05-01_12.webp')).toMatchObject({
+      key: 'images/2024-05/2024-05-01_12.webp',
+      path: path.join(root, 'images/2024-05/2024-05-01_12.webp'),
+      contentType: 'image/webp',
+      kind: 'photo',
+    })
+    expect(resolveMediaFile('2024-05-01_12-960w.webp')?.path).toBe(
+      path.join(root, 'images/2024-05/2024-05-01_12-960w.webp'),
+    )
+    expect(resolveMediaFile('2023-11-30_5.jpg')?.contentType).toBe('image/jpeg')
+    expect(resolveMediaFile('2024-05-01_12.mp4')).toMatchObject({
+      key: 'videos/2024-05/2024-05-01_12.mp4',
+      contentType: 'video/mp4',
+    })
+    expect(resolveMediaFile('2024-05-01_12.webm')?.contentType).toBe('video/webm')
+    expect(resolveMediaFile('2024-05-01_12.ogv')?.contentType).toBe('video/ogg')
+    expect(resolveMediaFile('2024-05-01_12.ogg')?.key).toBe('videos/2024-05/2024-05-01_12.ogg')
+    expect(resolveMediaFile('2000-01-01_42.webp')?.key).toBe('images/2000-01/2000-01-01_42.webp')
+  })
+
+  test.each([
+    '..',
+    '../..',
+    '../../etc/passwd',
+    '..%2F..%2Fetc%2Fpasswd',
+    '%2e%2e',
+    '%2e%2e%2f2024-05-01_1.webp',
+    '2024-05-01_1.webp%2F..',
+    'images%2F2024-05%2F2024-05-01_1.webp',
+    'images/2024-05/2024-05-01_1.webp',
+    '2024-05-01_1.webp/../../../pg',
+    '2024-05-01_1.webp\0',
+    '2024-05-01_1\0.webp',
+    '2024-05-01_1.webp%00.png',
+    '/etc/passwd',
+    '/2024-05-01_1.webp',
+    'C:\\Windows\\win.ini',
+    '..\\2024-05-01_1.webp',
+    '',
+    '.webp',
+    '2024-05-01_1.exe',
+    '2024-05-01_1.html',
+    '2024-05-01_1.svg',
+    '2024-05-01_1.WEBP',
+    '2024-05-01_1.webp.exe',
+    '2024-05-01_1',
+    '2024-13-01_1.webp',
+    '2024-02-30_1.webp',
+    '2024-05-01_0.webp',
+    '2024-05-01_01.webp',
+    '2024-05-01_-1.webp',
+    '2024-05-01_1234567890123.webp',
+    '2024-05-01_1-100w.webp',
+    '2024-05-01_1-480w.mp4',
+    ' 2024-05-01_1.webp',
+    '2024-05-01_1.webp ',
+    '2024-05-01_1.webp\n',
+  ])('refuses %j', (name) => {
+    expect(resolveMediaFile(name)).toBeNull()
+    expect(parseMediaFileName(name)).toBeNull()
+  })
+})
+
+describe('parseRange', () => {
+  const size = 1000
+  test.each([
+    ['bytes=0-99', { start: 0, end: 99 }],
+    ['bytes=100-', { start: 100, end: 999 }],
+    ['bytes=-50', { start: 950, end: 999 }],
+    ['bytes=-5000', { start: 0, end: 999 }],
+    ['bytes=990-5000', { start: 990, end: 999 }],
+    ['bytes=999-999', { start: 999, end: 999 }],
+  ])('%s', (header, range) => {
+    expect(parseRange(header, size)).toEqual(range)
+  })
+
+  test.each(['bytes=1000-', 'bytes=5000-6000', 'bytes=-0'])('%s is unsatisfiable', (header) => {
+    expect(parseRange(header, size)).toBe('unsatisfiable')
+  })
+
+  test.each([null, '', 'bytes=', 'bytes=-', 'bytes=5-1', 'items=0-1', 'bytes=0-1,5-9', 'bytes=a-b'])(
+    '%j is ignored (whole file)',
+    (header) => {
+      expect(parseRange(header, size)).toBeNull()
+    },
+  )
+})
