@@ -115,7 +115,7 @@ export function Toaster({ serverToast }: { serverToast: ToastData | null }) {
       <ol
         ref={viewport}
         tabIndex={-1}
-        className="fixed top-0 right-0 z-50 flex max-h-screen w-full flex-col gap-2 p-4 outline-none sm:max-w-sm"
+        className="pointer-events-none fixed top-0 right-0 z-50 flex max-h-screen w-full flex-col gap-2 p-4 outline-none sm:max-w-sm"
       >
         {visible.map((item) => (
           <ToastCard key={item.id} item={item} hydrated={hydrated} />
@@ -146,7 +146,7 @@ function ToastCard({ item, hydrated }: { item: ToastItem; hydrated: boolean }) {
       data-variant={item.variant ?? 'default'}
       data-testid="toast"
       hidden={!item.open}
-      className={hydrated ? undefined : 'toast-auto-hide'}
+      className={`pointer-events-auto ${hydrated ? '' : 'toast-auto-hide'}`}
       onMouseEnter={() => setPaused(true)}
       onMouseLeave={() => setPaused(false)}
       onPointerDown={(e) => {

@@ -35,7 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** Without JavaScript: the form posts here, the files wait on the server, and the preview is its own page. */
 export async function action({ request }: ActionFunctionArgs) {
-  const business = await requireBusiness(request)
+  await requireBusiness(request)
   const session = await getSession(request)
   let upload
   try {

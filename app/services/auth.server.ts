@@ -1,6 +1,7 @@
 import { redirect } from '@remix-run/node'
 import type { StaffRole } from '#app/constants.ts'
-import { getSession } from './session.server.ts'
+import { currentRoles } from '#app/models/user.server.ts'
+import { getSession, sessionStorage } from './session.server.ts'
 
 /** The session copy of the business (spec §3); the browser never supplies the business id. */
 export interface BusinessSessionCopy {
@@ -23,8 +24,45 @@ export interface SessionUser {
   roles: StaffRole[]
 }
 
+/** How a `user` entry was signed in; kept so logout can end the provider's session too. */
+export interface SessionIdentity {
+  provider: 'oidc' | 'development'
+  /** The provider's ID token, sent back as `id_token_hint` at logout. */
+  idToken?: string
+}
+
 export const SESSION_BUSINESS_KEY = 'business'
 export const SESSION_USER_KEY = 'user'
+export const SESSION_IDENTITY_KEY = 'identity'
+
+export interface SessionValues {
+  business?: BusinessSessionCopy | null
+  user?: SessionUser | null
+  identity?: SessionIdentity | null
+}
+
+/**
+ * Signs in: the request's session (if any) is deleted and a new one, with a new id, holds `values`, so an id planted
+ * in the browser before sign-in never becomes a signed-in session. Returns the headers that set the new cookie.
+ */
+export async function startSession(request: Request, values: SessionValues): Promise<Headers> {
+  const previous = await getSession(request)
+  if (previous.id) await sessionStorage.destroySession(previous)
+  const session = await sessionStorage.getSession()
+  if (values.business) session.set(SESSION_BUSINESS_KEY, values.business)
+  if (values.user) session.set(SESSION_USER_KEY, values.user)
+  if (values.identity) session.set(SESSION_IDENTITY_KEY, values.identity)
+  return new Headers({ 'Set-Cookie': await sessionStorage.commitSession(session) })
+}
+
+/** Signs out: deletes the session row (an old copy of the cookie then reads as signed out) and clears the cookie. */
+export async function endSession(request: Request) {
+  const session = await getSession(request)
+  const identity = (session.get(SESSION_IDENTITY_KEY) as SessionIdentity | undefined) ?? null
+  const user = (session.get(SESSION_USER_KEY) as SessionUser | undefined) ?? null
+  const headers = new Headers({ 'Set-Cookie': await sessionStorage.destroySession(session) })
+  return { headers, identity: user ? identity : null, hadSession: Boolean(session.id) }
+}
 
 function loginRedirect(request: Request, loginPath: string) {
   const url = new URL(request.url)
@@ -45,6 +83,11 @@ export async function getUser(request: Request): Promise<SessionUser | null> {
   return user?.id ? user : null
 }
 
+export async function getSessionIdentity(request: Request): Promise<SessionIdentity | null> {
+  const session = await getSession(request)
+  return (session.get(SESSION_IDENTITY_KEY) as SessionIdentity | undefined) ?? null
+}
+
 /** The signed-in advertiser, or a redirect to /login that comes back here. */
 export async function requireBusiness(request: Request): Promise<BusinessSessionCopy> {
   const business = await getBusiness(request)
@@ -59,15 +102,20 @@ export async function requireUser(request: Request): Promise<SessionUser> {
   return user
 }
 
-/** A signed-in user holding `role`; anyone else signed in gets 403. */
+/**
+ * A signed-in user holding `role`; anyone else signed in gets 403. Roles are read from the database, not from the
+ * session's copy, so a revoked role stops working at once.
+ */
 export async function requireRole(request: Request, role: StaffRole): Promise<SessionUser> {
   const user = await getUser(request)
   if (!user) {
     if (await getBusiness(request)) throw forbidden()
     throw loginRedirect(request, '/api/login')
   }
-  if (!user.roles.includes(role)) throw forbidden()
-  return user
+  const roles = await currentRoles(user.id)
+  if (roles === null) throw loginRedirect(request, '/api/login')
+  if (!roles.includes(role)) throw forbidden()
+  return { ...user, roles }
 }
 
 export function forbidden(message = 'You do not have access to this page.') {

@@ -73,7 +73,7 @@ async function countEvents() {
 
 describe('POST /api/approve-event (multipart)', () => {
   test('saves the ad pending/pending with its photo and remembers the payment data in the session', async () => {
-    const res = await post(approveEvent, '/api/approve-event', approveBody({ totalAmount: '29.00', image: new Blob([png]) }))
+    const res = await post(approveEvent, '/api/approve-event', approveBody({ totalAmount: '29.00', image: new Blob([new Uint8Array(png)]) }))
     expect(res.status).toBe(200)
     const { eventID } = (await res.json()) as { eventID: number }
     const [row] = await db.select().from(events).where(eq(events.eventID, eventID))
@@ -206,7 +206,7 @@ describe('the plain-form flow (no JavaScript)', () => {
     const page = await callRoute(newEventLoader, '/dashboard/events/new', { headers: { Cookie: cookie } })
     expect(page.status).toBe(200)
 
-    const res = await post(newEventAction, '/dashboard/events/new', planForm([['image', new Blob([png]), 'quiz.png']]))
+    const res = await post(newEventAction, '/dashboard/events/new', planForm([['image', new Blob([new Uint8Array(png)]), 'quiz.png']]))
     expect(res.status).toBe(302)
     expect(res.headers.get('Location')).toBe('/dashboard/events/preview')
     const draftCookie = res.headers.get('Set-Cookie')!.split(';')[0]!

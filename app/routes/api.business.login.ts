@@ -1,0 +1,37 @@
+import type { ActionFunctionArgs } from '@remix-run/node'
+import { startSession } from '#app/services/auth.server.ts'
+import { signInBusiness } from '#app/services/business-auth.server.ts'
+import { combineHeaders, jsonError } from '#app/services/http.server.ts'
+import { clientIp } from '#app/services/rate-limit.server.ts'
+
+/** POST {email, password} as JSON → {business, message} and the session cookie (spec §7). */
+export async function action({ request, context }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return jsonError('Method not allowed', 405)
+  if (!request.headers.get('Content-Type')?.toLowerCase().includes('application/json')) {
+    return jsonError('Send the email and password as JSON (Content-Type: application/json)', 400)
+  }
+  let body: unknown
+  try {
+    body = await request.json()
+  } catch {
+    return jsonError('The request body is not valid JSON', 400)
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) {
+    return jsonError('Send a JSON object with email and password', 400)
+  }
+  const { email, password } = body as { email?: unknown; password?: unknown }
+  const result = await signInBusiness({ email, password }, { ip: clientIp(request, context) })
+  if (!result.ok) {
+    const headers = result.retryAfterSeconds ? { 'Retry-After': String(result.retryAfterSeconds) } : undefined
+    return Response.json({ message: result.message, title: result.title }, { status: result.status, headers })
+  }
+  const headers = await startSession(request, { business: result.business })
+  return Response.json(
+    { business: result.business, message: 'Login successful' },
+    { headers: combineHeaders(headers, { 'Cache-Control': 'no-store' }) },
+  )
+}
+
+export function loader() {
+  return jsonError('Use POST with a JSON body {email, password}', 405)
+}

@@ -1,0 +1,61 @@
+import type { ActionFunctionArgs } from '@remix-run/node'
+import { toPublicBusiness } from '#app/models/business.server.ts'
+import { combineHeaders, jsonError } from '#app/services/http.server.ts'
+import {
+  completeRegistration,
+  parseRegistrationFormFields,
+  parseRegistrationJson,
+  statusForFieldErrors,
+  type ParsedRegistration,
+} from '#app/services/registration.server.ts'
+
+const INVALID_MESSAGE = 'Please correct the highlighted fields'
+
+async function readPayload(request: Request): Promise<ParsedRegistration | Response> {
+  const type = request.headers.get('Content-Type')?.toLowerCase() ?? ''
+  if (type.includes('application/json')) {
+    let body: unknown
+    try {
+      body = await request.json()
+    } catch {
+      return jsonError('The request body is not valid JSON', 400)
+    }
+    if (!body || typeof body !== 'object' || Array.isArray(body)) {
+      return jsonError('Send the registration fields as a JSON object', 400)
+    }
+    return parseRegistrationJson(body)
+  }
+  if (type.includes('application/x-www-form-urlencoded') || type.includes('multipart/form-data')) {
+    return parseRegistrationFormFields(await request.formData())
+  }
+  return jsonError('Send the registration fields as JSON or as a form', 415)
+}
+
+/** POST /api/business: registration (spec §7) → 201 with the business (never the password), 400, 409. */
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return jsonError('Method not allowed', 405)
+  const parsed = await readPayload(request)
+  if (parsed instanceof Response) return parsed
+  if (!parsed.ok) return jsonError(parsed.message, parsed.status)
+  if ('errors' in parsed) {
+    const status = statusForFieldErrors(parsed.errors)
+    const message = status === 409 ? parsed.errors.businessEmail![0]! : INVALID_MESSAGE
+    return jsonError(message, status, { errors: parsed.errors })
+  }
+  const created = await completeRegistration(request, parsed.data)
+  if (!created.ok) {
+    const extra = created.status === 409 ? { errors: { businessEmail: [created.message] } } : undefined
+    return jsonError(created.message, created.status, extra)
+  }
+  return Response.json(
+    { message: 'Business account created', business: toPublicBusiness(created.business) },
+    {
+      status: 201,
+      headers: combineHeaders(created.headers, { Location: `/api/business/${created.business.businessID}` }),
+    },
+  )
+}
+
+export function loader() {
+  return jsonError('Use POST to create a business account', 405)
+}

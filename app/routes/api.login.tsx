@@ -1,0 +1,120 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { data } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { z } from 'zod'
+import { primaryButtonClass, Spinner, TextField } from '#app/components/account-ui.tsx'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { PRODUCT_NAME } from '#app/constants.ts'
+import { getEnv } from '#app/services/env.server.ts'
+import { jsonError } from '#app/services/http.server.ts'
+import {
+  beginProviderSignIn,
+  developmentSignInAvailable,
+  signInIdentity,
+} from '#app/services/identity.server.ts'
+
+export const meta: MetaFunction = () => [{ title: `Sign in — ${PRODUCT_NAME}` }]
+
+const developmentSignInSchema = z.object({
+  email: z
+    .string({ error: 'Please enter your email address' })
+    .trim()
+    .toLowerCase()
+    .max(255, 'Email too long')
+    .pipe(z.email('Please enter a valid email address')),
+  redirectTo: z.string().optional(),
+})
+
+/**
+ * With a provider configured: straight on to it. Without one outside production: the development sign-in page.
+ * In production without one: a page that says so.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const env = getEnv()
+  if (env.oidcEnabled) throw await beginProviderSignIn(request)
+  return {
+    mode: developmentSignInAvailable(env) ? ('development' as const) : ('unavailable' as const),
+    redirectTo: new URL(request.url).searchParams.get('redirectTo') ?? '',
+  }
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  if (!developmentSignInAvailable()) return jsonError('Not found', 404)
+  const submission = parseWithZod(await request.formData(), { schema: developmentSignInSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  return signInIdentity(
+    request,
+    { email: submission.value.email },
+    { identity: { provider: 'development' }, redirectTo: submission.value.redirectTo },
+  )
+}
+
+export default function IdentitySignIn() {
+  const { mode, redirectTo } = useLoaderData<typeof loader>()
+  return mode === 'development' ? <DevelopmentSignIn redirectTo={redirectTo} /> : <ProviderUnavailable />
+}
+
+function ProviderUnavailable() {
+  return (
+    <main className="mx-auto max-w-md px-4 py-16 text-center">
+      <h1 className="text-2xl font-bold text-ink">Sign-in with an identity provider is not available</h1>
+      <p className="mt-3 text-slate-600">
+        This site has no identity provider configured. Advertisers can sign in with their business email and
+        password.
+      </p>
+      <Link to="/login" className={`${primaryButtonClass} mt-6`}>
+        Go to business sign in
+      </Link>
+    </main>
+  )
+}
+
+function DevelopmentSignIn({ redirectTo }: { redirectTo: string }) {
+  const actionData = useActionData<typeof action>()
+  const navigation = useNavigation()
+  const submitting = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'POST'
+  const [form, fields] = useForm({
+    id: 'development-sign-in',
+    lastResult: actionData && 'result' in actionData ? actionData.result : undefined,
+    constraint: getZodConstraint(developmentSignInSchema),
+    shouldValidate: 'onBlur',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: developmentSignInSchema }),
+  })
+  return (
+    <main className="mx-auto max-w-md px-4 py-12">
+      <div className="rounded-2xl border-2 border-dashed border-amber-500 bg-amber-50 p-8">
+        <p className="text-xs font-bold tracking-wide text-amber-800 uppercase">Development only</p>
+        <h1 className="mt-1 text-2xl font-bold text-ink">Development sign-in</h1>
+        <p className="mt-3 text-sm text-slate-700">
+          No identity provider is configured, so this page stands in for it: type any email address to sign in
+          as that user. New users get an account automatically. It is never available in production.
+        </p>
+        <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4">
+          {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+          <TextField
+            label="Email"
+            errors={fields.email.errors}
+            errorId={fields.email.errorId}
+            inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email' }}
+          />
+          <button type="submit" disabled={submitting} className={`${primaryButtonClass} w-full`}>
+            {submitting ? (
+              <>
+                <Spinner />
+                Signing in...
+              </>
+            ) : (
+              'Sign in'
+            )}
+          </button>
+        </Form>
+      </div>
+    </main>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

@@ -1,0 +1,310 @@
+import { getFormProps, getInputProps, useForm, type FieldMetadata } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { data, redirect } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation } from '@remix-run/react'
+import { useEffect, useState, type FocusEvent, type ReactNode } from 'react'
+import {
+  primaryButtonClass,
+  secondaryButtonClass,
+  Spinner,
+  TextField,
+  useHydrated,
+} from '#app/components/account-ui.tsx'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { toast } from '#app/components/toaster.tsx'
+import { DELAY_AFTER_REGISTRATION_MS, PRODUCT_NAME } from '#app/constants.ts'
+import {
+  DUPLICATE_EMAIL_MESSAGE,
+  REGISTRATION_RULES,
+  registrationLengthConstraints,
+  registrationSchema,
+  withHttpsScheme,
+  type RegistrationField,
+} from '#app/models/business-schema.ts'
+import { getBusiness, getUser } from '#app/services/auth.server.ts'
+import {
+  completeRegistration,
+  fieldErrorsOf,
+  parseRegistrationForm,
+  REGISTRATION_HIDDEN_FIELDS,
+  REGISTRATION_SUCCESS_MESSAGE,
+  REGISTRATION_SUCCESS_TITLE,
+  statusForFieldErrors,
+} from '#app/services/registration.server.ts'
+import { redirectWithToast } from '#app/services/toast.server.ts'
+
+export const meta: MetaFunction = () => [{ title: `Create Business Account — ${PRODUCT_NAME}` }]
+
+/** Set by the browser once JavaScript runs: then the page shows the toast and moves on by itself. */
+const ENHANCED_FIELD = 'js'
+/** Left empty by people; bots that fill every field are turned away. */
+const HONEYPOT_FIELD = 'nickname'
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  if (await getBusiness(request)) throw redirect('/dashboard')
+  const user = await getUser(request)
+  return { signedInEmail: user?.email ?? null }
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  if (await getBusiness(request)) throw redirect('/dashboard')
+  const formData = await request.formData()
+  const enhanced = formData.get(ENHANCED_FIELD) === '1'
+  // Field errors for the re-rendered form come from the browser-side rules (no database needed for that).
+  const replyWithFormError = (message: string, status: number) =>
+    data(
+      {
+        result: parseWithZod(formData, { schema: registrationSchema }).reply({
+          formErrors: [message],
+          hideFields: REGISTRATION_HIDDEN_FIELDS,
+        }),
+        success: null,
+      },
+      { status },
+    )
+
+  if (formData.get(HONEYPOT_FIELD)) return replyWithFormError('Your submission could not be processed.', 400)
+
+  const parsed = await parseRegistrationForm(formData)
+  if (!parsed.ok) return replyWithFormError(parsed.message, parsed.status)
+  const { submission } = parsed
+  if (submission.status !== 'success') {
+    return data(
+      { result: submission.reply({ hideFields: REGISTRATION_HIDDEN_FIELDS }), success: null },
+      { status: statusForFieldErrors(fieldErrorsOf(submission.error)) },
+    )
+  }
+
+  const created = await completeRegistration(request, submission.value)
+  if (!created.ok) {
+    if (created.status === 409) {
+      return data(
+        {
+          result: submission.reply({
+            fieldErrors: { businessEmail: [DUPLICATE_EMAIL_MESSAGE] },
+            hideFields: REGISTRATION_HIDDEN_FIELDS,
+          }),
+          success: null,
+        },
+        { status: 409 },
+      )
+    }
+    return replyWithFormError(created.message, created.status)
+  }
+
+  const done = { title: REGISTRATION_SUCCESS_TITLE, description: REGISTRATION_SUCCESS_MESSAGE }
+  if (!enhanced) return redirectWithToast('/login', done, { headers: created.headers })
+  return data(
+    { result: submission.reply({ resetForm: true }), success: done },
+    { status: 201, headers: created.headers },
+  )
+}
+
+const lengths = registrationLengthConstraints()
+const zodConstraint = getZodConstraint(registrationSchema)
+const constraint = Object.fromEntries(
+  (Object.keys(REGISTRATION_RULES) as RegistrationField[]).map((field) => [
+    field,
+    { ...zodConstraint[field], ...lengths[field] },
+  ]),
+)
+
+const URL_FIELD_LABELS = [
+  ['businessWebsite', 'Website'],
+  ['facebookURL', 'Facebook URL'],
+  ['instagramURL', 'Instagram URL'],
+  ['linkedin', 'LinkedIn URL'],
+  ['youtubeURL', 'YouTube URL'],
+  ['xURL', 'X (Twitter) URL'],
+  ['tiktokURL', 'TikTok URL'],
+] as const
+
+function addScheme(event: FocusEvent<HTMLInputElement>) {
+  const input = event.currentTarget
+  const next = withHttpsScheme(input.value)
+  if (next !== input.value) input.value = next
+}
+
+function Optional() {
+  return <span className="font-normal text-slate-500"> (optional)</span>
+}
+
+export default function CreateAccount() {
+  const { signedInEmail } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const navigation = useNavigation()
+  const navigate = useNavigate()
+  const hydrated = useHydrated()
+  const [created, setCreated] = useState(false)
+  const submitting = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'POST'
+  const success = actionData?.success ?? null
+
+  const [form, fields] = useForm({
+    id: 'create-business-account',
+    lastResult: actionData?.result,
+    constraint,
+    defaultValue: { businessEmail: signedInEmail ?? '' },
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: registrationSchema }),
+  })
+
+  useEffect(() => {
+    if (!success) return
+    setCreated(true)
+    toast({ title: success.title, description: success.description })
+    const timer = setTimeout(() => navigate('/login'), DELAY_AFTER_REGISTRATION_MS)
+    return () => clearTimeout(timer)
+  }, [success, navigate])
+
+  useEffect(() => {
+    const message = actionData?.result.error?.['']?.[0]
+    if (message) toast({ title: 'Registration Failed', description: message, variant: 'destructive' })
+  }, [actionData])
+
+  const field = (
+    meta: FieldMetadata<string | undefined>,
+    label: ReactNode,
+    options: {
+      type?: 'text' | 'email' | 'password' | 'tel' | 'url'
+      autoComplete?: string
+      url?: boolean
+    } = {},
+  ) => {
+    const { type = 'text', autoComplete, url = false } = options
+    const props = getInputProps(meta, { type: type === 'url' ? 'text' : type })
+    return (
+      <TextField
+        label={label}
+        errors={meta.errors}
+        errorId={meta.errorId}
+        inputProps={{
+          ...props,
+          autoComplete,
+          inputMode: url ? 'url' : undefined,
+          onBlur: url ? addScheme : undefined,
+        }}
+      />
+    )
+  }
+
+  return (
+    <main className="mx-auto max-w-3xl px-4 py-10">
+      <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+        <h1 className="text-3xl font-bold text-ink">Create Business Account</h1>
+        <p className="mt-2 text-slate-600">Register your business to start advertising your events.</p>
+        {signedInEmail ? (
+          <p className="mt-3 rounded-md bg-brand-50 p-3 text-sm text-slate-700">
+            You are signed in as <strong>{signedInEmail}</strong>. The business you create will be linked to
+            this account.
+          </p>
+        ) : null}
+
+        {form.errors?.length ? (
+          <div
+            id={form.errorId}
+            role="alert"
+            className="mt-6 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800"
+          >
+            {form.errors.map((e) => (
+              <p key={e}>{e}</p>
+            ))}
+          </div>
+        ) : null}
+        {created ? (
+          <p
+            role="status"
+            className="mt-6 rounded-md border border-green-200 bg-green-50 p-3 text-sm text-green-800"
+          >
+            Account created. Taking you to the login page…
+          </p>
+        ) : null}
+
+        <Form method="post" {...getFormProps(form)} className="mt-6 space-y-8">
+          {hydrated ? <input type="hidden" name={ENHANCED_FIELD} value="1" /> : null}
+          <div aria-hidden className="hidden">
+            <label htmlFor="create-business-account-nickname">Leave this field empty</label>
+            <input
+              id="create-business-account-nickname"
+              name={HONEYPOT_FIELD}
+              tabIndex={-1}
+              autoComplete="off"
+            />
+          </div>
+
+          <fieldset className="grid gap-4 sm:grid-cols-2">
+            <legend className="mb-2 text-lg font-semibold text-ink">Business</legend>
+            {field(fields.businessName, 'Business Name', { autoComplete: 'organization' })}
+            {field(fields.businessContact, 'Contact Name', { autoComplete: 'name' })}
+            {field(fields.businessPhone, 'Business Phone', { type: 'tel', autoComplete: 'tel' })}
+            {field(
+              fields.businessFax,
+              <>
+                Fax
+                <Optional />
+              </>,
+              { type: 'tel' },
+            )}
+          </fieldset>
+
+          <fieldset className="grid gap-4 sm:grid-cols-2">
+            <legend className="mb-2 text-lg font-semibold text-ink">Address</legend>
+            <div className="sm:col-span-2">
+              {field(fields.businessAddress, 'Address', { autoComplete: 'street-address' })}
+            </div>
+            {field(fields.businessCity, 'City', { autoComplete: 'address-level2' })}
+            {field(fields.businessState, 'State', { autoComplete: 'address-level1' })}
+            {field(fields.businessZip, 'ZIP Code', { autoComplete: 'postal-code' })}
+          </fieldset>
+
+          <fieldset className="grid gap-4 sm:grid-cols-2">
+            <legend className="mb-2 text-lg font-semibold text-ink">Sign-in details</legend>
+            <div className="sm:col-span-2">
+              {field(fields.businessEmail, 'Email', { type: 'email', autoComplete: 'email' })}
+            </div>
+            {field(fields.businessPassword, 'Password', { type: 'password', autoComplete: 'new-password' })}
+            {field(fields.verifyPassword, 'Verify Password', {
+              type: 'password',
+              autoComplete: 'new-password',
+            })}
+          </fieldset>
+
+          <fieldset className="grid gap-4 sm:grid-cols-2">
+            <legend className="mb-2 text-lg font-semibold text-ink">
+              Online <Optional />
+            </legend>
+            <p className="text-sm text-slate-600 sm:col-span-2">
+              Addresses without a scheme get <code>https://</code> in front.
+            </p>
+            {URL_FIELD_LABELS.map(([name, label]) => (
+              <div key={name}>
+                {field(fields[name], label, { type: 'url', autoComplete: 'url', url: true })}
+              </div>
+            ))}
+          </fieldset>
+
+          <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
+            <Link to="/login" className={secondaryButtonClass}>
+              Back to Login
+            </Link>
+            <button type="submit" disabled={submitting || created} className={primaryButtonClass}>
+              {submitting ? (
+                <>
+                  <Spinner />
+                  Creating Account...
+                </>
+              ) : (
+                'Create Account'
+              )}
+            </button>
+          </div>
+        </Form>
+      </div>
+    </main>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

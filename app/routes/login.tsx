@@ -1,0 +1,161 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { data, redirect } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
+import {
+  PasswordToggle,
+  primaryButtonClass,
+  secondaryButtonClass,
+  Spinner,
+  TextField,
+  useHydrated,
+} from '#app/components/account-ui.tsx'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { toast } from '#app/components/toaster.tsx'
+import { PRODUCT_NAME } from '#app/constants.ts'
+import { checkSignIn } from '#app/models/business-schema.ts'
+import { getBusiness, startSession } from '#app/services/auth.server.ts'
+import {
+  LOGIN_SUCCESS_TITLE,
+  signInBusinessForm,
+  welcomeBackMessage,
+} from '#app/services/business-auth.server.ts'
+import { safeRedirect } from '#app/services/http.server.ts'
+import { redirectWithToast } from '#app/services/toast.server.ts'
+
+export const meta: MetaFunction = () => [{ title: `Sign in — ${PRODUCT_NAME}` }]
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  if (await getBusiness(request)) throw redirect('/dashboard')
+  return { redirectTo: new URL(request.url).searchParams.get('redirectTo') ?? '' }
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const { result, email, redirectTo } = await signInBusinessForm(request)
+  if (!result.ok) {
+    const headers = result.retryAfterSeconds ? { 'Retry-After': String(result.retryAfterSeconds) } : undefined
+    return data(
+      { error: { title: result.title, message: result.message, field: result.field ?? null }, email },
+      { status: result.status, headers },
+    )
+  }
+  const headers = await startSession(request, { business: result.business })
+  return redirectWithToast(
+    safeRedirect(redirectTo, '/dashboard'),
+    { title: LOGIN_SUCCESS_TITLE, description: welcomeBackMessage(result.business.businessName) },
+    { headers },
+  )
+}
+
+export default function SignIn() {
+  const { redirectTo } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const navigation = useNavigation()
+  const hydrated = useHydrated()
+  const [showPassword, setShowPassword] = useState(false)
+  const emailRef = useRef<HTMLInputElement>(null)
+  const passwordRef = useRef<HTMLInputElement>(null)
+  const submitting = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'POST'
+  const error = actionData?.error
+
+  useEffect(() => {
+    if (error) toast({ title: error.title, description: error.message, variant: 'destructive' })
+  }, [error])
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    const email = emailRef.current
+    const password = passwordRef.current
+    if (!email || !password) return
+    const problem = checkSignIn({ email: email.value, password: password.value })
+    if (problem) {
+      event.preventDefault()
+      toast({ title: problem.title, description: problem.description, variant: 'destructive' })
+      ;(problem.field === 'email' ? email : password).focus()
+      return
+    }
+    email.value = email.value.trim()
+    password.value = password.value.trim()
+  }
+
+  return (
+    <main className="mx-auto flex max-w-md flex-col px-4 py-12">
+      <div className="rounded-2xl border border-slate-200 bg-white p-8 shadow-sm">
+        <h1 className="text-center text-3xl font-bold text-ink">Advertiser Dashboard</h1>
+        <p className="mt-2 text-center text-slate-600">Sign in to your account</p>
+
+        {/* Without JavaScript there are no toasts, so the answer is shown here instead. */}
+        {!hydrated && error ? (
+          <div
+            role="alert"
+            className="mt-6 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800"
+          >
+            <p className="font-semibold">{error.title}</p>
+            <p>{error.message}</p>
+          </div>
+        ) : null}
+
+        <Form method="post" noValidate={hydrated} onSubmit={onSubmit} className="mt-6 space-y-4">
+          {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+          <TextField
+            label="Email"
+            errorId="email-error"
+            inputProps={{
+              id: 'email',
+              name: 'email',
+              type: 'email',
+              autoComplete: 'email',
+              required: true,
+              defaultValue: actionData?.email ?? '',
+              ref: emailRef,
+              'aria-invalid': error?.field === 'email' ? true : undefined,
+            }}
+          />
+          <TextField
+            label="Password"
+            errorId="password-error"
+            inputProps={{
+              id: 'password',
+              name: 'password',
+              type: showPassword ? 'text' : 'password',
+              autoComplete: 'current-password',
+              required: true,
+              ref: passwordRef,
+              'aria-invalid': error?.field === 'password' ? true : undefined,
+            }}
+            trailing={
+              hydrated ? (
+                <PasswordToggle shown={showPassword} onToggle={() => setShowPassword((v) => !v)} />
+              ) : null
+            }
+          />
+          <button type="submit" disabled={submitting} className={`${primaryButtonClass} w-full`}>
+            {submitting ? (
+              <>
+                <Spinner />
+                Signing in...
+              </>
+            ) : (
+              'Sign In'
+            )}
+          </button>
+        </Form>
+
+        <div className="mt-4">
+          <Link to="/create-account" className={`${secondaryButtonClass} w-full`}>
+            Create an account
+          </Link>
+        </div>
+        <p className="mt-6 text-center text-sm text-slate-600">
+          Staff, or signing in with your identity provider?{' '}
+          <a href="/api/login" className="font-medium text-brand-700 underline">
+            Sign in with the identity provider
+          </a>
+        </p>
+      </div>
+    </main>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

@@ -1,0 +1,91 @@
+import { Authenticator } from 'remix-auth'
+import { FormStrategy } from 'remix-auth-form'
+import { INVALID_CREDENTIALS_MESSAGE, parseSignIn } from '#app/models/business-schema.ts'
+import { toSessionCopy, verifyBusinessCredentials } from '#app/models/business.server.ts'
+import type { BusinessSessionCopy } from './auth.server.ts'
+import { checkLimit, clearFailures, clientIp, recordFailure, signInAttemptKey } from './rate-limit.server.ts'
+
+export const LOGIN_FAILED_TITLE = 'Login Failed'
+export const LOGIN_SUCCESS_TITLE = 'Login Successful'
+
+export function welcomeBackMessage(businessName: string) {
+  return `Welcome back, ${businessName}!`
+}
+
+export type SignInResult =
+  | { ok: true; business: BusinessSessionCopy }
+  | {
+      ok: false
+      status: 400 | 401 | 429
+      title: string
+      message: string
+      field?: 'email' | 'password'
+      retryAfterSeconds?: number
+    }
+
+function tooManyAttemptsMessage(seconds: number) {
+  const minutes = Math.ceil(seconds / 60)
+  return `Too many failed sign-in attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`
+}
+
+/**
+ * Business email + password sign-in, shared by the sign-in page and POST /api/business/login: the checks of spec §5
+ * in order (400), the rate limit per email and address (429), the credentials (401). Starting the session is the
+ * caller's part (startSession), so each route can answer in its own format.
+ */
+export async function signInBusiness(
+  input: { email?: unknown; password?: unknown },
+  { ip }: { ip: string },
+): Promise<SignInResult> {
+  const parsed = parseSignIn(input)
+  if (parsed.problem) {
+    const { title, description, field } = parsed.problem
+    return { ok: false, status: 400, title, message: description, field }
+  }
+  const { email, password } = parsed.credentials
+  const key = signInAttemptKey(email, ip)
+  const limit = await checkLimit(key)
+  if (limit.limited) {
+    return {
+      ok: false,
+      status: 429,
+      title: LOGIN_FAILED_TITLE,
+      message: tooManyAttemptsMessage(limit.retryAfterSeconds),
+      retryAfterSeconds: limit.retryAfterSeconds,
+    }
+  }
+  const row = await verifyBusinessCredentials(email, password)
+  if (!row) {
+    await recordFailure(key)
+    return { ok: false, status: 401, title: LOGIN_FAILED_TITLE, message: INVALID_CREDENTIALS_MESSAGE }
+  }
+  await clearFailures(key)
+  return { ok: true, business: toSessionCopy(row) }
+}
+
+export interface FormSignIn {
+  result: SignInResult
+  /** What was typed, to fill the form again when it is shown with an error. */
+  email: string
+  redirectTo: string | null
+}
+
+const FORM_STRATEGY = 'business-form'
+
+const formAuthenticator = new Authenticator<FormSignIn>().use(
+  new FormStrategy<FormSignIn>(async ({ form, request }) => {
+    const email = form.get('email')
+    const redirectTo = form.get('redirectTo')
+    return {
+      result: await signInBusiness({ email, password: form.get('password') }, { ip: clientIp(request) }),
+      email: typeof email === 'string' ? email.trim().slice(0, 320) : '',
+      redirectTo: typeof redirectTo === 'string' ? redirectTo : null,
+    }
+  }),
+  FORM_STRATEGY,
+)
+
+/** The sign-in form's POST (fields email, password and optional redirectTo). */
+export function signInBusinessForm(request: Request) {
+  return formAuthenticator.authenticate(FORM_STRATEGY, request)
+}

@@ -1,0 +1,131 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { z } from 'zod'
+import {
+  DUPLICATE_EMAIL_MESSAGE,
+  registrationSchema,
+  type Registration,
+} from '#app/models/business-schema.ts'
+import {
+  businessEmailTaken,
+  createBusiness,
+  DuplicateBusinessEmailError,
+  toSessionCopy,
+} from '#app/models/business.server.ts'
+import type { Business } from '#db/schema.ts'
+import { getSessionIdentity, getUser, startSession } from './auth.server.ts'
+import { databaseFailureResponse } from './database-errors.server.ts'
+
+export const REGISTRATION_FAILED_MESSAGE = 'Failed to create business account. Please try again.'
+export const REGISTRATION_SUCCESS_TITLE = 'Account Created'
+export const REGISTRATION_SUCCESS_MESSAGE = 'Your business account has been created. Please sign in.'
+export const REGISTRATION_HIDDEN_FIELDS = ['businessPassword', 'verifyPassword']
+
+/** The shared rules plus what only the server can check: the email is not registered yet. */
+export const serverRegistrationSchema = registrationSchema.refine(
+  async (data) => !(await businessEmailTaken(data.businessEmail)),
+  {
+    message: DUPLICATE_EMAIL_MESSAGE,
+    path: ['businessEmail'],
+    // Checked even while other fields are wrong, so the form shows every problem in one go.
+    when: (payload) => {
+      const email = (payload.value as { businessEmail?: unknown } | undefined)?.businessEmail
+      return typeof email === 'string' && email.includes('@')
+    },
+  },
+)
+
+export type FieldErrors = Record<string, string[]>
+
+/** 409 when the email is the only problem (someone else has it), 400 otherwise. */
+export function statusForFieldErrors(errors: FieldErrors) {
+  const fields = Object.keys(errors).filter((k) => errors[k]?.length)
+  const onlyDuplicate =
+    fields.length === 1 &&
+    fields[0] === 'businessEmail' &&
+    errors.businessEmail!.every((m) => m === DUPLICATE_EMAIL_MESSAGE)
+  return onlyDuplicate ? 409 : 400
+}
+
+export type RegistrationFailure = { ok: false; status: number; message: string }
+
+function failure(error: unknown): RegistrationFailure {
+  if (error instanceof DuplicateBusinessEmailError)
+    return { ok: false, status: 409, message: DUPLICATE_EMAIL_MESSAGE }
+  console.error('Creating a business account failed', error)
+  return { ok: false, ...databaseFailureResponse(error, REGISTRATION_FAILED_MESSAGE) }
+}
+
+/** Form posts (page action and form-encoded API calls): conform's submission, or a failure that is not the user's. */
+export async function parseRegistrationForm(formData: FormData) {
+  try {
+    return {
+      ok: true as const,
+      submission: await parseWithZod(formData, { schema: serverRegistrationSchema, async: true }),
+    }
+  } catch (error) {
+    return failure(error)
+  }
+}
+
+export type ParsedRegistration =
+  { ok: true; data: Registration } | { ok: true; errors: FieldErrors } | RegistrationFailure
+
+/** JSON bodies: the same rules, with field errors as `{field: [messages]}`. */
+export async function parseRegistrationJson(body: unknown): Promise<ParsedRegistration> {
+  try {
+    const result = await serverRegistrationSchema.safeParseAsync(body ?? {})
+    if (result.success) return { ok: true, data: result.data }
+    const { fieldErrors, formErrors } = z.flattenError(result.error)
+    return {
+      ok: true,
+      errors: { ...fieldErrors, ...(formErrors.length ? { '': formErrors } : {}) } as FieldErrors,
+    }
+  } catch (error) {
+    return failure(error)
+  }
+}
+
+/** Form posts outside the page (form-encoded API calls): the same result shape as JSON. */
+export async function parseRegistrationFormFields(formData: FormData): Promise<ParsedRegistration> {
+  const parsed = await parseRegistrationForm(formData)
+  if (!parsed.ok) return parsed
+  const { submission } = parsed
+  if (submission.status === 'success') return { ok: true, data: submission.value }
+  return { ok: true, errors: fieldErrorsOf(submission.error) }
+}
+
+/** conform's error map (null for a field without errors) as `{field: [messages]}`. */
+export function fieldErrorsOf(error: Record<string, string[] | null> | null | undefined): FieldErrors {
+  return Object.fromEntries(Object.entries(error ?? {}).map(([field, messages]) => [field, messages ?? []]))
+}
+
+/** Creates the account (password hashed; linked to the identity-provider user when one is signed in). */
+export async function registerBusiness(
+  data: Registration,
+  { linkUserId }: { linkUserId?: string } = {},
+): Promise<{ ok: true; business: Business } | RegistrationFailure> {
+  try {
+    return { ok: true, business: await createBusiness(data, { linkUserId }) }
+  } catch (error) {
+    return failure(error)
+  }
+}
+
+/**
+ * Registration by whoever sends the request. Someone signed in through the identity provider gets the new business
+ * linked to their user and added to their session (a new session id); anyone else just gets the account.
+ */
+export async function completeRegistration(
+  request: Request,
+  data: Registration,
+): Promise<{ ok: true; business: Business; headers?: Headers } | RegistrationFailure> {
+  const user = await getUser(request)
+  const created = await registerBusiness(data, { linkUserId: user?.id })
+  if (!created.ok || !user) return created
+  const headers = await startSession(request, {
+    user,
+    identity: await getSessionIdentity(request),
+    business: toSessionCopy(created.business),
+  })
+  return { ...created, headers }
+}
