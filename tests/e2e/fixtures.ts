@@ -13,10 +13,11 @@ export const test = base.extend<{ consoleErrors: string[] }>({
       const errors: string[] = []
       page.on('console', (message) => {
         if (message.type() !== 'error') return
-        // A page that answers 4xx on purpose (404 screen, 403) makes the browser log its own status.
-        const isDocumentStatus =
-          message.text().startsWith('Failed to load resource') && message.location().url === page.url()
-        if (!isDocumentStatus) errors.push(message.text())
+        // A 4xx answer given on purpose (a 404 screen, a 401 for wrong credentials) makes the browser log its status.
+        const isClientErrorStatus = /^Failed to load resource: the server responded with a status of 4\d\d/.test(
+          message.text(),
+        )
+        if (!isClientErrorStatus) errors.push(message.text())
       })
       page.on('pageerror', (error) => errors.push(error.message))
       await use(errors)
@@ -34,4 +35,43 @@ export { expect }
 
 export async function expectNoScripts(page: Page) {
   expect(await page.locator('script[src], script[type="module"]').count()).toBe(0)
+}
+
+let counter = 0
+
+/** Signs the page's browser context in as an advertiser through the JSON sign-in call. */
+export async function signInAsBusiness(page: Page, account: { businessEmail: string; password: string } = demoBusiness) {
+  const res = await page.request.post('/api/business/login', {
+    data: { email: account.businessEmail, password: account.password },
+  })
+  expect(res.status(), await res.text()).toBe(200)
+}
+
+/** Registers a fresh advertiser (so a test owns all of its data) and signs in as it. */
+export async function signInAsNewBusiness(page: Page, name = 'Test Cafe') {
+  const id = `${Date.now().toString(36)}${++counter}${Math.random().toString(36).slice(2, 6)}`
+  const account = {
+    businessName: `${name} ${id}`,
+    businessAddress: '1 Test Street',
+    businessCity: 'Springfield',
+    businessState: 'IL',
+    businessZip: '62701',
+    businessPhone: '2175550100',
+    businessEmail: `e2e-${id}@example.com`,
+    businessPassword: 'secret123',
+    verifyPassword: 'secret123',
+    businessContact: 'Erin Tester',
+  }
+  const res = await page.request.post('/api/business', { data: account })
+  expect(res.status(), await res.text()).toBe(201)
+  await signInAsBusiness(page, { businessEmail: account.businessEmail, password: account.businessPassword })
+  return account
+}
+
+/** Staff sign in through the development sign-in page that /api/login shows without an identity provider. */
+export async function signInAsStaff(page: Page, email: string) {
+  await page.goto('/api/login')
+  await page.getByLabel('Email').fill(email)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.waitForURL((url) => !url.pathname.startsWith('/api/login'))
 }

@@ -1,0 +1,98 @@
+import { addDaysIso, todayInZone } from '#app/services/time.ts'
+import { expect, signInAsNewBusiness, test } from './fixtures.ts'
+
+const today = todayInZone('America/New_York')
+const dates = [addDaysIso(today, 1), addDaysIso(today, 2), addDaysIso(today, 3)]
+
+/** A small real PNG (1×1), enough for the server to re-encode. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+)
+
+test('an advertiser creates an ad, previews it as customers will see it, approves it and goes to checkout', async ({ page }) => {
+  const account = await signInAsNewBusiness(page, 'Journey Diner')
+  await page.goto('/dashboard')
+  await expect(page.getByText('No active events')).toBeVisible()
+  await page.getByRole('link', { name: 'Create a New Event' }).click()
+  await expect(page.getByRole('heading', { name: 'Create Event Listing' })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Ready to Preview' })).toHaveCount(0)
+
+  await page.getByLabel('Title').fill('Burger Night')
+  await expect(page.getByText('12/250')).toBeVisible()
+  await page.getByLabel('Description').fill('Two burgers for the price of one, every Thursday.')
+  await page.getByRole('checkbox', { name: 'Food & Drink' }).check()
+  await expect(page.getByRole('button', { name: 'Ready to Preview' })).toBeVisible()
+  for (const d of dates) await page.getByLabel(d, { exact: true }).check({ force: true })
+  await expect(page.getByLabel('Total cost')).toHaveValue('$29.00')
+  await page.setInputFiles('#image', { name: 'burger.png', mimeType: 'image/png', buffer: PNG })
+
+  await page.getByRole('button', { name: 'Ready to Preview' }).click()
+  const dialog = page.getByRole('dialog')
+  await expect(dialog.getByRole('heading', { name: 'Preview Your Ad - Customer View' })).toBeVisible()
+  await expect(dialog.getByText('Total Cost: $29.00')).toBeVisible()
+  await expect(dialog.getByText(/burger\.png/)).toBeVisible()
+  await expect(dialog.getByText(account.businessName)).toBeVisible()
+  await dialog.getByRole('button', { name: 'Approve Your Ad - $29.00' }).click()
+  await expect(page.getByText('Success!')).toBeVisible()
+  await page.waitForURL('**/checkout')
+
+  await page.goto('/dashboard')
+  const card = page.getByTestId('gallery-card').filter({ hasText: 'Burger Night' })
+  await expect(card).toBeVisible()
+  await expect(card.getByTestId('event-status')).toHaveText('Awaiting payment')
+})
+
+test('the 22nd display date is refused with the spec message', async ({ page }) => {
+  await signInAsNewBusiness(page)
+  await page.goto('/dashboard/events/new')
+  for (let i = 0; i < 21; i++) await page.getByLabel(addDaysIso(today, i), { exact: true }).check({ force: true })
+  await expect(page.getByTestId('dates-count')).toHaveText('21 selected')
+  await page.getByLabel(addDaysIso(today, 21), { exact: true }).click({ force: true })
+  await expect(page.getByText('Max number for any event or special is 21 days')).toBeVisible()
+  await expect(page.getByTestId('dates-count')).toHaveText('21 selected')
+  await expect(page.getByLabel('Total cost')).toHaveValue('$69.00')
+})
+
+test('cancel with work entered asks first, then clears every field', async ({ page }) => {
+  await signInAsNewBusiness(page)
+  await page.goto('/dashboard/events/new')
+  await page.getByLabel('Title').fill('Something')
+  await page.getByLabel(dates[0]!, { exact: true }).check({ force: true })
+  page.once('dialog', (d) => void d.dismiss())
+  await page.getByRole('button', { name: 'Cancel' }).click()
+  await expect(page.getByLabel('Title')).toHaveValue('Something')
+  page.once('dialog', (d) => void d.accept())
+  await page.getByRole('button', { name: 'Cancel' }).click()
+  await expect(page.getByLabel('Title')).toHaveValue('')
+  await expect(page.getByTestId('dates-count')).toHaveText('0 selected')
+})
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('the same journey works as plain forms', async ({ page }) => {
+    await signInAsNewBusiness(page, 'Plain Form Bakery')
+    await page.goto('/dashboard/events/new')
+    await page.getByLabel('Title').fill('Bread Class')
+    await page.getByLabel('Description').fill('Learn to bake sourdough at home.')
+    await page.getByRole('checkbox', { name: 'Arts' }).check()
+    for (const d of dates.slice(0, 2)) await page.getByLabel(d, { exact: true }).check({ force: true })
+    await page.setInputFiles('#image', { name: 'loaf.png', mimeType: 'image/png', buffer: PNG })
+    await page.getByRole('button', { name: 'Ready to Preview' }).click()
+
+    await expect(page.getByRole('heading', { name: 'Preview Your Ad - Customer View' })).toBeVisible()
+    await expect(page.getByText('Total Cost: $29.00')).toBeVisible()
+    await expect(page.getByText(/loaf\.png/)).toBeVisible()
+
+    await page.getByRole('button', { name: 'Cancel Your Ad' }).click()
+    await expect(page.getByLabel('Title')).toHaveValue('Bread Class')
+    await expect(page.getByText('Returning to Edit')).toBeVisible()
+    await page.getByRole('button', { name: 'Ready to Preview' }).click()
+    await page.getByRole('button', { name: 'Approve Your Ad - $29.00' }).click()
+    await expect(page).toHaveURL(/\/checkout$/)
+
+    await page.goto('/dashboard')
+    await expect(page.getByTestId('gallery-card').filter({ hasText: 'Bread Class' })).toBeVisible()
+  })
+})
