@@ -1,0 +1,42 @@
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { expect, test } from '@playwright/test'
+
+const PORT = 43917
+
+test('the built server starts on a fresh embedded database and stops within 5 s of SIGTERM', async ({ request }) => {
+  test.setTimeout(90_000)
+  const dataDir = path.resolve(`tests/.tmp/lifecycle-${process.pid}`)
+  fs.rmSync(dataDir, { recursive: true, force: true })
+  const started = Date.now()
+  const server = spawn(process.execPath, ['node_modules/@remix-run/serve/dist/cli.js', 'build/server/index.js'], {
+    env: { ...process.env, APP_ENV: 'test', DATA_DIR: dataDir, PORT: String(PORT), HOST: '127.0.0.1', DATABASE_URL: '' },
+    stdio: 'ignore',
+  })
+  const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)))
+  try {
+    let healthy = false
+    while (!healthy && Date.now() - started < 60_000) {
+      healthy = await request
+        .get(`http://127.0.0.1:${PORT}/healthz`)
+        .then((r) => r.ok())
+        .catch(() => false)
+      if (!healthy) await new Promise((r) => setTimeout(r, 200))
+    }
+    expect(healthy).toBe(true)
+    test.info().annotations.push({ type: 'cold start to first response', description: `${Date.now() - started} ms` })
+    const page = await request.get(`http://127.0.0.1:${PORT}/landing`)
+    expect(page.status()).toBe(200)
+
+    const stopAt = Date.now()
+    server.kill('SIGTERM')
+    await exited
+    expect(Date.now() - stopAt).toBeLessThan(5000)
+    // The database folder's lock is released, so the next process may open it.
+    expect(fs.existsSync(path.join(dataDir, 'pg.lock'))).toBe(false)
+  } finally {
+    if (server.exitCode === null) server.kill('SIGKILL')
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+})
