@@ -5,6 +5,7 @@ import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { NonceProvider } from '#app/components/nonce.tsx'
+import { startCleanupSchedule } from '#app/services/cleanup.server.ts'
 import { startDatabase } from '#app/services/database.server.ts'
 import { getEnv } from '#app/services/env.server.ts'
 import { createNonce, securityHeaders } from '#app/services/security.server.ts'
@@ -14,6 +15,7 @@ const env = getEnv()
 
 try {
   await startDatabase()
+  startCleanupSchedule()
 } catch (error) {
   if (error instanceof DatabaseLockedError) {
     console.error(error.message)

@@ -1,0 +1,182 @@
+import { Form, Link, useNavigation } from '@remix-run/react'
+import type { ReactNode } from 'react'
+import { formatShortDate } from '#app/models/format.ts'
+import { PAYMENT_TEXT } from '#app/services/payment-messages.ts'
+import { inputClass, primaryButtonClass, secondaryButtonClass, Spinner, useHydrated } from './account-ui.tsx'
+
+export interface CheckoutSummary {
+  eventID: number
+  eventTitle: string
+  dates: string[]
+  /** Dollars with cents, e.g. "29.00". */
+  total: string
+}
+
+export function SettingUpPayment() {
+  return (
+    <div role="status" className="flex items-center justify-center gap-3 py-16 text-slate-700">
+      <Spinner className="size-6 text-brand-600" />
+      <span>{PAYMENT_TEXT.settingUp}</span>
+    </div>
+  )
+}
+
+export function SetupFailed({ message }: { message?: string | null }) {
+  return (
+    <section className="mx-auto max-w-lg rounded-2xl border border-slate-200 bg-white p-8 text-center shadow-sm">
+      <h1 className="text-2xl font-bold text-ink">{PAYMENT_TEXT.setupFailedHeading}</h1>
+      {message ? <p className="mt-3 text-slate-600">{message}</p> : null}
+      <Link to="/dashboard" className={`${primaryButtonClass} mt-6`}>
+        {PAYMENT_TEXT.returnToEvents}
+      </Link>
+    </section>
+  )
+}
+
+export function PaymentCard({ summary, children }: { summary: CheckoutSummary; children: ReactNode }) {
+  return (
+    <section
+      aria-labelledby="payment-title"
+      className="mx-auto max-w-lg rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8"
+    >
+      <h1 id="payment-title" className="text-2xl font-bold text-ink">
+        Complete Your Payment
+      </h1>
+      <dl className="mt-4 space-y-3 rounded-lg bg-slate-50 p-4 text-sm">
+        <div>
+          <dt className="font-medium text-slate-500">Event</dt>
+          <dd className="text-base font-semibold text-slate-900">{summary.eventTitle}</dd>
+        </div>
+        <div>
+          <dt className="font-medium text-slate-500">
+            Display dates ({summary.dates.length} {summary.dates.length === 1 ? 'day' : 'days'})
+          </dt>
+          <dd>
+            <ul className="mt-1 flex flex-wrap gap-1.5">
+              {summary.dates.map((date) => (
+                <li key={date} className="rounded bg-white px-2 py-0.5 text-slate-800 ring-1 ring-slate-200">
+                  <time dateTime={date}>{formatShortDate(date, { withYear: true })}</time>
+                </li>
+              ))}
+            </ul>
+          </dd>
+        </div>
+        <div className="flex items-baseline justify-between border-t border-slate-200 pt-3">
+          <dt className="font-medium text-slate-500">Total</dt>
+          <dd className="text-xl font-bold text-slate-900">${summary.total}</dd>
+        </div>
+      </dl>
+      <div className="mt-6">{children}</div>
+    </section>
+  )
+}
+
+/** Clears the stored payment data and returns to /; a form of its own so it never trips the card fields' checks. */
+export function CancelPaymentButton({ disabled = false }: { disabled?: boolean }) {
+  return (
+    <Form method="post" action="/checkout" className="mt-3">
+      <button
+        type="submit"
+        name="intent"
+        value="cancel"
+        disabled={disabled}
+        className={`${secondaryButtonClass} w-full`}
+      >
+        Cancel
+      </button>
+    </Form>
+  )
+}
+
+export function PaymentSucceeded() {
+  return (
+    <div role="status" className="rounded-lg border border-green-200 bg-green-50 p-4 text-green-900">
+      <p className="font-semibold">{PAYMENT_TEXT.success.title}</p>
+      <p className="mt-1 text-sm">{PAYMENT_TEXT.success.description}</p>
+      <p className="mt-2 flex items-center gap-2 text-sm">
+        <Spinner /> Returning to the home page...
+      </p>
+    </div>
+  )
+}
+
+const labelClass = 'block text-sm font-medium text-slate-800'
+
+/** The built-in test provider's card form: a plain POST, so it works without JavaScript. */
+export function TestCardForm({ total }: { total: string }) {
+  const hydrated = useHydrated()
+  const navigation = useNavigation()
+  const paying = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'pay'
+  return (
+    <>
+      <p className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm font-semibold text-amber-900">
+        {PAYMENT_TEXT.testModeLabel}
+      </p>
+      <Form method="post" action="/checkout" autoComplete="off" className="space-y-4">
+        <input type="hidden" name="intent" value="pay" />
+        {/* With JavaScript the page shows the success itself and leaves after a pause; without, the server redirects. */}
+        {hydrated ? <input type="hidden" name="js" value="1" /> : null}
+        <div>
+          <label htmlFor="cardNumber" className={labelClass}>
+            Card number
+          </label>
+          <input
+            id="cardNumber"
+            name="cardNumber"
+            inputMode="numeric"
+            autoComplete="off"
+            placeholder="4242 4242 4242 4242"
+            required
+            maxLength={23}
+            className={`${inputClass} mt-1`}
+          />
+        </div>
+        <div className="grid grid-cols-2 gap-4">
+          <div>
+            <label htmlFor="expiry" className={labelClass}>
+              Expiry (MM/YY)
+            </label>
+            <input
+              id="expiry"
+              name="expiry"
+              autoComplete="off"
+              placeholder="MM/YY"
+              required
+              maxLength={7}
+              className={`${inputClass} mt-1`}
+            />
+          </div>
+          <div>
+            <label htmlFor="cvc" className={labelClass}>
+              CVC
+            </label>
+            <input
+              id="cvc"
+              name="cvc"
+              inputMode="numeric"
+              autoComplete="off"
+              placeholder="123"
+              required
+              maxLength={4}
+              className={`${inputClass} mt-1`}
+            />
+          </div>
+        </div>
+        <p className="text-xs text-slate-500">
+          Use 4242 4242 4242 4242 with any future expiry and any CVC. 4000 0000 0000 0002 is declined; 4000
+          0000 0000 9995 has insufficient funds.
+        </p>
+        <button type="submit" disabled={paying} className={`${primaryButtonClass} w-full`}>
+          {paying ? (
+            <>
+              <Spinner /> Processing...
+            </>
+          ) : (
+            `Pay $${total}`
+          )}
+        </button>
+      </Form>
+      <CancelPaymentButton disabled={paying} />
+    </>
+  )
+}

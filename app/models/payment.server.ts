@@ -1,0 +1,329 @@
+import { and, desc, eq, inArray, lt, notInArray, sql } from 'drizzle-orm'
+import { db, type Transaction } from '#db/client.server.ts'
+import { eventMedia, events, payments, type Payment } from '#db/schema.ts'
+
+type Executor = Transaction | typeof db
+
+/** Payment rows in these states are final: nothing may change them back to open. */
+const SETTLED = ['paid', 'refunded'] as const
+
+export async function getEventRow(eventID: number) {
+  const [row] = await db.select().from(events).where(eq(events.eventID, eventID)).limit(1)
+  return row ?? null
+}
+
+export async function getPaymentByIntentId(paymentIntentId: string): Promise<Payment | null> {
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(eq(payments.payment_intent_id, paymentIntentId))
+    .limit(1)
+  return row ?? null
+}
+
+/** The newest attempt for an event that has not been paid or refunded. */
+export async function getOpenPaymentForEvent(eventID: number): Promise<Payment | null> {
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.eventID, eventID), notInArray(payments.payment_status, [...SETTLED])))
+    .orderBy(desc(payments.created_at), desc(payments.paymentID))
+    .limit(1)
+  return row ?? null
+}
+
+/** The payment that settled an event (paid, or paid and then refunded). */
+export async function getSettledPaymentForEvent(eventID: number): Promise<Payment | null> {
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.eventID, eventID), inArray(payments.payment_status, [...SETTLED])))
+    .orderBy(desc(payments.paid_at), desc(payments.paymentID))
+    .limit(1)
+  return row ?? null
+}
+
+export async function countPaymentsForEvent(eventID: number) {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(payments)
+    .where(eq(payments.eventID, eventID))
+  return row?.n ?? 0
+}
+
+export interface NewPayment {
+  eventID: number
+  amountDueCents: number
+  currency: string
+  idempotencyKey: string
+  paymentIntentId: string
+  expiresAt: Date | null
+  metadata: Record<string, unknown>
+}
+
+/**
+ * Records a new attempt. Two set-ups racing for one event get the same intent from the provider (same idempotency
+ * key), so the second insert finds the first row instead of failing.
+ */
+export async function insertPayment(input: NewPayment): Promise<Payment> {
+  const now = new Date()
+  const [inserted] = await db
+    .insert(payments)
+    .values({
+      eventID: input.eventID,
+      totalCost: input.amountDueCents / 100,
+      currency: input.currency,
+      amount_due_cents: input.amountDueCents,
+      idempotency_key: input.idempotencyKey,
+      payment_intent_id: input.paymentIntentId,
+      payment_status: 'pending',
+      payment_expires_at: input.expiresAt,
+      metadata: input.metadata,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflictDoNothing()
+    .returning()
+  if (inserted) return inserted
+  const existing = await getPaymentByIntentId(input.paymentIntentId)
+  if (existing) return existing
+  throw new Error(`A payment with idempotency key ${input.idempotencyKey} exists for another intent`)
+}
+
+export interface PaidDetails {
+  paymentIntentId: string
+  amountPaidCents: number
+  currency: string
+  paidAt: Date
+  chargeId: string | null
+  customerId: string | null
+  paymentMethodId: string | null
+  cardBrand: string | null
+  cardLast4: string | null
+  cardExpMonth: number | null
+  cardExpYear: number | null
+  receiptUrl: string | null
+  receiptEmail: string | null
+}
+
+export type MarkPaidResult =
+  | { outcome: 'paid'; payment: Payment }
+  | { outcome: 'already-paid'; payment: Payment }
+  | { outcome: 'amount-short'; payment: Payment }
+  | { outcome: 'not-found' }
+
+/**
+ * Marks an attempt paid and its event paid, in one transaction. The completion call and the webhook both land
+ * here, possibly at the same moment: the conditional UPDATE lets exactly one of them win (Postgres re-checks the
+ * WHERE after waiting for the other's row lock), so the paid fields are written once.
+ */
+export async function markPaymentPaid(details: PaidDetails, executor?: Executor): Promise<MarkPaidResult> {
+  if (!executor) return db.transaction((tx) => markPaymentPaid(details, tx))
+  const [payment] = await executor
+    .update(payments)
+    .set({
+      payment_status: 'paid',
+      amount_paid_cents: details.amountPaidCents,
+      totalPaid: details.amountPaidCents / 100,
+      paid_at: details.paidAt,
+      datePaid: details.paidAt,
+      stripe_charge_id: details.chargeId,
+      stripe_customer_id: details.customerId,
+      payment_method_id: details.paymentMethodId,
+      card_brand: details.cardBrand,
+      card_last4: details.cardLast4,
+      card_exp_month: details.cardExpMonth,
+      card_exp_year: details.cardExpYear,
+      receipt_url: details.receiptUrl,
+      receipt_email: details.receiptEmail,
+      error_code: null,
+      error_message: null,
+      updated_at: new Date(),
+    })
+    .where(
+      and(
+        eq(payments.payment_intent_id, details.paymentIntentId),
+        notInArray(payments.payment_status, [...SETTLED]),
+        sql`${payments.amount_due_cents} <= ${details.amountPaidCents}`,
+        eq(payments.currency, details.currency),
+      ),
+    )
+    .returning()
+  if (payment) {
+    await executor
+      .update(events)
+      .set({ paymentStatus: 'paid', payment_intent_id: details.paymentIntentId })
+      .where(eq(events.eventID, payment.eventID))
+    return { outcome: 'paid', payment }
+  }
+  const [existing] = await executor
+    .select()
+    .from(payments)
+    .where(eq(payments.payment_intent_id, details.paymentIntentId))
+    .limit(1)
+  if (!existing) return { outcome: 'not-found' }
+  if ((SETTLED as readonly string[]).includes(existing.payment_status))
+    return { outcome: 'already-paid', payment: existing }
+  return { outcome: 'amount-short', payment: existing }
+}
+
+/** A declined or failed attempt; the event stays unpaid so the advertiser can try again. */
+export async function markPaymentFailed(
+  paymentIntentId: string,
+  error: { code: string | null; message: string },
+  executor: Executor = db,
+) {
+  const rows = await executor
+    .update(payments)
+    .set({
+      payment_status: 'failed',
+      error_code: error.code,
+      error_message: error.message,
+      updated_at: new Date(),
+    })
+    .where(
+      and(eq(payments.payment_intent_id, paymentIntentId), notInArray(payments.payment_status, [...SETTLED])),
+    )
+    .returning({ paymentID: payments.paymentID })
+  return rows.length > 0
+}
+
+/**
+ * Records a refund of `amountRefundedCents` in total. A full refund makes the payment and its event 'refunded'
+ * (once: a second report of the same refund changes nothing).
+ */
+export async function markPaymentRefunded(
+  paymentIntentId: string,
+  { amountRefundedCents, full, reason }: { amountRefundedCents: number; full: boolean; reason?: string },
+  executor?: Executor,
+): Promise<{ changed: boolean; payment: Payment | null }> {
+  if (!executor)
+    return db.transaction((tx) =>
+      markPaymentRefunded(paymentIntentId, { amountRefundedCents, full, reason }, tx),
+    )
+  const [payment] = await executor
+    .update(payments)
+    .set({
+      amount_refunded_cents: sql`greatest(${payments.amount_refunded_cents}, ${amountRefundedCents})`,
+      ...(full ? { payment_status: 'refunded' } : {}),
+      ...(reason
+        ? {
+            metadata: sql`coalesce(${payments.metadata}, '{}'::jsonb) || jsonb_build_object('refundReason', ${reason}::text)`,
+          }
+        : {}),
+      updated_at: new Date(),
+    })
+    .where(
+      and(
+        eq(payments.payment_intent_id, paymentIntentId),
+        eq(payments.payment_status, 'paid'),
+        full ? undefined : sql`${payments.amount_refunded_cents} < ${amountRefundedCents}`,
+      ),
+    )
+    .returning()
+  if (payment && full) {
+    await executor
+      .update(events)
+      .set({ paymentStatus: 'refunded' })
+      .where(eq(events.eventID, payment.eventID))
+  }
+  if (payment) return { changed: true, payment }
+  const [existing] = await executor
+    .select()
+    .from(payments)
+    .where(eq(payments.payment_intent_id, paymentIntentId))
+    .limit(1)
+  return { changed: false, payment: existing ?? null }
+}
+
+export interface ProviderEventRecord {
+  id: string
+  type: string
+  created: number
+  summary: Record<string, unknown>
+}
+
+/**
+ * Records a provider event against its payment unless that event id was seen before; false means "already
+ * processed" (or not ours), so the caller changes nothing. Run it in the same transaction as the change it
+ * guards, so a failed change leaves the event unrecorded and the provider's retry is processed.
+ */
+export async function claimProviderEvent(
+  executor: Executor,
+  paymentIntentId: string,
+  event: ProviderEventRecord,
+) {
+  const rows = await executor
+    .update(payments)
+    .set({
+      webhook_last_event_id: event.id,
+      webhook_last_received_at: new Date(),
+      latest_provider_event: { id: event.id, type: event.type, created: event.created, ...event.summary },
+      metadata: sql`jsonb_set(coalesce(${payments.metadata}, '{}'::jsonb), '{webhookEventIds}', coalesce(${payments.metadata}->'webhookEventIds', '[]'::jsonb) || jsonb_build_array(${event.id}::text))`,
+      updated_at: new Date(),
+    })
+    .where(
+      and(
+        eq(payments.payment_intent_id, paymentIntentId),
+        sql`not (coalesce(${payments.metadata}->'webhookEventIds', '[]'::jsonb) @> jsonb_build_array(${event.id}::text))`,
+      ),
+    )
+    .returning({ paymentID: payments.paymentID })
+  return rows.length > 0
+}
+
+export async function hasProcessedProviderEvent(paymentIntentId: string, eventId: string) {
+  const [row] = await db
+    .select({ paymentID: payments.paymentID })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.payment_intent_id, paymentIntentId),
+        sql`coalesce(${payments.metadata}->'webhookEventIds', '[]'::jsonb) @> jsonb_build_array(${eventId}::text)`,
+      ),
+    )
+    .limit(1)
+  return Boolean(row)
+}
+
+/* Unpaid drafts -------------------------------------------------------------------------------------------------- */
+
+const UNPAID = ['pending', 'failed']
+
+export async function listUnpaidEventsCreatedBefore(cutoff: Date) {
+  return db
+    .select({
+      eventID: events.eventID,
+      stillPhotoURL: events.stillPhotoURL,
+      videoURL: events.videoURL,
+    })
+    .from(events)
+    .where(and(inArray(events.paymentStatus, UNPAID), lt(events.createdDate, cutoff)))
+    .orderBy(events.eventID)
+}
+
+export async function listEventMediaUrls(eventID: number) {
+  const rows = await db
+    .select({ url: eventMedia.mediaUrl })
+    .from(eventMedia)
+    .where(eq(eventMedia.eventId, eventID))
+  return rows.map((r) => r.url)
+}
+
+export async function listOpenPaymentsForEvent(eventID: number) {
+  return db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.eventID, eventID), notInArray(payments.payment_status, [...SETTLED])))
+}
+
+/** Deletes an unpaid draft (its media rows and payment attempts go with it); false if it got paid meanwhile. */
+export async function deleteUnpaidEvent(eventID: number, cutoff: Date) {
+  const rows = await db
+    .delete(events)
+    .where(
+      and(eq(events.eventID, eventID), inArray(events.paymentStatus, UNPAID), lt(events.createdDate, cutoff)),
+    )
+    .returning({ eventID: events.eventID })
+  return rows.length > 0
+}

@@ -1,0 +1,17 @@
+import type { ActionFunctionArgs } from '@remix-run/node'
+import { jsonError } from '#app/services/http.server.ts'
+import { handleStripeWebhook } from '#app/services/payments.server.ts'
+
+/** POST /api/stripe/webhook: signed provider events (the signature covers the raw body, so it is read as text). */
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return jsonError('Method not allowed', 405)
+  const rawBody = await request.text()
+  try {
+    const { status, body } = await handleStripeWebhook(rawBody, request.headers.get('Stripe-Signature'))
+    return Response.json(body, { status })
+  } catch (error) {
+    // A 5xx makes the provider retry later; the event id was not recorded, so the retry is processed.
+    console.error('Processing a Stripe webhook failed', error)
+    return jsonError('Webhook processing failed', 500)
+  }
+}
