@@ -3,10 +3,12 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { data } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
+import { BounceBeacon } from '#app/components/bounce-beacon.tsx'
 import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
 import { GeneralErrorBoundary, NotFoundScreen } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { eventStatusLabel } from '#app/models/event-status.ts'
+import { eventSeo, eventSeoMeta } from '#app/models/event-seo.ts'
+import { eventStatusLabel, isLive } from '#app/models/event-status.ts'
 import {
   confirmEventByBusiness,
   getEventForViewer,
@@ -16,8 +18,15 @@ import {
 import { parseIdParam } from '#app/models/format.ts'
 import { getBusiness, requireBusiness } from '#app/services/auth.server.ts'
 import { getEnv } from '#app/services/env.server.ts'
+import { siteOrigin } from '#app/services/site-url.server.ts'
 import { redirectWithToast } from '#app/services/toast.server.ts'
 import { todayInZone } from '#app/services/time.ts'
+
+/**
+ * Plain HTML for visitors: the public view needs only the bounce beacon's inline script, and the owner's preview is
+ * a link and a POST form.
+ */
+export const handle = { hydrate: false }
 
 export const EVENT_NOT_FOUND_TITLE = 'Event Not Found'
 export const EVENT_NOT_FOUND_MESSAGE = "The event you're looking for doesn't exist or has been removed."
@@ -33,6 +42,12 @@ export const meta: MetaFunction<typeof loader> = ({ data: loaderData }) => [
       : `${EVENT_NOT_FOUND_TITLE} · ${PRODUCT_NAME}`,
   },
   ...(loaderData ? [{ name: 'description', content: loaderData.event.eventDescription.slice(0, 160) }] : []),
+  // Only a live event is public; an owner's preview of anything else stays out of search engines.
+  ...(loaderData?.seo
+    ? eventSeoMeta(loaderData.seo)
+    : loaderData
+      ? [{ name: 'robots', content: 'noindex' }]
+      : []),
 ]
 
 /**
@@ -48,11 +63,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     ? await getEventForViewer(eventID, { businessID: business?.businessID, today, ownerOnly: !viewMode })
     : null
   if (!found) throw eventNotFound()
+  const live = isLive(found.event, today)
   return {
     event: found.isOwner ? found.event : toPublicEventView(found.event),
     isOwner: found.isOwner,
     viewMode,
     statusLabel: found.isOwner ? eventStatusLabel(found.event, today) : null,
+    live,
+    seo: live ? eventSeo(found.event, { origin: siteOrigin(request), today }) : null,
   }
 }
 
@@ -84,7 +102,7 @@ const closeClasses =
   'rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50'
 
 export default function EventDetail() {
-  const { event, viewMode, statusLabel } = useLoaderData<typeof loader>()
+  const { event, viewMode, statusLabel, live } = useLoaderData<typeof loader>()
 
   if (viewMode) {
     return (
@@ -95,7 +113,8 @@ export default function EventDetail() {
           </Link>
         </div>
         <CustomerEventCard event={event} mode="public" titleAs="h1" />
-        {/* Bounce tracking (spec §4) mounts here: <BounceBeacon eventID={event.eventID} /> */}
+        {/* Only a live event's bounces are counted (the endpoint answers 404 for anything else). */}
+        {live ? <BounceBeacon eventID={event.eventID} /> : null}
       </main>
     )
   }

@@ -10,7 +10,7 @@ const PNG = Buffer.from(
   'base64',
 )
 
-test('an advertiser creates an ad, previews it as customers will see it, approves it and goes to checkout', async ({ page }) => {
+test('an advertiser creates an ad, previews it as customers will see it, approves it, pays and waits for review', async ({ page }) => {
   const account = await signInAsNewBusiness(page, 'Journey Diner')
   await page.goto('/dashboard')
   await expect(page.getByText('No active events')).toBeVisible()
@@ -41,6 +41,16 @@ test('an advertiser creates an ad, previews it as customers will see it, approve
   const card = page.getByTestId('gallery-card').filter({ hasText: 'Burger Night' })
   await expect(card).toBeVisible()
   await expect(card.getByTestId('event-status')).toHaveText('Awaiting payment')
+
+  await page.goto('/checkout')
+  await expect(page.getByText('Burger Night')).toBeVisible()
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242')
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34')
+  await page.getByLabel('CVC').fill('123')
+  await page.getByRole('button', { name: 'Pay $29.00' }).click()
+  await expect(page.getByText('Your ad will go live after administrator approval.').first()).toBeVisible()
+  await page.goto('/dashboard')
+  await expect(card.getByTestId('event-status')).toHaveText('Awaiting review')
 })
 
 test('the 22nd display date is refused with the spec message', async ({ page }) => {

@@ -1,0 +1,81 @@
+import { EventTile, type EventTileData } from '#app/components/event-tile.tsx'
+
+export const NO_EVENTS_FOUND_TEXT = 'No events found. Try adjusting your filters.'
+export const FEATURED_EVENTS_HEADING = 'Featured Events'
+
+export interface CalendarResultsProps {
+  featured: EventTileData[]
+  events: EventTileData[]
+  page: number
+  pageCount: number
+  /** The calendar's URL for another page with the same filters. */
+  pageHref: (page: number) => string
+}
+
+function Pagination({
+  page,
+  pageCount,
+  pageHref,
+}: Pick<CalendarResultsProps, 'page' | 'pageCount' | 'pageHref'>) {
+  if (pageCount <= 1 && page <= 1) return null
+  const linkClasses = 'rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium hover:bg-slate-50'
+  return (
+    <nav aria-label="Pages" className="mt-8 flex items-center justify-between gap-3 text-sm">
+      {page > 1 ? (
+        <a href={pageHref(Math.min(page - 1, pageCount))} rel="prev" className={linkClasses}>
+          Previous
+        </a>
+      ) : (
+        <span />
+      )}
+      <span className="text-slate-600">
+        Page {page} of {pageCount}
+      </span>
+      {page < pageCount ? (
+        <a href={pageHref(page + 1)} rel="next" className={linkClasses}>
+          Next
+        </a>
+      ) : (
+        <span />
+      )}
+    </nav>
+  )
+}
+
+/** The calendar's results below the count: the featured strip, one page of the grid (or the empty text), paging. */
+export function CalendarResults({ featured, events, page, pageCount, pageHref }: CalendarResultsProps) {
+  return (
+    <>
+      {featured.length > 0 ? (
+        <section aria-labelledby="featured-heading" className="mt-6">
+          <h2 id="featured-heading" className="text-lg font-semibold text-ink">
+            {FEATURED_EVENTS_HEADING}
+          </h2>
+          <ul className="mt-3 flex snap-x gap-4 overflow-x-auto pb-3">
+            {featured.map((event) => (
+              <li key={event.eventID} className="w-56 shrink-0 snap-start">
+                <EventTile event={event} compact />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      {events.length > 0 ? (
+        <ul aria-label="Events" className="mt-6 grid gap-5 sm:grid-cols-2 xl:grid-cols-3">
+          {events.map((event) => (
+            <li key={event.eventID}>
+              <EventTile event={event} />
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="mt-8 rounded-md border border-slate-200 bg-slate-50 px-4 py-6 text-center text-slate-700">
+          {NO_EVENTS_FOUND_TEXT}
+        </p>
+      )}
+
+      <Pagination page={page} pageCount={pageCount} pageHref={pageHref} />
+    </>
+  )
+}

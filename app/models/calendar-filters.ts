@@ -1,0 +1,115 @@
+import { OPEN_ENDED_DATE_LIMIT } from '#app/constants.ts'
+import { isValidIsoDate } from '#app/services/time.ts'
+
+/** The calendar's filters (spec §5), as the query string carries them and the listing query reads them. */
+export interface CalendarFilters {
+  /** Case-insensitive substring of the description; '' = any. */
+  keyword: string
+  /** One category name; '' = All. */
+  category: string
+  /** Substring of the business ZIP; '' = any. */
+  zip: string
+  /** yyyy-mm-dd or null (open-ended). */
+  from: string | null
+  to: string | null
+}
+
+export const CALENDAR_FILTER_PARAMS = {
+  keyword: 'keyword',
+  category: 'category',
+  zip: 'zip',
+  from: 'from',
+  to: 'to',
+  page: 'page',
+} as const
+
+export const ALL_CATEGORIES = 'All'
+
+export const EMPTY_CALENDAR_FILTERS: CalendarFilters = {
+  keyword: '',
+  category: '',
+  zip: '',
+  from: null,
+  to: null,
+}
+
+/** Longer input is cut, so a pasted essay cannot become an expensive pattern. */
+const KEYWORD_MAX = 100
+const CATEGORY_MAX = 100
+const ZIP_MAX = 50
+/** Deeper pages than this are not useful to a person and only cost the database an OFFSET. */
+export const MAX_PAGE = 1000
+
+export interface NormalizedCalendarFilters {
+  filters: CalendarFilters
+  page: number
+  /** Said to the visitor, e.g. that an invalid date was ignored. */
+  notices: string[]
+}
+
+function text(params: URLSearchParams, name: string, max: number) {
+  return (params.get(name) ?? '').trim().slice(0, max)
+}
+
+export function invalidDateNotice(label: string, value: string) {
+  return `${label}: "${value}" is not a valid date (yyyy-mm-dd), so it was ignored.`
+}
+
+/**
+ * Reads the filters from a query string: trims, treats 'All' as no category, ignores an invalid date (with a notice)
+ * and swaps From and To when From is after To. Pure, so the page, the feeds and the API agree.
+ */
+export function normalizeCalendarFilters(searchParams: URLSearchParams): NormalizedCalendarFilters {
+  const notices: string[] = []
+  const keyword = text(searchParams, CALENDAR_FILTER_PARAMS.keyword, KEYWORD_MAX)
+  const rawCategory = text(searchParams, CALENDAR_FILTER_PARAMS.category, CATEGORY_MAX)
+  const category = rawCategory.toLowerCase() === ALL_CATEGORIES.toLowerCase() ? '' : rawCategory
+  const zip = text(searchParams, CALENDAR_FILTER_PARAMS.zip, ZIP_MAX)
+
+  function date(name: string, label: string) {
+    const value = (searchParams.get(name) ?? '').trim()
+    if (!value) return null
+    // Nothing runs after the open-ended limit, so a later date means the same as the limit.
+    if (isValidIsoDate(value)) return value > OPEN_ENDED_DATE_LIMIT ? OPEN_ENDED_DATE_LIMIT : value
+    notices.push(invalidDateNotice(label, value.slice(0, 40)))
+    return null
+  }
+  let from = date(CALENDAR_FILTER_PARAMS.from, 'Date(s) From')
+  let to = date(CALENDAR_FILTER_PARAMS.to, 'To')
+  if (from && to && from > to) [from, to] = [to, from]
+
+  const pageText = (searchParams.get(CALENDAR_FILTER_PARAMS.page) ?? '').trim()
+  const pageNumber = /^\d{1,6}$/.test(pageText) ? Number(pageText) : 1
+  const page = Math.min(Math.max(pageNumber, 1), MAX_PAGE)
+
+  return { filters: { keyword, category, zip, from, to }, page, notices }
+}
+
+/** The inclusive date window a date filter asks for, or null when no date filter is set. */
+export function dateWindow(
+  filters: Pick<CalendarFilters, 'from' | 'to'>,
+): { from: string | null; to: string } | null {
+  if (!filters.from && !filters.to) return null
+  return { from: filters.from, to: filters.to ?? OPEN_ENDED_DATE_LIMIT }
+}
+
+export function hasActiveFilters(filters: CalendarFilters) {
+  return Boolean(filters.keyword || filters.category || filters.zip || filters.from || filters.to)
+}
+
+/** The query string for these filters (only the ones set), e.g. for pagination links and feeds. */
+export function calendarSearchParams(filters: CalendarFilters, page = 1): URLSearchParams {
+  const params = new URLSearchParams()
+  if (filters.keyword) params.set(CALENDAR_FILTER_PARAMS.keyword, filters.keyword)
+  if (filters.category) params.set(CALENDAR_FILTER_PARAMS.category, filters.category)
+  if (filters.zip) params.set(CALENDAR_FILTER_PARAMS.zip, filters.zip)
+  if (filters.from) params.set(CALENDAR_FILTER_PARAMS.from, filters.from)
+  if (filters.to) params.set(CALENDAR_FILTER_PARAMS.to, filters.to)
+  if (page > 1) params.set(CALENDAR_FILTER_PARAMS.page, String(page))
+  return params
+}
+
+/** `%` and `_` are wildcards in LIKE patterns; typed text must match literally. */
+export function escapeLikePattern(value: string) {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`)
+}

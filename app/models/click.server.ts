@@ -1,0 +1,91 @@
+import crypto from 'node:crypto'
+import { sql } from 'drizzle-orm'
+import { isbot } from 'isbot'
+import { db } from '#db/client.server.ts'
+import { clickCount, events } from '#db/schema.ts'
+
+/** A second click (or bounce) by the same visitor on the same event within this window is not counted again. */
+export const REPEAT_WINDOW_MINUTES = 30
+
+export type VisitKind = 'click' | 'bounce'
+
+export type VisitResult =
+  /** A row was written. */
+  | 'recorded'
+  /** Not counted: a bot, or a repeat within the window. */
+  | 'ignored'
+  /** No live event with this id. */
+  | 'not-found'
+
+let cachedKey: { secret: string; key: Buffer } | undefined
+
+/** A key of its own for visitor hashes, derived from the first session secret so nothing new must be configured. */
+function visitorKey(secret: string) {
+  if (cachedKey?.secret !== secret) {
+    const key = Buffer.from(crypto.hkdfSync('sha256', secret, 'eventshout', 'clickCount.userIPaddress', 32))
+    cachedKey = { secret, key }
+  }
+  return cachedKey.key
+}
+
+/**
+ * The stored form of a visitor's IP address: HMAC-SHA256 under a server key, hex. It tells repeat visits apart
+ * without keeping the address, and cannot be reversed by hashing all addresses without the key.
+ */
+export function hashVisitorIp(ip: string, secret: string): string {
+  return crypto.createHmac('sha256', visitorKey(secret)).update(ip).digest('hex')
+}
+
+export interface VisitInput {
+  eventID: number
+  kind: VisitKind
+  /** The client's address, or null when the server cannot tell (then repeats cannot be recognised either). */
+  ip: string | null
+  userAgent: string | null
+  /** Today in the platform time zone: the click date, and what "live" is measured against. */
+  today: string
+  secret: string
+}
+
+/**
+ * Counts a click or a bounce on a live event (spec §4, §7). Bots are not counted, nor a repeat from the same visitor
+ * for the same event and kind within REPEAT_WINDOW_MINUTES, checked in the same statement as the insert.
+ */
+export async function recordEventVisit({
+  eventID,
+  kind,
+  ip,
+  userAgent,
+  today,
+  secret,
+}: VisitInput): Promise<VisitResult> {
+  const bot = isbot(userAgent ?? '')
+  const visitor = ip ? hashVisitorIp(ip, secret) : ''
+  const bounce = kind === 'bounce'
+  const result: unknown = await db.execute(sql`
+    WITH live AS (
+      SELECT ${events.eventID} AS id, ${events.businessID} AS business FROM ${events}
+      WHERE ${events.eventID} = ${eventID} AND ${events.eventStatus} = 'approved'
+        AND ${events.paymentStatus} = 'paid' AND ${events.lastShowDate} >= ${today}::date
+    ), inserted AS (
+      INSERT INTO ${clickCount} ("businessID", "eventID", "userIPaddress", "clickDate", "bounceClick")
+      SELECT live.business, live.id, ${visitor}, ${today}::date, ${bounce} FROM live
+      WHERE NOT ${bot}
+        AND (${visitor} = '' OR NOT EXISTS (
+          SELECT 1 FROM ${clickCount} c
+          WHERE c."eventID" = live.id AND c."clickDate" >= ${today}::date - 1
+            AND c."userIPaddress" = ${visitor} AND c."bounceClick" = ${bounce}
+            AND c.created_at > now() - make_interval(mins => ${REPEAT_WINDOW_MINUTES})))
+      RETURNING "clickCountid"
+    )
+    SELECT (SELECT "clickCountid" FROM inserted LIMIT 1) AS inserted, EXISTS (SELECT 1 FROM live) AS live`)
+  const row = rowsOf<{ inserted: number | null; live: boolean }>(result)[0]
+  if (!row?.live) return 'not-found'
+  return row.inserted == null ? 'ignored' : 'recorded'
+}
+
+/** postgres.js answers a raw query with the rows themselves, PGlite with an object holding them. */
+function rowsOf<T>(result: unknown): T[] {
+  if (Array.isArray(result)) return result as T[]
+  return ((result as { rows?: T[] } | null)?.rows ?? []) as T[]
+}

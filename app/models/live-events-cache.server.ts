@@ -1,0 +1,87 @@
+/**
+ * A short-lived, in-process cache of public listing results. Public pages are read far more often than events
+ * change, and a filtered listing over many events costs the database milliseconds while the page around it costs
+ * far less, so repeated identical listings are answered from memory.
+ *
+ * Staleness is bounded: an entry is fresh for about LIVE_EVENTS_CACHE_TTL_MS; after that the old value is still
+ * served while one refresh runs (so an expiry never makes a crowd of visitors wait on the database), and after
+ * STALE_FOR_MS more it is dropped. "Today" is part of every key (past events drop off at midnight), and a moderation
+ * decision in this process clears everything at once. Another process (a second server on the same PostgreSQL)
+ * sees a decision within one TTL.
+ */
+
+export const LIVE_EVENTS_CACHE_TTL_MS = 15_000
+const STALE_FOR_MS = 45_000
+/** Expiries are spread by ±20 %, so entries filled together are not all refreshed together. */
+const TTL_JITTER = 0.2
+const MAX_ENTRIES = 500
+
+interface Entry {
+  freshUntil: number
+  staleUntil: number
+  value: Promise<unknown>
+  generation: number
+  refreshing: boolean
+}
+
+const entries = new Map<string, Entry>()
+let generation = 0
+
+/** Forgets every cached listing (after an approval or rejection, or between tests). */
+export function invalidateLiveEvents() {
+  generation++
+  entries.clear()
+}
+
+function store(key: string, value: Promise<unknown>, now: number): Entry {
+  const ttl = LIVE_EVENTS_CACHE_TTL_MS * (1 - TTL_JITTER + Math.random() * 2 * TTL_JITTER)
+  const entry: Entry = {
+    freshUntil: now + ttl,
+    staleUntil: now + ttl + STALE_FOR_MS,
+    value,
+    generation,
+    refreshing: false,
+  }
+  entries.delete(key)
+  entries.set(key, entry)
+  while (entries.size > MAX_ENTRIES) {
+    const oldest = entries.keys().next().value
+    if (oldest === undefined) break
+    entries.delete(oldest)
+  }
+  return entry
+}
+
+/**
+ * The cached value for `key`, or `load()`'s (shared by concurrent callers, so a burst of identical requests runs the
+ * query once). A failed load is not kept; a failed refresh keeps serving the old value until it is too old.
+ */
+export function cachedLiveEvents<T>(key: string, load: () => Promise<T>, now = Date.now()): Promise<T> {
+  const hit = entries.get(key)
+  if (hit && hit.generation === generation && now < hit.staleUntil) {
+    // Refresh the position, so the map's order is least recently used first.
+    entries.delete(key)
+    entries.set(key, hit)
+    if (now >= hit.freshUntil && !hit.refreshing) {
+      hit.refreshing = true
+      const startedIn = generation
+      load().then(
+        (value) => {
+          // Fresh from when the refresh started, like a first load.
+          if (generation === startedIn && entries.get(key) === hit) store(key, Promise.resolve(value), now)
+        },
+        (error: unknown) => {
+          hit.refreshing = false
+          console.error(`Refreshing the cached listing ${key} failed`, error)
+        },
+      )
+    }
+    return hit.value as Promise<T>
+  }
+  const value = load()
+  const entry = store(key, value, now)
+  value.catch(() => {
+    if (entries.get(key) === entry) entries.delete(key)
+  })
+  return value
+}

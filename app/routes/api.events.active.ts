@@ -1,0 +1,7 @@
+import type { LoaderFunctionArgs } from '@remix-run/node'
+import { liveEventsResponse } from '#app/services/public-events-api.server.ts'
+
+/** GET /api/events/active (the calendar's list): live events, with the calendar's filters from the query string. */
+export function loader({ request }: LoaderFunctionArgs) {
+  return liveEventsResponse(request)
+}

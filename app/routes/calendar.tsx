@@ -1,0 +1,212 @@
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { Form, useLoaderData } from '@remix-run/react'
+import { NO_EVENTS_FOUND_TEXT } from '#app/components/calendar-results.tsx'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { Logo } from '#app/components/site-chrome.tsx'
+import { PRODUCT_NAME, TAGLINE } from '#app/constants.ts'
+import {
+  ALL_CATEGORIES,
+  CALENDAR_FILTER_PARAMS as P,
+  calendarSearchParams,
+  normalizeCalendarFilters,
+  type CalendarFilters,
+} from '#app/models/calendar-filters.ts'
+import { getCategoryNames } from '#app/models/public-pages.server.ts'
+import { getCalendarResults } from '#app/services/calendar-page.server.tsx'
+import { platformToday } from '#app/services/platform-today.server.ts'
+
+/** Plain HTML: the filters are a GET form and 'View details' a POST form, so no script is needed. */
+export const handle = { hydrate: false }
+
+export const CALENDAR_SUBTITLE = 'Discover upcoming events in your area'
+export { NO_EVENTS_FOUND_TEXT }
+
+export function foundEventsText(total: number) {
+  return `We found ${total} event(s) for you!`
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { filters, page, notices } = normalizeCalendarFilters(new URL(request.url).searchParams)
+  const today = platformToday()
+  const [results, categories] = await Promise.all([
+    getCalendarResults(filters, { today, page }),
+    getCategoryNames(),
+  ])
+  return { filters, notices, categories, ...results }
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  const query = data ? calendarSearchParams(data.filters).toString() : ''
+  const suffix = query ? `?${query}` : ''
+  return [
+    { title: `Event calendar · ${PRODUCT_NAME}` },
+    { name: 'description', content: `${CALENDAR_SUBTITLE}. ${TAGLINE}` },
+    {
+      tagName: 'link',
+      rel: 'alternate',
+      type: 'application/rss+xml',
+      title: 'Events (RSS)',
+      href: `/calendar.rss${suffix}`,
+    },
+    {
+      tagName: 'link',
+      rel: 'alternate',
+      type: 'text/calendar',
+      title: 'Events (iCal)',
+      href: `/calendar.ics${suffix}`,
+    },
+  ]
+}
+
+const inputClasses =
+  'mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-200'
+const labelClasses = 'block text-sm font-medium text-slate-800'
+
+function Filters({ filters, categories }: { filters: CalendarFilters; categories: string[] }) {
+  const selected = filters.category || ALL_CATEGORIES
+  // A category typed into the URL that no longer exists still shows as selected.
+  const options =
+    categories.includes(selected) || selected === ALL_CATEGORIES ? categories : [...categories, selected]
+  return (
+    <Form method="get" action="/calendar" className="grid gap-4" aria-label="Filters">
+      <div>
+        <label htmlFor="calendar-keyword" className={labelClasses}>
+          Keyword
+        </label>
+        <input
+          id="calendar-keyword"
+          name={P.keyword}
+          type="search"
+          defaultValue={filters.keyword}
+          maxLength={100}
+          className={inputClasses}
+        />
+      </div>
+      <div>
+        <label htmlFor="calendar-category" className={labelClasses}>
+          Category
+        </label>
+        <select id="calendar-category" name={P.category} defaultValue={selected} className={inputClasses}>
+          <option value={ALL_CATEGORIES}>{ALL_CATEGORIES}</option>
+          {options.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor="calendar-zip" className={labelClasses}>
+          ZIP Code
+        </label>
+        <input
+          id="calendar-zip"
+          name={P.zip}
+          type="text"
+          inputMode="numeric"
+          autoComplete="postal-code"
+          defaultValue={filters.zip}
+          maxLength={50}
+          className={inputClasses}
+        />
+      </div>
+      <fieldset className="grid gap-3">
+        <legend className="sr-only">Dates</legend>
+        <div>
+          <label htmlFor="calendar-from" className={labelClasses}>
+            Date(s) From
+          </label>
+          <input
+            id="calendar-from"
+            name={P.from}
+            type="date"
+            defaultValue={filters.from ?? ''}
+            className={inputClasses}
+          />
+        </div>
+        <div>
+          <label htmlFor="calendar-to" className={labelClasses}>
+            To
+          </label>
+          <input
+            id="calendar-to"
+            name={P.to}
+            type="date"
+            defaultValue={filters.to ?? ''}
+            className={inputClasses}
+          />
+        </div>
+      </fieldset>
+      <button
+        type="submit"
+        className="rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+      >
+        Apply filters
+      </button>
+      <a
+        href="/calendar"
+        className="rounded-md border border-slate-300 bg-white px-4 py-2 text-center text-sm font-medium text-slate-800 hover:bg-slate-50"
+      >
+        Clear Filters
+      </a>
+    </Form>
+  )
+}
+
+export default function CalendarPage() {
+  const { filters, notices, categories, total, html } = useLoaderData<typeof loader>()
+  const feedQuery = calendarSearchParams(filters).toString()
+  const feedSuffix = feedQuery ? `?${feedQuery}` : ''
+  return (
+    <main className="mx-auto max-w-7xl px-4 py-8">
+      <header className="flex flex-wrap items-center gap-4 border-b border-slate-200 pb-6">
+        <Logo className="text-2xl text-ink" />
+        <div>
+          <h1 className="text-lg font-semibold text-brand-700">{TAGLINE}</h1>
+          <p className="text-slate-600">{CALENDAR_SUBTITLE}</p>
+        </div>
+      </header>
+
+      <div className="mt-8 grid gap-8 lg:grid-cols-[16rem_1fr]">
+        <aside className="lg:sticky lg:top-4 lg:self-start">
+          <h2 className="mb-4 text-lg font-bold text-ink">Filters</h2>
+          <Filters filters={filters} categories={categories} />
+        </aside>
+
+        <section aria-labelledby="found-heading" className="min-w-0">
+          {notices.length > 0 ? (
+            <ul
+              role="status"
+              className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900"
+            >
+              {notices.map((notice) => (
+                <li key={notice}>{notice}</li>
+              ))}
+            </ul>
+          ) : null}
+          <h2 id="found-heading" className="text-2xl font-bold text-ink">
+            {foundEventsText(total)}
+          </h2>
+
+          {/* Rendered on the server from the same components (see calendar-page.server.tsx) and cached. */}
+          <div data-testid="calendar-results" dangerouslySetInnerHTML={{ __html: html }} />
+
+          <p className="mt-8 text-sm text-slate-600">
+            Follow these events:{' '}
+            <a href={`/calendar.ics${feedSuffix}`} className="font-medium text-brand-700 underline">
+              iCal
+            </a>
+            {' · '}
+            <a href={`/calendar.rss${feedSuffix}`} className="font-medium text-brand-700 underline">
+              RSS
+            </a>
+          </p>
+        </section>
+      </div>
+    </main>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

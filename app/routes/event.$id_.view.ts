@@ -1,0 +1,30 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
+import { redirect } from '@remix-run/node'
+import { parseIdParam } from '#app/models/format.ts'
+import { trackVisit } from '#app/services/tracking.server.ts'
+
+function eventPage(id: string | undefined) {
+  const eventID = parseIdParam(id)
+  return eventID ? `/event/${eventID}?viewMode=true` : '/calendar'
+}
+
+/**
+ * POST /event/{id}/view: the calendar's 'View details'. Counts a click, then sends the visitor on to the event with
+ * a 303, also when counting fails: a lost click must never stop the navigation.
+ */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const eventID = parseIdParam(params.id)
+  if (eventID) {
+    try {
+      await trackVisit(request, context, eventID, 'click')
+    } catch (error) {
+      console.error(`Recording a click on event ${eventID} failed`, error)
+    }
+  }
+  return redirect(eventPage(params.id), 303)
+}
+
+/** A GET (a crawler, or a copied link) goes to the event without counting anything. */
+export function loader({ params }: LoaderFunctionArgs) {
+  return redirect(eventPage(params.id), 303)
+}

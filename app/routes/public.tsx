@@ -1,0 +1,116 @@
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { data } from '@remix-run/node'
+import { useLoaderData } from '@remix-run/react'
+import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { ViewDetailsButton } from '#app/components/event-tile.tsx'
+import { PRODUCT_NAME } from '#app/constants.ts'
+import { EMPTY_CALENDAR_FILTERS, MAX_PAGE } from '#app/models/calendar-filters.ts'
+import { formatDatesLine } from '#app/models/format.ts'
+import { getLiveEventsCount, getLiveEventsPage } from '#app/models/public-events.server.ts'
+import { platformToday } from '#app/services/platform-today.server.ts'
+
+/** Plain HTML: nothing on this page needs a script. */
+export const handle = { hydrate: false }
+
+export const PUBLIC_EVENTS_TITLE = 'Public Events'
+export const PUBLIC_EVENTS_SUBTITLE = 'Discover upcoming events from local businesses'
+export const LOAD_FAILED_TITLE = 'Failed to load events'
+export const LOAD_FAILED_MESSAGE = 'The events could not be loaded right now. Please try again in a moment.'
+export const NO_PUBLIC_EVENTS_TEXT = 'No events available at this time'
+export const PUBLIC_PAGE_SIZE = 12
+
+export const meta: MetaFunction = () => [
+  { title: `${PUBLIC_EVENTS_TITLE} · ${PRODUCT_NAME}` },
+  { name: 'description', content: `${PUBLIC_EVENTS_SUBTITLE}.` },
+]
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const pageText = new URL(request.url).searchParams.get('page') ?? ''
+  const page = /^\d{1,4}$/.test(pageText) ? Math.min(Math.max(Number(pageText), 1), MAX_PAGE) : 1
+  const today = platformToday()
+  try {
+    const [events, total] = await Promise.all([
+      getLiveEventsPage(EMPTY_CALENDAR_FILTERS, {
+        today,
+        limit: PUBLIC_PAGE_SIZE,
+        offset: (page - 1) * PUBLIC_PAGE_SIZE,
+      }),
+      getLiveEventsCount(EMPTY_CALENDAR_FILTERS, { today }),
+    ])
+    return { events, page, pageCount: Math.max(1, Math.ceil(total / PUBLIC_PAGE_SIZE)), error: null }
+  } catch (error) {
+    // The spec's failure state: the page still renders, with its message instead of the list.
+    console.error('Loading the public events failed', error)
+    return data({ events: [], page, pageCount: 1, error: LOAD_FAILED_MESSAGE }, { status: 503 })
+  }
+}
+
+export default function PublicEvents() {
+  const { events, page, pageCount, error } = useLoaderData<typeof loader>()
+  return (
+    <main className="mx-auto max-w-4xl px-4 py-10">
+      <h1 className="text-3xl font-bold text-ink">{PUBLIC_EVENTS_TITLE}</h1>
+      <p className="mt-2 text-slate-600">{PUBLIC_EVENTS_SUBTITLE}</p>
+
+      {error ? (
+        <div role="alert" className="mt-8 rounded-md border border-red-300 bg-red-50 px-4 py-4 text-red-900">
+          <p className="font-semibold">{LOAD_FAILED_TITLE}</p>
+          <p className="mt-1 text-sm">{error}</p>
+        </div>
+      ) : events.length === 0 ? (
+        <p className="mt-8 rounded-md border border-slate-200 bg-slate-50 px-4 py-6 text-center text-slate-700">
+          {NO_PUBLIC_EVENTS_TEXT}
+        </p>
+      ) : (
+        <ul aria-label="Events" className="mt-8 grid gap-8">
+          {events.map((event) => (
+            <li key={event.eventID} className="grid gap-3">
+              <CustomerEventCard event={event} mode="public" />
+              <div className="flex flex-wrap items-center justify-between gap-3 px-1">
+                <p className="text-sm text-slate-600">
+                  {formatDatesLine(event.showAdOnDates, event.eventDate)}
+                </p>
+                <ViewDetailsButton eventID={event.eventID} />
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {pageCount > 1 ? (
+        <nav aria-label="Pages" className="mt-10 flex items-center justify-between gap-3 text-sm">
+          {page > 1 ? (
+            <a
+              href={`/public?page=${Math.min(page - 1, pageCount)}`}
+              rel="prev"
+              className="rounded-md border border-slate-300 px-3 py-1.5 font-medium"
+            >
+              Previous
+            </a>
+          ) : (
+            <span />
+          )}
+          <span className="text-slate-600">
+            Page {page} of {pageCount}
+          </span>
+          {page < pageCount ? (
+            <a
+              href={`/public?page=${page + 1}`}
+              rel="next"
+              className="rounded-md border border-slate-300 px-3 py-1.5 font-medium"
+            >
+              Next
+            </a>
+          ) : (
+            <span />
+          )}
+        </nav>
+      ) : null}
+    </main>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

@@ -1,0 +1,28 @@
+import { requireRole, type SessionUser } from './auth.server.ts'
+import { jsonError } from './http.server.ts'
+import { platformToday } from './platform-today.server.ts'
+import { isValidIsoDate } from './time.ts'
+
+export const UNAUTHORIZED_MESSAGE = 'Unauthorized'
+
+/**
+ * An administrator for /api/admin/*: signed out is 401 JSON (a script cannot follow a sign-in redirect), signed in
+ * without the admin role is 403 JSON.
+ */
+export async function requireAdminApi(request: Request): Promise<SessionUser> {
+  try {
+    return await requireRole(request, 'admin')
+  } catch (thrown) {
+    if (thrown instanceof Response && thrown.status >= 300 && thrown.status < 400) {
+      throw jsonError(UNAUTHORIZED_MESSAGE, 401)
+    }
+    throw thrown
+  }
+}
+
+/** The upload date from ?date= (today in the platform time zone when absent), or null when it is not a real date. */
+export function uploadDateParam(request: Request): string | null {
+  const raw = new URL(request.url).searchParams.get('date')?.trim()
+  if (!raw) return platformToday()
+  return isValidIsoDate(raw) ? raw : null
+}

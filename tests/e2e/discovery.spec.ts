@@ -1,0 +1,115 @@
+import type { Page } from '@playwright/test'
+import { addDaysIso, todayInZone } from '#app/services/time.ts'
+import { demoAdmin, expect, signInAsNewBusiness, signInAsStaff, test } from './fixtures.ts'
+
+const today = todayInZone('America/New_York')
+
+async function paidAd(page: Page, title: string) {
+  const res = await page.request.post('/api/approve-event', {
+    multipart: {
+      eventData: JSON.stringify({ eventTitle: title, eventDescription: `${title}: come and see.`, eventCategory: ['Community'] }),
+      selectedDates: JSON.stringify([addDaysIso(today, 1)]),
+      totalAmount: '29.00',
+    },
+  })
+  expect(res.status(), await res.text()).toBe(200)
+  const { eventID } = (await res.json()) as { eventID: number }
+  await page.goto('/checkout')
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242')
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34')
+  await page.getByLabel('CVC').fill('123')
+  await page.getByRole('button', { name: 'Pay $29.00' }).click()
+  await expect(page.getByText('Your ad will go live after administrator approval.').first()).toBeVisible()
+  return eventID
+}
+
+test.describe('a visitor without JavaScript', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('filters the calendar by keyword in any case and opens an event, recording the click', async ({ page }) => {
+    await page.goto('/calendar')
+    await expect(page.getByText('Every Event Deserves a Shout.')).toBeVisible()
+    await expect(page.getByText('Discover upcoming events in your area')).toBeVisible()
+    await expect(page.getByRole('heading', { name: /We found \d+ event\(s\) for you!/ })).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Featured Events' })).toBeVisible()
+
+    await page.getByLabel('Keyword').fill('MAPLE STREET')
+    await page.getByRole('button', { name: 'Apply filters' }).click()
+    await expect(page).toHaveURL(/keyword=MAPLE\+STREET/i)
+    const grid = page.getByRole('list', { name: 'Events' })
+    await expect(grid.getByRole('listitem').first()).toContainText('Friday Night Jazz Trio')
+    for (const item of await grid.getByRole('listitem').all()) await expect(item).toContainText('Friday Night Jazz Trio')
+
+    await page.getByLabel('ZIP Code').fill('00000')
+    await page.getByRole('button', { name: 'Apply filters' }).click()
+    await expect(page.getByText('No events found. Try adjusting your filters.')).toBeVisible()
+
+    await page.getByRole('link', { name: 'Clear Filters' }).click()
+    await grid.getByRole('button', { name: 'View details' }).first().click()
+    await expect(page).toHaveURL(/\/event\/\d+\?viewMode=true$/)
+    await expect(page.getByTestId('customer-event-card')).toBeVisible()
+  })
+
+  test('the public events page lists live events', async ({ page }) => {
+    await page.goto('/public')
+    await expect(page.getByRole('heading', { name: 'Public Events' })).toBeVisible()
+    await expect(page.getByText('Discover upcoming events from local businesses')).toBeVisible()
+    await expect(page.getByText('Friday Night Jazz Trio').first()).toBeVisible()
+  })
+
+  test('an administrator approves and rejects paid ads with plain forms', async ({ browser }) => {
+    const advertiser = await browser.newPage({ javaScriptEnabled: true })
+    await signInAsNewBusiness(advertiser, 'Moderated Club')
+    const approveID = await paidAd(advertiser, 'Approve Me Social')
+    const rejectID = await paidAd(advertiser, 'Reject Me Social')
+
+    const visitor = await browser.newPage()
+    expect((await visitor.goto(`/event/${approveID}?viewMode=true`))?.status()).toBe(404)
+
+    const admin = await browser.newPage({ javaScriptEnabled: false })
+    await signInAsStaff(admin, demoAdmin.email)
+    await admin.goto('/admin')
+    await expect(admin.getByRole('heading', { name: 'Content Moderation Review' })).toBeVisible()
+    await expect(admin.getByLabel('Upload date')).toHaveValue(today)
+    const approveItem = admin.getByRole('listitem').filter({ hasText: 'Approve Me Social' })
+    await approveItem.getByRole('button', { name: 'Approve' }).click()
+    await expect(admin.getByRole('listitem').filter({ hasText: 'Approve Me Social' })).toHaveCount(0)
+    const rejectItem = admin.getByRole('listitem').filter({ hasText: 'Reject Me Social' })
+    await rejectItem.getByRole('button', { name: 'Reject' }).click()
+    await expect(admin.getByRole('listitem').filter({ hasText: 'Reject Me Social' })).toHaveCount(0)
+
+    expect((await visitor.goto(`/event/${approveID}?viewMode=true`))?.status()).toBe(200)
+    await expect(visitor.getByRole('heading', { name: 'Approve Me Social' })).toBeVisible()
+    expect((await visitor.goto(`/event/${rejectID}?viewMode=true`))?.status()).toBe(404)
+
+    await advertiser.goto('/dashboard')
+    await expect(advertiser.getByTestId('gallery-card').filter({ hasText: 'Approve Me Social' }).getByTestId('event-status')).toHaveText('Live')
+    await expect(advertiser.getByTestId('gallery-card').filter({ hasText: 'Reject Me Social' }).getByTestId('event-status')).toHaveText('Rejected')
+  })
+
+  test('the moderation page is for administrators only', async ({ page }) => {
+    await signInAsNewBusiness(page)
+    expect((await page.goto('/admin'))?.status()).toBe(403)
+  })
+})
+
+test('leaving an event within 5 seconds sends exactly one bounce beacon; staying longer sends none', async ({ page }) => {
+  const beacons: string[] = []
+  page.on('request', (r) => {
+    if (r.url().includes('/track-bounce')) beacons.push(r.url())
+  })
+  await page.goto('/calendar')
+  const href = await page.getByRole('list', { name: 'Events' }).getByRole('listitem').first().locator('form').getAttribute('action')
+  const eventID = href?.match(/\d+/)?.[0]
+  expect(eventID).toBeTruthy()
+
+  await page.goto(`/event/${eventID}?viewMode=true`)
+  await page.goto('/landing')
+  await expect.poll(() => beacons.length).toBe(1)
+
+  await page.goto(`/event/${eventID}?viewMode=true`)
+  await page.waitForTimeout(5500)
+  await page.goto('/landing')
+  await page.waitForTimeout(500)
+  expect(beacons).toHaveLength(1)
+})

@@ -1,0 +1,238 @@
+import ical from 'node-ical'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { loader as icsLoader } from '#app/routes/calendar[.]ics.ts'
+import { loader as rssLoader } from '#app/routes/calendar[.]rss.ts'
+import { loader as eventLoader } from '#app/routes/event.$id.tsx'
+import { loader as robotsLoader } from '#app/routes/robots[.]txt.ts'
+import { loader as sitemapLoader } from '#app/routes/sitemap[.]xml.ts'
+import { resetEnvCache } from '#app/services/env.server.ts'
+import { platformToday } from '#app/services/platform-today.server.ts'
+import { addDaysIso } from '#app/services/time.ts'
+import { db } from '#db/client.server.ts'
+import type { Business, Event } from '#db/schema.ts'
+import { sessionCookieFor } from '#tests/support/auth.ts'
+import { BUILD_TIMEOUT_MS, builtRequestHandler } from '#tests/support/built-app.ts'
+import { insertBusiness, insertTestEvent } from '#tests/support/events.ts'
+import { callRoute } from '#tests/support/routes.ts'
+
+const today = platformToday()
+const day = (n: number) => addDaysIso(today, n)
+
+let owner: Business
+let concert: Event
+let picnic: Event
+let ended: Event
+let pending: Event
+
+beforeAll(async () => {
+  owner = await insertBusiness(db, {
+    businessName: 'Feed & Co',
+    businessAddress: '5 Elm St',
+    businessCity: 'Springfield',
+    businessState: 'IL',
+    businessZip: '62704',
+  })
+  concert = await insertTestEvent(owner, {
+    eventTitle: 'Brass </script> Concert',
+    eventDescription: 'Trumpets, "tubas" & trombones, <b>loud</b>.',
+    category: ['Concert'],
+    showAdOnDates: [day(-1), day(2), day(4)],
+    stillPhotoURL: '/api/media/2026-01-01_7.webp',
+  })
+  picnic = await insertTestEvent(owner, {
+    eventTitle: 'Picnic',
+    category: ['Family'],
+    eventDate: day(6),
+    showAdOnDates: [day(5)],
+  })
+  ended = await insertTestEvent(owner, { eventTitle: 'Ended', showAdOnDates: [day(-3)] })
+  pending = await insertTestEvent(owner, {
+    eventTitle: 'Pending',
+    eventStatus: 'pending',
+    showAdOnDates: [day(2)],
+  })
+})
+
+/** The VEVENT entries of an iCalendar text, as node-ical parses them. */
+function vevents(text: string): ical.VEvent[] {
+  return Object.values(ical.sync.parseICS(text)).filter((c): c is ical.VEvent => c?.type === 'VEVENT')
+}
+
+/** node-ical reads an all-day date as local midnight. */
+function isoDay(date: Date) {
+  return [date.getFullYear(), date.getMonth() + 1, date.getDate()]
+    .map((n) => String(n).padStart(2, '0'))
+    .join('-')
+}
+
+function get(loader: Parameters<typeof callRoute>[0], path: string) {
+  return callRoute(loader, path)
+}
+
+describe('/calendar.ics', () => {
+  test('parses with node-ical: one all-day entry per upcoming date of each live event', async () => {
+    const response = await get(icsLoader, '/calendar.ics')
+    expect(response.status).toBe(200)
+    expect(response.headers.get('Content-Type')).toMatch(/^text\/calendar/)
+    const entries = vevents(await response.text())
+    const keys = entries.map((e) => `${String(e.summary)} ${isoDay(e.start)}`).sort()
+    // The date already past (day -1) is left out; the picnic's event date counts as one of its dates.
+    expect(keys).toEqual(
+      [
+        `Brass </script> Concert ${day(2)}`,
+        `Brass </script> Concert ${day(4)}`,
+        `Picnic ${day(5)}`,
+        `Picnic ${day(6)}`,
+      ].sort(),
+    )
+    const first = entries.find((e) => String(e.summary).startsWith('Brass'))!
+    expect(first.datetype).toBe('date')
+    expect(first.url).toBe(`http://localhost/event/${concert.eventID}?viewMode=true`)
+    expect(String(first.location)).toContain('Springfield')
+    expect(String(first.description)).toContain('"tubas" & trombones')
+  })
+
+  test('the calendar’s filters apply, dates outside the window are left out', async () => {
+    const byCategory = vevents(await (await get(icsLoader, '/calendar.ics?category=Family')).text())
+    expect(byCategory.map((e) => String(e.summary))).toEqual(['Picnic', 'Picnic'])
+    const windowed = vevents(await (await get(icsLoader, `/calendar.ics?from=${day(4)}&to=${day(5)}`)).text())
+    const starts = windowed.map((e) => isoDay(e.start)).sort()
+    expect(starts).toEqual([day(4), day(5)])
+  })
+
+  test('no matches is still a valid calendar', async () => {
+    const text = await (await get(icsLoader, '/calendar.ics?keyword=nothing-matches')).text()
+    expect(text).toContain('BEGIN:VCALENDAR')
+    expect(vevents(text)).toEqual([])
+  })
+})
+
+describe('/calendar.rss', () => {
+  test('an RSS 2.0 channel with one escaped item per live event, soonest first', async () => {
+    const response = await get(rssLoader, '/calendar.rss')
+    expect(response.headers.get('Content-Type')).toMatch(/^application\/rss\+xml/)
+    const xml = await response.text()
+    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<rss version="2.0"/)
+    const items = [...xml.matchAll(/<item>([\s\S]*?)<\/item>/g)].map((m) => m[1]!)
+    expect(items).toHaveLength(2)
+    expect(items[0]).toContain(`<title>Brass &lt;/script&gt; Concert (${day(2)})</title>`)
+    expect(items[0]).toContain('Trumpets, &quot;tubas&quot; &amp; trombones, &lt;b&gt;loud&lt;/b&gt;.')
+    expect(items[0]).toContain(`<link>http://localhost/event/${concert.eventID}?viewMode=true</link>`)
+    expect(items[1]).toContain('<title>Picnic')
+    expect(xml).not.toContain('Ended')
+    expect(xml).not.toContain('Pending')
+  })
+
+  test('filters apply through the query string', async () => {
+    const xml = await (await get(rssLoader, '/calendar.rss?keyword=trumpets')).text()
+    expect([...xml.matchAll(/<item>/g)]).toHaveLength(1)
+    expect(xml).toContain('<link>http://localhost/calendar?keyword=trumpets</link>')
+  })
+})
+
+describe('sitemap.xml and robots.txt', () => {
+  test('the sitemap lists the public pages and every live event, and nothing else', async () => {
+    const response = await get(sitemapLoader, '/sitemap.xml')
+    expect(response.headers.get('Content-Type')).toMatch(/^application\/xml/)
+    const xml = await response.text()
+    const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1])
+    expect(locs).toEqual([
+      'http://localhost/landing',
+      'http://localhost/public',
+      'http://localhost/calendar',
+      `http://localhost/event/${concert.eventID}?viewMode=true`,
+      `http://localhost/event/${picnic.eventID}?viewMode=true`,
+    ])
+    expect(xml).not.toContain(`/event/${ended.eventID}?`)
+    expect(xml).not.toContain(`/event/${pending.eventID}?`)
+  })
+
+  test('robots.txt allows the public pages, keeps crawlers out of the private ones, and names the sitemap', async () => {
+    const text = await (await get(robotsLoader, '/robots.txt')).text()
+    expect(text).toContain('User-agent: *')
+    expect(text).toContain('Disallow: /admin')
+    expect(text).toContain('Disallow: /api/')
+    expect(text).toContain('Allow: /api/media/')
+    expect(text).toMatch(/^Sitemap: http:\/\/localhost\/sitemap\.xml$/m)
+  })
+
+  test('PUBLIC_URL, when set, is the origin of every absolute link', async () => {
+    process.env.PUBLIC_URL = 'https://events.example.org'
+    resetEnvCache()
+    try {
+      expect(await (await get(robotsLoader, '/robots.txt')).text()).toContain(
+        'Sitemap: https://events.example.org/sitemap.xml',
+      )
+      expect(await (await get(sitemapLoader, '/sitemap.xml')).text()).toContain(
+        '<loc>https://events.example.org/public</loc>',
+      )
+    } finally {
+      delete process.env.PUBLIC_URL
+      resetEnvCache()
+    }
+  })
+})
+
+describe('event pages for search engines and link previews', () => {
+  let request: Awaited<ReturnType<typeof builtRequestHandler>>
+
+  beforeAll(async () => {
+    request = await builtRequestHandler()
+  }, BUILD_TIMEOUT_MS)
+
+  function jsonLdOf(html: string) {
+    return [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) =>
+      JSON.parse(m[1]!),
+    )
+  }
+
+  test('a live event page carries schema.org Event JSON-LD that parses', async () => {
+    const html = await (await request(`/event/${concert.eventID}?viewMode=true`)).text()
+    const blocks = jsonLdOf(html)
+    expect(blocks).toHaveLength(1)
+    const [data] = blocks
+    expect(data).toMatchObject({
+      '@context': 'https://schema.org',
+      '@type': 'Event',
+      name: 'Brass </script> Concert',
+      startDate: day(2),
+      endDate: day(4),
+      url: `http://localhost/event/${concert.eventID}?viewMode=true`,
+      image: ['http://localhost/api/media/2026-01-01_7.webp'],
+      location: {
+        '@type': 'Place',
+        name: 'Feed & Co',
+        address: {
+          '@type': 'PostalAddress',
+          streetAddress: '5 Elm St',
+          addressLocality: 'Springfield',
+          postalCode: '62704',
+        },
+      },
+    })
+    // The title's "</script>" cannot end the JSON block early.
+    expect(html).not.toContain('Brass </script> Concert"')
+  })
+
+  test('Open Graph, Twitter and canonical tags', async () => {
+    const html = await (await request(`/event/${concert.eventID}?viewMode=true`)).text()
+    const canonical = `http://localhost/event/${concert.eventID}?viewMode=true`
+    expect(html).toContain(`<link rel="canonical" href="${canonical}"/>`)
+    expect(html).toContain(`<meta property="og:url" content="${canonical}"/>`)
+    expect(html).toContain('<meta property="og:type" content="website"/>')
+    expect(html).toMatch(/<meta property="og:title" content="Brass &lt;\/script&gt; Concert · EventShout"\/>/)
+    expect(html).toContain(
+      '<meta property="og:image" content="http://localhost/api/media/2026-01-01_7.webp"/>',
+    )
+    expect(html).toContain('<meta name="twitter:card" content="summary_large_image"/>')
+  })
+
+  test('an owner’s preview of an event that is not live has no structured data and is not indexed', async () => {
+    const cookie = await sessionCookieFor({ business: owner })
+    const response = await callRoute(eventLoader, `/event/${pending.eventID}?viewMode=true`, {
+      params: { id: String(pending.eventID) },
+      headers: { Cookie: cookie },
+    })
+    expect(await response.json()).toMatchObject({ live: false, seo: null })
+  })
+})

@@ -1,0 +1,112 @@
+import fs from 'node:fs'
+import zlib from 'node:zlib'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { platformToday } from '#app/services/platform-today.server.ts'
+import { addDaysIso } from '#app/services/time.ts'
+import { db } from '#db/client.server.ts'
+import { BUILD_TIMEOUT_MS, builtClientFile, builtRequestHandler } from '#tests/support/built-app.ts'
+import { insertBusiness, insertTestEvent } from '#tests/support/events.ts'
+
+/** Public pages serve visitors on low-end devices: all of them together load at most this much script (gzip). */
+const JS_BUDGET_BYTES = 5 * 1024
+
+/** Script types that browsers do not run (structured data): not JavaScript, not counted. */
+const DATA_SCRIPT_TYPES = new Set(['application/ld+json', 'application/json'])
+
+function attribute(attributes: string, name: string) {
+  const match = new RegExp(`\\b${name}\\s*=\\s*("([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i').exec(attributes)
+  return match ? (match[2] ?? match[3] ?? match[4] ?? '') : null
+}
+
+const gzipSize = (content: Buffer | string) => zlib.gzipSync(content).length
+
+interface LoadedScript {
+  kind: 'inline' | 'src' | 'modulepreload'
+  name: string
+  gzipBytes: number
+}
+
+/** Every script the page makes the browser load or run: inline scripts, script src and module preloads. */
+function scriptsOf(html: string): LoadedScript[] {
+  const scripts: LoadedScript[] = []
+  for (const [, attributes = '', body = ''] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
+    const type = (attribute(attributes, 'type') ?? '').toLowerCase()
+    if (DATA_SCRIPT_TYPES.has(type)) continue
+    const src = attribute(attributes, 'src')
+    if (src)
+      scripts.push({ kind: 'src', name: src, gzipBytes: gzipSize(fs.readFileSync(builtClientFile(src))) })
+    if (body.trim()) scripts.push({ kind: 'inline', name: body.slice(0, 40), gzipBytes: gzipSize(body) })
+  }
+  for (const [, attributes = ''] of html.matchAll(/<link\b([^>]*)>/gi)) {
+    if ((attribute(attributes, 'rel') ?? '').toLowerCase() !== 'modulepreload') continue
+    const href = attribute(attributes, 'href')!
+    scripts.push({
+      kind: 'modulepreload',
+      name: href,
+      gzipBytes: gzipSize(fs.readFileSync(builtClientFile(href))),
+    })
+  }
+  return scripts
+}
+
+let request: Awaited<ReturnType<typeof builtRequestHandler>>
+let eventID: number
+
+beforeAll(async () => {
+  request = await builtRequestHandler()
+  const today = platformToday()
+  const owner = await insertBusiness(db, {
+    businessName: 'Budget Bakery',
+    businessWebsite: 'https://bakery.example',
+  })
+  const event = await insertTestEvent(owner, {
+    eventTitle: 'Bread Festival',
+    eventDescription: 'Fresh loaves all weekend.',
+    showAdOnDates: [today, addDaysIso(today, 1)],
+    stillPhotoURL: '/api/media/2026-01-01_1.webp',
+    videoURL: '/api/media/2026-01-01_1.mp4',
+  })
+  eventID = event.eventID
+}, BUILD_TIMEOUT_MS)
+
+describe('JavaScript on the public pages (built app)', () => {
+  const pages = () => ['/public', '/calendar', `/event/${eventID}?viewMode=true`, '/landing']
+
+  test(`together they load at most ${JS_BUDGET_BYTES} bytes of gzipped JavaScript`, async () => {
+    const report: Array<{ page: string; scripts: LoadedScript[]; total: number }> = []
+    for (const page of pages()) {
+      const response = await request(page)
+      expect(response.status, page).toBe(200)
+      const html = await response.text()
+      const scripts = scriptsOf(html)
+      report.push({ page, scripts, total: scripts.reduce((sum, s) => sum + s.gzipBytes, 0) })
+    }
+    const total = report.reduce((sum, r) => sum + r.total, 0)
+    const summary = report.map(
+      (r) => `${r.page}: ${r.total} B (${r.scripts.map((s) => `${s.kind} ${s.name}`).join(', ') || 'none'})`,
+    )
+    expect(total, `JavaScript loaded:\n${summary.join('\n')}`).toBeLessThanOrEqual(JS_BUDGET_BYTES)
+  })
+
+  test('the event page’s only script is the bounce beacon, carrying the CSP nonce', async () => {
+    const response = await request(`/event/${eventID}?viewMode=true`)
+    const html = await response.text()
+    const nonce = /'nonce-([^']+)'/.exec(response.headers.get('Content-Security-Policy') ?? '')?.[1]
+    expect(nonce).toBeTruthy()
+    const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)].filter(
+      ([, attributes = '']) => !DATA_SCRIPT_TYPES.has((attribute(attributes, 'type') ?? '').toLowerCase()),
+    )
+    expect(scripts).toHaveLength(1)
+    const [, attributes = '', body = ''] = scripts[0]!
+    expect(attribute(attributes, 'nonce')).toBe(nonce)
+    expect(body).toContain(`/api/events/${eventID}/track-bounce`)
+    expect(body).toContain('sendBeacon')
+    expect(body.length).toBeLessThan(700)
+  })
+
+  test('the budget counts what the pages really load (a hydrated page is far over it)', async () => {
+    const html = await (await request('/login')).text()
+    const total = scriptsOf(html).reduce((sum, s) => sum + s.gzipBytes, 0)
+    expect(total).toBeGreaterThan(JS_BUDGET_BYTES)
+  })
+})

@@ -1,0 +1,503 @@
+import { sql } from 'drizzle-orm'
+import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { OPEN_ENDED_DATE_LIMIT } from '#app/constants.ts'
+import { normalizeCalendarFilters, type CalendarFilters } from '#app/models/calendar-filters.ts'
+import { invalidateLiveEvents } from '#app/models/live-events-cache.server.ts'
+import { countLiveEvents, listLiveEvents, loadCalendarListing } from '#app/models/public-events.server.ts'
+import { loader as apiEventsLoader } from '#app/routes/api.events._index.ts'
+import { loader as apiActiveLoader } from '#app/routes/api.events.active.ts'
+import { loader as apiPublicLoader } from '#app/routes/api.public-events.ts'
+import { foundEventsText, loader as calendarLoader, NO_EVENTS_FOUND_TEXT } from '#app/routes/calendar.tsx'
+import { LOAD_FAILED_MESSAGE, loader as publicLoader } from '#app/routes/public.tsx'
+import { platformToday } from '#app/services/platform-today.server.ts'
+import { addDaysIso } from '#app/services/time.ts'
+import { db } from '#db/client.server.ts'
+import { categoryList, events, type Business } from '#db/schema.ts'
+import { insertBusiness, insertTestEvent } from '#tests/support/events.ts'
+import { expectConsoleError } from '#tests/support/fail-on-console-error.ts'
+import { callRoute } from '#tests/support/routes.ts'
+
+const today = platformToday()
+const day = (n: number) => addDaysIso(today, n)
+
+const filtersOf = (query: string): CalendarFilters =>
+  normalizeCalendarFilters(new URLSearchParams(query)).filters
+
+async function titles(query: string, { limit = 100, offset = 0 } = {}) {
+  const rows = await listLiveEvents(filtersOf(query), { today, limit, offset })
+  return rows.map((r) => r.eventTitle)
+}
+
+async function count(query: string) {
+  return countLiveEvents(filtersOf(query), { today })
+}
+
+/** The list and the count agree for every filter combination checked. */
+async function expectMatches(query: string, expected: string[]) {
+  expect(new Set(await titles(query))).toEqual(new Set(expected))
+  expect(await count(query)).toBe(expected.length)
+}
+
+let springfield: Business
+let shelbyville: Business
+
+beforeAll(async () => {
+  springfield = await insertBusiness(db, { businessName: 'Springfield Hall', businessZip: '62704' })
+  shelbyville = await insertBusiness(db, { businessName: 'Shelbyville Barn', businessZip: '90210-1234' })
+  await db
+    .insert(categoryList)
+    .values([{ categoryName: 'Concert' }, { categoryName: 'Family' }])
+    .onConflictDoNothing()
+})
+
+beforeEach(async () => {
+  await db.delete(events)
+  invalidateLiveEvents()
+})
+
+describe('what is live', () => {
+  test('approved + paid + a date today or later; past, unpaid, unapproved and rejected are not', async () => {
+    await insertTestEvent(springfield, { eventTitle: 'Live', showAdOnDates: [day(3)] })
+    await insertTestEvent(springfield, { eventTitle: 'Ends today', showAdOnDates: [day(-2), today] })
+    await insertTestEvent(springfield, { eventTitle: 'Ended yesterday', showAdOnDates: [day(-3), day(-1)] })
+    await insertTestEvent(springfield, {
+      eventTitle: 'Unpaid',
+      showAdOnDates: [day(3)],
+      paymentStatus: 'pending',
+    })
+    await insertTestEvent(springfield, {
+      eventTitle: 'Unapproved',
+      showAdOnDates: [day(3)],
+      eventStatus: 'pending',
+    })
+    await insertTestEvent(springfield, {
+      eventTitle: 'Rejected',
+      showAdOnDates: [day(3)],
+      eventStatus: 'rejected',
+    })
+    await insertTestEvent(springfield, {
+      eventTitle: 'Refunded',
+      showAdOnDates: [day(3)],
+      paymentStatus: 'refunded',
+    })
+    await insertTestEvent(springfield, { eventTitle: 'No dates', showAdOnDates: [] })
+    await insertTestEvent(springfield, { eventTitle: 'Event date only', eventDate: day(1) })
+    await expectMatches('', ['Live', 'Ends today', 'Event date only'])
+  })
+
+  test('soonest upcoming date first, then id; dates already past do not count', async () => {
+    const started = await insertTestEvent(springfield, {
+      eventTitle: 'Started, next in 5',
+      showAdOnDates: [day(-3), day(5)],
+    })
+    const b = await insertTestEvent(springfield, {
+      eventTitle: 'In 2 (first)',
+      showAdOnDates: [day(9), day(2)],
+    })
+    const c = await insertTestEvent(springfield, {
+      eventTitle: 'Event date tomorrow',
+      eventDate: day(1),
+      showAdOnDates: [day(8)],
+    })
+    const d = await insertTestEvent(springfield, { eventTitle: 'In 2 (second)', showAdOnDates: [day(2)] })
+    const rows = await listLiveEvents(filtersOf(''), { today, limit: 10 })
+    expect(rows.map((r) => r.eventID)).toEqual([c.eventID, b.eventID, d.eventID, started.eventID])
+    expect(rows.map((r) => r.nextShowDate)).toEqual([day(1), day(2), day(2), day(5)])
+  })
+
+  test('limit and offset page through the same order', async () => {
+    for (let i = 0; i < 7; i++)
+      await insertTestEvent(springfield, { eventTitle: `E${i}`, showAdOnDates: [day(i + 1)] })
+    expect(await titles('', { limit: 3 })).toEqual(['E0', 'E1', 'E2'])
+    expect(await titles('', { limit: 3, offset: 3 })).toEqual(['E3', 'E4', 'E5'])
+    expect(await titles('', { limit: 3, offset: 6 })).toEqual(['E6'])
+  })
+
+  test('rows carry the business details the cards show, and no provider or staff fields', async () => {
+    await insertTestEvent(springfield, { showAdOnDates: [day(1)], payment_intent_id: 'pi_secret' })
+    const [row] = await listLiveEvents(filtersOf(''), { today, limit: 1 })
+    expect(row).toMatchObject({ businessZip: '62704', businessCity: 'Springfield', stillPhotoPath: '' })
+    expect(row).not.toHaveProperty('payment_intent_id')
+    expect(row).not.toHaveProperty('reviewedByUserId')
+  })
+})
+
+describe('category', () => {
+  beforeEach(async () => {
+    await insertTestEvent(springfield, {
+      eventTitle: 'Jazz',
+      category: ['Concert', 'Nightlife'],
+      showAdOnDates: [day(1)],
+    })
+    await insertTestEvent(springfield, {
+      eventTitle: 'Picnic',
+      category: ['Family'],
+      showAdOnDates: [day(1)],
+    })
+    await insertTestEvent(springfield, {
+      eventTitle: 'Food',
+      category: ['Food & Drink', 'Family'],
+      showAdOnDates: [day(1)],
+    })
+  })
+
+  test('an event with several categories matches if any does', async () => {
+    await expectMatches('category=Nightlife', ['Jazz'])
+    await expectMatches('category=Family', ['Picnic', 'Food'])
+    await expectMatches('category=Food+%26+Drink', ['Food'])
+  })
+
+  test('All (or nothing) is no filter; an unknown category matches nothing', async () => {
+    await expectMatches('category=All', ['Jazz', 'Picnic', 'Food'])
+    await expectMatches('category=', ['Jazz', 'Picnic', 'Food'])
+    await expectMatches('category=Sports', [])
+  })
+
+  test('category names match exactly (not as a substring or case-insensitively)', async () => {
+    await expectMatches('category=Fam', [])
+    await expectMatches('category=family', [])
+  })
+})
+
+describe('ZIP', () => {
+  beforeEach(async () => {
+    await insertTestEvent(springfield, { eventTitle: 'Springfield', showAdOnDates: [day(1)] })
+    await insertTestEvent(shelbyville, { eventTitle: 'Shelbyville', showAdOnDates: [day(1)] })
+  })
+
+  test('matches when the business ZIP contains the typed text', async () => {
+    await expectMatches('zip=62704', ['Springfield'])
+    await expectMatches('zip=627', ['Springfield'])
+    await expectMatches('zip=704', ['Springfield'])
+    await expectMatches('zip=0-12', ['Shelbyville'])
+    await expectMatches('zip=2', ['Springfield', 'Shelbyville'])
+    await expectMatches('zip=11111', [])
+  })
+
+  test('% and _ are literal characters, not wildcards', async () => {
+    await expectMatches('zip=%25', [])
+    await expectMatches('zip=_', [])
+    await expectMatches('zip=6_7', [])
+  })
+})
+
+describe('keyword', () => {
+  beforeEach(async () => {
+    await insertTestEvent(springfield, {
+      eventTitle: 'Jazz',
+      eventDescription: 'Live JAZZ standards all night.',
+      showAdOnDates: [day(1)],
+    })
+    await insertTestEvent(springfield, {
+      eventTitle: 'Sale',
+      eventDescription: 'Everything 50% off, save_more.',
+      showAdOnDates: [day(1)],
+    })
+    await insertTestEvent(springfield, {
+      eventTitle: 'Jazzercise in the title only',
+      eventDescription: 'Morning workout.',
+      showAdOnDates: [day(1)],
+    })
+  })
+
+  test('a case-insensitive substring of the description', async () => {
+    await expectMatches('keyword=jazz', ['Jazz'])
+    await expectMatches('keyword=Jazz+Standards', ['Jazz'])
+    await expectMatches('keyword=AZZ', ['Jazz'])
+    await expectMatches('keyword=+standards+', ['Jazz'])
+    await expectMatches('keyword=polka', [])
+  })
+
+  test('% and _ match only themselves', async () => {
+    await expectMatches('keyword=50%25', ['Sale'])
+    await expectMatches('keyword=%25', ['Sale'])
+    await expectMatches('keyword=_', ['Sale'])
+    await expectMatches('keyword=l_ve', [])
+  })
+})
+
+describe('dates', () => {
+  test('any date inside the window matches, both ends inclusive; a gap between dates does not', async () => {
+    await insertTestEvent(springfield, { eventTitle: 'Gap', showAdOnDates: [day(1), day(10)] })
+    await expectMatches(`from=${day(2)}&to=${day(9)}`, [])
+    await expectMatches(`from=${day(10)}&to=${day(10)}`, ['Gap'])
+    await expectMatches(`from=${day(1)}&to=${day(1)}`, ['Gap'])
+    await expectMatches(`from=${day(-5)}&to=${day(1)}`, ['Gap'])
+    await expectMatches(`from=${day(11)}&to=${day(20)}`, [])
+  })
+
+  test('From after To is swapped', async () => {
+    await insertTestEvent(springfield, { eventTitle: 'Day 5', showAdOnDates: [day(5)] })
+    await expectMatches(`from=${day(6)}&to=${day(4)}`, ['Day 5'])
+  })
+
+  test('a missing From is open-ended (past dates of a live event count)', async () => {
+    await insertTestEvent(springfield, { eventTitle: 'Started', showAdOnDates: [day(-5), day(30)] })
+    await insertTestEvent(springfield, { eventTitle: 'Later', showAdOnDates: [day(20)] })
+    await expectMatches(`to=${day(-5)}`, ['Started'])
+    await expectMatches(`to=${day(19)}`, ['Started'])
+    await expectMatches(`to=${day(20)}`, ['Started', 'Later'])
+  })
+
+  test(`a missing To is open-ended up to ${OPEN_ENDED_DATE_LIMIT}`, async () => {
+    await insertTestEvent(springfield, { eventTitle: 'Last day', showAdOnDates: [OPEN_ENDED_DATE_LIMIT] })
+    await insertTestEvent(springfield, { eventTitle: 'After the limit', showAdOnDates: ['2101-01-01'] })
+    await insertTestEvent(springfield, { eventTitle: 'Soon', showAdOnDates: [day(1)] })
+    await expectMatches(`from=${day(2)}`, ['Last day'])
+    await expectMatches('from=2100-12-31', ['Last day'])
+    await expectMatches('', ['Last day', 'After the limit', 'Soon'])
+  })
+
+  test('the event date counts as one of the dates; the 1989-01-01 marker does not', async () => {
+    await insertTestEvent(springfield, {
+      eventTitle: 'Event date',
+      eventDate: day(3),
+      showAdOnDates: [day(10)],
+    })
+    await insertTestEvent(springfield, {
+      eventTitle: 'Unset',
+      eventDate: '1989-01-01',
+      showAdOnDates: [day(10)],
+    })
+    await expectMatches(`from=${day(3)}&to=${day(3)}`, ['Event date'])
+    await expectMatches('from=1989-01-01&to=1989-01-01', [])
+    await expectMatches('to=1989-12-31', [])
+  })
+
+  test('an event with no dates never matches a date filter', async () => {
+    await insertTestEvent(springfield, { eventTitle: 'Dated', showAdOnDates: [day(1)] })
+    await insertTestEvent(springfield, { eventTitle: 'No dates' })
+    await expectMatches(`from=${day(-400)}`, ['Dated'])
+    await expectMatches(`to=${OPEN_ENDED_DATE_LIMIT}`, ['Dated'])
+  })
+
+  test('all filters combine with AND', async () => {
+    await insertTestEvent(springfield, {
+      eventTitle: 'All match',
+      category: ['Concert'],
+      eventDescription: 'Brass band',
+      showAdOnDates: [day(4)],
+    })
+    await insertTestEvent(springfield, {
+      eventTitle: 'Wrong day',
+      category: ['Concert'],
+      eventDescription: 'Brass band',
+      showAdOnDates: [day(9)],
+    })
+    await insertTestEvent(shelbyville, {
+      eventTitle: 'Wrong zip',
+      category: ['Concert'],
+      eventDescription: 'Brass band',
+      showAdOnDates: [day(4)],
+    })
+    await insertTestEvent(springfield, {
+      eventTitle: 'Wrong words',
+      category: ['Concert'],
+      eventDescription: 'Strings',
+      showAdOnDates: [day(4)],
+    })
+    await insertTestEvent(springfield, {
+      eventTitle: 'Wrong category',
+      category: ['Family'],
+      eventDescription: 'Brass band',
+      showAdOnDates: [day(4)],
+    })
+    await expectMatches(`category=Concert&zip=627&keyword=brass&from=${day(3)}&to=${day(5)}`, ['All match'])
+  })
+})
+
+describe('the calendar listing', () => {
+  test('featured = the first 10 matches; the total counts every match; pages follow the same order', async () => {
+    for (let i = 0; i < 13; i++) {
+      await insertTestEvent(springfield, {
+        eventTitle: `Match ${String(i).padStart(2, '0')}`,
+        showAdOnDates: [day(i)],
+      })
+    }
+    await insertTestEvent(springfield, { eventTitle: 'Other', category: ['Family'], showAdOnDates: [day(0)] })
+    const filters = filtersOf('category=Community')
+    const first = await loadCalendarListing(filters, { today, page: 1, pageSize: 5 })
+    expect(first.total).toBe(13)
+    expect(first.pageCount).toBe(3)
+    expect(first.featured.map((e) => e.eventTitle)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `Match ${String(i).padStart(2, '0')}`),
+    )
+    expect(first.events.map((e) => e.eventTitle)).toEqual([
+      'Match 00',
+      'Match 01',
+      'Match 02',
+      'Match 03',
+      'Match 04',
+    ])
+    const third = await loadCalendarListing(filters, { today, page: 3, pageSize: 5 })
+    expect(third.events.map((e) => e.eventTitle)).toEqual(['Match 10', 'Match 11', 'Match 12'])
+    expect(third.featured).toEqual(first.featured)
+    const beyond = await loadCalendarListing(filters, { today, page: 9, pageSize: 5 })
+    expect(beyond.events).toEqual([])
+    expect(beyond.total).toBe(13)
+  })
+
+  test('fewer than 10 matches: all of them are featured', async () => {
+    await insertTestEvent(springfield, { eventTitle: 'Only', showAdOnDates: [day(1)] })
+    const listing = await loadCalendarListing(filtersOf(''), { today, page: 1 })
+    expect(listing.featured.map((e) => e.eventTitle)).toEqual(['Only'])
+  })
+})
+
+describe('GET /calendar', () => {
+  async function getCalendar(query = '') {
+    const response = await callRoute(calendarLoader, `/calendar${query}`)
+    expect(response.status).toBe(200)
+    return (await response.json()) as {
+      total: number
+      html: string
+      featuredIDs: number[]
+      eventIDs: number[]
+      notices: string[]
+      categories: string[]
+      filters: CalendarFilters
+    }
+  }
+
+  test('count, featured strip and grid for the filters in the query string', async () => {
+    const jazz = await insertTestEvent(springfield, {
+      eventTitle: 'Jazz <Night>',
+      category: ['Concert'],
+      showAdOnDates: [day(2)],
+    })
+    await insertTestEvent(springfield, {
+      eventTitle: 'Picnic',
+      category: ['Family'],
+      showAdOnDates: [day(1)],
+    })
+    const page = await getCalendar('?category=Concert')
+    expect(page.total).toBe(1)
+    expect(foundEventsText(page.total)).toBe('We found 1 event(s) for you!')
+    expect(page.featuredIDs).toEqual([jazz.eventID])
+    expect(page.eventIDs).toEqual([jazz.eventID])
+    expect(page.html).toContain('Featured Events')
+    expect(page.html).toContain('Jazz &lt;Night&gt;')
+    expect(page.html).not.toContain('Picnic')
+    expect(page.html).toContain(`action="/event/${jazz.eventID}/view"`)
+    expect(page.html).toContain('View details')
+    expect(page.categories).toEqual(expect.arrayContaining(['Concert', 'Family']))
+  })
+
+  test('no matches: the empty text and no featured strip', async () => {
+    const page = await getCalendar('?keyword=nothing-like-this')
+    expect(page.total).toBe(0)
+    expect(page.html).toContain(NO_EVENTS_FOUND_TEXT)
+    expect(page.html).not.toContain('Featured Events')
+  })
+
+  test('an invalid date is ignored with a notice', async () => {
+    await insertTestEvent(springfield, { showAdOnDates: [day(1)] })
+    const page = await getCalendar('?from=2026-02-31')
+    expect(page.total).toBe(1)
+    expect(page.filters.from).toBeNull()
+    expect(page.notices).toEqual([expect.stringContaining('2026-02-31')])
+  })
+
+  test('a large result is paginated: 24 tiles per page, with a link to the next page', async () => {
+    await db.insert(events).values(
+      Array.from({ length: 30 }, (_, i) => ({
+        businessID: springfield.businessID,
+        eventTitle: `Bulk ${i}`,
+        eventDescription: 'Bulk',
+        showAdOnDates: [day(1)],
+        firstShowDate: day(1),
+        lastShowDate: day(1),
+        paymentStatus: 'paid',
+        eventStatus: 'approved',
+      })),
+    )
+    const first = await getCalendar('?keyword=bulk')
+    expect(first.total).toBe(30)
+    expect(first.eventIDs).toHaveLength(24)
+    expect(first.html).toContain('href="/calendar?keyword=bulk&amp;page=2"')
+    const second = await getCalendar('?keyword=bulk&page=2')
+    expect(second.eventIDs).toHaveLength(6)
+    expect(second.featuredIDs).toEqual(first.featuredIDs)
+  })
+})
+
+describe('GET /public', () => {
+  test('the live events', async () => {
+    await insertTestEvent(springfield, { eventTitle: 'Public one', showAdOnDates: [day(1)] })
+    await insertTestEvent(springfield, {
+      eventTitle: 'Not paid',
+      showAdOnDates: [day(1)],
+      paymentStatus: 'pending',
+    })
+    const response = await callRoute(publicLoader, '/public')
+    const body = (await response.json()) as { events: Array<{ eventTitle: string }>; error: string | null }
+    expect(body.error).toBeNull()
+    expect(body.events.map((e) => e.eventTitle)).toEqual(['Public one'])
+  })
+
+  test('none: an empty list (the page shows "No events available at this time")', async () => {
+    const body = (await (await callRoute(publicLoader, '/public')).json()) as {
+      events: unknown[]
+      error: null
+    }
+    expect(body).toMatchObject({ events: [], error: null })
+  })
+
+  test('a failing query shows "Failed to load events" with a message', async () => {
+    expectConsoleError()
+    // A real failure of the query: the table it reads is briefly not there.
+    await db.execute(sql`ALTER TABLE events RENAME TO events_away`)
+    try {
+      const response = await callRoute(publicLoader, '/public')
+      expect(response.status).toBe(503)
+      expect(await response.json()).toMatchObject({ events: [], error: LOAD_FAILED_MESSAGE })
+    } finally {
+      await db.execute(sql`ALTER TABLE events_away RENAME TO events`)
+    }
+  })
+})
+
+describe('public JSON calls', () => {
+  beforeEach(async () => {
+    await insertTestEvent(springfield, {
+      eventTitle: 'Concert',
+      category: ['Concert'],
+      showAdOnDates: [day(1)],
+    })
+    await insertTestEvent(springfield, {
+      eventTitle: 'Picnic',
+      category: ['Family'],
+      showAdOnDates: [day(2)],
+    })
+    await insertTestEvent(springfield, { eventTitle: 'Past', showAdOnDates: [day(-2)] })
+  })
+
+  test.each([
+    ['GET /api/events', apiEventsLoader, '/api/events'],
+    ['GET /api/events/active', apiActiveLoader, '/api/events/active'],
+    ['GET /api/public-events', apiPublicLoader, '/api/public-events'],
+  ])('%s lists the live events, soonest first', async (_name, loader, path) => {
+    const response = await callRoute(loader, path)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('X-Total-Count')).toBe('2')
+    const body = (await response.json()) as Array<{ eventTitle: string; category: string[] }>
+    expect(body.map((e) => e.eventTitle)).toEqual(['Concert', 'Picnic'])
+  })
+
+  test('the calendar filters apply through the query string', async () => {
+    const response = await callRoute(apiActiveLoader, '/api/events/active?category=Family')
+    expect(((await response.json()) as Array<{ eventTitle: string }>).map((e) => e.eventTitle)).toEqual([
+      'Picnic',
+    ])
+  })
+
+  test('paging and bad input', async () => {
+    const paged = await callRoute(apiEventsLoader, '/api/events?limit=1&offset=1')
+    expect(((await paged.json()) as Array<{ eventTitle: string }>).map((e) => e.eventTitle)).toEqual([
+      'Picnic',
+    ])
+    expect((await callRoute(apiEventsLoader, '/api/events?from=not-a-date')).status).toBe(400)
+    expect((await callRoute(apiEventsLoader, '/api/events?limit=0')).status).toBe(400)
+    expect((await callRoute(apiEventsLoader, '/api/events?limit=1000')).status).toBe(400)
+  })
+})

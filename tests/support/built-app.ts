@@ -1,0 +1,78 @@
+import { execFile } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { promisify } from 'node:util'
+import lockfile from 'proper-lockfile'
+import { TMP_DIR } from './test-database.ts'
+
+export const BUILD_SERVER = path.resolve('build/server/index.js')
+export const BUILD_CLIENT = path.resolve('build/client')
+/** Building takes tens of seconds on a busy machine. */
+export const BUILD_TIMEOUT_MS = 300_000
+
+const SOURCES = ['app', 'db/schema.ts', 'vite.config.ts', 'remix.config.js', 'package.json']
+
+function newestSourceMtime(entry: string): number {
+  const stat = fs.statSync(entry, { throwIfNoEntry: false })
+  if (!stat) return 0
+  if (!stat.isDirectory()) return stat.mtimeMs
+  let newest = stat.mtimeMs
+  for (const child of fs.readdirSync(entry))
+    newest = Math.max(newest, newestSourceMtime(path.join(entry, child)))
+  return newest
+}
+
+function buildIsCurrent() {
+  const built = fs.statSync(BUILD_SERVER, { throwIfNoEntry: false })
+  if (!built || !fs.existsSync(BUILD_CLIENT)) return false
+  return SOURCES.every((source) => newestSourceMtime(path.resolve(source)) <= built.mtimeMs)
+}
+
+/**
+ * Builds the app (`npx remix vite:build`) when build/ is missing or older than the sources, so tests of the built
+ * pages never read a stale bundle. A lock keeps two test files from building at once.
+ */
+export async function ensureBuild() {
+  if (buildIsCurrent()) return
+  fs.mkdirSync(TMP_DIR, { recursive: true })
+  const lockTarget = path.join(TMP_DIR, 'build')
+  fs.mkdirSync(lockTarget, { recursive: true })
+  const release = await lockfile.lock(lockTarget, {
+    retries: { retries: 600, minTimeout: 500, maxTimeout: 500 },
+    stale: BUILD_TIMEOUT_MS,
+    realpath: false,
+  })
+  try {
+    if (buildIsCurrent()) return
+    await promisify(execFile)('npx', ['remix', 'vite:build'], {
+      timeout: BUILD_TIMEOUT_MS,
+      maxBuffer: 64 * 1024 * 1024,
+    })
+  } finally {
+    await release()
+  }
+}
+
+/**
+ * The built server bundle as a request handler, running in this process against the test's database (the bundle
+ * finds the open database through the same process-wide handle the test set up).
+ */
+export async function builtRequestHandler() {
+  await ensureBuild()
+  const { createRequestHandler } = await import('@remix-run/node')
+  const build = (await import(/* @vite-ignore */ pathToFileURL(BUILD_SERVER).href)) as Parameters<
+    typeof createRequestHandler
+  >[0]
+  const handler = createRequestHandler(build, 'production')
+  return (pathname: string, init?: RequestInit) =>
+    handler(new Request(new URL(pathname, 'http://localhost'), init))
+}
+
+/** A file the built app serves from build/client (e.g. /assets/entry.client-abc.js). */
+export function builtClientFile(urlPath: string) {
+  const clean = decodeURIComponent(new URL(urlPath, 'http://localhost').pathname)
+  const file = path.join(BUILD_CLIENT, clean)
+  if (!file.startsWith(BUILD_CLIENT + path.sep)) throw new Error(`Outside the build: ${urlPath}`)
+  return file
+}

@@ -1,0 +1,149 @@
+import { describe, expect, test } from 'vitest'
+import { OPEN_ENDED_DATE_LIMIT } from '#app/constants.ts'
+import {
+  calendarSearchParams,
+  dateWindow,
+  EMPTY_CALENDAR_FILTERS,
+  escapeLikePattern,
+  hasActiveFilters,
+  MAX_PAGE,
+  normalizeCalendarFilters,
+} from '#app/models/calendar-filters.ts'
+
+const normalize = (query: string) => normalizeCalendarFilters(new URLSearchParams(query))
+
+describe('normalizeCalendarFilters', () => {
+  test('no parameters: no filters, page 1, no notices', () => {
+    expect(normalize('')).toEqual({ filters: EMPTY_CALENDAR_FILTERS, page: 1, notices: [] })
+  })
+
+  test('trims every text filter', () => {
+    const { filters } = normalize('keyword=%20%20Jazz%20Night%20&category=%20Concert%20&zip=%2062704%20')
+    expect(filters).toMatchObject({ keyword: 'Jazz Night', category: 'Concert', zip: '62704' })
+  })
+
+  test.each(['All', 'all', ' ALL ', ''])('category %j means no category filter', (category) => {
+    expect(normalize(`category=${encodeURIComponent(category)}`).filters.category).toBe('')
+  })
+
+  test('a category with an ampersand survives the query string', () => {
+    expect(normalize('category=Food+%26+Drink').filters.category).toBe('Food & Drink')
+  })
+
+  test('valid dates are kept as given', () => {
+    expect(normalize('from=2026-03-01&to=2026-03-31').filters).toMatchObject({
+      from: '2026-03-01',
+      to: '2026-03-31',
+    })
+  })
+
+  test('From after To is swapped', () => {
+    expect(normalize('from=2026-04-10&to=2026-04-01').filters).toMatchObject({
+      from: '2026-04-01',
+      to: '2026-04-10',
+    })
+  })
+
+  test('From equal to To is a one-day window', () => {
+    expect(normalize('from=2026-04-10&to=2026-04-10').filters).toMatchObject({
+      from: '2026-04-10',
+      to: '2026-04-10',
+    })
+  })
+
+  test('an invalid date is ignored with a notice naming the field', () => {
+    const result = normalize('from=2026-02-30&to=2026-03-05')
+    expect(result.filters).toMatchObject({ from: null, to: '2026-03-05' })
+    expect(result.notices).toEqual([expect.stringContaining('Date(s) From')])
+    expect(result.notices[0]).toContain('2026-02-30')
+  })
+
+  test.each(['yesterday', '2026-13-01', '03/05/2026', '2026-3-5', '20260305'])(
+    '%j is not a date',
+    (value) => {
+      const result = normalize(`to=${encodeURIComponent(value)}`)
+      expect(result.filters.to).toBeNull()
+      expect(result.notices).toEqual([expect.stringContaining('To')])
+    },
+  )
+
+  test('both dates invalid: two notices, no date filter', () => {
+    const result = normalize('from=x&to=y')
+    expect(result.filters).toMatchObject({ from: null, to: null })
+    expect(result.notices).toHaveLength(2)
+  })
+
+  test('a blank date is simply not set (no notice)', () => {
+    expect(normalize('from=&to=%20')).toMatchObject({ filters: { from: null, to: null }, notices: [] })
+  })
+
+  test('a date after the open-ended limit means the limit', () => {
+    expect(normalize('to=2300-01-01').filters.to).toBe(OPEN_ENDED_DATE_LIMIT)
+  })
+
+  test('swap happens after invalid dates are dropped', () => {
+    expect(normalize('from=2026-05-01&to=bogus').filters).toMatchObject({ from: '2026-05-01', to: null })
+  })
+
+  test('overlong text is cut', () => {
+    const { filters } = normalize(`keyword=${'a'.repeat(500)}&zip=${'9'.repeat(80)}`)
+    expect(filters.keyword).toHaveLength(100)
+    expect(filters.zip).toHaveLength(50)
+  })
+
+  test.each([
+    ['', 1],
+    ['page=3', 3],
+    ['page=0', 1],
+    ['page=-2', 1],
+    ['page=abc', 1],
+    ['page=2.5', 1],
+    [`page=${MAX_PAGE + 50}`, MAX_PAGE],
+  ])('%j → page %i', (query, page) => {
+    expect(normalize(query).page).toBe(page)
+  })
+})
+
+describe('dateWindow', () => {
+  test('no dates: no window', () => {
+    expect(dateWindow({ from: null, to: null })).toBeNull()
+  })
+
+  test('missing To is open-ended up to the limit', () => {
+    expect(dateWindow({ from: '2026-01-01', to: null })).toEqual({
+      from: '2026-01-01',
+      to: OPEN_ENDED_DATE_LIMIT,
+    })
+  })
+
+  test('missing From is open-ended', () => {
+    expect(dateWindow({ from: null, to: '2026-01-31' })).toEqual({ from: null, to: '2026-01-31' })
+  })
+})
+
+describe('calendarSearchParams', () => {
+  test('round-trips through normalize', () => {
+    const filters = {
+      keyword: 'jazz',
+      category: 'Food & Drink',
+      zip: '627',
+      from: '2026-01-01',
+      to: '2026-01-31',
+    }
+    const params = calendarSearchParams(filters, 2)
+    expect(normalizeCalendarFilters(params)).toEqual({ filters, page: 2, notices: [] })
+  })
+
+  test('leaves out what is not set, and page 1', () => {
+    expect(calendarSearchParams({ ...EMPTY_CALENDAR_FILTERS, zip: '627' }).toString()).toBe('zip=627')
+  })
+})
+
+test('hasActiveFilters', () => {
+  expect(hasActiveFilters(EMPTY_CALENDAR_FILTERS)).toBe(false)
+  expect(hasActiveFilters({ ...EMPTY_CALENDAR_FILTERS, to: '2026-01-01' })).toBe(true)
+})
+
+test('escapeLikePattern makes wildcards literal', () => {
+  expect(escapeLikePattern('50%_off\\')).toBe('50\\%\\_off\\\\')
+})
