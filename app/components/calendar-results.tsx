@@ -12,7 +12,8 @@ export interface CalendarResultsProps {
   pageHref: (page: number) => string
 }
 
-function Pagination({
+/** Previous / Page x of y / Next as plain links, so paging works without JavaScript. */
+export function Pagination({
   page,
   pageCount,
   pageHref,

@@ -6,9 +6,8 @@ import { showDateBounds } from './event-dates.ts'
 import { isLive } from './event-status.ts'
 import type { EventInput } from './event-schema.ts'
 
-/** What the screens read for an event: the event plus its business's public details (spec §3). */
-const eventWithBusinessColumns = {
-  event: events,
+/** A business's public details as the screens read them next to an event (spec §3). */
+export const businessPublicColumns = {
   businessAddress: business.businessAddress,
   businessCity: business.businessCity,
   businessState: business.businessState,
@@ -24,6 +23,9 @@ const eventWithBusinessColumns = {
   xURL: business.xURL,
   tiktokURL: business.tiktokURL,
 }
+
+/** What the screens read for an event: the event plus its business's public details. */
+const eventWithBusinessColumns = { event: events, ...businessPublicColumns }
 
 type EventRow = { event: Event } & Omit<
   { [K in keyof typeof eventWithBusinessColumns]: string },

@@ -1,3 +1,4 @@
+import { platformToday } from '#app/services/platform-today.server.ts'
 /**
  * Patient disease records. Clinicians share the records (no owner column); every read served and every change
  * is written to the append-only `ptdisease_audit` table in the same transaction as the read or change, so a
@@ -5,7 +6,6 @@
  */
 import { and, asc, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm'
 import type { z } from 'zod'
-import { getEnv } from '#app/services/env.server.ts'
 import { db, type Transaction } from '#db/client.server.ts'
 import { ptdisease, ptdiseaseAudit, type PtDisease, type PtDiseaseAudit } from '#db/schema.ts'
 import {
@@ -34,15 +34,7 @@ export type PtdiseaseAuditAction = (typeof PTDISEASE_AUDIT_ACTIONS)[number]
 export type FieldChanges = Record<string, { from: unknown; to: unknown }>
 
 /** "Today" in the platform time zone, so "date of birth in the future" means the same for every clinician. */
-export function platformToday(now: Date = new Date()): string {
-  // en-CA formats as yyyy-mm-dd.
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: getEnv().APP_TIME_ZONE,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(now)
-}
+export { platformToday }
 
 /** The schemas the server trusts (the browser's copies are only an enhancement). */
 export const ptdiseaseServerSchema = buildPtdiseaseSchema(() => platformToday())

@@ -3,6 +3,7 @@ import { FEATURED_EVENTS_LIMIT, UNSET_DATE } from '#app/constants.ts'
 import { db } from '#db/client.server.ts'
 import { business, events } from '#db/schema.ts'
 import { dateWindow, escapeLikePattern, type CalendarFilters } from './calendar-filters.ts'
+import { businessPublicColumns } from './event.server.ts'
 import { cachedLiveEvents } from './live-events-cache.server.ts'
 
 /** What public pages, feeds and the public API show of a live event: no provider or staff bookkeeping. */
@@ -29,20 +30,7 @@ const liveEventColumns = {
   approvedDateByAdmin: events.approvedDateByAdmin,
   paymentStatus: events.paymentStatus,
   eventStatus: events.eventStatus,
-  businessAddress: business.businessAddress,
-  businessCity: business.businessCity,
-  businessState: business.businessState,
-  businessZip: business.businessZip,
-  businessPhone: business.businessPhone,
-  businessEmail: business.businessEmail,
-  businessContact: business.businessContact,
-  businessWebsite: business.businessWebsite,
-  facebookURL: business.facebookURL,
-  instagramURL: business.instagramURL,
-  linkedin: business.linkedin,
-  youtubeURL: business.youtubeURL,
-  xURL: business.xURL,
-  tiktokURL: business.tiktokURL,
+  ...businessPublicColumns,
 }
 
 export interface ListWindow {

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
+import { Pagination } from '#app/components/calendar-results.tsx'
 import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { ViewDetailsButton } from '#app/components/event-tile.tsx'
@@ -78,35 +79,7 @@ export default function PublicEvents() {
         </ul>
       )}
 
-      {pageCount > 1 ? (
-        <nav aria-label="Pages" className="mt-10 flex items-center justify-between gap-3 text-sm">
-          {page > 1 ? (
-            <a
-              href={`/public?page=${Math.min(page - 1, pageCount)}`}
-              rel="prev"
-              className="rounded-md border border-slate-300 px-3 py-1.5 font-medium"
-            >
-              Previous
-            </a>
-          ) : (
-            <span />
-          )}
-          <span className="text-slate-600">
-            Page {page} of {pageCount}
-          </span>
-          {page < pageCount ? (
-            <a
-              href={`/public?page=${page + 1}`}
-              rel="next"
-              className="rounded-md border border-slate-300 px-3 py-1.5 font-medium"
-            >
-              Next
-            </a>
-          ) : (
-            <span />
-          )}
-        </nav>
-      ) : null}
+      <Pagination page={page} pageCount={pageCount} pageHref={(n) => `/public?page=${n}`} />
     </main>
   )
 }
