@@ -459,7 +459,7 @@ export function EventForm({ business, categories, months, today, initial, errors
       </Form>
 
       {previewOpen ? (
-        <div role="dialog" aria-modal="true" aria-labelledby="preview-heading" className="fixed inset-0 z-40 overflow-y-auto bg-slate-900/60 p-4">
+        <div role="dialog" aria-modal="true" aria-labelledby="preview-heading" data-nested-dialog className="fixed inset-0 z-40 overflow-y-auto bg-slate-900/60 p-4">
           <div className="mx-auto max-w-3xl rounded-2xl bg-white p-6 shadow-xl">
             <h2 id="preview-heading" className="text-2xl font-bold">
               Preview Your Ad - Customer View

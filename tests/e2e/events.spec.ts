@@ -28,7 +28,7 @@ test('an advertiser creates an ad, previews it as customers will see it, approve
   await page.setInputFiles('#image', { name: 'burger.png', mimeType: 'image/png', buffer: PNG })
 
   await page.getByRole('button', { name: 'Ready to Preview' }).click()
-  const dialog = page.getByRole('dialog')
+  const dialog = page.getByRole('dialog', { name: 'Preview Your Ad - Customer View' })
   await expect(dialog.getByRole('heading', { name: 'Preview Your Ad - Customer View' })).toBeVisible()
   await expect(dialog.getByText('Total Cost: $29.00')).toBeVisible()
   await expect(dialog.getByText(/burger\.png/)).toBeVisible()

@@ -3,6 +3,7 @@ import { redirect } from '@remix-run/node'
 import { Form, useLoaderData, useNavigation } from '@remix-run/react'
 import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { RouteDialog } from '#app/components/route-dialog.tsx'
 import { requireBusiness } from '#app/services/auth.server.ts'
 import { rememberPayment } from '#app/services/event-approval.server.ts'
 import { getEventDraft, setEventDraft } from '#app/services/event-draft.server.ts'
@@ -64,8 +65,10 @@ export default function PreviewPage() {
   const navigation = useNavigation()
   const busy = navigation.state !== 'idle'
   return (
-    <main className="mx-auto max-w-3xl px-4 py-8">
-      <h1 className="text-3xl font-bold">Preview Your Ad - Customer View</h1>
+    <RouteDialog labelledBy="preview-page-heading" closeTo="/dashboard">
+      <h2 id="preview-page-heading" className="pr-16 text-3xl font-bold">
+        Preview Your Ad - Customer View
+      </h2>
       <p className="mt-2 text-lg font-semibold">Total Cost: ${cost}</p>
       <Form method="post" id="preview-form" />
       <CustomerEventCard
@@ -77,7 +80,7 @@ export default function PreviewPage() {
         approve={{ submit: { form: 'preview-form', name: 'intent', value: 'approve' }, disabled: busy }}
         reject={{ submit: { form: 'preview-form', name: 'intent', value: 'cancel' }, disabled: busy }}
       />
-    </main>
+    </RouteDialog>
   )
 }
 

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data, redirect } from '@remix-run/node'
-import { Link, useActionData, useLoaderData } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { RouteDialog } from '#app/components/route-dialog.tsx'
 import { EventForm, type EventFormValues } from '#app/components/event-form.tsx'
 import { UNSET_DATE } from '#app/constants.ts'
 import { requireBusiness } from '#app/services/auth.server.ts'
@@ -77,15 +78,10 @@ export default function NewEventPage() {
   const { business, initial, categories, months, today, priceTable } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
-    <main className="mx-auto max-w-5xl px-4 py-8">
-      <p>
-        <Link to="/dashboard" className="text-sm text-brand-700 underline">
-          ← Back to dashboard
-        </Link>
-      </p>
-      <h1 id="create-event-heading" className="mt-2 text-3xl font-bold">
+    <RouteDialog labelledBy="create-event-heading" closeTo="/dashboard">
+      <h2 id="create-event-heading" className="pr-16 text-3xl font-bold">
         Create Event Listing
-      </h1>
+      </h2>
       <p className="mt-1 text-slate-600">Tell customers about your event or special. You can preview it before paying.</p>
       <div className="mt-6">
         <EventForm
@@ -98,7 +94,7 @@ export default function NewEventPage() {
           priceTable={priceTable}
         />
       </div>
-    </main>
+    </RouteDialog>
   )
 }
 
