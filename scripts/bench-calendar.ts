@@ -12,7 +12,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
@@ -21,6 +20,7 @@ import { DEFAULT_CATEGORIES } from '#app/constants.ts'
 import { addDaysIso, todayInZone } from '#app/services/time.ts'
 import type { Database } from '#db/client.server.ts'
 import { DEMO_EVENT_IDEAS } from '#db/demo-data.ts'
+import { freePort, stop, waitUntilUp } from './bench-server.ts'
 
 const TOTAL_EVENTS = 100_000
 const BUSINESSES = 2_000
@@ -37,7 +37,6 @@ const EXPLAIN_ONLY = args.includes('--explain-only')
 /** Keeps the seeded data folder (its path is printed), e.g. to profile the server on it afterwards. */
 const KEEP_DATA = args.includes('--keep-data')
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 function literal(value: string) {
   return `'${value.replace(/'/g, "''")}'`
@@ -196,40 +195,6 @@ async function explainQueries(db: Database, today: string) {
   )
   console.info('\nQuery plans (execution time, indexes used):')
   for (const line of summary) console.info(`  ${line}`)
-}
-
-function freePort() {
-  return new Promise<number>((resolve, reject) => {
-    const probe = net.createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
-}
-
-async function waitUntilUp(url: string, server: ChildProcess) {
-  const deadline = Date.now() + 60_000
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`The server exited with code ${server.exitCode}`)
-    try {
-      const res = await fetch(url)
-      if (res.ok) return
-    } catch {
-      // not listening yet
-    }
-    await sleep(100)
-  }
-  throw new Error('The server did not start within 60 s')
-}
-
-async function stop(server: ChildProcess) {
-  if (server.exitCode !== null) return
-  const exited = new Promise((resolve) => server.once('exit', resolve))
-  server.kill('SIGTERM')
-  const timeout = sleep(8000).then(() => 'timeout')
-  if ((await Promise.race([exited, timeout])) === 'timeout') server.kill('SIGKILL')
 }
 
 interface LoadResult {

@@ -10,11 +10,11 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import http from 'node:http'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { VIDEO_MAX_BYTES } from '#app/constants.ts'
 import { streamedMultipart, webmBytes } from '#tests/support/media.ts'
+import { freePort, sleep, stop, waitUntilUp } from './bench-server.ts'
 
 const BUDGET_BYTES = 32 * 1024 * 1024
 const SAMPLE_EVERY_MS = 20
@@ -22,7 +22,6 @@ const MB = 1024 * 1024
 const SERVER_CLI = 'node_modules/@remix-run/serve/dist/cli.js'
 const SERVER_BUILD = 'build/server/index.js'
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`
 
 function rssOf(pid: number) {
@@ -30,17 +29,6 @@ function rssOf(pid: number) {
   const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)
   if (!match) throw new Error(`No VmRSS for process ${pid}`)
   return Number(match[1]) * 1024
-}
-
-function freePort() {
-  return new Promise<number>((resolve, reject) => {
-    const probe = net.createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
 }
 
 /** A business and its session row, written before the server opens the database (one process per folder). */
@@ -57,21 +45,6 @@ async function signedInCookie(dataDir: string) {
     setCurrentDatabase(undefined)
     await handle.close()
   }
-}
-
-async function waitUntilUp(url: string, server: ChildProcess) {
-  const deadline = Date.now() + 60_000
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`The server exited with code ${server.exitCode}`)
-    try {
-      const res = await fetch(url)
-      if (res.ok) return
-    } catch {
-      // not listening yet
-    }
-    await sleep(100)
-  }
-  throw new Error('The server did not start within 60 s')
 }
 
 function sampler(pid: number) {
@@ -122,14 +95,6 @@ async function upload(base: string, cookie: string, fileBytes: number) {
       req.end()
     })().catch(reject)
   })
-}
-
-async function stop(server: ChildProcess) {
-  if (server.exitCode !== null) return
-  const exited = new Promise((resolve) => server.once('exit', resolve))
-  server.kill('SIGTERM')
-  const timeout = sleep(8000).then(() => 'timeout')
-  if ((await Promise.race([exited, timeout])) === 'timeout') server.kill('SIGKILL')
 }
 
 function start(args: string[], env: NodeJS.ProcessEnv, log: (text: string) => void) {
