@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
-import { assertOwnBusiness, getBusiness } from '#app/services/auth.server.ts'
-import { jsonError } from '#app/services/http.server.ts'
+import { requireOwnBusinessJson } from '#app/services/auth.server.ts'
 import { PAYMENT_TEXT } from '#app/services/payment-messages.ts'
 import {
   clearPaymentData,
@@ -20,14 +19,9 @@ const bodySchema = z.object({
 
 /** POST /api/complete-event-payment → { success, message }; "paid" is read from the provider, never from the body. */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== 'POST') return jsonError('Method not allowed', 405)
-  const business = await getBusiness(request)
-  if (!business) return jsonError('Unauthorized', 401)
-  const parsed = bodySchema.safeParse(await request.json().catch(() => null))
-  if (!parsed.success) return jsonError('paymentIntentId and businessID are required', 400)
-  assertOwnBusiness(business, parsed.data.businessID)
+  const { business, body } = await requireOwnBusinessJson(request, bodySchema, 'paymentIntentId and businessID are required')
   try {
-    const result = await completeEventPayment({ business, paymentIntentId: parsed.data.paymentIntentId })
+    const result = await completeEventPayment({ business, paymentIntentId: body.paymentIntentId })
     const headers = new Headers()
     if (result.success) {
       const session = await getSession(request)

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
-import { assertOwnBusiness, getBusiness } from '#app/services/auth.server.ts'
+import { requireOwnBusinessJson } from '#app/services/auth.server.ts'
 import { jsonError } from '#app/services/http.server.ts'
 import { PaymentError, setUpEventPayment } from '#app/services/payments.server.ts'
 
@@ -16,17 +16,12 @@ const bodySchema = z.object({
 
 /** POST /api/create-event-payment → { clientSecret, totalAmount, selectedDatesCount }; the amount comes from the event row. */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== 'POST') return jsonError('Method not allowed', 405)
-  const business = await getBusiness(request)
-  if (!business) return jsonError('Unauthorized', 401)
-  const parsed = bodySchema.safeParse(await request.json().catch(() => null))
-  if (!parsed.success) return jsonError('businessID and eventID are required', 400)
-  assertOwnBusiness(business, parsed.data.businessID)
+  const { business, body } = await requireOwnBusinessJson(request, bodySchema, 'businessID and eventID are required')
   try {
     const setup = await setUpEventPayment({
       business,
-      eventID: parsed.data.eventID,
-      claimedTotalDollars: parsed.data.totalAmount,
+      eventID: body.eventID,
+      claimedTotalDollars: body.totalAmount,
     })
     return Response.json({
       clientSecret: setup.clientSecret,

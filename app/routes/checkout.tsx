@@ -57,6 +57,26 @@ async function paymentSucceeded(session: Session) {
 }
 
 /** Back from a card check on the provider's page (3-D Secure): the provider says whether it was paid. */
+/**
+ * A payment that did not go through: paid but the ad could not be recorded (data cleared, support message), or not
+ * paid (the payment data stays in the session, so the advertiser can try again).
+ */
+async function unpaidRedirect(session: Session, result: { code?: string; message?: string }) {
+  if (result.code === EVENT_CREATION_FAILED_CODE) {
+    clearPaymentData(session)
+    return redirectWithToast(
+      '/',
+      { ...PAYMENT_TEXT.eventCreationFailed, variant: 'destructive' },
+      { headers: await cookieHeaders(session) },
+    )
+  }
+  return redirectWithToast('/checkout', {
+    title: PAYMENT_TEXT.failed.title,
+    description: result.message || PAYMENT_TEXT.failed.description,
+    variant: 'destructive',
+  })
+}
+
 async function finishRedirectedPayment(
   business: BusinessSessionCopy,
   session: Session,
@@ -65,19 +85,7 @@ async function finishRedirectedPayment(
   try {
     const result = await completeEventPayment({ business, paymentIntentId })
     if (result.success) return paymentSucceeded(session)
-    if (result.code === EVENT_CREATION_FAILED_CODE) {
-      clearPaymentData(session)
-      return redirectWithToast(
-        '/',
-        { ...PAYMENT_TEXT.eventCreationFailed, variant: 'destructive' },
-        { headers: await cookieHeaders(session) },
-      )
-    }
-    return redirectWithToast('/checkout', {
-      title: PAYMENT_TEXT.failed.title,
-      description: result.message || PAYMENT_TEXT.failed.description,
-      variant: 'destructive',
-    })
+    return unpaidRedirect(session, result)
   } catch (error) {
     if (!(error instanceof PaymentError)) console.error('Completing a redirected payment failed', error)
     return redirectWithToast('/checkout', {
@@ -216,20 +224,7 @@ export async function action({ request }: ActionFunctionArgs) {
         },
       )
     }
-    if (result.code === EVENT_CREATION_FAILED_CODE) {
-      clearPaymentData(session)
-      return redirectWithToast(
-        '/',
-        { ...PAYMENT_TEXT.eventCreationFailed, variant: 'destructive' },
-        { headers: await cookieHeaders(session) },
-      )
-    }
-    // The payment data stays in the session, so the advertiser can try again.
-    return redirectWithToast('/checkout', {
-      title: PAYMENT_TEXT.failed.title,
-      description: result.message || PAYMENT_TEXT.failed.description,
-      variant: 'destructive',
-    })
+    return unpaidRedirect(session, result)
   } catch (error) {
     if (error instanceof PaymentError && error.code === 'already_paid') {
       clearPaymentData(session)

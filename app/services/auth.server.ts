@@ -126,3 +126,21 @@ export function forbidden(message = 'You do not have access to this page.') {
 export function assertOwnBusiness(business: BusinessSessionCopy, businessID: unknown) {
   if (Number(businessID) !== business.businessID) throw forbidden('That business is not yours.')
 }
+
+/**
+ * The skeleton of an advertiser's JSON call: POST only, signed in, a body matching `schema`, and a `businessID`
+ * that is the session's own. Throws the JSON error Response (405/401/400/403) otherwise.
+ */
+export async function requireOwnBusinessJson<T extends { businessID: number }>(
+  request: Request,
+  schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } },
+  invalidMessage: string,
+) {
+  if (request.method !== 'POST') throw Response.json({ message: 'Method not allowed' }, { status: 405 })
+  const business = await getBusiness(request)
+  if (!business) throw Response.json({ message: 'Unauthorized' }, { status: 401 })
+  const parsed = schema.safeParse(await request.json().catch(() => null))
+  if (!parsed.success) throw Response.json({ message: invalidMessage }, { status: 400 })
+  assertOwnBusiness(business, parsed.data.businessID)
+  return { business, body: parsed.data }
+}
