@@ -19,7 +19,11 @@ const bodySchema = z.object({
 
 /** POST /api/complete-event-payment → { success, message }; "paid" is read from the provider, never from the body. */
 export async function action({ request }: ActionFunctionArgs) {
-  const { business, body } = await requireOwnBusinessJson(request, bodySchema, 'paymentIntentId and businessID are required')
+  const { business, body } = await requireOwnBusinessJson(
+    request,
+    bodySchema,
+    'paymentIntentId and businessID are required',
+  )
   try {
     const result = await completeEventPayment({ business, paymentIntentId: body.paymentIntentId })
     const headers = new Headers()

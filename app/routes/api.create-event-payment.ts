@@ -16,7 +16,11 @@ const bodySchema = z.object({
 
 /** POST /api/create-event-payment → { clientSecret, totalAmount, selectedDatesCount }; the amount comes from the event row. */
 export async function action({ request }: ActionFunctionArgs) {
-  const { business, body } = await requireOwnBusinessJson(request, bodySchema, 'businessID and eventID are required')
+  const { business, body } = await requireOwnBusinessJson(
+    request,
+    bodySchema,
+    'businessID and eventID are required',
+  )
   try {
     const setup = await setUpEventPayment({
       business,

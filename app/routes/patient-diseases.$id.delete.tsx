@@ -5,16 +5,12 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PtdiseaseDialog } from '#app/components/ptdisease-form.tsx'
 import { toast } from '#app/components/toaster.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { getPtdisease, parsePtdiseaseId } from '#app/models/ptdisease.server.ts'
-import { PTDISEASE_MESSAGES } from '#app/models/ptdisease-schema.ts'
-import { invariantResponse } from '#app/services/http.server.ts'
 import {
-  auditActor,
   handlePtdiseaseFormAction,
   listLocation,
   NO_STORE,
   noStoreHeaders,
-  requireClinician,
+  requireClinicianRecord,
 } from '#app/services/ptdisease-http.server.ts'
 
 export const meta: MetaFunction = () => [
@@ -24,11 +20,7 @@ export const meta: MetaFunction = () => [
 export const headers = noStoreHeaders
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireClinician(request)
-  const id = parsePtdiseaseId(params.id)
-  invariantResponse(id !== null, PTDISEASE_MESSAGES.notFound, { status: 404, headers: NO_STORE })
-  const record = await getPtdisease(id, auditActor(user))
-  invariantResponse(record, PTDISEASE_MESSAGES.notFound, { status: 404, headers: NO_STORE })
+  const { record } = await requireClinicianRecord(request, params.id)
   return data(
     {
       record: { ptdiseaseID: record.ptdiseaseID, mrn: record.mrn, disease: record.disease },

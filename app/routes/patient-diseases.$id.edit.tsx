@@ -3,16 +3,14 @@ import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PtdiseaseDialog, PtdiseaseForm } from '#app/components/ptdisease-form.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { getPtdisease, parsePtdiseaseId, platformToday } from '#app/models/ptdisease.server.ts'
-import { PTDISEASE_MESSAGES, recordToInput } from '#app/models/ptdisease-schema.ts'
-import { invariantResponse } from '#app/services/http.server.ts'
+import { platformToday } from '#app/models/ptdisease.server.ts'
+import { recordToInput } from '#app/models/ptdisease-schema.ts'
 import {
-  auditActor,
   handlePtdiseaseFormAction,
   listLocation,
   NO_STORE,
   noStoreHeaders,
-  requireClinician,
+  requireClinicianRecord,
 } from '#app/services/ptdisease-http.server.ts'
 
 export const meta: MetaFunction = () => [{ title: `Edit Record — Patient Disease Records — ${PRODUCT_NAME}` }]
@@ -20,11 +18,7 @@ export const meta: MetaFunction = () => [{ title: `Edit Record — Patient Disea
 export const headers = noStoreHeaders
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireClinician(request)
-  const id = parsePtdiseaseId(params.id)
-  invariantResponse(id !== null, PTDISEASE_MESSAGES.notFound, { status: 404, headers: NO_STORE })
-  const record = await getPtdisease(id, auditActor(user))
-  invariantResponse(record, PTDISEASE_MESSAGES.notFound, { status: 404, headers: NO_STORE })
+  const { record } = await requireClinicianRecord(request, params.id)
   return data({ record, today: platformToday(), closeTo: listLocation(request) }, { headers: NO_STORE })
 }
 

@@ -5,7 +5,7 @@ import { format } from 'date-fns'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { formatRecordDate, PtdiseaseDialog } from '#app/components/ptdisease-form.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { getPtdiseaseHistory, parsePtdiseaseId, type FieldChanges } from '#app/models/ptdisease.server.ts'
+import { getPtdiseaseHistory, type FieldChanges } from '#app/models/ptdisease.server.ts'
 import { PTDISEASE_FIELD_LABELS, PTDISEASE_MESSAGES } from '#app/models/ptdisease-schema.ts'
 import { getEnv } from '#app/services/env.server.ts'
 import { invariantResponse } from '#app/services/http.server.ts'
@@ -15,6 +15,7 @@ import {
   NO_STORE,
   noStoreHeaders,
   requireClinician,
+  requirePtdiseaseId,
 } from '#app/services/ptdisease-http.server.ts'
 
 export const meta: MetaFunction = () => [
@@ -49,8 +50,7 @@ function display(field: string, value: unknown): string {
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireClinician(request)
-  const id = parsePtdiseaseId(params.id)
-  invariantResponse(id !== null, PTDISEASE_MESSAGES.notFound, { status: 404, headers: NO_STORE })
+  const id = requirePtdiseaseId(params.id)
   const history = await getPtdiseaseHistory(id, auditActor(user))
   invariantResponse(history, PTDISEASE_MESSAGES.notFound, { status: 404, headers: NO_STORE })
   const timeZone = getEnv().APP_TIME_ZONE

@@ -9,6 +9,7 @@ import { z } from 'zod'
 import {
   createPtdisease,
   deletePtdisease,
+  getPtdisease,
   normaliseSearch,
   parsePtdiseaseId,
   ptdiseaseIntentServerSchema,
@@ -18,7 +19,7 @@ import {
 } from '#app/models/ptdisease.server.ts'
 import { isPtdiseaseIntent, PTDISEASE_MESSAGES } from '#app/models/ptdisease-schema.ts'
 import { requireRole, type SessionUser } from './auth.server.ts'
-import { combineHeaders, jsonError } from './http.server.ts'
+import { combineHeaders, invariantResponse, jsonError } from './http.server.ts'
 import { redirectWithToast } from './toast.server.ts'
 
 /** Patient data must never sit in a browser or proxy cache. */
@@ -37,6 +38,21 @@ export function requireClinician(request: Request) {
 }
 
 /** The API answers in JSON: signed out → 401 (no redirect to a sign-in page); no clinician role → 403. */
+/** The record id in the URL, or a 404 (not cached) for anything that is not one. */
+export function requirePtdiseaseId(param: string | undefined): number {
+  const id = parsePtdiseaseId(param)
+  invariantResponse(id !== null, PTDISEASE_MESSAGES.notFound, { status: 404, headers: NO_STORE })
+  return id
+}
+
+/** The signed-in clinician and the record the URL names (the view is audited), or a 404. */
+export async function requireClinicianRecord(request: Request, param: string | undefined) {
+  const user = await requireClinician(request)
+  const record = await getPtdisease(requirePtdiseaseId(param), auditActor(user))
+  invariantResponse(record, PTDISEASE_MESSAGES.notFound, { status: 404, headers: NO_STORE })
+  return { user, record }
+}
+
 export async function requireClinicianApi(request: Request) {
   try {
     return await requireRole(request, 'clinician')
