@@ -24,4 +24,10 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.cjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
+  {
+    files: ['server.js'],
+    languageOptions: {
+      globals: { URL: 'readonly', Headers: 'readonly', Request: 'readonly', AbortController: 'readonly' },
+    },
+  },
 )

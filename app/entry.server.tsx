@@ -26,6 +26,11 @@ try {
 
 export const streamTimeout = 5000
 
+/** For server.js: the shared page cache answers before Remix runs, and sees the same moderation decisions. */
+export { gzippedBody, keepPage, lookupPage } from '#app/services/page-cache.server.ts'
+/** For server.js: which proxies may tell the client's address (validated with the rest of the environment). */
+export const trustProxy = env.TRUST_PROXY
+
 const handleRequest: HandleDocumentRequestFunction = (
   request: Request,
   responseStatusCode: number,

@@ -19,7 +19,7 @@ import { freePort, sleep, stop, waitUntilUp } from './bench-server.ts'
 const BUDGET_BYTES = 32 * 1024 * 1024
 const SAMPLE_EVERY_MS = 20
 const MB = 1024 * 1024
-const SERVER_CLI = 'node_modules/@remix-run/serve/dist/cli.js'
+const SERVER_SCRIPT = 'server.js'
 const SERVER_BUILD = 'build/server/index.js'
 
 const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`
@@ -163,7 +163,7 @@ async function main() {
     const cookie = await signedInCookie(dataDir)
     const port = await freePort()
     const base = `http://127.0.0.1:${port}`
-    server = start([SERVER_CLI, SERVER_BUILD], { ...env, PORT: String(port) }, (t) => (serverLog += t))
+    server = start([SERVER_SCRIPT, SERVER_BUILD], { ...env, PORT: String(port) }, (t) => (serverLog += t))
     await waitUntilUp(`${base}/healthz?db=0`, server)
     const app = await measure(server.pid!, base, cookie)
     if (app.result.status !== 200) throw new Error(`Upload failed: ${app.result.status} ${app.result.body}`)

@@ -33,6 +33,11 @@ export function invalidateLiveEvents() {
   entries.clear()
 }
 
+/** Changes whenever the listings are invalidated, so caches built on them (whole pages) can tell they are stale. */
+export function liveEventsGeneration() {
+  return generation
+}
+
 function store(key: string, value: Promise<unknown>, now: number): Entry {
   const ttl = LIVE_EVENTS_CACHE_TTL_MS * (1 - TTL_JITTER + Math.random() * 2 * TTL_JITTER)
   const entry: Entry = {

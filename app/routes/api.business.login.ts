@@ -5,7 +5,7 @@ import { combineHeaders, jsonError } from '#app/services/http.server.ts'
 import { clientIp } from '#app/services/rate-limit.server.ts'
 
 /** POST {email, password} as JSON → {business, message} and the session cookie (spec §7). */
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return jsonError('Method not allowed', 405)
   if (!request.headers.get('Content-Type')?.toLowerCase().includes('application/json')) {
     return jsonError('Send the email and password as JSON (Content-Type: application/json)', 400)
@@ -20,7 +20,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return jsonError('Send a JSON object with email and password', 400)
   }
   const { email, password } = body as { email?: unknown; password?: unknown }
-  const result = await signInBusiness({ email, password }, { ip: clientIp(request, context) })
+  const result = await signInBusiness({ email, password }, { ip: clientIp(request) })
   if (!result.ok) {
     const headers = result.retryAfterSeconds ? { 'Retry-After': String(result.retryAfterSeconds) } : undefined
     return Response.json({ message: result.message, title: result.title }, { status: result.status, headers })

@@ -13,10 +13,12 @@ import {
 } from '#app/models/calendar-filters.ts'
 import { getCategoryNames } from '#app/models/public-pages.server.ts'
 import { getCalendarResults } from '#app/services/calendar-page.server.tsx'
+import { sharedPageHeaders } from '#app/services/page-cache.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
 
 /** Plain HTML: the filters are a GET form and 'View details' a POST form, so no script is needed. */
 export const handle = { hydrate: false }
+export const headers = sharedPageHeaders
 
 export const CALENDAR_SUBTITLE = 'Discover upcoming events in your area'
 export { NO_EVENTS_FOUND_TEXT }

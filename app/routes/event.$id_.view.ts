@@ -12,11 +12,11 @@ function eventPage(id: string | undefined) {
  * POST /event/{id}/view: the calendar's 'View details'. Counts a click, then sends the visitor on to the event with
  * a 303, also when counting fails: a lost click must never stop the navigation.
  */
-export async function action({ request, params, context }: ActionFunctionArgs) {
+export async function action({ request, params }: ActionFunctionArgs) {
   const eventID = parseIdParam(params.id)
   if (eventID) {
     try {
-      await trackVisit(request, context, eventID, 'click')
+      await trackVisit(request, eventID, 'click')
     } catch (error) {
       console.error(`Recording a click on event ${eventID} failed`, error)
     }

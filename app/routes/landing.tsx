@@ -1,7 +1,9 @@
 import type { MetaFunction } from '@remix-run/node'
 import { MIN_AD_DAYS_MARKETING, PRODUCT_NAME, TAGLINE } from '#app/constants.ts'
+import { sharedPageHeaders } from '#app/services/page-cache.server.ts'
 
 export const handle = { hydrate: false }
+export const headers = sharedPageHeaders
 
 export const meta: MetaFunction = () => [
   { title: `${PRODUCT_NAME} — promote your local event in minutes` },

@@ -9,10 +9,12 @@ import { PRODUCT_NAME } from '#app/constants.ts'
 import { EMPTY_CALENDAR_FILTERS, MAX_PAGE } from '#app/models/calendar-filters.ts'
 import { formatDatesLine } from '#app/models/format.ts'
 import { getLiveEventsCount, getLiveEventsPage } from '#app/models/public-events.server.ts'
+import { sharedPageHeaders } from '#app/services/page-cache.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
 
 /** Plain HTML: nothing on this page needs a script. */
 export const handle = { hydrate: false }
+export const headers = sharedPageHeaders
 
 export const PUBLIC_EVENTS_TITLE = 'Public Events'
 export const PUBLIC_EVENTS_SUBTITLE = 'Discover upcoming events from local businesses'
@@ -43,7 +45,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   } catch (error) {
     // The spec's failure state: the page still renders, with its message instead of the list.
     console.error('Loading the public events failed', error)
-    return data({ events: [], page, pageCount: 1, error: LOAD_FAILED_MESSAGE }, { status: 503 })
+    return data(
+      { events: [], page, pageCount: 1, error: LOAD_FAILED_MESSAGE },
+      { status: 503, headers: { 'Cache-Control': 'no-store' } },
+    )
   }
 }
 

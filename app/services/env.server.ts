@@ -1,3 +1,4 @@
+import net from 'node:net'
 import { z } from 'zod'
 
 function isTimeZone(value: string) {
@@ -7,6 +8,19 @@ function isTimeZone(value: string) {
   } catch {
     return false
   }
+}
+
+const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal'])
+
+function isTrustProxy(value: string) {
+  if (/^\d+$/.test(value)) return true
+  return value.split(',').every((entry) => {
+    const [address, bits, ...rest] = entry.trim().split('/')
+    if (!address || rest.length) return false
+    if (bits === undefined && TRUST_PROXY_NAMES.has(address)) return true
+    const version = net.isIP(address)
+    return version !== 0 && (bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128)))
+  })
 }
 
 const optional = z
@@ -35,6 +49,18 @@ export const envSchema = z
     DATA_DIR: z.string().trim().min(1).default('./data'),
     PORT: optional.pipe(z.coerce.number<string | undefined>().int().min(1).max(65535).optional()),
     HOST: optional,
+    /**
+     * Which proxies in front of the server may tell the client's address through X-Forwarded-For: unset (none; the
+     * socket's address is the client's), a number of hops, or a comma-separated list of addresses, subnets and the
+     * names loopback, linklocal, uniquelocal.
+     */
+    TRUST_PROXY: optional.pipe(
+      z
+        .string()
+        .refine(isTrustProxy, 'TRUST_PROXY must be a number of hops or a list of addresses, subnets or loopback')
+        .transform((v): number | string => (/^\d+$/.test(v) ? Number(v) : v))
+        .optional(),
+    ),
     SESSION_SECRET: optional,
     APP_TIME_ZONE: z
       .string()

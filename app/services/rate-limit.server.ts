@@ -7,15 +7,13 @@ export const SIGN_IN_MAX_FAILURES = 10
 export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000
 
 /**
- * The client's address: the first X-Forwarded-For entry (set by the proxy in front of the app), else the socket
- * address when the server adapter passes one in the load context. remix-serve passes none, so without a proxy all
- * clients share the key 'unknown' and the limit becomes per email.
+ * The client's address: the first X-Forwarded-For entry. server.js replaces whatever a client sent there with the
+ * address it vouches for (the socket's, or a trusted proxy's word under TRUST_PROXY), so it cannot be forged through
+ * the server. Without one, every client shares the key 'unknown' and the sign-in limit becomes per email.
  */
-export function clientIp(request: Request, context?: unknown): string {
+export function clientIp(request: Request): string {
   const forwarded = request.headers.get('X-Forwarded-For')?.split(',')[0]?.trim()
-  if (forwarded) return forwarded.slice(0, 64)
-  const remote = (context as { remoteAddress?: unknown } | undefined)?.remoteAddress
-  return typeof remote === 'string' && remote ? remote : 'unknown'
+  return forwarded ? forwarded.slice(0, 64) : 'unknown'
 }
 
 /** Keys are hashed so the table holds no email addresses. */

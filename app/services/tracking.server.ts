@@ -10,13 +10,12 @@ import { clientIp } from './rate-limit.server.ts'
  */
 export async function trackVisit(
   request: Request,
-  context: unknown,
   eventID: number,
   kind: VisitKind,
 ): Promise<VisitResult> {
   const env = getEnv()
   if (request.headers.get('Sec-Fetch-Site') === 'cross-site') return 'ignored'
-  const ip = clientIp(request, context)
+  const ip = clientIp(request)
   return recordEventVisit({
     eventID,
     kind,
@@ -30,12 +29,11 @@ export async function trackVisit(
 /** The answer of POST /api/events/{id}/track-click and track-bounce: 204, or 404 JSON for no live event. */
 export async function trackVisitResponse(
   request: Request,
-  context: unknown,
   eventID: number | null,
   kind: VisitKind,
 ): Promise<Response> {
   if (request.method !== 'POST') return jsonError('Method not allowed', 405)
-  const result = eventID ? await trackVisit(request, context, eventID, kind) : 'not-found'
+  const result = eventID ? await trackVisit(request, eventID, kind) : 'not-found'
   if (result === 'not-found') return jsonError('Event not found', 404)
   return new Response(null, { status: 204 })
 }

@@ -65,6 +65,9 @@ test.describe('a visitor without JavaScript', () => {
 
     const visitor = await browser.newPage()
     expect((await visitor.goto(`/event/${approveID}?viewMode=true`))?.status()).toBe(404)
+    // An anonymous visitor's calendar page is kept in the shared page cache until a moderation decision.
+    await visitor.goto('/calendar?keyword=Approve+Me+Social')
+    await expect(visitor.getByText('No events found. Try adjusting your filters.')).toBeVisible()
 
     const admin = await browser.newPage({ javaScriptEnabled: false })
     await signInAsStaff(admin, demoAdmin.email)
@@ -80,6 +83,8 @@ test.describe('a visitor without JavaScript', () => {
 
     expect((await visitor.goto(`/event/${approveID}?viewMode=true`))?.status()).toBe(200)
     await expect(visitor.getByRole('heading', { name: 'Approve Me Social' })).toBeVisible()
+    await visitor.goto('/calendar?keyword=Approve+Me+Social')
+    await expect(visitor.getByRole('heading', { name: 'We found 1 event(s) for you!' })).toBeVisible()
     expect((await visitor.goto(`/event/${rejectID}?viewMode=true`))?.status()).toBe(404)
 
     await advertiser.goto('/dashboard')

@@ -40,4 +40,13 @@ describe('parseEnv', () => {
   test('APP_ENV overrides NODE_ENV for the rules that apply', () => {
     expect(parseEnv({ NODE_ENV: 'production', APP_ENV: 'development' }).isProduction).toBe(false)
   })
+
+  test('TRUST_PROXY takes a number of hops or a list of addresses, subnets and names; anything else is refused', () => {
+    expect(parseEnv({}).TRUST_PROXY).toBeUndefined()
+    expect(parseEnv({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1)
+    expect(parseEnv({ TRUST_PROXY: 'loopback, 10.0.0.0/8, fd00::/8' }).TRUST_PROXY).toBe('loopback, 10.0.0.0/8, fd00::/8')
+    for (const bad of ['yes', '10.0.0.0/33', '300.1.1.1', 'loopback/8', '10.0.0.1/8/1']) {
+      expect(() => parseEnv({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY must be a number of hops/)
+    }
+  })
 })

@@ -1,0 +1,120 @@
+import { gzipSync } from 'node:zlib'
+import type { HeadersFunction } from '@remix-run/node'
+import { LIVE_EVENTS_CACHE_TTL_MS, liveEventsGeneration } from '#app/models/live-events-cache.server.ts'
+
+/**
+ * A shared cache of whole public pages for visitors without cookies, in front of the rendering (server.js asks it
+ * before Remix runs). Most visitors to /calendar, /public and /landing are anonymous and ask for the same few filter
+ * combinations, and rendering a page costs several times what sending stored bytes does.
+ *
+ * A page opts in with `Cache-Control: s-maxage=N` (see `sharedPageHeaders`). It is kept only when that response is
+ * a 200 with no Set-Cookie and carries no CSP nonce (a nonce must not be shared between responses), and only for a
+ * request without cookies, so nothing personal (a signed-in header, a toast) is ever stored or served to someone
+ * else. A moderation decision makes every stored page stale at once (the live-events generation), like the listing
+ * cache it sits on.
+ */
+
+const MAX_PAGES = 200
+const MAX_PAGE_BYTES = 512 * 1024
+
+export const SHARED_PAGE_MAX_AGE_S = LIVE_EVENTS_CACHE_TTL_MS / 1000
+
+/**
+ * A route's `headers` for a page any anonymous visitor may get from the shared cache. Its error pages are not shared,
+ * and a loader can opt a response out with its own Cache-Control (a failure state, say).
+ */
+export const sharedPageHeaders: HeadersFunction = ({ loaderHeaders, errorHeaders }) => {
+  if (errorHeaders) return new Headers()
+  return {
+    'Cache-Control':
+      loaderHeaders.get('Cache-Control') ?? `public, max-age=0, s-maxage=${SHARED_PAGE_MAX_AGE_S}`,
+    Vary: 'Cookie',
+  }
+}
+
+export interface CachedPage {
+  status: number
+  headers: Array<[string, string]>
+  body: Buffer
+  /** Made on the first request that accepts gzip, so a page nobody asks for again costs no compression. */
+  gzipBody?: Buffer
+  storedAt: number
+  freshUntil: number
+  generation: number
+}
+
+/** What a lookup needs of the incoming request (an Express request or a Fetch Request can both give it). */
+export interface PageRequest {
+  method: string
+  /** Path and query string. */
+  url: string
+  hasCookie: boolean
+}
+
+const pages = new Map<string, CachedPage>()
+
+function isCacheableRequest(req: PageRequest) {
+  return (req.method === 'GET' || req.method === 'HEAD') && !req.hasCookie
+}
+
+/** A fresh stored page for this request, if there is one. */
+export function lookupPage(req: PageRequest, now = Date.now()): CachedPage | undefined {
+  if (!isCacheableRequest(req)) return undefined
+  const page = pages.get(req.url)
+  if (!page) return undefined
+  if (now >= page.freshUntil || page.generation !== liveEventsGeneration()) {
+    pages.delete(req.url)
+    return undefined
+  }
+  return page
+}
+
+/** The stored page's body gzipped (made once). */
+export function gzippedBody(page: CachedPage): Buffer {
+  page.gzipBody ??= gzipSync(page.body)
+  return page.gzipBody
+}
+
+function sharedMaxAge(cacheControl: string | null): number | undefined {
+  const match = /(?:^|,)\s*s-maxage=(\d+)/i.exec(cacheControl ?? '')
+  return match ? Number(match[1]) : undefined
+}
+
+/**
+ * Passes `response` on, storing it first when it may be shared. A shareable page given to a request with cookies is
+ * marked private, so no cache further down the line keeps a signed-in visitor's copy.
+ */
+export async function keepPage(req: PageRequest, response: Response, now = Date.now()): Promise<Response> {
+  const maxAge = sharedMaxAge(response.headers.get('Cache-Control'))
+  if (maxAge === undefined) return response
+  if (!isCacheableRequest(req)) {
+    if (req.hasCookie) response.headers.set('Cache-Control', 'private, no-cache')
+    return response
+  }
+  if (response.status !== 200 || response.headers.has('Set-Cookie') || req.method !== 'GET') return response
+  const generation = liveEventsGeneration()
+  const body = Buffer.from(await response.arrayBuffer())
+  const nonce = /'nonce-([^']+)'/.exec(response.headers.get('Content-Security-Policy') ?? '')?.[1]
+  const shareable = body.length <= MAX_PAGE_BYTES && !(nonce && body.includes(nonce))
+  if (shareable && maxAge > 0) {
+    pages.delete(req.url)
+    pages.set(req.url, {
+      status: response.status,
+      headers: [...response.headers],
+      body,
+      storedAt: now,
+      freshUntil: now + maxAge * 1000,
+      generation,
+    })
+    while (pages.size > MAX_PAGES) {
+      const oldest = pages.keys().next().value
+      if (oldest === undefined) break
+      pages.delete(oldest)
+    }
+  }
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  })
+}

@@ -1,0 +1,159 @@
+// @ts-check
+// The HTTP server: Express in front of the Remix build (docs/decisions/004-own-server.md).
+// Usage: node server.js [build/server/index.js]; PORT (default 3000) and HOST say where it listens.
+import fs from 'node:fs'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import {
+  createReadableStreamFromReadable,
+  createRequestHandler,
+  installGlobals,
+  writeReadableStreamToWritable,
+} from '@remix-run/node'
+import compression from 'compression'
+import express from 'express'
+import morgan from 'morgan'
+
+process.env.NODE_ENV ??= 'production'
+
+const buildPath = path.resolve(process.argv[2] ?? 'build/server/index.js')
+/** @type {import('@remix-run/node').ServerBuild} */
+const build = await import(pathToFileURL(buildPath).href)
+installGlobals({ nativeFetch: build.future.v3_singleFetch })
+/** What the app's server entry exports for this file: the shared page cache and the proxy setting. */
+const { gzippedBody, keepPage, lookupPage, trustProxy } =
+  /** @type {typeof import('./app/entry.server.tsx')} */ (/** @type {unknown} */ (build.entry.module))
+const handleRequest = createRequestHandler(build, process.env.NODE_ENV)
+
+/** @param {import('express').Request} req */
+function pageRequest(req) {
+  return {
+    method: req.method,
+    url: `${req.headers.host}${req.originalUrl}`,
+    hasCookie: Boolean(req.headers.cookie),
+  }
+}
+
+/**
+ * Answers from the shared page cache, before compression (a stored page carries its own gzip copy) and before Remix.
+ * @type {import('express').RequestHandler}
+ */
+function serveStoredPage(req, res, next) {
+  const page = lookupPage(pageRequest(req))
+  if (!page) return next()
+  const gzip = req.acceptsEncodings('gzip', 'identity') === 'gzip'
+  const body = gzip ? gzippedBody(page) : page.body
+  res.statusCode = page.status
+  for (const [name, value] of page.headers) res.setHeader(name, value)
+  res.setHeader('Vary', 'Cookie, Accept-Encoding')
+  res.setHeader('Age', String(Math.floor((Date.now() - page.storedAt) / 1000)))
+  if (gzip) res.setHeader('Content-Encoding', 'gzip')
+  res.setHeader('Content-Length', String(body.length))
+  res.end(req.method === 'HEAD' ? undefined : body)
+}
+
+/**
+ * The Fetch request Remix expects; it is aborted if the client goes away before the response is finished.
+ * @param {import('express').Request} req
+ * @param {import('express').Response} res
+ */
+function toFetchRequest(req, res) {
+  const url = new URL(req.originalUrl, `${req.protocol}://${req.headers.host ?? 'localhost'}`)
+  const headers = new Headers()
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
+    headers.append(req.rawHeaders[i] ?? '', req.rawHeaders[i + 1] ?? '')
+  // The app reads the client's address from X-Forwarded-For, so it must hold what this server vouches for: the
+  // socket's address, or a trusted proxy's word (TRUST_PROXY). Whatever the client sent is replaced.
+  headers.delete('X-Forwarded-For')
+  if (req.ip) headers.set('X-Forwarded-For', req.ip)
+  const controller = new AbortController()
+  res.on('close', () => {
+    if (!res.writableFinished) controller.abort()
+  })
+  /** @type {RequestInit & { duplex?: 'half' }} */
+  const init = { method: req.method, headers, signal: controller.signal }
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    init.body = createReadableStreamFromReadable(req)
+    init.duplex = 'half'
+  }
+  return new Request(url, init)
+}
+
+/**
+ * @param {import('express').Response} res
+ * @param {Response} response
+ */
+async function sendResponse(res, response) {
+  res.status(response.status)
+  if (response.statusText) res.statusMessage = response.statusText
+  for (const [name, value] of response.headers) res.append(name, value)
+  if (response.body) await writeReadableStreamToWritable(response.body, res)
+  else res.end()
+}
+
+/** @type {import('express').RequestHandler} */
+async function remix(req, res, next) {
+  let request
+  try {
+    request = toFetchRequest(req, res)
+  } catch {
+    res.status(400).type('text/plain').send('Bad Request')
+    return
+  }
+  try {
+    const response = await handleRequest(request)
+    await sendResponse(res, await keepPage(pageRequest(req), response))
+  } catch (error) {
+    next(error)
+  }
+}
+
+const clientDir = build.assetsBuildDirectory
+const assetsPrefix = `${build.publicPath}assets`
+/** Files at the top of the client build (the favicon): a set, so other requests never touch the disk. */
+const rootFiles = new Set(
+  fs
+    .readdirSync(clientDir, { withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => `${build.publicPath}${entry.name}`),
+)
+const serveRootFile = express.static(clientDir, { maxAge: '1h', index: false })
+
+const app = express()
+app.disable('x-powered-by')
+app.set('trust proxy', trustProxy ?? false)
+// Paths only: query strings can hold what people searched for (the patient search among them).
+morgan.token('url-path', (req) => (req.url ?? '').split('?')[0])
+app.use(
+  morgan(':method :url-path :status :res[content-length] - :response-time ms', {
+    skip: (req) => (req.url ?? '').startsWith(`${assetsPrefix}/`),
+  }),
+)
+app.use(serveStoredPage)
+app.use(compression())
+app.use(
+  assetsPrefix,
+  express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y', index: false }),
+)
+app.use((req, res, next) => (rootFiles.has(req.path) ? serveRootFile(req, res, next) : next()))
+app.all('*', remix)
+app.use(
+  /** @type {import('express').ErrorRequestHandler} */
+  (error, _req, res, _next) => {
+    console.error(error)
+    if (res.headersSent) res.destroy()
+    else res.status(500).type('text/plain').send('Internal Server Error')
+  },
+)
+
+const port = Number(process.env.PORT || 3000)
+const host = process.env.HOST || undefined
+const onListen = () => console.info(`EventShout is listening on http://${host ?? 'localhost'}:${port}`)
+// Without HOST, every interface (as Node does by default).
+const server = host ? app.listen(port, host, onListen) : app.listen(port, onListen)
+for (const signal of /** @type {const} */ (['SIGTERM', 'SIGINT'])) {
+  process.once(signal, () => {
+    server.close()
+    server.closeIdleConnections()
+  })
+}

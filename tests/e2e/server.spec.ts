@@ -1,0 +1,67 @@
+import { expect, test } from './fixtures.ts'
+
+const uniqueKeyword = () => `jazz-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
+
+test('an anonymous visitor gets public pages from the shared page cache, gzipped when asked', async ({
+  request,
+}) => {
+  const path = `/calendar?keyword=${uniqueKeyword()}`
+  const first = await request.get(path)
+  expect(first.status()).toBe(200)
+  expect(first.headers()['age']).toBeUndefined()
+  expect(first.headers()['cache-control']).toBe('public, max-age=0, s-maxage=15')
+
+  const second = await request.get(path, { headers: { 'Accept-Encoding': 'gzip' } })
+  expect(second.headers()['age']).toMatch(/^\d+$/)
+  expect(second.headers()['content-encoding']).toBe('gzip')
+  expect(second.headers()['vary']).toBe('Cookie, Accept-Encoding')
+  expect(second.headers()['content-security-policy']).toContain("frame-ancestors 'none'")
+  expect(await second.text()).toBe(await first.text())
+})
+
+test('a visitor with cookies always gets a freshly rendered page that no cache may keep', async ({
+  request,
+}) => {
+  const path = `/calendar?keyword=${uniqueKeyword()}`
+  await request.get(path)
+  const withCookie = await request.get(path, { headers: { Cookie: 'returning=1' } })
+  expect(withCookie.status()).toBe(200)
+  expect(withCookie.headers()['age']).toBeUndefined()
+  expect(withCookie.headers()['cache-control']).toBe('private, no-cache')
+})
+
+test('an event page, whose beacon script carries the per-request nonce, is never shared', async ({
+  page,
+  request,
+}) => {
+  await page.goto('/calendar?keyword=Maple+Street')
+  await page
+    .getByRole('list', { name: 'Events' })
+    .getByRole('button', { name: 'View details' })
+    .first()
+    .click()
+  await expect(page).toHaveURL(/\/event\/\d+\?viewMode=true$/)
+  const path = new URL(page.url()).pathname + new URL(page.url()).search
+  const [first, second] = [await request.get(path), await request.get(path)]
+  expect(second.headers()['age']).toBeUndefined()
+  expect(second.headers()['content-security-policy']).not.toBe(first.headers()['content-security-policy'])
+})
+
+test('the client address comes from the connection: a forged X-Forwarded-For does not escape the sign-in limit', async ({
+  request,
+}) => {
+  const email = `limit-${uniqueKeyword()}@example.com`
+  for (let i = 1; i <= 10; i++) {
+    const res = await request.post('/api/business/login', {
+      data: { email, password: 'wrong-password' },
+      headers: { 'X-Forwarded-For': `198.51.100.${i}` },
+    })
+    expect(res.status()).toBe(401)
+  }
+  const limited = await request.post('/api/business/login', {
+    data: { email, password: 'wrong-password' },
+    headers: { 'X-Forwarded-For': '198.51.100.77' },
+  })
+  expect(limited.status()).toBe(429)
+  expect(Number(limited.headers()['retry-after'])).toBeGreaterThan(0)
+})
