@@ -3,12 +3,13 @@
 // Usage: node server.js [build/server/index.js]; PORT (default 3000) and HOST say where it listens.
 import fs from 'node:fs'
 import path from 'node:path'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import { pathToFileURL } from 'node:url'
 import {
   createReadableStreamFromReadable,
   createRequestHandler,
   installGlobals,
-  writeReadableStreamToWritable,
 } from '@remix-run/node'
 import compression from 'compression'
 import express from 'express'
@@ -87,8 +88,18 @@ async function sendResponse(res, response) {
   res.status(response.status)
   if (response.statusText) res.statusMessage = response.statusText
   for (const [name, value] of response.headers) res.append(name, value)
-  if (response.body) await writeReadableStreamToWritable(response.body, res)
-  else res.end()
+  if (!response.body) {
+    res.end()
+    return
+  }
+  // pipeline() waits for the client to take each chunk, so a paused download holds a few buffers, not the file.
+  const body = Readable.fromWeb(/** @type {import('node:stream/web').ReadableStream} */ (response.body))
+  try {
+    await pipeline(body, res)
+  } catch (error) {
+    // A client that leaves mid-response is not a server error.
+    if (!res.destroyed) throw error
+  }
 }
 
 /** @type {import('express').RequestHandler} */

@@ -4,7 +4,8 @@
  * Starts the built server on a fresh embedded database, signs a business in, streams a 50 MB WebM-signature video
  * to POST /api/test-upload and samples the server's resident memory (VmRSS in /proc/<pid>/status) every 20 ms.
  * Reports throughput and the peak RSS growth over the idle baseline; exits 1 when the growth is over budget
- * (an upload must be streamed to disk, never held in memory) or the upload fails.
+ * (an upload must be streamed to disk, never held in memory) or the upload fails. Then downloads the stored video
+ * with a client that stops reading after 1 MB, and reports what that costs the server (for reference).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import crypto from 'node:crypto'
@@ -126,6 +127,34 @@ async function measure(pid: number, base: string, cookie: string) {
 }
 
 /**
+ * A visitor whose player stops reading: takes the first megabyte of the stored video, then stops for 3 s while the
+ * server's memory is sampled. A server that respects backpressure holds a few buffers, not the rest of the file.
+ */
+async function pausedDownload(pid: number, url: URL) {
+  await sleep(1000)
+  const baseline = rssOf(pid)
+  const during = sampler(pid)
+  await new Promise<void>((resolve, reject) => {
+    const req = http.get(url, (res) => {
+      let received = 0
+      res.on('data', (chunk: Buffer) => {
+        received += chunk.length
+        if (received < MB || res.isPaused()) return
+        res.pause()
+        setTimeout(() => {
+          res.destroy()
+          resolve()
+        }, 3000)
+      })
+      res.on('error', () => {})
+    })
+    req.on('error', reject)
+  })
+  during.stop()
+  return Math.max(baseline, ...during.samples) - baseline
+}
+
+/**
  * The same upload to a bare `node:http` server that pipes the body to a file: what Node itself costs to receive
  * 50 MB (socket buffers awaiting garbage collection), printed for comparison only.
  */
@@ -173,6 +202,7 @@ async function main() {
     if (storedBytes !== VIDEO_MAX_BYTES) {
       throw new Error(`Stored ${storedBytes} bytes, expected ${VIDEO_MAX_BYTES}`)
     }
+    const pausedGrowth = await pausedDownload(server.pid!, new URL(publicUrl, base))
     await stop(server)
 
     const controlPort = await freePort()
@@ -191,6 +221,7 @@ async function main() {
       `  server RSS: idle baseline ${mb(app.baseline)}, peak ${mb(app.peak)} (${app.samples} samples)`,
     )
     console.info(`  peak growth ${mb(app.growth)} (budget ${mb(BUDGET_BYTES)})`)
+    console.info(`A download of it that stops reading after 1 MB: server growth ${mb(pausedGrowth)} over 3 s`)
     console.info(
       `Bare node:http server piping the same body to a file: growth ${mb(floor.growth)}, ` +
         `${(VIDEO_MAX_BYTES / MB / floor.seconds).toFixed(1)} MB/s (for comparison)`,
