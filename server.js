@@ -6,11 +6,7 @@ import path from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { pathToFileURL } from 'node:url'
-import {
-  createReadableStreamFromReadable,
-  createRequestHandler,
-  installGlobals,
-} from '@remix-run/node'
+import { createReadableStreamFromReadable, createRequestHandler, installGlobals } from '@remix-run/node'
 import compression from 'compression'
 import express from 'express'
 import morgan from 'morgan'
@@ -130,14 +126,20 @@ const rootFiles = new Set(
 )
 const serveRootFile = express.static(clientDir, { maxAge: '1h', index: false })
 
+/**
+ * The URL as the client asked for it (a mounted middleware, such as the static files under /assets, shortens req.url).
+ * @param {import('node:http').IncomingMessage & { originalUrl?: string }} req
+ */
+const originalUrl = (req) => req.originalUrl ?? req.url ?? ''
+
 const app = express()
 app.disable('x-powered-by')
 app.set('trust proxy', trustProxy ?? false)
 // Paths only: query strings can hold what people searched for (the patient search among them).
-morgan.token('url-path', (req) => (req.url ?? '').split('?')[0])
+morgan.token('url-path', (req) => originalUrl(req).split('?')[0])
 app.use(
   morgan(':method :url-path :status :res[content-length] - :response-time ms', {
-    skip: (req) => (req.url ?? '').startsWith(`${assetsPrefix}/`),
+    skip: (req) => originalUrl(req).startsWith(`${assetsPrefix}/`),
   }),
 )
 app.use(serveStoredPage)

@@ -1,8 +1,11 @@
-import type { Page } from '@playwright/test'
+import { chromium, type Page } from '@playwright/test'
 import { addDaysIso, todayInZone } from '#app/services/time.ts'
+import { CHROMIUM_ARGS, findChromium } from './chromium.ts'
 import { demoAdmin, expect, signInAsNewBusiness, signInAsStaff, test } from './fixtures.ts'
 
 const today = todayInZone('America/New_York')
+const REAL_BROWSER =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36'
 
 async function paidAd(page: Page, title: string) {
   const res = await page.request.post('/api/approve-event', {
@@ -123,4 +126,42 @@ test('leaving an event within 5 seconds sends exactly one bounce beacon; staying
   await page.waitForTimeout(5500)
   await page.goto('/landing')
   expect(await beacons()).toBe(1)
+})
+
+test('a visitor with JavaScript opens a new ad from the calendar and leaves at once: its advertiser sees one click and one bounce', async ({
+  browser,
+}) => {
+  const advertiser = await browser.newPage()
+  await signInAsNewBusiness(advertiser, 'Tracked Club')
+  const title = `Tracked Social ${Date.now().toString(36)}`
+  const eventID = await paidAd(advertiser, title)
+  const admin = await browser.newPage()
+  await signInAsStaff(admin, demoAdmin.email)
+  const review = await admin.request.post('/api/admin/review-event', { data: { eventID, action: 'approve' } })
+  expect(review.status(), await review.text()).toBe(200)
+
+  // A visitor's everyday browser: a headless browser's own user agent is, rightly, not counted. The whole browser says
+  // so, because a beacon sent while a page unloads leaves with the browser's user agent, not a page's override.
+  const visitorBrowser = await chromium.launch({
+    executablePath: findChromium(),
+    args: [...CHROMIUM_ARGS, `--user-agent=${REAL_BROWSER}`],
+  })
+  try {
+    const visitor = await visitorBrowser.newPage({ baseURL: test.info().project.use.baseURL })
+    await visitor.goto(`/calendar?keyword=${encodeURIComponent(title)}`)
+    await expect(visitor.getByRole('heading', { name: 'We found 1 event(s) for you!' })).toBeVisible()
+    await visitor.getByRole('list', { name: 'Events' }).getByRole('button', { name: 'View details' }).click()
+    await expect(visitor).toHaveURL(new RegExp(`/event/${eventID}\\?viewMode=true$`))
+    await expect(visitor.getByRole('heading', { name: title })).toBeVisible()
+    await visitor.goto('/landing')
+
+    const card = advertiser.getByTestId('gallery-card').filter({ hasText: title })
+    await expect(async () => {
+      await advertiser.goto('/dashboard')
+      await expect(card.getByTestId('event-clicks')).toHaveText('1', { timeout: 500 })
+      await expect(card.getByTestId('event-bounces')).toHaveText('1', { timeout: 500 })
+    }).toPass({ timeout: 10_000 })
+  } finally {
+    await visitorBrowser.close()
+  }
 })
