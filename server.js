@@ -3,8 +3,6 @@
 // Usage: node server.js [build/server/index.js]; PORT (default 3000) and HOST say where it listens.
 import fs from 'node:fs'
 import path from 'node:path'
-import { Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
 import { pathToFileURL } from 'node:url'
 import { createReadableStreamFromReadable, createRequestHandler, installGlobals } from '@remix-run/node'
 import compression from 'compression'
@@ -88,14 +86,34 @@ async function sendResponse(res, response) {
     res.end()
     return
   }
-  // pipeline() waits for the client to take each chunk, so a paused download holds a few buffers, not the file.
-  const body = Readable.fromWeb(/** @type {import('node:stream/web').ReadableStream} */ (response.body))
+  // Each chunk waits until the client has taken the previous ones, so a paused download holds a few buffers, not the
+  // rest of the file.
+  const reader = response.body.getReader()
   try {
-    await pipeline(body, res)
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      if (!res.write(value)) await drainedOrClosed(res)
+      if (res.destroyed) return void (await reader.cancel())
+    }
+    res.end()
   } catch (error) {
     // A client that leaves mid-response is not a server error.
     if (!res.destroyed) throw error
   }
+}
+
+/** @param {import('express').Response} res */
+function drainedOrClosed(res) {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done)
+      res.off('close', done)
+      resolve(undefined)
+    }
+    res.on('drain', done)
+    res.on('close', done)
+  })
 }
 
 /** @type {import('express').RequestHandler} */
