@@ -11,17 +11,22 @@
  * --keep-data (keep the seeded data folder).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import crypto from 'node:crypto'
 import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import autocannon from 'autocannon'
 import { sql, type SQLWrapper } from 'drizzle-orm'
 import { DEFAULT_CATEGORIES } from '#app/constants.ts'
 import { addDaysIso, todayInZone } from '#app/services/time.ts'
 import type { Database } from '#db/client.server.ts'
 import { DEMO_EVENT_IDEAS } from '#db/demo-data.ts'
-import { freePort, stop, waitUntilUp } from './bench-server.ts'
+import {
+  benchEnvironment,
+  builtAppExists,
+  freePort,
+  SERVER_BUILD,
+  SERVER_SCRIPT,
+  stop,
+  waitUntilUp,
+} from './bench-server.ts'
 
 const TOTAL_EVENTS = 100_000
 const BUSINESSES = 2_000
@@ -30,8 +35,6 @@ const LIVE_EVERY = 10
 const BUDGET_RATIO = 0.6
 /** The ZIP code of 'Bench Business 11', which has live events (see the seed). */
 const ZIP_WITH_LIVE_EVENTS = String(60000 + ((11 * 7919) % 40000))
-const SERVER_SCRIPT = 'server.js'
-const SERVER_BUILD = 'build/server/index.js'
 
 const args = process.argv.slice(2)
 const durationArg = args.find((a) => a.startsWith('--duration='))
@@ -254,20 +257,8 @@ function row(r: LoadResult) {
 }
 
 async function main() {
-  if (!EXPLAIN_ONLY && !fs.existsSync(SERVER_BUILD)) {
-    console.error(`${SERVER_BUILD} is missing: run \`npx remix vite:build\` first.`)
-    return 2
-  }
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eventshout-bench-calendar-'))
-  const env = {
-    ...process.env,
-    APP_ENV: 'development',
-    DATA_DIR: dataDir,
-    SESSION_SECRET: crypto.randomBytes(24).toString('hex'),
-    DATABASE_URL: '',
-    HOST: '127.0.0.1',
-  }
-  Object.assign(process.env, env)
+  if (!EXPLAIN_ONLY && !builtAppExists()) return 2
+  const { dataDir, env } = benchEnvironment('eventshout-bench-calendar-')
   const { getEnv } = await import('#app/services/env.server.ts')
   const today = todayInZone(getEnv().APP_TIME_ZONE)
 

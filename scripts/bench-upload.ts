@@ -8,20 +8,24 @@
  * with a client that stops reading after 1 MB, and reports what that costs the server (for reference).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import crypto from 'node:crypto'
 import fs from 'node:fs'
 import http from 'node:http'
-import os from 'node:os'
-import path from 'node:path'
 import { VIDEO_MAX_BYTES } from '#app/constants.ts'
 import { streamedMultipart, webmBytes } from '#tests/support/media.ts'
-import { freePort, sleep, stop, waitUntilUp } from './bench-server.ts'
+import {
+  benchEnvironment,
+  builtAppExists,
+  freePort,
+  SERVER_BUILD,
+  SERVER_SCRIPT,
+  sleep,
+  stop,
+  waitUntilUp,
+} from './bench-server.ts'
 
 const BUDGET_BYTES = 32 * 1024 * 1024
 const SAMPLE_EVERY_MS = 20
 const MB = 1024 * 1024
-const SERVER_SCRIPT = 'server.js'
-const SERVER_BUILD = 'build/server/index.js'
 
 const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`
 
@@ -170,20 +174,8 @@ http.createServer(async (req, res) => {
 `
 
 async function main() {
-  if (!fs.existsSync(SERVER_BUILD)) {
-    console.error(`${SERVER_BUILD} is missing: run \`npx remix vite:build\` first.`)
-    return 2
-  }
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eventshout-bench-'))
-  const env = {
-    ...process.env,
-    APP_ENV: 'development',
-    DATA_DIR: dataDir,
-    SESSION_SECRET: crypto.randomBytes(24).toString('hex'),
-    DATABASE_URL: '',
-    HOST: '127.0.0.1',
-  }
-  Object.assign(process.env, env)
+  if (!builtAppExists()) return 2
+  const { dataDir, env } = benchEnvironment('eventshout-bench-')
 
   let server: ChildProcess | undefined
   let control: ChildProcess | undefined
