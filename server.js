@@ -93,8 +93,9 @@ async function sendResponse(res, response) {
     for (;;) {
       const { done, value } = await reader.read()
       if (done) break
-      if (!res.write(value)) await drainedOrClosed(res)
+      // The client may have left while the next chunk was being read: stop reading (closes a file, say).
       if (res.destroyed) return void (await reader.cancel())
+      if (!res.write(value)) await drainedOrClosed(res)
     }
     res.end()
   } catch (error) {
@@ -106,6 +107,7 @@ async function sendResponse(res, response) {
 /** @param {import('express').Response} res */
 function drainedOrClosed(res) {
   return new Promise((resolve) => {
+    if (res.destroyed) return resolve(undefined)
     const done = () => {
       res.off('drain', done)
       res.off('close', done)

@@ -46,7 +46,7 @@ export interface CachedPage {
 /** What a lookup needs of the incoming request (an Express request or a Fetch Request can both give it). */
 export interface PageRequest {
   method: string
-  /** Path and query string. */
+  /** Host, path and query string: the cache key. */
   url: string
   hasCookie: boolean
 }
