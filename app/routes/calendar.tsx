@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, useLoaderData } from '@remix-run/react'
+import type { InputHTMLAttributes } from 'react'
 import { NO_EVENTS_FOUND_TEXT } from '#app/components/calendar-results.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Logo } from '#app/components/site-chrome.tsx'
@@ -64,6 +65,22 @@ const inputClasses =
   'mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-200'
 const labelClasses = 'block text-sm font-medium text-slate-800'
 
+/** One labelled filter field. */
+function FilterInput({
+  id,
+  label,
+  ...input
+}: { id: string; label: string } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <div>
+      <label htmlFor={id} className={labelClasses}>
+        {label}
+      </label>
+      <input id={id} {...input} className={inputClasses} />
+    </div>
+  )
+}
+
 function Filters({ filters, categories }: { filters: CalendarFilters; categories: string[] }) {
   const selected = filters.category || ALL_CATEGORIES
   // A category typed into the URL that no longer exists still shows as selected.
@@ -71,19 +88,14 @@ function Filters({ filters, categories }: { filters: CalendarFilters; categories
     categories.includes(selected) || selected === ALL_CATEGORIES ? categories : [...categories, selected]
   return (
     <Form method="get" action="/calendar" className="grid gap-4" aria-label="Filters">
-      <div>
-        <label htmlFor="calendar-keyword" className={labelClasses}>
-          Keyword
-        </label>
-        <input
-          id="calendar-keyword"
-          name={P.keyword}
-          type="search"
-          defaultValue={filters.keyword}
-          maxLength={100}
-          className={inputClasses}
-        />
-      </div>
+      <FilterInput
+        id="calendar-keyword"
+        label="Keyword"
+        name={P.keyword}
+        type="search"
+        defaultValue={filters.keyword}
+        maxLength={100}
+      />
       <div>
         <label htmlFor="calendar-category" className={labelClasses}>
           Category
@@ -97,47 +109,26 @@ function Filters({ filters, categories }: { filters: CalendarFilters; categories
           ))}
         </select>
       </div>
-      <div>
-        <label htmlFor="calendar-zip" className={labelClasses}>
-          ZIP Code
-        </label>
-        <input
-          id="calendar-zip"
-          name={P.zip}
-          type="text"
-          inputMode="numeric"
-          autoComplete="postal-code"
-          defaultValue={filters.zip}
-          maxLength={50}
-          className={inputClasses}
-        />
-      </div>
+      <FilterInput
+        id="calendar-zip"
+        label="ZIP Code"
+        name={P.zip}
+        type="text"
+        inputMode="numeric"
+        autoComplete="postal-code"
+        defaultValue={filters.zip}
+        maxLength={50}
+      />
       <fieldset className="grid gap-3">
         <legend className="sr-only">Dates</legend>
-        <div>
-          <label htmlFor="calendar-from" className={labelClasses}>
-            Date(s) From
-          </label>
-          <input
-            id="calendar-from"
-            name={P.from}
-            type="date"
-            defaultValue={filters.from ?? ''}
-            className={inputClasses}
-          />
-        </div>
-        <div>
-          <label htmlFor="calendar-to" className={labelClasses}>
-            To
-          </label>
-          <input
-            id="calendar-to"
-            name={P.to}
-            type="date"
-            defaultValue={filters.to ?? ''}
-            className={inputClasses}
-          />
-        </div>
+        <FilterInput
+          id="calendar-from"
+          label="Date(s) From"
+          name={P.from}
+          type="date"
+          defaultValue={filters.from ?? ''}
+        />
+        <FilterInput id="calendar-to" label="To" name={P.to} type="date" defaultValue={filters.to ?? ''} />
       </fieldset>
       <button
         type="submit"
