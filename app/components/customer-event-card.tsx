@@ -2,35 +2,11 @@ import { Link, useNavigate, useSearchParams } from '@remix-run/react'
 import { useEffect, useId, useRef, useState, type MouseEvent, type ReactNode } from 'react'
 import { toast } from '#app/components/toaster.tsx'
 import { PHOTO_MAX_HEIGHT_PX, VIDEO_MIN_HEIGHT_PX } from '#app/constants.ts'
+import type { CustomerCardData } from '#app/models/customer-card.ts'
 import { externalUrl, formatPhone, mediaSrc, videoTypeFromUrl } from '#app/models/format.ts'
 
-/** The fields the card reads: an EventView satisfies it, and so does a plain object for an unsaved preview. */
-export interface CustomerEventCardData {
-  businessName: string
-  businessAddress?: string | null
-  businessCity?: string | null
-  businessState?: string | null
-  businessZip?: string | null
-  businessPhone?: string | null
-  businessEmail?: string | null
-  businessContact?: string | null
-  businessWebsite?: string | null
-  facebookURL?: string | null
-  instagramURL?: string | null
-  linkedin?: string | null
-  youtubeURL?: string | null
-  xURL?: string | null
-  tiktokURL?: string | null
-  eventTitle: string
-  eventDescription: string
-  /** Stored path or URL of the photo; served from /api/media/{last segment}. */
-  stillPhotoPath?: string | null
-  videoPath?: string | null
-  /** The event's own contact details, used where the business has none. */
-  contactPerson?: string | null
-  contactPhone?: string | null
-  contactEmail?: string | null
-}
+/** Built by `customerCardData` (#app/models/customer-card.ts), the one source of what the card shows. */
+export type CustomerEventCardData = CustomerCardData
 
 export type CustomerEventCardMode = 'normal' | 'preview' | 'public'
 

@@ -1,6 +1,6 @@
 import { Form, Link, useNavigate, useNavigation } from '@remix-run/react'
 import { useEffect, useRef, useState, type FormEvent } from 'react'
-import { CustomerEventCard, type CustomerEventCardData } from '#app/components/customer-event-card.tsx'
+import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
 import { toast } from '#app/components/toaster.tsx'
 import {
   DELAY_TO_CHECKOUT_MS,
@@ -12,6 +12,8 @@ import {
   VIDEO_MAX_BYTES,
 } from '#app/constants.ts'
 import type { CalendarMonth } from '#app/models/calendar.ts'
+import { customerCardData, type CardBusiness } from '#app/models/customer-card.ts'
+import { formatPhone } from '#app/models/format.ts'
 import { MAX_DATES_MESSAGE } from '#app/models/event-schema.ts'
 
 export const APPROVE_FAILED_MESSAGE = 'Failed to approve your ad. Please try again.'
@@ -28,19 +30,18 @@ export interface EventFormValues {
   contactEmail: string
 }
 
-export interface EventFormBusiness {
-  businessName: string
-  businessAddress: string
-  businessCity: string
-  businessState: string
-  businessZip: string
-  businessPhone: string
-  businessEmail: string
-  businessContact: string
+export type EventFormBusiness = CardBusiness
+
+/** Editing a saved, unpaid ad: saving rewrites it, and its media stays unless a new file is chosen. */
+export interface EditedAd {
+  eventID: number
+  stillPhotoPath: string
+  videoPath: string
 }
 
 interface Props {
   business: EventFormBusiness
+  editing?: EditedAd
   categories: string[]
   months: CalendarMonth[]
   today: string
@@ -73,7 +74,7 @@ function uploadApproval(body: FormData, onProgress: (fraction: number) => void) 
   })
 }
 
-export function EventForm({ business, categories, months, today, initial, errors = {}, priceTable }: Props) {
+export function EventForm({ business, editing, categories, months, today, initial, errors = {}, priceTable }: Props) {
   const navigation = useNavigation()
   const navigate = useNavigate()
   const formRef = useRef<HTMLFormElement>(null)
@@ -89,6 +90,11 @@ export function EventForm({ business, categories, months, today, initial, errors
   const [videoName, setVideoName] = useState('')
   const [cost, setCost] = useState('0.00')
   const [previewOpen, setPreviewOpen] = useState(false)
+  const [contact, setContact] = useState({
+    contactPerson: initial.contactPerson,
+    contactPhone: initial.contactPhone,
+    contactEmail: initial.contactEmail,
+  })
   const [progress, setProgress] = useState<number | null>(null)
 
   useEffect(() => setHydrated(true), [])
@@ -156,7 +162,16 @@ export function EventForm({ business, categories, months, today, initial, errors
       toast({ title: 'Choose your dates', description: 'Please choose at least one display date', variant: 'destructive' })
       return
     }
+    setContact({
+      contactPerson: fieldValue('contactPerson'),
+      contactPhone: fieldValue('contactPhone'),
+      contactEmail: fieldValue('contactEmail'),
+    })
     setPreviewOpen(true)
+  }
+
+  function fieldValue(name: 'contactPerson' | 'contactPhone' | 'contactEmail') {
+    return (formRef.current?.elements.namedItem(name) as HTMLInputElement | null)?.value ?? ''
   }
 
   async function onApprove() {
@@ -168,15 +183,16 @@ export function EventForm({ business, categories, months, today, initial, errors
       eventDescription: description.trim(),
       eventCategory: chosenCategories,
       eventDate: eventDate || UNSET_DATE,
-      contactPerson: (form.elements.namedItem('contactPerson') as HTMLInputElement | null)?.value ?? '',
-      contactPhone: (form.elements.namedItem('contactPhone') as HTMLInputElement | null)?.value ?? '',
-      contactEmail: (form.elements.namedItem('contactEmail') as HTMLInputElement | null)?.value ?? '',
+      contactPerson: fieldValue('contactPerson'),
+      contactPhone: fieldValue('contactPhone'),
+      contactEmail: fieldValue('contactEmail'),
       businessName: business.businessName,
       showAdOnDate: dates.map((d) => `${d},`).join(''),
     }
     data.set('eventData', JSON.stringify(eventData))
     data.set('selectedDates', JSON.stringify(dates))
     data.set('totalAmount', cost)
+    if (editing) data.set('eventID', String(editing.eventID))
     const photo = photoRef.current?.files?.[0]
     const video = videoRef.current?.files?.[0]
     if (photo) data.set('image', photo)
@@ -201,11 +217,13 @@ export function EventForm({ business, categories, months, today, initial, errors
     }
   }
 
-  const preview: CustomerEventCardData = {
-    ...business,
+  const preview = customerCardData(business, {
     eventTitle: title,
     eventDescription: description,
-  }
+    ...contact,
+    stillPhotoPath: editing?.stillPhotoPath,
+    videoPath: editing?.videoPath,
+  })
   const submitting = navigation.state === 'submitting'
 
   return (
@@ -224,7 +242,7 @@ export function EventForm({ business, categories, months, today, initial, errors
           </h2>
           <p className="mt-1 text-sm text-slate-700">
             {business.businessName} · {business.businessAddress}, {business.businessCity}, {business.businessState}{' '}
-            {business.businessZip} · {business.businessPhone} · {business.businessEmail}
+            {business.businessZip} · {formatPhone(business.businessPhone)} · {business.businessEmail}
           </p>
         </section>
 
@@ -372,6 +390,7 @@ export function EventForm({ business, categories, months, today, initial, errors
               className="mt-1 block w-full text-sm"
             />
             <p className="mt-1 text-xs text-slate-500">Image files up to {PHOTO_MAX_BYTES / 1024 / 1024}MB.</p>
+            {editing?.stillPhotoPath ? <KeptMediaNote kind="photo" /> : null}
             <FieldError id="image-error" messages={errors.image} />
           </div>
           <div>
@@ -388,6 +407,7 @@ export function EventForm({ business, categories, months, today, initial, errors
               className="mt-1 block w-full text-sm"
             />
             <p className="mt-1 text-xs text-slate-500">MP4, WebM or Ogg, under {VIDEO_MAX_BYTES / 1024 / 1024}MB.</p>
+            {editing?.videoPath ? <KeptMediaNote kind="video" /> : null}
             <FieldError id="video-error" messages={errors.video} />
           </div>
         </div>
@@ -487,4 +507,8 @@ export function EventForm({ business, categories, months, today, initial, errors
       ) : null}
     </>
   )
+}
+
+function KeptMediaNote({ kind }: { kind: 'photo' | 'video' }) {
+  return <p className="mt-1 text-xs text-slate-700">Your current {kind} stays unless you choose a new file.</p>
 }

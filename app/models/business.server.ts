@@ -4,6 +4,8 @@ import { dummyPasswordHash, hashPassword, verifyPassword } from '#app/services/p
 import { db } from '#db/client.server.ts'
 import { business, users, type Business } from '#db/schema.ts'
 import type { Registration } from './business-schema.ts'
+import type { CardBusiness } from './customer-card.ts'
+import { businessPublicColumns } from './event.server.ts'
 
 /** A business as the API shows it: everything but the password hash. */
 export type PublicBusiness = Omit<Business, 'businessPassword'>
@@ -26,6 +28,16 @@ export function toSessionCopy(row: Business): BusinessSessionCopy {
     businessZip: row.businessZip,
     businessContact: row.businessContact,
   }
+}
+
+/** What the customer card shows of a business, fresh from the database (links are not in the session copy). */
+export async function getCardBusiness(businessID: number): Promise<CardBusiness | null> {
+  const [row] = await db
+    .select({ businessName: business.businessName, ...businessPublicColumns })
+    .from(business)
+    .where(eq(business.businessID, businessID))
+    .limit(1)
+  return row ?? null
 }
 
 export async function getBusinessById(businessID: number) {

@@ -38,3 +38,8 @@ export function eventStatusLabel(event: EventStatusFields, today: string): Event
   }
   return EVENT_STATUS_LABELS.awaitingReview
 }
+
+/** An advertiser may change their ad only while it is unpaid: once paid it is reviewed (and then shown) as paid for. */
+export function isEditableByOwner(event: Pick<EventStatusFields, 'eventStatus' | 'paymentStatus'>): boolean {
+  return event.paymentStatus === 'pending' && event.eventStatus === 'pending'
+}

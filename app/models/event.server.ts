@@ -61,28 +61,60 @@ export interface NewEventData extends EventInput {
   approvedDateByBusiness: string
 }
 
+/** The columns an advertiser's submission sets, on a new ad and on an edited one alike. */
+function submittedColumns(data: NewEventData) {
+  return {
+    businessName: data.businessName,
+    eventTitle: data.eventTitle,
+    eventDescription: data.eventDescription,
+    category: data.eventCategory,
+    showAdOnDates: data.showAdDates,
+    eventDate: data.eventDate,
+    ...showDateBounds(data.eventDate, data.showAdDates),
+    daysOrdered: data.showAdDates.length,
+    totalCost: data.totalCents / 100,
+    contactPerson: data.contactPerson,
+    contactPhone: data.contactPhone,
+    contactEmail: data.contactEmail,
+    approvedDateByBusiness: data.approvedDateByBusiness,
+  }
+}
+
 /** Saves an advertiser's approved ad as pending/pending; returns its id. */
 export async function insertEvent(tx: Transaction | typeof db, data: NewEventData) {
   const [row] = await tx
     .insert(events)
-    .values({
-      businessID: data.businessID,
-      businessName: data.businessName,
-      eventTitle: data.eventTitle,
-      eventDescription: data.eventDescription,
-      category: data.eventCategory,
-      showAdOnDates: data.showAdDates,
-      eventDate: data.eventDate,
-      ...showDateBounds(data.eventDate, data.showAdDates),
-      daysOrdered: data.showAdDates.length,
-      totalCost: data.totalCents / 100,
-      contactPerson: data.contactPerson,
-      contactPhone: data.contactPhone,
-      contactEmail: data.contactEmail,
-      approvedDateByBusiness: data.approvedDateByBusiness,
-    })
+    .values({ businessID: data.businessID, ...submittedColumns(data) })
     .returning({ eventID: events.eventID, createdDate: events.createdDate })
   return row!
+}
+
+/**
+ * The business's own event, locked until the transaction ends, so a payment or a second edit cannot change it
+ * between the check and the update.
+ */
+export async function lockOwnedEvent(tx: Transaction, eventID: number, businessID: number) {
+  const [row] = await tx
+    .select()
+    .from(events)
+    .where(and(eq(events.eventID, eventID), eq(events.businessID, businessID)))
+    .limit(1)
+    .for('update')
+  return row ?? null
+}
+
+/** Rewrites an ad's submitted fields in place (same id, same media unless replaced afterwards). */
+export async function updateSubmittedEvent(tx: Transaction, eventID: number, data: NewEventData) {
+  await tx
+    .update(events)
+    .set(submittedColumns(data))
+    .where(and(eq(events.eventID, eventID), eq(events.businessID, data.businessID)))
+}
+
+/** Forgets the media rows of these kinds, before new files of the same kinds are attached. */
+export async function detachEventMedia(tx: Transaction, eventID: number, kinds: MediaType[]) {
+  if (kinds.length === 0) return
+  await tx.delete(eventMedia).where(and(eq(eventMedia.eventId, eventID), inArray(eventMedia.mediaType, kinds)))
 }
 
 export async function attachEventMedia(

@@ -7,7 +7,7 @@ import { format } from 'date-fns'
 import type { ReactNode } from 'react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { mediaSrc, videoTypeFromUrl } from '#app/models/format.ts'
+import { formatPhone, mediaSrc, videoTypeFromUrl } from '#app/models/format.ts'
 import { REJECTION_REASON_MAX, reviewFormSchema, type PendingEvent } from '#app/models/moderation-schema.ts'
 import { listPendingEvents, reviewEvent } from '#app/models/moderation.server.ts'
 import { requireRole } from '#app/services/auth.server.ts'
@@ -115,7 +115,7 @@ function PendingEventItem({ event, date }: { event: PendingEvent & { uploadedAt:
           </Field>
           <Field label="Category">{event.category.join(', ') || '—'}</Field>
           <Field label="Contact person">{event.contactPerson || '—'}</Field>
-          <Field label="Contact phone">{event.contactPhone || '—'}</Field>
+          <Field label="Contact phone">{formatPhone(event.contactPhone) || '—'}</Field>
           <Field label="Contact email">{event.contactEmail || '—'}</Field>
           <Field label="Photo">{event.photoPath || 'No photo'}</Field>
           <Field label="Video">{event.videoPath || 'No video'}</Field>

@@ -1,7 +1,9 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { getBusiness } from '#app/services/auth.server.ts'
 import { parseEventInput, approveSavedEvent, rememberPayment } from '#app/services/event-approval.server.ts'
-import { SubmissionError, saveApprovedEvent } from '#app/services/event-submission.server.ts'
+import { saveAd } from '#app/services/event-edit.server.ts'
+import { SubmissionError } from '#app/services/event-submission.server.ts'
+import { parseIdParam } from '#app/models/format.ts'
 import { jsonError } from '#app/services/http.server.ts'
 import { discardStaged, parseMultipartUpload, UploadError } from '#app/services/media.server.ts'
 import { getSession, sessionStorage } from '#app/services/session.server.ts'
@@ -41,17 +43,21 @@ export async function action({ request }: ActionFunctionArgs) {
         ...(typeof eventData === 'object' && eventData ? eventData : {}),
         ...(selectedDates !== undefined ? { showAdDates: selectedDates } : {}),
       })
+      // Present when the advertiser edits their unpaid ad: it is saved in place instead of as a new one.
+      const eventID = fields.eventID ? parseIdParam(fields.eventID) : undefined
+      if (eventID === null) throw new SubmissionError('eventID must be an event id', 400)
       const claimed = fields.totalAmount === undefined || fields.totalAmount === '' ? null : Number(fields.totalAmount)
       if (claimed !== null && !Number.isFinite(claimed)) throw new SubmissionError('totalAmount must be a number', 400)
-      const { eventID, totalCents } = await saveApprovedEvent({
+      const saved = await saveAd({
         business,
         input,
         files: { photo: files.image, video: files.video },
         claimedTotal: claimed,
+        eventID,
       })
-      rememberPayment(session, { business, input, eventID, totalCents })
+      rememberPayment(session, { business, input, eventID: saved.eventID, totalCents: saved.totalCents })
       return Response.json(
-        { eventID },
+        { eventID: saved.eventID },
         { headers: { 'Set-Cookie': await sessionStorage.commitSession(session) } },
       )
     } finally {

@@ -1,77 +1,33 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { data, redirect } from '@remix-run/node'
+import { redirect } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RouteDialog } from '#app/components/route-dialog.tsx'
-import { EventForm, type EventFormValues } from '#app/components/event-form.tsx'
-import { UNSET_DATE } from '#app/constants.ts'
+import { EventForm } from '#app/components/event-form.tsx'
+import { getCardBusiness } from '#app/models/business.server.ts'
+import { parseIdParam } from '#app/models/format.ts'
 import { requireBusiness } from '#app/services/auth.server.ts'
-import { parseEventInput } from '#app/services/event-approval.server.ts'
-import { getEventDraft, setEventDraft } from '#app/services/event-draft.server.ts'
-import { eventFormOptions } from '#app/services/event-form-page.server.ts'
-import { assertCategoriesExist, priceFor, SubmissionError } from '#app/services/event-submission.server.ts'
-import { discardStaged, parseMultipartUpload, UploadError } from '#app/services/media.server.ts'
-import { getSession, sessionStorage } from '#app/services/session.server.ts'
+import { getEventDraftFor } from '#app/services/event-draft.server.ts'
+import { blankFormValues, eventFormOptions, stageDraftFromForm } from '#app/services/event-form-page.server.ts'
+import { getSession } from '#app/services/session.server.ts'
 
 export const meta: MetaFunction = () => [{ title: 'Create Event Listing · EventShout' }]
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const business = await requireBusiness(request)
-  const session = await getSession(request)
-  const draft = getEventDraft(session)
-  const initial: EventFormValues = draft
-    ? { ...draft.input }
-    : {
-        eventTitle: '',
-        eventDescription: '',
-        eventCategory: [],
-        showAdDates: [],
-        eventDate: UNSET_DATE,
-        contactPerson: business.businessContact,
-        contactPhone: business.businessPhone,
-        contactEmail: business.businessEmail,
-      }
-  return { business, initial, ...(await eventFormOptions()) }
+  // The address "Edit Event" used to lead to.
+  const from = parseIdParam(new URL(request.url).searchParams.get('from'))
+  if (from) throw redirect(`/dashboard/events/${from}/edit`)
+  const [cardBusiness, options] = await Promise.all([getCardBusiness(business.businessID), eventFormOptions()])
+  if (!cardBusiness) throw redirect('/login')
+  const draft = getEventDraftFor(await getSession(request), undefined)
+  return { business: cardBusiness, initial: draft ? draft.input : blankFormValues(business), ...options }
 }
 
 /** Without JavaScript: the form posts here, the files wait on the server, and the preview is its own page. */
 export async function action({ request }: ActionFunctionArgs) {
   await requireBusiness(request)
-  const session = await getSession(request)
-  let upload
-  try {
-    // Up to 21 dates and every category arrive as repeated checkbox fields.
-    upload = await parseMultipartUpload(request, { files: { image: 'photo', video: 'video' }, maxFields: 128 })
-  } catch (error) {
-    if (error instanceof UploadError) {
-      const field = error.kind === 'video' ? 'video' : 'image'
-      return data({ errors: { [field]: [error.message] } }, { status: error.status })
-    }
-    throw error
-  }
-  const { fields, fieldLists, files } = upload
-  try {
-    const input = parseEventInput({
-      ...fields,
-      eventCategory: fieldLists.eventCategory ?? [],
-      showAdDates: fieldLists.showAdDates ?? [],
-    })
-    await assertCategoriesExist(input.eventCategory)
-    const totalCents = priceFor(input)
-    const previous = getEventDraft(session)
-    // A new file replaces the one chosen before; otherwise the earlier upload is kept.
-    const kept = { photo: files.image ?? previous?.files.photo, video: files.video ?? previous?.files.video }
-    const replaced = [files.image && previous?.files.photo, files.video && previous?.files.video].filter(Boolean)
-    await discardStaged(replaced as never)
-    setEventDraft(session, { input, totalCents, files: kept })
-    return redirect('/dashboard/events/preview', {
-      headers: { 'Set-Cookie': await sessionStorage.commitSession(session) },
-    })
-  } catch (error) {
-    await discardStaged(Object.values(files))
-    if (error instanceof SubmissionError) return data({ errors: error.fieldErrors }, { status: error.status })
-    throw error
-  }
+  return stageDraftFromForm(request)
 }
 
 export default function NewEventPage() {

@@ -1,13 +1,16 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { redirect } from '@remix-run/node'
+import { data, redirect } from '@remix-run/node'
 import { Form, useLoaderData, useNavigation } from '@remix-run/react'
 import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RouteDialog } from '#app/components/route-dialog.tsx'
+import { getCardBusiness } from '#app/models/business.server.ts'
+import { customerCardData } from '#app/models/customer-card.ts'
 import { requireBusiness } from '#app/services/auth.server.ts'
 import { rememberPayment } from '#app/services/event-approval.server.ts'
-import { getEventDraft, setEventDraft } from '#app/services/event-draft.server.ts'
-import { saveApprovedEvent, SubmissionError } from '#app/services/event-submission.server.ts'
+import { getEventDraft, setEventDraft, type EventDraft } from '#app/services/event-draft.server.ts'
+import { requireEditableEvent, saveAd } from '#app/services/event-edit.server.ts'
+import { SubmissionError } from '#app/services/event-submission.server.ts'
 import { discardStaged } from '#app/services/media.server.ts'
 import { formatDollars } from '#app/services/pricing.ts'
 import { getSession, sessionStorage } from '#app/services/session.server.ts'
@@ -16,13 +19,31 @@ import { combineHeaders } from '#app/services/http.server.ts'
 
 export const meta: MetaFunction = () => [{ title: 'Preview Your Ad · EventShout' }]
 
+/** Where "Cancel Your Ad" returns to: the form the draft came from. */
+function formPath(draft: EventDraft) {
+  return draft.eventID === undefined ? '/dashboard/events/new' : `/dashboard/events/${draft.eventID}/edit`
+}
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const business = await requireBusiness(request)
   const draft = getEventDraft(await getSession(request))
   if (!draft) throw redirect('/dashboard/events/new')
+  let edited = null
+  try {
+    edited = draft.eventID === undefined ? null : await requireEditableEvent(business, draft.eventID)
+  } catch (error) {
+    if (error instanceof SubmissionError) throw data({ message: error.message }, { status: error.status })
+    throw error
+  }
+  const cardBusiness = await getCardBusiness(business.businessID)
+  if (!cardBusiness) throw redirect('/login')
   return {
-    business,
-    input: draft.input,
+    // The same card data as the public page builds from the saved ad (media kept from it unless replaced).
+    card: customerCardData(cardBusiness, {
+      ...draft.input,
+      stillPhotoPath: edited?.stillPhotoURL,
+      videoPath: edited?.videoURL,
+    }),
     cost: formatDollars(draft.totalCents),
     photoFileName: draft.files.photo?.originalName,
     videoFileName: draft.files.video?.originalName,
@@ -38,12 +59,17 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!draft) return redirect('/dashboard/events/new')
 
   if (intent === 'cancel') {
-    return redirectWithToast('/dashboard/events/new', { title: 'Returning to Edit' })
+    return redirectWithToast(formPath(draft), { title: 'Returning to Edit' })
   }
   if (intent !== 'approve') return new Response('Unknown intent', { status: 400 })
 
   try {
-    const { eventID, totalCents } = await saveApprovedEvent({ business, input: draft.input, files: draft.files })
+    const { eventID, totalCents } = await saveAd({
+      business,
+      input: draft.input,
+      files: draft.files,
+      eventID: draft.eventID,
+    })
     await discardStaged(Object.values(draft.files))
     setEventDraft(session, null)
     rememberPayment(session, { business, input: draft.input, eventID, totalCents })
@@ -56,12 +82,20 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     const description = error instanceof SubmissionError ? error.message : 'Failed to approve your ad. Please try again.'
     if (!(error instanceof SubmissionError)) console.error('Approving an event failed', error)
-    return redirectWithToast('/dashboard/events/preview', { title: 'Error', description, variant: 'destructive' })
+    const toast = { title: 'Error', description, variant: 'destructive' } as const
+    if (error instanceof SubmissionError && (error.status === 404 || error.status === 409)) {
+      // The edited ad is gone or paid meanwhile: this draft can never be saved.
+      await discardStaged(Object.values(draft.files))
+      setEventDraft(session, null)
+      const headers = { 'Set-Cookie': await sessionStorage.commitSession(session) }
+      return redirectWithToast('/dashboard', toast, { headers })
+    }
+    return redirectWithToast('/dashboard/events/preview', toast)
   }
 }
 
 export default function PreviewPage() {
-  const { business, input, cost, photoFileName, videoFileName } = useLoaderData<typeof loader>()
+  const { card, cost, photoFileName, videoFileName } = useLoaderData<typeof loader>()
   const navigation = useNavigation()
   const busy = navigation.state !== 'idle'
   return (
@@ -75,7 +109,7 @@ export default function PreviewPage() {
         className="mt-4"
         mode="preview"
         cost={cost}
-        event={{ ...business, ...input }}
+        event={card}
         media={{ photoFileName, videoFileName }}
         approve={{ submit: { form: 'preview-form', name: 'intent', value: 'approve' }, disabled: busy }}
         reject={{ submit: { form: 'preview-form', name: 'intent', value: 'cancel' }, disabled: busy }}

@@ -8,7 +8,8 @@ import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
 import { GeneralErrorBoundary, NotFoundScreen } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { eventSeo, eventSeoMeta } from '#app/models/event-seo.ts'
-import { eventStatusLabel, isLive } from '#app/models/event-status.ts'
+import { customerCardData } from '#app/models/customer-card.ts'
+import { eventStatusLabel, isEditableByOwner, isLive } from '#app/models/event-status.ts'
 import {
   confirmEventByBusiness,
   getEventForViewer,
@@ -66,6 +67,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const live = isLive(found.event, today)
   return {
     event: found.isOwner ? found.event : toPublicEventView(found.event),
+    // Built as the advertiser's preview builds it, so the preview shows exactly this.
+    card: customerCardData(found.event, found.event),
+    editable: found.isOwner && isEditableByOwner(found.event),
     isOwner: found.isOwner,
     viewMode,
     statusLabel: found.isOwner ? eventStatusLabel(found.event, today) : null,
@@ -102,7 +106,7 @@ const closeClasses =
   'rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50'
 
 export default function EventDetail() {
-  const { event, viewMode, statusLabel, live } = useLoaderData<typeof loader>()
+  const { event, card, editable, viewMode, statusLabel, live } = useLoaderData<typeof loader>()
 
   if (viewMode) {
     return (
@@ -112,7 +116,7 @@ export default function EventDetail() {
             Close
           </Link>
         </div>
-        <CustomerEventCard event={event} mode="public" titleAs="h1" />
+        <CustomerEventCard event={card} mode="public" titleAs="h1" />
         {/* Only a live event's bounces are counted (the endpoint answers 404 for anything else). */}
         {live ? <BounceBeacon eventID={event.eventID} /> : null}
       </main>
@@ -129,7 +133,7 @@ export default function EventDetail() {
       </div>
 
       {event.paymentStatus === 'pending' ? (
-        <ConfirmDialog eventID={event.eventID} />
+        <ConfirmDialog eventID={event.eventID} editable={editable} />
       ) : (
         <p className="mt-6 rounded-md border border-slate-200 bg-slate-50 px-4 py-3 text-slate-700">
           Status: <strong>{statusLabel}</strong>
@@ -137,14 +141,14 @@ export default function EventDetail() {
       )}
 
       <div className="mt-6">
-        <CustomerEventCard event={event} mode="public" />
+        <CustomerEventCard event={card} mode="public" />
       </div>
     </main>
   )
 }
 
 /** An open <dialog> in the page flow: it works without JavaScript and is not modal, so the preview stays readable. */
-function ConfirmDialog({ eventID }: { eventID: number }) {
+function ConfirmDialog({ eventID, editable }: { eventID: number; editable: boolean }) {
   const navigation = useNavigation()
   const confirming = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'confirm'
   return (
@@ -160,12 +164,14 @@ function ConfirmDialog({ eventID }: { eventID: number }) {
         Check your ad below as customers will see it. Confirm it to continue to payment, or edit it first.
       </p>
       <div className="mt-5 flex flex-col gap-3 sm:flex-row sm:justify-end">
-        <Link
-          to={`/dashboard/events/new?from=${eventID}`}
-          className="inline-flex items-center justify-center rounded-md border border-slate-300 bg-white px-4 py-2 font-medium text-slate-800 hover:bg-slate-50"
-        >
-          Edit Event
-        </Link>
+        {editable ? (
+          <Link
+            to={`/dashboard/events/${eventID}/edit`}
+            className="inline-flex items-center justify-center rounded-md border border-slate-300 bg-white px-4 py-2 font-medium text-slate-800 hover:bg-slate-50"
+          >
+            Edit Event
+          </Link>
+        ) : null}
         <Form method="post">
           <button
             type="submit"

@@ -7,6 +7,7 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { ViewDetailsButton } from '#app/components/event-tile.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { EMPTY_CALENDAR_FILTERS, MAX_PAGE } from '#app/models/calendar-filters.ts'
+import { customerCardData } from '#app/models/customer-card.ts'
 import { formatDatesLine } from '#app/models/format.ts'
 import { getLiveEventsCount, getLiveEventsPage } from '#app/models/public-events.server.ts'
 import { sharedPageHeaders } from '#app/services/page-cache.server.ts'
@@ -72,7 +73,7 @@ export default function PublicEvents() {
         <ul aria-label="Events" className="mt-8 grid gap-8">
           {events.map((event) => (
             <li key={event.eventID} className="grid gap-3">
-              <CustomerEventCard event={event} mode="public" />
+              <CustomerEventCard event={customerCardData(event, event)} mode="public" />
               <div className="flex flex-wrap items-center justify-between gap-3 px-1">
                 <p className="text-sm text-slate-600">
                   {formatDatesLine(event.showAdOnDates, event.eventDate)}

@@ -2,11 +2,10 @@
 import {
   deleteUnpaidEvent,
   listEventMediaUrls,
-  listOpenPaymentsForEvent,
   listUnpaidEventsCreatedBefore,
 } from '#app/models/payment.server.ts'
 import { deleteStoredMedia } from './media.server.ts'
-import { getPaymentProvider, recordIntentOutcome, UNPAID_EVENT_TTL_MS } from './payments.server.ts'
+import { settleOpenPayments, UNPAID_EVENT_TTL_MS } from './payments.server.ts'
 
 export const CLEANUP_INTERVAL_MS = 60 * 60 * 1000
 /** The first run waits a little, so it does not compete with start-up. */
@@ -16,37 +15,6 @@ export interface CleanupResult {
   removed: number[]
   /** Old drafts kept: paid meanwhile (recorded now), or their payment could not be checked this time. */
   kept: number[]
-}
-
-/**
- * Before a draft goes, its open payment attempts are checked with the provider: one that succeeded (its webhook
- * lost, the browser closed before completion) is recorded as paid and the ad kept; the others are cancelled.
- */
-async function settleOpenPayments(eventID: number): Promise<'paid' | 'unpaid' | 'unknown'> {
-  const open = (await listOpenPaymentsForEvent(eventID)).filter((p) => p.payment_intent_id)
-  if (open.length === 0) return 'unpaid'
-  const provider = getPaymentProvider()
-  if (!provider) return 'unpaid'
-  for (const payment of open) {
-    try {
-      const intent = await provider.retrieveIntent(payment.payment_intent_id!)
-      if (!intent) continue
-      if (intent.status === 'succeeded') {
-        const outcome = await recordIntentOutcome(intent)
-        if (outcome.kind === 'paid') return 'paid'
-        return 'unknown'
-      }
-      if (intent.status === 'processing') return 'unknown'
-      if (intent.status !== 'canceled') await provider.cancelIntent(intent.id)
-    } catch (error) {
-      console.warn(
-        `Could not check payment ${payment.payment_intent_id} of event ${eventID}; keeping it for now`,
-        error,
-      )
-      return 'unknown'
-    }
-  }
-  return 'unpaid'
 }
 
 export async function cleanupUnpaidEvents(now: Date = new Date()): Promise<CleanupResult> {

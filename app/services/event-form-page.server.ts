@@ -1,7 +1,16 @@
+import { data, redirect } from '@remix-run/node'
+import type { EventFormValues } from '#app/components/event-form.tsx'
+import { UNSET_DATE } from '#app/constants.ts'
 import { listCategories } from '#app/models/category.server.ts'
 import { calendarMonths } from '#app/models/calendar.ts'
+import type { Event } from '#db/schema.ts'
+import type { BusinessSessionCopy } from './auth.server.ts'
+import { parseEventInput, today } from './event-approval.server.ts'
+import { getEventDraft, setEventDraft } from './event-draft.server.ts'
+import { assertCategoriesExist, priceFor, SubmissionError } from './event-submission.server.ts'
+import { discardStaged, parseMultipartUpload, UploadError, type StagedFile } from './media.server.ts'
 import { PRICE_TIERS, formatDollars } from './pricing.ts'
-import { today } from './event-approval.server.ts'
+import { getSession, sessionStorage } from './session.server.ts'
 
 /** Everything the event form needs besides the advertiser: categories, the date picker's months, the price table. */
 export async function eventFormOptions() {
@@ -14,4 +23,86 @@ export async function eventFormOptions() {
     return { label, price: formatDollars(tier.cents) }
   })
   return { today: day, categories, months: calendarMonths(day, 3), priceTable }
+}
+
+/** A new ad's form: empty, with the business's own contact details. */
+export function blankFormValues(business: BusinessSessionCopy): EventFormValues {
+  return {
+    eventTitle: '',
+    eventDescription: '',
+    eventCategory: [],
+    showAdDates: [],
+    eventDate: UNSET_DATE,
+    contactPerson: business.businessContact,
+    contactPhone: business.businessPhone,
+    contactEmail: business.businessEmail,
+  }
+}
+
+/** A saved ad's form, filled in as it was submitted. */
+export function formValuesFromEvent(event: Event): EventFormValues {
+  return {
+    eventTitle: event.eventTitle,
+    eventDescription: event.eventDescription,
+    eventCategory: event.category,
+    showAdDates: event.showAdOnDates,
+    eventDate: event.eventDate,
+    contactPerson: event.contactPerson,
+    contactPhone: event.contactPhone,
+    contactEmail: event.contactEmail,
+  }
+}
+
+/**
+ * Without JavaScript the form posts here: the fields and checked files wait in the session as the draft of a new
+ * ad (or of the edit of `eventID`), and the preview is its own page. A new file replaces the one chosen before;
+ * otherwise the earlier upload is kept.
+ */
+export async function stageDraftFromForm(request: Request, { eventID }: { eventID?: number } = {}) {
+  const session = await getSession(request)
+  let upload
+  try {
+    // Up to 21 dates and every category arrive as repeated checkbox fields.
+    upload = await parseMultipartUpload(request, {
+      files: { image: 'photo', video: 'video' },
+      maxFields: 128,
+    })
+  } catch (error) {
+    if (error instanceof UploadError) {
+      const field = error.kind === 'video' ? 'video' : 'image'
+      return data(
+        { errors: { [field]: [error.message] } as Record<string, string[]> },
+        { status: error.status },
+      )
+    }
+    throw error
+  }
+  const { fields, fieldLists, files } = upload
+  try {
+    const input = parseEventInput({
+      ...fields,
+      eventCategory: fieldLists.eventCategory ?? [],
+      showAdDates: fieldLists.showAdDates ?? [],
+    })
+    await assertCategoriesExist(input.eventCategory)
+    const totalCents = priceFor(input)
+    const previous = getEventDraft(session)
+    const earlier = previous && previous.eventID === eventID ? previous.files : {}
+    const kept = { photo: files.image ?? earlier.photo, video: files.video ?? earlier.video }
+    // Files of a draft that is being replaced (a newer file, or a draft for another ad) are not needed any more.
+    const unused = previous
+      ? [previous.files.photo, previous.files.video].filter(
+          (f): f is StagedFile => f !== undefined && f !== kept.photo && f !== kept.video,
+        )
+      : []
+    await discardStaged(unused)
+    setEventDraft(session, { ...(eventID === undefined ? {} : { eventID }), input, totalCents, files: kept })
+    return redirect('/dashboard/events/preview', {
+      headers: { 'Set-Cookie': await sessionStorage.commitSession(session) },
+    })
+  } catch (error) {
+    await discardStaged(Object.values(files))
+    if (error instanceof SubmissionError) return data({ errors: error.fieldErrors }, { status: error.status })
+    throw error
+  }
 }

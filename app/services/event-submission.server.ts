@@ -1,11 +1,19 @@
 import { inArray } from 'drizzle-orm'
 import { db } from '#db/client.server.ts'
 import { categoryList } from '#db/schema.ts'
-import { attachEventMedia, insertEvent } from '#app/models/event.server.ts'
+import {
+  attachEventMedia,
+  detachEventMedia,
+  insertEvent,
+  lockOwnedEvent,
+  updateSubmittedEvent,
+} from '#app/models/event.server.ts'
+import { isEditableByOwner } from '#app/models/event-status.ts'
 import type { EventInput } from '#app/models/event-schema.ts'
 import type { BusinessSessionCopy } from './auth.server.ts'
 import { getEnv } from './env.server.ts'
 import { deleteStoredMedia, storeEventMedia, type StagedFile } from './media.server.ts'
+import { mediaFileName } from './media-types.ts'
 import { chargeCentsForDays } from './pricing.ts'
 import { isoDateInZone, todayInZone } from './time.ts'
 
@@ -19,6 +27,7 @@ export class SubmissionError extends Error {
   }
 }
 
+export const EVENT_NOT_FOUND_MESSAGE = 'Event not found'
 export const TOTAL_MISMATCH_MESSAGE = 'The total does not match the price of the chosen dates. Please review your ad.'
 
 export async function assertCategoriesExist(names: string[]) {
@@ -44,28 +53,34 @@ export function priceFor(input: EventInput, claimedDollars?: number | null) {
   return totalCents
 }
 
+export const AD_NOT_EDITABLE_MESSAGE = 'This ad has been paid for and can no longer be edited.'
+
 /**
- * Saves the advertiser's approved ad (pending payment and review) with its media in one unit:
- * if anything fails, the row is rolled back and the stored files are removed.
+ * Saves the advertiser's approved ad (pending payment and review) with its media in one unit: if anything fails,
+ * the row is rolled back and the newly stored files are removed. With `eventID` the business's own unpaid ad is
+ * rewritten in place (its media kept unless a new file replaces it); a paid one is refused with 409.
  */
 export async function saveApprovedEvent({
   business,
   input,
   files,
   claimedTotal,
+  eventID: editedID,
 }: {
   business: BusinessSessionCopy
   input: EventInput
   files: { photo?: StagedFile; video?: StagedFile }
   claimedTotal?: number | null
+  eventID?: number
 }) {
   const { APP_TIME_ZONE } = getEnv()
   await assertCategoriesExist(input.eventCategory)
   const totalCents = priceFor(input, claimedTotal)
   const storedKeys: string[] = []
+  let replacedUrls: string[] = []
   try {
-    return await db.transaction(async (tx) => {
-      const { eventID, createdDate } = await insertEvent(tx, {
+    const result = await db.transaction(async (tx) => {
+      const data = {
         ...input,
         contactPerson: input.contactPerson || business.businessContact,
         contactPhone: input.contactPhone || business.businessPhone,
@@ -74,20 +89,46 @@ export async function saveApprovedEvent({
         businessName: business.businessName,
         totalCents,
         approvedDateByBusiness: todayInZone(APP_TIME_ZONE),
-      })
-      const uploadDate = isoDateInZone(createdDate, APP_TIME_ZONE)
+      }
+      let saved: { eventID: number; createdDate: Date }
+      if (editedID === undefined) {
+        saved = await insertEvent(tx, data)
+      } else {
+        const current = await lockOwnedEvent(tx, editedID, business.businessID)
+        if (!current) throw new SubmissionError(EVENT_NOT_FOUND_MESSAGE, 404)
+        if (!isEditableByOwner(current)) throw new SubmissionError(AD_NOT_EDITABLE_MESSAGE, 409)
+        await updateSubmittedEvent(tx, editedID, data)
+        saved = current
+        replacedUrls = [files.photo && current.stillPhotoURL, files.video && current.videoURL].filter(
+          (url): url is string => Boolean(url),
+        )
+        await detachEventMedia(
+          tx,
+          editedID,
+          [files.photo?.kind, files.video?.kind].filter((kind) => kind !== undefined),
+        )
+      }
+      const uploadDate = isoDateInZone(saved.createdDate, APP_TIME_ZONE)
       const media = []
       for (const file of [files.photo, files.video]) {
         if (!file) continue
-        const stored = await storeEventMedia({ eventID, createdDate: uploadDate, file })
+        const stored = await storeEventMedia({ eventID: saved.eventID, createdDate: uploadDate, file })
         storedKeys.push(stored.key)
         media.push({ mediaType: stored.mediaType, url: stored.url })
       }
-      await attachEventMedia(tx, eventID, media)
-      return { eventID, totalCents }
+      await attachEventMedia(tx, saved.eventID, media)
+      return { eventID: saved.eventID, totalCents }
     })
+    // A replacement may reuse the old file's name (same kind and extension): that file is the new one now.
+    await deleteStoredMedia(replacedUrls.filter((url) => !storedKeys.some((key) => sameMediaFile(url, key))))
+    return result
   } catch (error) {
-    await deleteStoredMedia(storedKeys)
+    // Only files that no saved row points to: a key the edited ad already used stays.
+    await deleteStoredMedia(storedKeys.filter((key) => !replacedUrls.some((url) => sameMediaFile(url, key))))
     throw error
   }
+}
+
+function sameMediaFile(a: string, b: string) {
+  return mediaFileName(a) === mediaFileName(b)
 }

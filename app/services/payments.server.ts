@@ -15,6 +15,7 @@ import {
   getSettledPaymentForEvent,
   hasProcessedProviderEvent,
   insertPayment,
+  listOpenPaymentsForEvent,
   markPaymentFailed,
   markPaymentPaid,
   markPaymentRefunded,
@@ -234,6 +235,39 @@ export async function setUpEventPayment({
     },
   })
   return result(intent)
+}
+
+/**
+ * Before an unpaid ad is removed or changed, its open payment attempts are checked with the provider: one that
+ * succeeded (its webhook lost, the browser closed before completion) is recorded as paid; the others are cancelled,
+ * so no checkout left open for the ad as it was can still charge for it. 'unknown': a payment is under way or could
+ * not be checked.
+ */
+export async function settleOpenPayments(eventID: number): Promise<'paid' | 'unpaid' | 'unknown'> {
+  const open = (await listOpenPaymentsForEvent(eventID)).filter((p) => p.payment_intent_id)
+  if (open.length === 0) return 'unpaid'
+  const provider = getPaymentProvider()
+  if (!provider) return 'unpaid'
+  for (const payment of open) {
+    try {
+      const intent = await provider.retrieveIntent(payment.payment_intent_id!)
+      if (!intent) continue
+      if (intent.status === 'succeeded') {
+        const outcome = await recordIntentOutcome(intent)
+        if (outcome.kind === 'paid') return 'paid'
+        return 'unknown'
+      }
+      if (intent.status === 'processing') return 'unknown'
+      if (intent.status !== 'canceled') await provider.cancelIntent(intent.id)
+    } catch (error) {
+      console.warn(
+        `Could not check payment ${payment.payment_intent_id} of event ${eventID}; keeping it for now`,
+        error,
+      )
+      return 'unknown'
+    }
+  }
+  return 'unpaid'
 }
 
 /* Completion ----------------------------------------------------------------------------------------------------- */

@@ -1,0 +1,74 @@
+/**
+ * The one place the customer event card's data comes from (spec §2 "Customer event card (shared by preview,
+ * detail and demos)"): the advertiser's preview and the public page both build it here, from the business and the
+ * ad, so what the advertiser approves is what customers see.
+ */
+
+/** A business's public details as the card shows them; `businessPublicColumns` of the events model select these. */
+export interface CardBusiness {
+  businessName: string
+  businessAddress: string
+  businessCity: string
+  businessState: string
+  businessZip: string
+  businessPhone: string
+  businessEmail: string
+  businessContact: string
+  businessWebsite: string
+  facebookURL: string
+  instagramURL: string
+  linkedin: string
+  youtubeURL: string
+  xURL: string
+  tiktokURL: string
+}
+
+/** The ad's own part of the card: saved, or still being written. */
+export interface CardAd {
+  eventTitle: string
+  eventDescription: string
+  /** The ad's own contact details, shown where the business has none. */
+  contactPerson?: string | null
+  contactPhone?: string | null
+  contactEmail?: string | null
+  /** Stored path or URL of the photo and video; served from /api/media/{last segment}. */
+  stillPhotoPath?: string | null
+  videoPath?: string | null
+}
+
+/** Everything the card reads. */
+export type CustomerCardData = CardBusiness & Required<CardAd>
+
+export const CARD_BUSINESS_FIELDS = [
+  'businessName',
+  'businessAddress',
+  'businessCity',
+  'businessState',
+  'businessZip',
+  'businessPhone',
+  'businessEmail',
+  'businessContact',
+  'businessWebsite',
+  'facebookURL',
+  'instagramURL',
+  'linkedin',
+  'youtubeURL',
+  'xURL',
+  'tiktokURL',
+] as const satisfies ReadonlyArray<keyof CardBusiness>
+
+/** Exactly the card's fields, nothing else (so a page never ships more of an event than the card shows). */
+export function customerCardData(business: CardBusiness, ad: CardAd): CustomerCardData {
+  const card = {} as CardBusiness
+  for (const field of CARD_BUSINESS_FIELDS) card[field] = business[field] ?? ''
+  return {
+    ...card,
+    eventTitle: ad.eventTitle,
+    eventDescription: ad.eventDescription,
+    contactPerson: ad.contactPerson ?? '',
+    contactPhone: ad.contactPhone ?? '',
+    contactEmail: ad.contactEmail ?? '',
+    stillPhotoPath: ad.stillPhotoPath ?? '',
+    videoPath: ad.videoPath ?? '',
+  }
+}

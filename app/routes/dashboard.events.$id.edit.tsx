@@ -1,0 +1,100 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { data, redirect } from '@remix-run/node'
+import { useActionData, useLoaderData } from '@remix-run/react'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { RouteDialog } from '#app/components/route-dialog.tsx'
+import { EventForm } from '#app/components/event-form.tsx'
+import { getCardBusiness } from '#app/models/business.server.ts'
+import { requireBusiness, type BusinessSessionCopy } from '#app/services/auth.server.ts'
+import { getEventDraftFor } from '#app/services/event-draft.server.ts'
+import { requireEditableEvent } from '#app/services/event-edit.server.ts'
+import {
+  eventFormOptions,
+  formValuesFromEvent,
+  stageDraftFromForm,
+} from '#app/services/event-form-page.server.ts'
+import { SubmissionError } from '#app/services/event-submission.server.ts'
+import { getSession } from '#app/services/session.server.ts'
+
+export const meta: MetaFunction = () => [{ title: 'Edit Event Listing · EventShout' }]
+
+/** The owner's unpaid ad, or the 404/409 answer as a thrown response. */
+async function editableEvent(business: BusinessSessionCopy, id: string | undefined) {
+  try {
+    return await requireEditableEvent(business, id)
+  } catch (error) {
+    if (error instanceof SubmissionError) throw data({ message: error.message }, { status: error.status })
+    throw error
+  }
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const business = await requireBusiness(request)
+  const event = await editableEvent(business, params.id)
+  const [cardBusiness, options] = await Promise.all([
+    getCardBusiness(business.businessID),
+    eventFormOptions(),
+  ])
+  if (!cardBusiness) throw redirect('/login')
+  // Coming back from the preview ("Cancel Your Ad") shows what was last entered, not what is saved.
+  const draft = getEventDraftFor(await getSession(request), event.eventID)
+  return {
+    business: cardBusiness,
+    eventID: event.eventID,
+    initial: draft ? draft.input : formValuesFromEvent(event),
+    savedMedia: { stillPhotoPath: event.stillPhotoURL, videoPath: event.videoURL },
+    ...options,
+  }
+}
+
+/** Without JavaScript: as for a new ad, with the draft marked as this ad's edit. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const business = await requireBusiness(request)
+  const event = await editableEvent(business, params.id)
+  return stageDraftFromForm(request, { eventID: event.eventID })
+}
+
+export default function EditEventPage() {
+  const { business, eventID, initial, savedMedia, categories, months, today, priceTable } =
+    useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  return (
+    <RouteDialog labelledBy="create-event-heading" closeTo={`/event/${eventID}`}>
+      <h2 id="create-event-heading" className="pr-16 text-3xl font-bold">
+        Edit Event Listing
+      </h2>
+      <p className="mt-1 text-slate-600">
+        Change your ad before you pay for it. Your photo and video stay unless you choose new files.
+      </p>
+      <div className="mt-6">
+        <EventForm
+          key={eventID}
+          business={business}
+          categories={categories}
+          months={months}
+          today={today}
+          initial={initial}
+          errors={actionData?.errors}
+          priceTable={priceTable}
+          editing={{ eventID, ...savedMedia }}
+        />
+      </div>
+    </RouteDialog>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary statusHandlers={{ 409: ({ message }) => <NotEditable message={message} /> }} />
+}
+
+function NotEditable({ message }: { message: string }) {
+  return (
+    <div
+      role="alert"
+      className="mx-auto mt-8 max-w-xl rounded-2xl border border-amber-300 bg-amber-50 p-6 text-center"
+    >
+      <h2 className="text-xl font-bold text-ink">This ad can no longer be edited</h2>
+      <p className="mt-2 text-slate-700">{message}</p>
+    </div>
+  )
+}
