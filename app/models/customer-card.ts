@@ -57,6 +57,20 @@ export const CARD_BUSINESS_FIELDS = [
   'tiktokURL',
 ] as const satisfies ReadonlyArray<keyof CardBusiness>
 
+type ContactFields = Pick<CardBusiness, 'businessContact' | 'businessPhone' | 'businessEmail'>
+
+/** An ad's contact details: what the advertiser entered, or else the business's own (as the ad is saved). */
+export function adContact(
+  ad: Pick<CardAd, 'contactPerson' | 'contactPhone' | 'contactEmail'>,
+  business: ContactFields,
+) {
+  return {
+    contactPerson: ad.contactPerson || business.businessContact,
+    contactPhone: ad.contactPhone || business.businessPhone,
+    contactEmail: ad.contactEmail || business.businessEmail,
+  }
+}
+
 /** Exactly the card's fields, nothing else (so a page never ships more of an event than the card shows). */
 export function customerCardData(business: CardBusiness, ad: CardAd): CustomerCardData {
   const card = {} as CardBusiness
@@ -65,9 +79,7 @@ export function customerCardData(business: CardBusiness, ad: CardAd): CustomerCa
     ...card,
     eventTitle: ad.eventTitle,
     eventDescription: ad.eventDescription,
-    contactPerson: ad.contactPerson ?? '',
-    contactPhone: ad.contactPhone ?? '',
-    contactEmail: ad.contactEmail ?? '',
+    ...adContact(ad, card),
     stillPhotoPath: ad.stillPhotoPath ?? '',
     videoPath: ad.videoPath ?? '',
   }

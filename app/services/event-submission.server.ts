@@ -8,6 +8,7 @@ import {
   lockOwnedEvent,
   updateSubmittedEvent,
 } from '#app/models/event.server.ts'
+import { adContact } from '#app/models/customer-card.ts'
 import { isEditableByOwner } from '#app/models/event-status.ts'
 import type { EventInput } from '#app/models/event-schema.ts'
 import type { BusinessSessionCopy } from './auth.server.ts'
@@ -82,9 +83,7 @@ export async function saveApprovedEvent({
     const result = await db.transaction(async (tx) => {
       const data = {
         ...input,
-        contactPerson: input.contactPerson || business.businessContact,
-        contactPhone: input.contactPhone || business.businessPhone,
-        contactEmail: input.contactEmail || business.businessEmail,
+        ...adContact(input, business),
         businessID: business.businessID,
         businessName: business.businessName,
         totalCents,

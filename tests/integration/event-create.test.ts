@@ -213,10 +213,10 @@ describe('the plain-form flow (no JavaScript)', () => {
     expect(draftCookie.split('=')[1]).toBe(cookie.split('=')[1])
 
     const preview = await callRoute(previewLoader, '/dashboard/events/preview', { headers: { Cookie: cookie } })
-    const data = (await preview.json()) as { cost: string; photoFileName: string; input: { eventCategory: string[] } }
+    const data = (await preview.json()) as { cost: string; photoFileName: string; card: { eventTitle: string } }
     expect(data.cost).toBe('49.00')
     expect(data.photoFileName).toBe('quiz.png')
-    expect(data.input.eventCategory).toEqual(['Nightlife', 'Community'])
+    expect(data.card.eventTitle).toBe('Quiz Night')
 
     const approve = new FormData()
     approve.set('intent', 'approve')
