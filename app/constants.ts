@@ -58,6 +58,10 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
 export const STAFF_ROLES = ['admin', 'clinician'] as const
 export type StaffRole = (typeof STAFF_ROLES)[number]
 
+/**
+ * The categories every install starts with, added by migration 0004_default_categories (a test keeps the two in
+ * step; a change here needs a new migration).
+ */
 export const DEFAULT_CATEGORIES = [
   'Concert',
   'Fundraiser',

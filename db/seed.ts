@@ -2,7 +2,6 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { count, eq } from 'drizzle-orm'
 import sharp from 'sharp'
-import { DEFAULT_CATEGORIES } from '#app/constants.ts'
 import { showDateBounds } from '#app/models/event-dates.ts'
 import { getEnv } from '#app/services/env.server.ts'
 import { centsToDollars, chargeCentsForDays } from '#app/services/pricing.ts'
@@ -10,7 +9,7 @@ import { addDaysIso, isoDateInZone, todayInZone } from '#app/services/time.ts'
 import { DatabaseLockedError, openConfiguredDatabase, type Database } from './client.server.ts'
 import { DEMO_BUSINESSES, DEMO_EVENT_IDEAS, DEMO_STAFF, DEMO_ZIPS } from './demo-data.ts'
 import { insertBusiness, insertUser } from './factories.ts'
-import { business, categoryList, clickCount, eventMedia, events, payments } from './schema.ts'
+import { business, clickCount, eventMedia, events, payments } from './schema.ts'
 
 const PALETTES = [
   ['#f97316', '#7c2d12'],
@@ -44,11 +43,6 @@ function mediaKeyFor(kind: 'images', uploadDate: string, eventID: number, ext: s
 export async function seedDemoData(db: Database, { dataDir, timeZone }: { dataDir: string; timeZone: string }) {
   const [existing] = await db.select({ n: count() }).from(business)
   if ((existing?.n ?? 0) > 0) return { seeded: false as const }
-
-  await db
-    .insert(categoryList)
-    .values(DEFAULT_CATEGORIES.map((categoryName) => ({ categoryName })))
-    .onConflictDoNothing()
 
   const owners = []
   for (const demo of DEMO_BUSINESSES) owners.push(await insertBusiness(db, demo))

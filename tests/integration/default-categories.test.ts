@@ -1,0 +1,37 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterAll, describe, expect, test } from 'vitest'
+import { DEFAULT_CATEGORIES } from '#app/constants.ts'
+import { loader as categoriesLoader } from '#app/routes/api.categories.ts'
+import { db } from '#db/client.server.ts'
+import { seedDemoData } from '#db/seed.ts'
+import { callRoute } from '#tests/support/routes.ts'
+import { TMP_DIR } from '#tests/support/test-database.ts'
+
+const dataDir = path.join(TMP_DIR, `categories-it-${process.pid}-${Date.now().toString(36)}`)
+
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }))
+
+async function categoryNames() {
+  const response = await callRoute(categoriesLoader, '/api/categories')
+  expect(response.status).toBe(200)
+  const body = (await response.json()) as Array<{ categoryID: number; categoryName: string }>
+  expect(body.every((c) => Number.isInteger(c.categoryID))).toBe(true)
+  return body.map((c) => c.categoryName)
+}
+
+// This file's database is a freshly migrated one: nothing seeded, nothing inserted by the test.
+describe('the default categories on an install without the demo seed', () => {
+  test('a migrated database lists exactly the default categories', async () => {
+    const names = await categoryNames()
+    expect([...names].sort()).toEqual([...DEFAULT_CATEGORIES].sort())
+    expect(new Set(names).size).toBe(names.length)
+  })
+
+  test('seeding the demo data afterwards adds no duplicates', async () => {
+    const result = await seedDemoData(db, { dataDir, timeZone: 'America/New_York' })
+    expect(result.seeded).toBe(true)
+    const names = await categoryNames()
+    expect([...names].sort()).toEqual([...DEFAULT_CATEGORIES].sort())
+  })
+})
