@@ -155,7 +155,19 @@ describe('POST /api/events/{id}/track-click', () => {
       params: { id: String(owner.businessID) },
       headers: { Cookie: cookie },
     })
-    expect(await response.json()).toEqual([{ eventID: live.eventID, totalClicks: 2, totalBounces: 1 }])
+    const stats = (await response.json()) as Array<{
+      eventID: number
+      totalClicks: number
+      totalBounces: number
+    }>
+    expect(stats.find((s) => s.eventID === live.eventID)).toEqual({
+      eventID: live.eventID,
+      totalClicks: 2,
+      totalBounces: 1,
+    })
+    expect(
+      stats.filter((s) => s.eventID !== live.eventID).every((s) => s.totalClicks + s.totalBounces === 0),
+    ).toBe(true)
   })
 })
 
