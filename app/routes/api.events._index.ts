@@ -1,7 +1,30 @@
-import type { LoaderFunctionArgs } from '@remix-run/node'
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
+import { getBusiness } from '#app/services/auth.server.ts'
+import { parseEventInput } from '#app/services/event-approval.server.ts'
+import { saveEventDraft, SubmissionError } from '#app/services/event-submission.server.ts'
+import { jsonError, methodNotAllowed, readJsonObject } from '#app/services/http.server.ts'
 import { liveEventsResponse } from '#app/services/public-events-api.server.ts'
 
 /** GET /api/events: live events, with the calendar's filters from the query string. */
 export function loader({ request }: LoaderFunctionArgs) {
   return liveEventsResponse(request)
+}
+
+/**
+ * POST /api/events (the older call): JSON event fields (eventDate as yyyy-MM-dd) → 201 `{ id }` of an unpaid draft
+ * of the signed-in business, checked like every other way of creating an ad.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return methodNotAllowed('GET, POST')
+  const business = await getBusiness(request)
+  if (!business) return jsonError('Unauthorized', 401)
+  try {
+    const input = parseEventInput(await readJsonObject(request))
+    const { eventID } = await saveEventDraft(business, input)
+    return Response.json({ id: eventID }, { status: 201 })
+  } catch (error) {
+    if (error instanceof SubmissionError)
+      return jsonError(error.message, error.status, { errors: error.fieldErrors })
+    throw error
+  }
 }

@@ -6,12 +6,10 @@ import {
   patchPtdisease,
 } from '#app/models/ptdisease.server.ts'
 import { PTDISEASE_MESSAGES } from '#app/models/ptdisease-schema.ts'
-import { jsonError } from '#app/services/http.server.ts'
+import { jsonError, methodNotAllowed, readJsonObject } from '#app/services/http.server.ts'
 import {
   auditActor,
-  methodNotAllowed,
   ptdiseaseApi,
-  readJsonObject,
   requireClinicianApi,
   validationFailed,
 } from '#app/services/ptdisease-http.server.ts'

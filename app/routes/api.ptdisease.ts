@@ -1,10 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import { createPtdisease, listPtdiseases, ptdiseaseServerSchema } from '#app/models/ptdisease.server.ts'
+import { methodNotAllowed, pageHeaders, readJsonObject } from '#app/services/http.server.ts'
 import {
   auditActor,
-  methodNotAllowed,
   ptdiseaseApi,
-  readJsonObject,
   requireClinicianApi,
   validationFailed,
 } from '#app/services/ptdisease-http.server.ts'
@@ -22,21 +21,7 @@ export function loader({ request }: LoaderFunctionArgs) {
       { search: url.searchParams.get('search') ?? '', page: Number.isInteger(requested) ? requested : 1 },
       auditActor(user),
     )
-    const headers = new Headers({
-      'X-Total-Count': String(result.total),
-      'X-Page': String(result.page),
-      'X-Page-Count': String(result.pageCount),
-    })
-    const links: string[] = []
-    const pageLink = (page: number, rel: string) => {
-      const next = new URL(url)
-      next.searchParams.set('page', String(page))
-      links.push(`<${next.pathname}${next.search}>; rel="${rel}"`)
-    }
-    if (result.page < result.pageCount) pageLink(result.page + 1, 'next')
-    if (result.page > 1) pageLink(result.page - 1, 'prev')
-    if (links.length) headers.set('Link', links.join(', '))
-    return Response.json(result.records, { headers })
+    return Response.json(result.records, { headers: pageHeaders(request.url, result) })
   })
 }
 

@@ -1,6 +1,7 @@
 import { inArray } from 'drizzle-orm'
 import { db } from '#db/client.server.ts'
 import { categoryList } from '#db/schema.ts'
+import { UNSET_DATE } from '#app/constants.ts'
 import {
   attachEventMedia,
   detachEventMedia,
@@ -67,12 +68,15 @@ export async function saveApprovedEvent({
   files,
   claimedTotal,
   eventID: editedID,
+  approvedDateByBusiness,
 }: {
   business: BusinessSessionCopy
   input: EventInput
   files: { photo?: StagedFile; video?: StagedFile }
   claimedTotal?: number | null
   eventID?: number
+  /** Today unless given: the advertiser approves the ad by saving it from the preview. */
+  approvedDateByBusiness?: string
 }) {
   const { APP_TIME_ZONE } = getEnv()
   await assertCategoriesExist(input.eventCategory)
@@ -87,7 +91,7 @@ export async function saveApprovedEvent({
         businessID: business.businessID,
         businessName: business.businessName,
         totalCents,
-        approvedDateByBusiness: todayInZone(APP_TIME_ZONE),
+        approvedDateByBusiness: approvedDateByBusiness ?? todayInZone(APP_TIME_ZONE),
       }
       let saved: { eventID: number; createdDate: Date }
       if (editedID === undefined) {
@@ -130,4 +134,12 @@ export async function saveApprovedEvent({
 
 function sameMediaFile(a: string, b: string) {
   return mediaFileName(a) === mediaFileName(b)
+}
+
+/**
+ * The older POST /api/events: the ad saved from its fields alone (no media) as an unpaid draft the advertiser has
+ * not approved yet; the older approve-event call approves it.
+ */
+export function saveEventDraft(business: BusinessSessionCopy, input: EventInput) {
+  return saveApprovedEvent({ business, input, files: {}, approvedDateByBusiness: UNSET_DATE })
 }

@@ -181,34 +181,9 @@ export async function ptdiseaseApi(run: () => Promise<Response>): Promise<Respon
   }
 }
 
-/** A JSON object body, or a thrown 400/415. */
-export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
-  const type = request.headers.get('Content-Type') ?? ''
-  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
-    throw jsonError('Send the record as JSON (Content-Type: application/json)', 415)
-  }
-  let body: unknown
-  try {
-    body = JSON.parse(await request.text())
-  } catch {
-    throw jsonError('The request body is not valid JSON', 400)
-  }
-  if (!body || typeof body !== 'object' || Array.isArray(body)) {
-    throw jsonError('The request body must be a JSON object', 400)
-  }
-  return body as Record<string, unknown>
-}
-
 /** 400 `{ message, errors: { field: [messages] } }`. */
 export function validationFailed(error: z.ZodError) {
   const errors = z.flattenError(error).fieldErrors as Record<string, string[]>
   const messages = [...new Set(error.issues.map((issue) => issue.message))]
   return jsonError(`Validation failed: ${messages.join('; ')}`, 400, { errors })
-}
-
-export function methodNotAllowed(allow: string) {
-  return new Response(JSON.stringify({ message: 'Method not allowed' }), {
-    status: 405,
-    headers: { 'Content-Type': 'application/json', Allow: allow },
-  })
 }

@@ -1,0 +1,171 @@
+import { eq } from 'drizzle-orm'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { DEFAULT_CATEGORIES, MAX_DISPLAY_DATES, TITLE_MAX, UNSET_DATE } from '#app/constants.ts'
+import { ensureCategories } from '#app/models/category.server.ts'
+import { MAX_DATES_MESSAGE } from '#app/models/event-schema.ts'
+import { action as createEvent } from '#app/routes/api.events._index.ts'
+import { getEnv } from '#app/services/env.server.ts'
+import { JSON_BODY_MAX_BYTES } from '#app/services/http.server.ts'
+import { addDaysIso, todayInZone } from '#app/services/time.ts'
+import { db } from '#db/client.server.ts'
+import { insertBusiness } from '#db/factories.ts'
+import { events, type Business } from '#db/schema.ts'
+import { sessionCookieFor } from '#tests/support/auth.ts'
+import { callRoute } from '#tests/support/routes.ts'
+
+const today = todayInZone(getEnv().APP_TIME_ZONE)
+const days = (n: number, from = 1) => Array.from({ length: n }, (_, i) => addDaysIso(today, from + i))
+
+let owner: Business
+let other: Business
+let cookie: string
+
+beforeAll(async () => {
+  await ensureCategories(DEFAULT_CATEGORIES)
+  owner = await insertBusiness(db, { businessName: 'Lakeside Grill' })
+  other = await insertBusiness(db, { businessName: 'Someone Else' })
+  cookie = await sessionCookieFor({ business: owner })
+})
+
+const validFields = () => ({
+  eventTitle: 'Fish Fry Friday',
+  eventDescription: 'All-you-can-eat fish with two sides.',
+  eventCategory: ['Food & Drink'],
+  showAdDates: days(3),
+  eventDate: addDaysIso(today, 3),
+  contactPerson: 'Sam Fry',
+  contactPhone: '2175550148',
+  contactEmail: 'sam@lakeside.example',
+})
+
+function post(
+  body: unknown,
+  { headers = {}, method = 'POST' }: { headers?: HeadersInit; method?: string } = {},
+) {
+  return callRoute(createEvent, '/api/events', {
+    method,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    headers: { 'Content-Type': 'application/json', Cookie: cookie, ...headers },
+  })
+}
+
+async function eventCount() {
+  return (await db.select({ id: events.eventID }).from(events)).length
+}
+
+describe('POST /api/events (the older call)', () => {
+  test('creates an unpaid draft for the signed-in business and answers 201 {id}', async () => {
+    const response = await post(validFields())
+    expect(response.status).toBe(201)
+    const body = (await response.json()) as { id: number }
+    expect(Object.keys(body)).toEqual(['id'])
+    const [row] = await db.select().from(events).where(eq(events.eventID, body.id))
+    expect(row).toMatchObject({
+      businessID: owner.businessID,
+      businessName: 'Lakeside Grill',
+      eventTitle: 'Fish Fry Friday',
+      category: ['Food & Drink'],
+      showAdOnDates: days(3),
+      eventDate: addDaysIso(today, 3),
+      firstShowDate: days(3)[0],
+      lastShowDate: days(3)[2],
+      daysOrdered: 3,
+      totalCost: 29,
+      contactPerson: 'Sam Fry',
+      contactEmail: 'sam@lakeside.example',
+      paymentStatus: 'pending',
+      eventStatus: 'pending',
+      // A draft: the advertiser has not approved it yet (the older approve-event call does that).
+      approvedDateByBusiness: UNSET_DATE,
+      stillPhotoURL: '',
+      videoURL: '',
+    })
+  })
+
+  test('without an event date the draft carries the "no single date" marker', async () => {
+    const { eventDate: _eventDate, ...fields } = validFields()
+    const response = await post(fields)
+    expect(response.status).toBe(201)
+    const { id } = (await response.json()) as { id: number }
+    const [row] = await db.select().from(events).where(eq(events.eventID, id))
+    expect(row?.eventDate).toBe(UNSET_DATE)
+  })
+
+  test('the business comes from the session: another businessID or businessName in the body changes nothing', async () => {
+    const response = await post({ ...validFields(), businessID: other.businessID, businessName: 'Forged' })
+    expect(response.status).toBe(201)
+    const { id } = (await response.json()) as { id: number }
+    const [row] = await db.select().from(events).where(eq(events.eventID, id))
+    expect(row).toMatchObject({ businessID: owner.businessID, businessName: 'Lakeside Grill' })
+  })
+
+  test.each([
+    ['a missing title', { eventTitle: undefined }, 'Title is required'],
+    ['a blank description', { eventDescription: '   ' }, 'Description is required'],
+    [
+      'a title over the limit',
+      { eventTitle: 'x'.repeat(TITLE_MAX + 1) },
+      `Title must be at most ${TITLE_MAX} characters`,
+    ],
+    ['no category', { eventCategory: [] }, 'Please choose a category'],
+    ['an unknown category', { eventCategory: ['Cockfights'] }, 'Please choose a category from the list'],
+    ['no display dates', { showAdDates: [] }, 'Please choose at least one display date'],
+    ['too many display dates', { showAdDates: days(MAX_DISPLAY_DATES + 1) }, MAX_DATES_MESSAGE],
+    ['a past display date', { showAdDates: [addDaysIso(today, -1)] }, 'Display dates cannot be in the past'],
+    ['an impossible event date', { eventDate: '2026-13-45' }, 'Please enter a valid date'],
+    ['an event date not as yyyy-MM-dd', { eventDate: '11/24/2030' }, 'Please enter a valid date'],
+    ['a past event date', { eventDate: addDaysIso(today, -1) }, 'The event date cannot be in the past'],
+    ['a bad contact email', { contactEmail: 'not an email' }, 'Please enter a valid email address'],
+    ['a number as the title', { eventTitle: 42 }, 'Title is required'],
+  ])('%s is a 400 with the message, and nothing is saved', async (_name, change, message) => {
+    const before = await eventCount()
+    const response = await post({ ...validFields(), ...change })
+    expect(response.status).toBe(400)
+    expect(((await response.json()) as { message: string }).message).toBe(message)
+    expect(await eventCount()).toBe(before)
+  })
+
+  test.each([
+    ['not JSON', '{"eventTitle": '],
+    ['a JSON list', '[1, 2]'],
+    ['JSON null', 'null'],
+    ['an empty body', ''],
+  ])('a body that is %s is a 400 with a message', async (_name, body) => {
+    const before = await eventCount()
+    const response = await post(body)
+    expect(response.status).toBe(400)
+    expect((await response.json()) as { message: string }).toEqual({ message: expect.stringMatching(/JSON/) })
+    expect(await eventCount()).toBe(before)
+  })
+
+  test('an oversized body is refused with 413 before it is read whole, and nothing is saved', async () => {
+    const before = await eventCount()
+    const response = await post({ ...validFields(), eventDescription: 'x'.repeat(JSON_BODY_MAX_BYTES) })
+    expect(response.status).toBe(413)
+    expect(((await response.json()) as { message: string }).message).toMatch(/too large/)
+    expect(await eventCount()).toBe(before)
+  })
+
+  test('a form-encoded body is refused with 415 and a message', async () => {
+    const response = await post('eventTitle=x', {
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    })
+    expect(response.status).toBe(415)
+    expect(((await response.json()) as { message: string }).message).toMatch(/application\/json/)
+  })
+
+  test('signed out is 401 JSON and nothing is saved', async () => {
+    const before = await eventCount()
+    const response = await post(validFields(), { headers: { Cookie: '' } })
+    expect(response.status).toBe(401)
+    expect(await response.json()).toEqual({ message: 'Unauthorized' })
+    expect(await eventCount()).toBe(before)
+  })
+
+  test('another method is 405 JSON naming the allowed one', async () => {
+    const response = await post(validFields(), { method: 'PUT' })
+    expect(response.status).toBe(405)
+    expect(response.headers.get('Allow')).toBe('GET, POST')
+    expect(await response.json()).toEqual({ message: 'Method not allowed' })
+  })
+})
