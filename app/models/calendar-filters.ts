@@ -33,10 +33,8 @@ export const EMPTY_CALENDAR_FILTERS: CalendarFilters = {
   to: null,
 }
 
-/** Longer input is cut, so a pasted essay cannot become an expensive pattern. */
-const KEYWORD_MAX = 100
-const CATEGORY_MAX = 100
-const ZIP_MAX = 50
+/** Longer input is cut (the API refuses it), so a pasted essay cannot become an expensive pattern. */
+export const FILTER_TEXT_MAX = { keyword: 100, category: 100, zip: 50 } as const
 /** Deeper pages than this are not useful to a person and only cost the database an OFFSET. */
 export const MAX_PAGE = 1000
 
@@ -51,8 +49,34 @@ function text(params: URLSearchParams, name: string, max: number) {
   return (params.get(name) ?? '').trim().slice(0, max)
 }
 
+/** A typed value as a message repeats it: a long one is cut. */
+function shown(value: string) {
+  return value.length > 40 ? `${value.slice(0, 40)}…` : value
+}
+
+/** What the calendar page says when it ignores a date (the page still shows results). */
 export function invalidDateNotice(label: string, value: string) {
-  return `${label}: "${value}" is not a valid date (yyyy-mm-dd), so it was ignored.`
+  return `${label}: "${shown(value)}" is not a valid date (yyyy-mm-dd), so it was ignored.`
+}
+
+/**
+ * What is wrong with the filters of a query string, for the JSON API, which answers 400 instead of ignoring a bad
+ * value or cutting a long one as the page does. Empty when every filter is usable.
+ */
+export function calendarFilterErrors(searchParams: URLSearchParams): string[] {
+  const errors: string[] = []
+  for (const [name, max] of Object.entries(FILTER_TEXT_MAX)) {
+    if ((searchParams.get(name) ?? '').trim().length > max) {
+      errors.push(`${name} must be at most ${max} characters`)
+    }
+  }
+  for (const name of [CALENDAR_FILTER_PARAMS.from, CALENDAR_FILTER_PARAMS.to]) {
+    const value = (searchParams.get(name) ?? '').trim()
+    if (value && !isValidIsoDate(value)) {
+      errors.push(`${name}: "${shown(value)}" is not a valid date (yyyy-mm-dd)`)
+    }
+  }
+  return errors
 }
 
 /**
@@ -61,17 +85,17 @@ export function invalidDateNotice(label: string, value: string) {
  */
 export function normalizeCalendarFilters(searchParams: URLSearchParams): NormalizedCalendarFilters {
   const notices: string[] = []
-  const keyword = text(searchParams, CALENDAR_FILTER_PARAMS.keyword, KEYWORD_MAX)
-  const rawCategory = text(searchParams, CALENDAR_FILTER_PARAMS.category, CATEGORY_MAX)
+  const keyword = text(searchParams, CALENDAR_FILTER_PARAMS.keyword, FILTER_TEXT_MAX.keyword)
+  const rawCategory = text(searchParams, CALENDAR_FILTER_PARAMS.category, FILTER_TEXT_MAX.category)
   const category = rawCategory.toLowerCase() === ALL_CATEGORIES.toLowerCase() ? '' : rawCategory
-  const zip = text(searchParams, CALENDAR_FILTER_PARAMS.zip, ZIP_MAX)
+  const zip = text(searchParams, CALENDAR_FILTER_PARAMS.zip, FILTER_TEXT_MAX.zip)
 
   function date(name: string, label: string) {
     const value = (searchParams.get(name) ?? '').trim()
     if (!value) return null
     // Nothing runs after the open-ended limit, so a later date means the same as the limit.
     if (isValidIsoDate(value)) return value > OPEN_ENDED_DATE_LIMIT ? OPEN_ENDED_DATE_LIMIT : value
-    notices.push(invalidDateNotice(label, value.slice(0, 40)))
+    notices.push(invalidDateNotice(label, value))
     return null
   }
   let from = date(CALENDAR_FILTER_PARAMS.from, 'Date(s) From')

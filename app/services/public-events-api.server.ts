@@ -1,40 +1,64 @@
-import { normalizeCalendarFilters } from '#app/models/calendar-filters.ts'
+import {
+  calendarFilterErrors,
+  normalizeCalendarFilters,
+  type CalendarFilters,
+} from '#app/models/calendar-filters.ts'
 import { getLiveEventsCount, getLiveEventsPage } from '#app/models/public-events.server.ts'
-import { jsonError } from './http.server.ts'
+import { jsonError, pageHeaders } from './http.server.ts'
 import { platformToday } from './platform-today.server.ts'
 
-export const API_PAGE_MAX = 100
-const OFFSET_MAX = 1_000_000
+/** Events per page unless `limit` asks for fewer; also the most a page holds. */
+export const API_PAGE_SIZE = 100
+/** With the largest pages this reaches a million events; deeper pages would only cost the database an OFFSET. */
+export const API_MAX_PAGE = 10_000
 
-function intParam(
+const PAGE_MESSAGE = `page must be a whole number from 1 to ${API_MAX_PAGE}`
+const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${API_PAGE_SIZE}`
+const OFFSET_MESSAGE = 'offset is not supported: use page (1-based) and follow the Link header'
+
+/** A whole number from 1 to `max` in the query string; `fallback` when absent or blank, null when invalid. */
+function wholeNumberParam(
   params: URLSearchParams,
   name: string,
-  { min, max, fallback }: { min: number; max: number; fallback: number },
+  { max, fallback }: { max: number; fallback: number },
 ) {
-  const raw = params.get(name)
-  if (raw === null || raw.trim() === '') return fallback
-  if (!/^\d{1,7}$/.test(raw.trim())) return null
-  const n = Number(raw.trim())
-  return n < min || n > max ? null : n
+  const raw = (params.get(name) ?? '').trim()
+  if (raw === '') return fallback
+  if (!/^\d{1,7}$/.test(raw)) return null
+  const n = Number(raw)
+  return n < 1 || n > max ? null : n
+}
+
+type ListQuery = { filters: CalendarFilters; page: number; limit: number } | { error: string }
+
+/** The filters and the page a query string asks for, or what is wrong with it. */
+function parseEventsListQuery(params: URLSearchParams): ListQuery {
+  const errors = calendarFilterErrors(params)
+  const page = wholeNumberParam(params, 'page', { max: API_MAX_PAGE, fallback: 1 })
+  const limit = wholeNumberParam(params, 'limit', { max: API_PAGE_SIZE, fallback: API_PAGE_SIZE })
+  if (page === null) errors.push(PAGE_MESSAGE)
+  if (limit === null) errors.push(LIMIT_MESSAGE)
+  if (params.has('offset')) errors.push(OFFSET_MESSAGE)
+  if (errors.length > 0 || page === null || limit === null) return { error: errors.join('; ') }
+  return { filters: normalizeCalendarFilters(params).filters, page, limit }
 }
 
 /**
  * GET /api/events, /api/events/active and /api/public-events: live events as a JSON list, soonest first, with the
- * calendar's filters from the query string (keyword, category, zip, from, to) and paging (limit ≤ 100, offset).
- * The total number of matches is in X-Total-Count. An invalid filter value is a 400, not silently ignored.
+ * calendar's filters from the query string (keyword, category, zip, from, to), one page at a time (`page`, 1-based;
+ * `limit` events a page, at most 100). X-Total-Count holds the number of matches and a Link header points to the
+ * next and previous pages. A bad filter or page is a 400 saying what is wrong.
  */
 export async function liveEventsResponse(request: Request): Promise<Response> {
-  const params = new URL(request.url).searchParams
-  const { filters, notices } = normalizeCalendarFilters(params)
-  if (notices.length > 0) return jsonError(notices.join(' '), 400)
-  const limit = intParam(params, 'limit', { min: 1, max: API_PAGE_MAX, fallback: API_PAGE_MAX })
-  const offset = intParam(params, 'offset', { min: 0, max: OFFSET_MAX, fallback: 0 })
-  if (limit === null) return jsonError(`limit must be a whole number from 1 to ${API_PAGE_MAX}`, 400)
-  if (offset === null) return jsonError('offset must be a whole number, 0 or more', 400)
+  const query = parseEventsListQuery(new URL(request.url).searchParams)
+  if ('error' in query) return jsonError(query.error, 400)
+  const { filters, page, limit } = query
   const today = platformToday()
   const [events, total] = await Promise.all([
-    getLiveEventsPage(filters, { today, limit, offset }),
+    getLiveEventsPage(filters, { today, limit, offset: (page - 1) * limit }),
     getLiveEventsCount(filters, { today }),
   ])
-  return Response.json(events, { headers: { 'X-Total-Count': String(total), 'Cache-Control': 'no-cache' } })
+  const headers = pageHeaders(request.url, { page, pageCount: Math.max(1, Math.ceil(total / limit)), total })
+  headers.set('Cache-Control', 'no-cache')
+  return Response.json(events, { headers })
 }

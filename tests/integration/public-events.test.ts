@@ -492,7 +492,7 @@ describe('public JSON calls', () => {
   })
 
   test('paging and bad input', async () => {
-    const paged = await callRoute(apiEventsLoader, '/api/events?limit=1&offset=1')
+    const paged = await callRoute(apiEventsLoader, '/api/events?limit=1&page=2')
     expect(((await paged.json()) as Array<{ eventTitle: string }>).map((e) => e.eventTitle)).toEqual([
       'Picnic',
     ])
