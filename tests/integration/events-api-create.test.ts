@@ -11,6 +11,7 @@ import { db } from '#db/client.server.ts'
 import { insertBusiness } from '#db/factories.ts'
 import { events, type Business } from '#db/schema.ts'
 import { sessionCookieFor } from '#tests/support/auth.ts'
+import { BUILD_TIMEOUT_MS, builtRequestHandler } from '#tests/support/built-app.ts'
 import { callRoute } from '#tests/support/routes.ts'
 
 const today = todayInZone(getEnv().APP_TIME_ZONE)
@@ -167,5 +168,38 @@ describe('POST /api/events (the older call)', () => {
     expect(response.status).toBe(405)
     expect(response.headers.get('Allow')).toBe('GET, POST')
     expect(await response.json()).toEqual({ message: 'Method not allowed' })
+  })
+})
+
+describe('POST /api/events through the built app (the router, not only the action)', () => {
+  let request: Awaited<ReturnType<typeof builtRequestHandler>>
+
+  beforeAll(async () => {
+    request = await builtRequestHandler()
+  }, BUILD_TIMEOUT_MS)
+
+  function send(body: string, headers: HeadersInit = {}) {
+    return request('/api/events', {
+      method: 'POST',
+      body,
+      headers: { 'Content-Type': 'application/json', Cookie: cookie, ...headers },
+    })
+  }
+
+  test('is answered by the route: 201 {id}, then 400/401 JSON for bad input or no session, never 405 or 500', async () => {
+    const created = await send(JSON.stringify(validFields()))
+    expect(created.status).toBe(201)
+    const { id } = (await created.json()) as { id: number }
+    const [row] = await db.select().from(events).where(eq(events.eventID, id))
+    expect(row).toMatchObject({ businessID: owner.businessID, paymentStatus: 'pending' })
+
+    const bad = await send(JSON.stringify({ ...validFields(), eventDate: '2026-13-45' }))
+    expect(bad.status).toBe(400)
+    expect(bad.headers.get('Content-Type')).toMatch(/application\/json/)
+    expect(((await bad.json()) as { message: string }).message).toBe('Please enter a valid date')
+
+    const signedOut = await send(JSON.stringify(validFields()), { Cookie: '' })
+    expect(signedOut.status).toBe(401)
+    expect(await signedOut.json()).toEqual({ message: 'Unauthorized' })
   })
 })
