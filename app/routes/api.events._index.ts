@@ -23,8 +23,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const { eventID } = await saveEventDraft(business, input)
     return Response.json({ id: eventID }, { status: 201 })
   } catch (error) {
-    if (error instanceof SubmissionError)
-      return jsonError(error.message, error.status, { errors: error.fieldErrors })
-    throw error
+    if (!(error instanceof SubmissionError)) throw error
+    return jsonError(error.message, error.status, { errors: error.fieldErrors })
   }
 }

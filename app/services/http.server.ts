@@ -84,14 +84,13 @@ export function pageHeaders(
   requestUrl: string,
   { page, pageCount, total }: { page: number; pageCount: number; total: number },
 ) {
-  const url = new URL(requestUrl)
   const headers = new Headers({
     'X-Total-Count': String(total),
     'X-Page': String(page),
     'X-Page-Count': String(pageCount),
   })
   const link = (target: number, rel: string) => {
-    const to = new URL(url)
+    const to = new URL(requestUrl)
     to.searchParams.set('page', String(target))
     return `<${to.pathname}${to.search}>; rel="${rel}"`
   }
