@@ -15,6 +15,7 @@ import { useNonce } from '#app/components/nonce.tsx'
 import { SiteFooter, SiteHeader } from '#app/components/site-chrome.tsx'
 import { Toaster } from '#app/components/toaster.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
+import { MEDIA_FALLBACK_SCRIPT } from '#app/services/media-fallback.ts'
 import { getViewer } from '#app/services/viewer.server.ts'
 import { getToast } from '#app/services/toast.server.ts'
 import stylesheet from '#app/tailwind.css?url'
@@ -46,6 +47,7 @@ export function Layout({ children }: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <script dangerouslySetInnerHTML={{ __html: MEDIA_FALLBACK_SCRIPT }} />
         <Meta />
         <Links />
       </head>

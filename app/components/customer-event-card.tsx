@@ -1,9 +1,10 @@
 import { Link, useNavigate, useSearchParams } from '@remix-run/react'
-import { useEffect, useId, useRef, useState, type MouseEvent, type ReactNode } from 'react'
+import { useId, type MouseEvent, type ReactNode } from 'react'
 import { toast } from '#app/components/toaster.tsx'
 import { PHOTO_MAX_HEIGHT_PX, VIDEO_MIN_HEIGHT_PX } from '#app/constants.ts'
 import type { CustomerCardData } from '#app/models/customer-card.ts'
 import { externalUrl, formatPhone, mediaSrc, videoTypeFromUrl } from '#app/models/format.ts'
+import { MEDIA_FALLBACK_PROPS, MEDIA_PROPS } from '#app/services/media-fallback.ts'
 
 /** Built by `customerCardData` (#app/models/customer-card.ts), the one source of what the card shows. */
 export type CustomerEventCardData = CustomerCardData
@@ -223,9 +224,12 @@ function MediaPlaceholder({ kind, fileName }: { kind: 'Photo' | 'Video'; fileNam
   )
 }
 
-function PhotoFallback({ businessName }: { businessName: string }) {
+function PhotoFallback({ businessName, hidden }: { businessName: string; hidden?: boolean }) {
   return (
     <div
+      {...MEDIA_FALLBACK_PROPS}
+      hidden={hidden}
+      suppressHydrationWarning
       data-testid="photo-fallback"
       className="grid min-h-48 place-items-center rounded-lg bg-slate-900 px-6 py-12 text-center text-2xl font-bold break-words text-white"
     >
@@ -234,61 +238,37 @@ function PhotoFallback({ businessName }: { businessName: string }) {
   )
 }
 
+// When the media fail to load, the page's media fallback script hides them and shows the fallback (works without
+// hydration; suppressHydrationWarning because it may have done so before React hydrates).
 function CardPhoto({ src, alt, businessName }: { src: string | null; alt: string; businessName: string }) {
-  const ref = useRef<HTMLImageElement>(null)
-  const [failed, setFailed] = useState(false)
-
-  // A server-rendered image can fail before React attaches onError; its state tells after hydration.
-  useEffect(() => {
-    const img = ref.current
-    if (img && img.complete && img.naturalWidth === 0) setFailed(true)
-  }, [])
-
-  if (!src || failed) return <PhotoFallback businessName={businessName} />
+  if (!src) return <PhotoFallback businessName={businessName} />
   return (
-    <img
-      ref={ref}
-      src={src}
-      alt={alt}
-      onError={() => setFailed(true)}
-      style={{ maxHeight: PHOTO_MAX_HEIGHT_PX }}
-      className="mx-auto w-full rounded-lg object-contain"
-    />
+    <>
+      <img
+        {...MEDIA_PROPS}
+        suppressHydrationWarning
+        src={src}
+        alt={alt}
+        style={{ maxHeight: PHOTO_MAX_HEIGHT_PX }}
+        className="mx-auto w-full rounded-lg object-contain"
+      />
+      <PhotoFallback businessName={businessName} hidden />
+    </>
   )
 }
 
 function CardVideo({ src }: { src: string }) {
-  const ref = useRef<HTMLVideoElement>(null)
-  const [failed, setFailed] = useState(false)
-
-  // As with the photo: sources may all have failed before hydration. NETWORK_NO_SOURCE with nothing loaded after
-  // the selection algorithm has had a turn means no source could be played.
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      const video = ref.current
-      if (!video) return
-      if (
-        video.error ||
-        (video.networkState === video.NETWORK_NO_SOURCE && video.readyState === video.HAVE_NOTHING)
-      ) {
-        setFailed(true)
-      }
-    }, 0)
-    return () => clearTimeout(timer)
-  }, [])
-
-  if (failed) return null
   return (
     <video
-      ref={ref}
+      {...MEDIA_PROPS}
+      suppressHydrationWarning
       controls
       preload="metadata"
       playsInline
-      onError={() => setFailed(true)}
       style={{ minHeight: VIDEO_MIN_HEIGHT_PX }}
       className="w-full rounded-lg bg-black"
     >
-      <source src={src} type={videoTypeFromUrl(src)} onError={() => setFailed(true)} />
+      <source src={src} type={videoTypeFromUrl(src)} />
     </video>
   )
 }

@@ -1,4 +1,5 @@
 import { formatShortDate, mediaSrc } from '#app/models/format.ts'
+import { MEDIA_PROPS } from '#app/services/media-fallback.ts'
 
 /** The fields a calendar tile reads. */
 export interface EventTileData {
@@ -37,8 +38,8 @@ export function ViewDetailsButton({ eventID, className = '' }: { eventID: number
 }
 
 /**
- * The photo, or the title's first letter when there is none. The letter also sits under the photo: a photo that
- * fails to load (alt="" draws nothing) shows the letter without any script.
+ * The photo, or the title's first letter when there is none. The letter also sits under the photo, so a photo that
+ * fails to load shows it once the page's media fallback script has hidden the broken image.
  */
 export function EventThumb({
   title,
@@ -62,6 +63,8 @@ export function EventThumb({
       </span>
       {src ? (
         <img
+          {...MEDIA_PROPS}
+          suppressHydrationWarning
           src={src}
           alt=""
           loading="lazy"

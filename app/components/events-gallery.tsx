@@ -2,6 +2,7 @@ import { Link } from '@remix-run/react'
 import { useEffect, useRef, useState } from 'react'
 import { GALLERY_ARROWS_ABOVE, GALLERY_SCROLL_STEP_PX } from '#app/constants.ts'
 import { externalUrl, formatDatesLine, mediaSrc } from '#app/models/format.ts'
+import { MEDIA_FALLBACK_PROPS, MEDIA_PROPS } from '#app/services/media-fallback.ts'
 
 export interface GalleryEvent {
   eventID: number
@@ -149,35 +150,32 @@ function GalleryCard({ event }: { event: GalleryEvent }) {
 }
 
 function GalleryThumb({ path, title }: { path: string; title: string }) {
-  const ref = useRef<HTMLImageElement>(null)
-  const [failed, setFailed] = useState(false)
   const src = mediaSrc(path)
-
-  // A server-rendered image can fail before React attaches onError.
-  useEffect(() => {
-    const img = ref.current
-    if (img && img.complete && img.naturalWidth === 0) setFailed(true)
-  }, [])
-
-  if (!src || failed) {
-    return (
-      <div
-        aria-hidden
-        data-testid="gallery-thumb-fallback"
-        className="grid h-40 place-items-center bg-slate-800 text-4xl font-black tracking-wide text-white"
-      >
-        {title.trim().slice(0, 2).toUpperCase()}
-      </div>
-    )
-  }
+  // A photo that fails to load is swapped for the letters by the page's media fallback script.
+  const fallback = (
+    <div
+      {...MEDIA_FALLBACK_PROPS}
+      hidden={src !== null}
+      suppressHydrationWarning
+      aria-hidden
+      data-testid="gallery-thumb-fallback"
+      className="grid h-40 place-items-center bg-slate-800 text-4xl font-black tracking-wide text-white"
+    >
+      {title.trim().slice(0, 2).toUpperCase()}
+    </div>
+  )
+  if (!src) return fallback
   return (
-    <img
-      ref={ref}
-      src={src}
-      alt=""
-      decoding="async"
-      onError={() => setFailed(true)}
-      className="h-40 w-full object-cover"
-    />
+    <>
+      <img
+        {...MEDIA_PROPS}
+        suppressHydrationWarning
+        src={src}
+        alt=""
+        decoding="async"
+        className="h-40 w-full object-cover"
+      />
+      {fallback}
+    </>
   )
 }

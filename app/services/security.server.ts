@@ -1,15 +1,22 @@
 import crypto from 'node:crypto'
+import { MEDIA_FALLBACK_SCRIPT } from '#app/services/media-fallback.ts'
 
 export function createNonce() {
   return crypto.randomBytes(16).toString('base64')
 }
 
-/** Headers every HTML page gets; scripts only run with this request's nonce. */
+/**
+ * The media fallback script is allowed by its hash, not the request's nonce: it never changes, and a nonce in the
+ * body would keep /public and /calendar out of the shared page cache (a nonce must not be shared between responses).
+ */
+const MEDIA_FALLBACK_SCRIPT_SOURCE = `'sha256-${crypto.createHash('sha256').update(MEDIA_FALLBACK_SCRIPT).digest('base64')}'`
+
+/** Headers every HTML page gets; scripts only run with this request's nonce (or, for that one script, its hash). */
 export function securityHeaders(nonce: string, { isProduction }: { isProduction: boolean }) {
   const connectSrc = isProduction ? "'self'" : "'self' ws: wss:"
   const csp = [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' https://js.stripe.com`,
+    `script-src 'self' 'nonce-${nonce}' ${MEDIA_FALLBACK_SCRIPT_SOURCE} https://js.stripe.com`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "media-src 'self' blob:",

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import zlib from 'node:zlib'
 import { beforeAll, describe, expect, test } from 'vitest'
@@ -88,20 +89,41 @@ describe('JavaScript on the public pages (built app)', () => {
     expect(total, `JavaScript loaded:\n${summary.join('\n')}`).toBeLessThanOrEqual(JS_BUDGET_BYTES)
   })
 
-  test('the event page’s only script is the bounce beacon, carrying the CSP nonce', async () => {
+  test('the event page runs two small scripts: the media fallback (allowed by its CSP hash) and the bounce beacon (nonce)', async () => {
     const response = await request(`/event/${eventID}?viewMode=true`)
     const html = await response.text()
-    const nonce = /'nonce-([^']+)'/.exec(response.headers.get('Content-Security-Policy') ?? '')?.[1]
+    const csp = response.headers.get('Content-Security-Policy') ?? ''
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1]
     expect(nonce).toBeTruthy()
     const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)].filter(
       ([, attributes = '']) => !DATA_SCRIPT_TYPES.has((attribute(attributes, 'type') ?? '').toLowerCase()),
     )
-    expect(scripts).toHaveLength(1)
-    const [, attributes = '', body = ''] = scripts[0]!
-    expect(attribute(attributes, 'nonce')).toBe(nonce)
-    expect(body).toContain(`/api/events/${eventID}/track-bounce`)
-    expect(body).toContain('sendBeacon')
-    expect(body.length).toBeLessThan(700)
+    expect(scripts).toHaveLength(2)
+    const [fallback, beacon] = scripts.map(([, attributes = '', body = '']) => ({ attributes, body }))
+
+    expect(fallback!.body).toContain('addEventListener("error"')
+    expect(attribute(fallback!.attributes, 'nonce')).toBeNull()
+    expect(csp).toContain(`'sha256-${crypto.createHash('sha256').update(fallback!.body).digest('base64')}'`)
+    expect(fallback!.body.length).toBeLessThan(700)
+
+    expect(attribute(beacon!.attributes, 'nonce')).toBe(nonce)
+    expect(beacon!.body).toContain(`/api/events/${eventID}/track-bounce`)
+    expect(beacon!.body).toContain('sendBeacon')
+    expect(beacon!.body.length).toBeLessThan(700)
+  })
+
+  test('the media fallback script comes first in the head, before any media, and carries no nonce on shared pages', async () => {
+    for (const page of ['/public', '/calendar', '/landing']) {
+      const response = await request(page)
+      const html = await response.text()
+      const head = html.slice(0, html.indexOf('</head>'))
+      const first = /<script\b([^>]*)>([\s\S]*?)<\/script>/i.exec(head)
+      expect(first?.[2], page).toContain('addEventListener("error"')
+      expect(head.indexOf('<script'), page).toBeLessThan(head.indexOf('<link'))
+      // A nonce in the body would keep the page out of the shared page cache.
+      const nonce = /'nonce-([^']+)'/.exec(response.headers.get('Content-Security-Policy') ?? '')?.[1]
+      expect(nonce && html.includes(nonce), page).toBeFalsy()
+    }
   })
 
   test('the budget counts what the pages really load (a hydrated page is far over it)', async () => {
