@@ -120,7 +120,7 @@ export function EventForm({ business, editing, categories, months, today, initia
 
   function toggleDate(date: string, checked: boolean) {
     if (checked && !dates.includes(date) && dates.length >= MAX_DISPLAY_DATES) {
-      toast({ title: 'Too many dates', description: MAX_DATES_MESSAGE, variant: 'destructive' })
+      window.alert(MAX_DATES_MESSAGE)
       return
     }
     setDates((current) => (checked ? [...current, date].sort() : current.filter((d) => d !== date)))

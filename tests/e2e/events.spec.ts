@@ -1,3 +1,5 @@
+import fs from 'node:fs'
+import { VIDEO_MAX_BYTES } from '#app/constants.ts'
 import { addDaysIso, todayInZone } from '#app/services/time.ts'
 import { expect, signInAsNewBusiness, test } from './fixtures.ts'
 
@@ -53,15 +55,37 @@ test('an advertiser creates an ad, previews it as customers will see it, approve
   await expect(card.getByTestId('event-status')).toHaveText('Awaiting review')
 })
 
-test('the 22nd display date is refused with the spec message', async ({ page }) => {
+test('the 22nd display date is refused with the spec alert, as an oversized video is, and 21 stay selected', async ({
+  page,
+}, testInfo) => {
   await signInAsNewBusiness(page)
   await page.goto('/dashboard/events/new')
+  const alerts: string[] = []
+  page.on('dialog', (dialog) => {
+    alerts.push(`${dialog.type()}: ${dialog.message()}`)
+    void dialog.accept()
+  })
   for (let i = 0; i < 21; i++) await page.getByLabel(addDaysIso(today, i), { exact: true }).check({ force: true })
   await expect(page.getByTestId('dates-count')).toHaveText('21 selected')
+  expect(alerts).toEqual([])
+
   await page.getByLabel(addDaysIso(today, 21), { exact: true }).click({ force: true })
-  await expect(page.getByText('Max number for any event or special is 21 days')).toBeVisible()
+  await expect.poll(() => alerts).toEqual(['alert: Max number for any event or special is 21 days'])
   await expect(page.getByTestId('dates-count')).toHaveText('21 selected')
+  await expect(page.getByLabel(addDaysIso(today, 21), { exact: true })).not.toBeChecked()
   await expect(page.getByLabel('Total cost')).toHaveValue('$69.00')
+  await expect(page.getByTestId('toast')).toHaveCount(0)
+
+  // The video limit uses the same alert (a sparse file: Playwright will not pass a buffer this large).
+  const hugeVideo = testInfo.outputPath('huge.mp4')
+  fs.writeFileSync(hugeVideo, '')
+  fs.truncateSync(hugeVideo, VIDEO_MAX_BYTES + 1)
+  await page.setInputFiles('#video', hugeVideo)
+  await expect.poll(() => alerts).toEqual([
+    'alert: Max number for any event or special is 21 days',
+    'alert: Video file must be under 50MB',
+  ])
+  await expect(page.locator('#video')).toHaveValue('')
 })
 
 test('cancel with work entered asks first, then clears every field', async ({ page }) => {
