@@ -110,12 +110,13 @@ export function Toaster({ serverToast }: { serverToast: ToastData | null }) {
 
   const visible: ToastItem[] = hydrated ? items : serverToast ? [{ ...serverToast, open: true }] : []
 
+  // Bottom of the screen: the site header and a dialog's Close control are at the top, and must stay reachable.
   return (
     <section aria-label={`Notifications (${TOAST_HOTKEY.join('+')})`}>
       <ol
         ref={viewport}
         tabIndex={-1}
-        className="pointer-events-none fixed top-0 right-0 z-50 flex max-h-screen w-full flex-col gap-2 p-4 outline-none sm:max-w-sm"
+        className="pointer-events-none fixed right-0 bottom-0 z-50 flex max-h-screen w-full flex-col gap-2 p-4 outline-none sm:max-w-sm"
       >
         {visible.map((item) => (
           <ToastCard key={item.id} item={item} hydrated={hydrated} />
