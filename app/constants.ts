@@ -8,6 +8,8 @@ export const UNSET_DATE = '1989-01-01'
 export const OPEN_ENDED_DATE_LIMIT = '2100-12-31'
 
 export const MAX_DISPLAY_DATES = 21
+/** How far ahead (in days from today) a display date or event date may lie: a live ad must end some day. */
+export const DATE_HORIZON_DAYS = 365
 export const MIN_AD_DAYS_MARKETING = 7
 export const TITLE_MAX = 250
 export const DESCRIPTION_MAX = 500

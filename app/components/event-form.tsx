@@ -45,6 +45,8 @@ interface Props {
   categories: string[]
   months: CalendarMonth[]
   today: string
+  /** The last date that may be chosen (the booking horizon). */
+  lastDate: string
   initial: EventFormValues
   errors?: Record<string, string[] | undefined>
   priceTable: Array<{ label: string; price: string }>
@@ -74,7 +76,17 @@ function uploadApproval(body: FormData, onProgress: (fraction: number) => void) 
   })
 }
 
-export function EventForm({ business, editing, categories, months, today, initial, errors = {}, priceTable }: Props) {
+export function EventForm({
+  business,
+  editing,
+  categories,
+  months,
+  today,
+  lastDate,
+  initial,
+  errors = {},
+  priceTable,
+}: Props) {
   const navigation = useNavigation()
   const navigate = useNavigate()
   const formRef = useRef<HTMLFormElement>(null)
@@ -334,7 +346,7 @@ export function EventForm({ business, editing, categories, months, today, initia
                     <label
                       key={day.date}
                       className={`relative grid h-9 place-items-center rounded-md border text-sm ${
-                        day.inPast
+                        day.unavailable
                           ? 'cursor-not-allowed border-transparent text-slate-300'
                           : 'cursor-pointer border-slate-200 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-600 has-[:checked]:text-white'
                       }`}
@@ -343,7 +355,7 @@ export function EventForm({ business, editing, categories, months, today, initia
                         type="checkbox"
                         name="showAdDates"
                         value={day.date}
-                        disabled={day.inPast}
+                        disabled={day.unavailable}
                         checked={dates.includes(day.date)}
                         onChange={(e) => toggleDate(day.date, e.target.checked)}
                         className="sr-only"
@@ -368,6 +380,7 @@ export function EventForm({ business, editing, categories, months, today, initia
             type="date"
             name="eventDate"
             min={today}
+            max={lastDate}
             value={eventDate}
             onChange={(e) => setEventDate(e.target.value)}
             className="mt-1 rounded-md border border-slate-300 px-3 py-2"

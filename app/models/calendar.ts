@@ -3,7 +3,8 @@ import { addDaysIso } from '#app/services/time.ts'
 export interface CalendarDay {
   date: string
   day: number
-  inPast: boolean
+  /** Before today or after the last bookable date: not offered. */
+  unavailable: boolean
 }
 
 export interface CalendarMonth {
@@ -19,8 +20,8 @@ const MONTH_NAMES = [
   'July', 'August', 'September', 'October', 'November', 'December',
 ]
 
-/** `count` months starting with the month of `today`, for the display-date picker. */
-export function calendarMonths(today: string, count: number): CalendarMonth[] {
+/** `count` months starting with the month of `today`, for the display-date picker; only today…`lastDate` can be picked. */
+export function calendarMonths(today: string, count: number, lastDate: string): CalendarMonth[] {
   const [y, m] = today.split('-').map(Number) as [number, number]
   return Array.from({ length: count }, (_, i) => {
     const year = y + Math.floor((m - 1 + i) / 12)
@@ -34,7 +35,7 @@ export function calendarMonths(today: string, count: number): CalendarMonth[] {
       leadingBlanks,
       days: Array.from({ length: daysInMonth }, (_, d) => {
         const date = addDaysIso(first, d)
-        return { date, day: d + 1, inPast: date < today }
+        return { date, day: d + 1, unavailable: date < today || date > lastDate }
       }),
     }
   })

@@ -1,8 +1,16 @@
 import { z } from 'zod'
-import { DESCRIPTION_MAX, MAX_DISPLAY_DATES, TITLE_MAX, UNSET_DATE } from '#app/constants.ts'
-import { isValidIsoDate } from '#app/services/time.ts'
+import { DATE_HORIZON_DAYS, DESCRIPTION_MAX, MAX_DISPLAY_DATES, TITLE_MAX, UNSET_DATE } from '#app/constants.ts'
+import { addDaysIso, isValidIsoDate } from '#app/services/time.ts'
 
 export const MAX_DATES_MESSAGE = `Max number for any event or special is ${MAX_DISPLAY_DATES} days`
+
+export const DISPLAY_DATE_HORIZON_MESSAGE = `Display dates can be at most ${DATE_HORIZON_DAYS} days ahead`
+export const EVENT_DATE_HORIZON_MESSAGE = `The event date can be at most ${DATE_HORIZON_DAYS} days ahead`
+
+/** The last date an ad may show on or an event may take place, {@link DATE_HORIZON_DAYS} after `today`. */
+export function lastBookableDate(today: string) {
+  return addDaysIso(today, DATE_HORIZON_DAYS)
+}
 
 const isoDate = z.string().trim().refine(isValidIsoDate, 'Please enter a valid date')
 
@@ -13,6 +21,7 @@ function list<T extends z.ZodType>(item: T) {
 
 /** The event an advertiser submits (spec §3 submission payload), checked the same in the browser and on the server. */
 export function eventInputSchema({ today }: { today: string }) {
+  const lastDate = lastBookableDate(today)
   return z.object({
     eventTitle: z
       .string({ error: 'Title is required' })
@@ -27,7 +36,11 @@ export function eventInputSchema({ today }: { today: string }) {
     eventCategory: list(z.string().trim().min(1))
       .pipe(z.array(z.string()).min(1, 'Please choose a category'))
       .transform((names) => [...new Set(names)]),
-    showAdDates: list(isoDate.refine((d) => d >= today, 'Display dates cannot be in the past'))
+    showAdDates: list(
+      isoDate
+        .refine((d) => d >= today, 'Display dates cannot be in the past')
+        .refine((d) => d <= lastDate, DISPLAY_DATE_HORIZON_MESSAGE),
+    )
       .pipe(
         z
           .array(z.string())
@@ -41,7 +54,8 @@ export function eventInputSchema({ today }: { today: string }) {
       .optional()
       .transform((v) => (v ? v : UNSET_DATE))
       .refine((v) => v === UNSET_DATE || isValidIsoDate(v), 'Please enter a valid date')
-      .refine((v) => v === UNSET_DATE || v >= today, 'The event date cannot be in the past'),
+      .refine((v) => v === UNSET_DATE || v >= today, 'The event date cannot be in the past')
+      .refine((v) => v === UNSET_DATE || v <= lastDate, EVENT_DATE_HORIZON_MESSAGE),
     contactPerson: z.string().trim().max(250, 'Contact name too long').optional().default(''),
     contactPhone: z.string().trim().max(50, 'Phone number too long').optional().default(''),
     contactEmail: z

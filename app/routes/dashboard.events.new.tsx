@@ -31,7 +31,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewEventPage() {
-  const { business, initial, categories, months, today, priceTable } = useLoaderData<typeof loader>()
+  const { business, initial, categories, months, today, lastDate, priceTable } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
     <RouteDialog labelledBy="create-event-heading" closeTo="/dashboard">
@@ -45,6 +45,7 @@ export default function NewEventPage() {
           categories={categories}
           months={months}
           today={today}
+          lastDate={lastDate}
           initial={initial}
           errors={actionData?.errors}
           priceTable={priceTable}

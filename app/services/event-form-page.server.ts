@@ -3,6 +3,7 @@ import type { EventFormValues } from '#app/components/event-form.tsx'
 import { UNSET_DATE } from '#app/constants.ts'
 import { listCategories } from '#app/models/category.server.ts'
 import { calendarMonths } from '#app/models/calendar.ts'
+import { lastBookableDate } from '#app/models/event-schema.ts'
 import type { Event } from '#db/schema.ts'
 import type { BusinessSessionCopy } from './auth.server.ts'
 import { parseEventInput, today } from './event-approval.server.ts'
@@ -22,7 +23,8 @@ export async function eventFormOptions() {
     from = tier.upToDays + 1
     return { label, price: formatDollars(tier.cents) }
   })
-  return { today: day, categories, months: calendarMonths(day, 3), priceTable }
+  const lastDate = lastBookableDate(day)
+  return { today: day, lastDate, categories, months: calendarMonths(day, 3, lastDate), priceTable }
 }
 
 /** A new ad's form: empty, with the business's own contact details. */

@@ -3,7 +3,14 @@ import path from 'node:path'
 import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { DEFAULT_CATEGORIES, DESCRIPTION_MAX, MAX_DISPLAY_DATES, TITLE_MAX } from '#app/constants.ts'
+import {
+  DATE_HORIZON_DAYS,
+  DEFAULT_CATEGORIES,
+  DESCRIPTION_MAX,
+  MAX_DISPLAY_DATES,
+  TITLE_MAX,
+} from '#app/constants.ts'
+import { DISPLAY_DATE_HORIZON_MESSAGE, EVENT_DATE_HORIZON_MESSAGE } from '#app/models/event-schema.ts'
 import { ensureCategories } from '#app/models/category.server.ts'
 import { action as approveEvent } from '#app/routes/api.approve-event.ts'
 import { action as businessEvent } from '#app/routes/api.business-event.ts'
@@ -145,6 +152,30 @@ describe('POST /api/approve-event (multipart)', () => {
     }
   })
 
+  test(`display dates and the event date must lie within ${DATE_HORIZON_DAYS} days of today`, async () => {
+    const before = await countEvents()
+    for (const dates of [['9999-12-31'], [addDaysIso(today, DATE_HORIZON_DAYS + 1)]]) {
+      const res = await post(approveEvent, '/api/approve-event', approveBody({ selectedDates: dates }))
+      expect(res.status).toBe(400)
+      expect(((await res.json()) as { message: string }).message).toBe(DISPLAY_DATE_HORIZON_MESSAGE)
+    }
+    const farEvent = await post(
+      approveEvent,
+      '/api/approve-event',
+      approveBody({ eventData: { eventDate: addDaysIso(today, DATE_HORIZON_DAYS + 1) } }),
+    )
+    expect(farEvent.status).toBe(400)
+    expect(((await farEvent.json()) as { message: string }).message).toBe(EVENT_DATE_HORIZON_MESSAGE)
+    expect(await countEvents()).toBe(before)
+    const lastDay = addDaysIso(today, DATE_HORIZON_DAYS)
+    const edge = await post(
+      approveEvent,
+      '/api/approve-event',
+      approveBody({ selectedDates: [lastDay], eventData: { eventDate: lastDay } }),
+    )
+    expect(edge.status).toBe(200)
+  })
+
   test('past display dates are refused', async () => {
     const res = await post(approveEvent, '/api/approve-event', approveBody({ selectedDates: [addDaysIso(today, -1)] }))
     expect(res.status).toBe(400)
@@ -234,6 +265,23 @@ describe('the plain-form flow (no JavaScript)', () => {
     const res = await post(newEventAction, '/dashboard/events/new', body)
     expect(res.status).toBe(400)
     expect(await res.json()).toEqual({ errors: { showAdDates: ['Max number for any event or special is 21 days'] } })
+  })
+
+  test('a display date past the horizon re-renders the form with its message; the picker stops at the horizon', async () => {
+    const body = planForm()
+    body.append('showAdDates', '9999-12-31')
+    const res = await post(newEventAction, '/dashboard/events/new', body)
+    expect(res.status).toBe(400)
+    expect(await res.json()).toEqual({ errors: { showAdDates: [DISPLAY_DATE_HORIZON_MESSAGE] } })
+
+    const page = await callRoute(newEventLoader, '/dashboard/events/new', { headers: { Cookie: cookie } })
+    const { lastDate, months } = (await page.json()) as {
+      lastDate: string
+      months: Array<{ days: Array<{ date: string; unavailable: boolean }> }>
+    }
+    expect(lastDate).toBe(addDaysIso(today, DATE_HORIZON_DAYS))
+    const offered = months.flatMap((m) => m.days).filter((d) => !d.unavailable)
+    expect(offered.every((d) => d.date >= today && d.date <= lastDate)).toBe(true)
   })
 
   test('signed out, the form sends the visitor to sign in', async () => {
