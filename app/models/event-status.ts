@@ -43,3 +43,7 @@ export function eventStatusLabel(event: EventStatusFields, today: string): Event
 export function isEditableByOwner(event: Pick<EventStatusFields, 'eventStatus' | 'paymentStatus'>): boolean {
   return event.paymentStatus === 'pending' && event.eventStatus === 'pending'
 }
+
+/** Why the upload calls refuse to replace the media of an ad that is no longer editable (see `isEditableByOwner`). */
+export const MEDIA_LOCKED_MESSAGE =
+  'This ad has been paid for, so its photo and video can no longer be replaced without a review'

@@ -178,6 +178,35 @@ export async function getOwnedEvent(eventID: number, businessID: number) {
   return row ?? null
 }
 
+/**
+ * One of the business's events, locked until `tx` ends so a payment completing meanwhile waits for a media change
+ * to finish; null when it is not theirs.
+ */
+export async function lockOwnedEventForMediaChange(tx: Transaction, eventID: number, businessID: number) {
+  const [row] = await tx
+    .select({ createdDate: events.createdDate, eventStatus: events.eventStatus, paymentStatus: events.paymentStatus })
+    .from(events)
+    .where(and(eq(events.eventID, eventID), eq(events.businessID, businessID)))
+    .limit(1)
+    .for('update')
+  return row ?? null
+}
+
+/** Who may see an event's media before it is live, and whether it is live (a primary-key read). */
+export async function getEventMediaAudience(eventID: number) {
+  const [row] = await db
+    .select({
+      businessID: events.businessID,
+      eventStatus: events.eventStatus,
+      paymentStatus: events.paymentStatus,
+      lastShowDate: events.lastShowDate,
+    })
+    .from(events)
+    .where(eq(events.eventID, eventID))
+    .limit(1)
+  return row ?? null
+}
+
 export async function deleteEvents(eventIDs: number[]) {
   if (eventIDs.length === 0) return
   await db.delete(events).where(inArray(events.eventID, eventIDs))

@@ -55,7 +55,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditEventPage() {
-  const { business, eventID, initial, savedMedia, categories, months, today, priceTable } =
+  const { business, eventID, initial, savedMedia, categories, months, today, lastDate, priceTable } =
     useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
@@ -73,6 +73,7 @@ export default function EditEventPage() {
           categories={categories}
           months={months}
           today={today}
+          lastDate={lastDate}
           initial={initial}
           errors={actionData?.errors}
           priceTable={priceTable}

@@ -118,6 +118,13 @@ export async function requireRole(request: Request, role: StaffRole): Promise<Se
   return { ...user, roles }
 }
 
+/** Whether the signed-in user holds `role` now (read from the database, like {@link requireRole}); never throws. */
+export async function hasRole(request: Request, role: StaffRole): Promise<boolean> {
+  const user = await getUser(request)
+  if (!user) return false
+  return (await currentRoles(user.id))?.includes(role) ?? false
+}
+
 export function forbidden(message = 'You do not have access to this page.') {
   return Response.json({ message }, { status: 403 })
 }

@@ -14,10 +14,10 @@ import { isEditableByOwner } from '#app/models/event-status.ts'
 import type { EventInput } from '#app/models/event-schema.ts'
 import type { BusinessSessionCopy } from './auth.server.ts'
 import { getEnv } from './env.server.ts'
-import { deleteStoredMedia, storeEventMedia, type StagedFile } from './media.server.ts'
+import { deleteStoredMedia, storeMediaForEvent, type StagedFile } from './media.server.ts'
 import { mediaFileName } from './media-types.ts'
 import { chargeCentsForDays } from './pricing.ts'
-import { isoDateInZone, todayInZone } from './time.ts'
+import { todayInZone } from './time.ts'
 
 export class SubmissionError extends Error {
   constructor(
@@ -111,11 +111,10 @@ export async function saveApprovedEvent({
           [files.photo?.kind, files.video?.kind].filter((kind) => kind !== undefined),
         )
       }
-      const uploadDate = isoDateInZone(saved.createdDate, APP_TIME_ZONE)
       const media = []
       for (const file of [files.photo, files.video]) {
         if (!file) continue
-        const stored = await storeEventMedia({ eventID: saved.eventID, createdDate: uploadDate, file })
+        const stored = await storeMediaForEvent(tx, { eventID: saved.eventID, businessID: business.businessID, file })
         storedKeys.push(stored.key)
         media.push({ mediaType: stored.mediaType, url: stored.url })
       }

@@ -19,14 +19,15 @@ import { finished, pipeline } from 'node:stream/promises'
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
 import { createReadableStreamFromReadable } from '@remix-run/node'
 import busboy from 'busboy'
-import { and, eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { PHOTO_MAX_BYTES, VIDEO_MAX_BYTES, type MediaType } from '#app/constants.ts'
-import { db } from '#db/client.server.ts'
-import { events } from '#db/schema.ts'
-import { getBusiness } from './auth.server.ts'
+import { getEventMediaAudience, lockOwnedEventForMediaChange } from '#app/models/event.server.ts'
+import { isEditableByOwner, isLive, MEDIA_LOCKED_MESSAGE } from '#app/models/event-status.ts'
+import { db, type Transaction } from '#db/client.server.ts'
+import { getBusiness, hasRole } from './auth.server.ts'
 import { getEnv } from './env.server.ts'
 import { jsonError } from './http.server.ts'
+import { platformToday } from './platform-today.server.ts'
 import {
   isMediaDate,
   MEDIA_SAMPLE_DATE,
@@ -548,6 +549,21 @@ export async function storeEventMedia({
   return { key, url: `${mediaUrlFromKey(key)}?v=${versionOf(mtimeMs)}`, mediaType: file.kind }
 }
 
+/**
+ * Stores a staged file as the media of one of the business's events, the one way event media is written: the event
+ * row is locked for the rest of `tx` and the file is refused (UploadError 409) unless {@link isEditableByOwner} allows
+ * it, or 403 when the event is not the business's own.
+ */
+export async function storeMediaForEvent(
+  tx: Transaction,
+  { eventID, businessID, file }: { eventID: number; businessID: number; file: StagedFile },
+): Promise<StoredMedia> {
+  const event = await lockOwnedEventForMediaChange(tx, eventID, businessID)
+  if (!event) throw new UploadError('You can only upload media for your own events', 403, file.kind)
+  if (!isEditableByOwner(event)) throw new UploadError(MEDIA_LOCKED_MESSAGE, 409, file.kind)
+  return storeEventMedia({ eventID, createdDate: event.createdDate, file })
+}
+
 /** Deletes stored media given keys, media URLs or file names (a photo's srcset copies go with it). */
 export async function deleteStoredMedia(refs: Iterable<string>) {
   const paths: string[] = []
@@ -569,18 +585,45 @@ export async function deleteStoredMedia(refs: Iterable<string>) {
  * Serving
  * -------------------------------------------------------------------------------------------------------------- */
 
+/** Media of an ad that is not live may be seen by some and not others: no cache may keep or share a copy. */
+const PRIVATE_MEDIA_CACHE = 'private, no-store'
+const INT4_MAX = 2_147_483_647
+
+/** The same answer for a file that does not exist and one the viewer may not see, so neither is revealed. */
 function mediaNotFound() {
-  return jsonError('Media not found', 404)
+  const response = jsonError('Media not found', 404)
+  response.headers.set('Cache-Control', PRIVATE_MEDIA_CACHE)
+  return response
+}
+
+/**
+ * Who may get a stored file: everyone when its ad is live; otherwise only its owner (the business in the session)
+ * and administrators, so a draft's preview and the moderation queue still show it; null = nobody (404).
+ * Files under the sample date belong to the business whose id they carry (the upload test page) and are never public.
+ * The id in the name is the event's primary key, so this is one indexed read.
+ */
+async function mediaAudience(request: Request, media: MediaName): Promise<'everyone' | 'viewer' | null> {
+  const id = Number(media.id)
+  if (id > INT4_MAX) return null
+  let ownerID = id
+  if (media.date !== MEDIA_SAMPLE_DATE) {
+    const event = await getEventMediaAudience(id)
+    if (!event) return null
+    if (isLive(event, platformToday())) return 'everyone'
+    ownerID = event.businessID
+  }
+  const business = await getBusiness(request)
+  if (business?.businessID === ownerID) return 'viewer'
+  return (await hasRole(request, 'admin')) ? 'viewer' : null
 }
 
 /**
  * Keys are reused when media is replaced (an event keeps its name; the upload test page rewrites its sample file),
  * so only a versioned URL (`?v=`, as {@link storeEventMedia} returns) may be cached for good; a bare name is
- * cached for an hour, a sample-date name is revalidated every time.
+ * cached for an hour. Only for media everyone may see (a live ad's).
  */
-function cacheControl(request: Request, media: MediaName) {
+function publicCacheControl(request: Request) {
   if (new URL(request.url).searchParams.has('v')) return 'public, max-age=31536000, immutable'
-  if (media.date === MEDIA_SAMPLE_DATE) return 'no-cache'
   return 'public, max-age=3600'
 }
 
@@ -614,11 +657,13 @@ export function parseRange(header: string | null, size: number): ByteRange | 'un
 /**
  * GET/HEAD of `/api/media/{fileName}` (and `/uploads/{fileName}`): streams the file from disk with its type,
  * length, validators and caching, honours `Range` (206/416), `If-None-Match`/`If-Modified-Since` (304) and
- * `If-Range`; 404 JSON for anything unknown.
+ * `If-Range`; 404 JSON for anything unknown or not for this viewer (see {@link mediaAudience}).
  */
 export async function mediaResponse(request: Request, fileName: string | undefined): Promise<Response> {
   const media = fileName === undefined ? null : resolveMediaFile(fileName)
   if (!media) return mediaNotFound()
+  const audience = await mediaAudience(request, media)
+  if (!audience) return mediaNotFound()
   let handle: fsp.FileHandle
   try {
     handle = await fsp.open(media.path, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW)
@@ -632,7 +677,7 @@ export async function mediaResponse(request: Request, fileName: string | undefin
     const etag = `"${stat.size.toString(36)}-${versionOf(stat.mtimeMs)}"`
     const lastModified = stat.mtime.toUTCString()
     const headers = new Headers({
-      'Cache-Control': cacheControl(request, media),
+      'Cache-Control': audience === 'everyone' ? publicCacheControl(request) : PRIVATE_MEDIA_CACHE,
       ETag: etag,
       'Last-Modified': lastModified,
       'Accept-Ranges': 'bytes',
@@ -682,16 +727,6 @@ export async function mediaResponse(request: Request, fileName: string | undefin
  * Storage upload test endpoints (spec §7, the "Media upload test page")
  * -------------------------------------------------------------------------------------------------------------- */
 
-/** The platform-time-zone creation date of one of this business's events, or null when it is not theirs. */
-async function ownEventCreatedDate(eventID: number, businessID: number) {
-  const [row] = await db
-    .select({ createdDate: events.createdDate })
-    .from(events)
-    .where(and(eq(events.eventID, eventID), eq(events.businessID, businessID)))
-    .limit(1)
-  return row ? platformDate(row.createdDate) : null
-}
-
 function parseEventID(value: string | undefined) {
   return value && /^[1-9]\d{0,9}$/.test(value.trim()) && Number(value) <= 2_147_483_647 ? Number(value) : null
 }
@@ -699,7 +734,7 @@ function parseEventID(value: string | undefined) {
 /**
  * `POST /api/file-storage/upload-image|upload-video` (multipart: image|video, eventID, createdDate) →
  * `{ publicUrl, error }`. The date part of the key is the event's own creation date from the database; the
- * posted `createdDate` is not trusted.
+ * posted `createdDate` is not trusted. A paid ad's media is not replaced here (409, see {@link isEditableByOwner}).
  */
 export async function handleStorageTestUpload(request: Request, kind: MediaType): Promise<Response> {
   const field = kind === 'photo' ? 'image' : 'video'
@@ -726,10 +761,13 @@ export async function handleStorageTestUpload(request: Request, kind: MediaType)
     if (!file) return refuse(typeMessage(kind), 400)
     const eventID = parseEventID(upload.fields.eventID)
     if (eventID === null) return refuse('eventID must be the number of one of your events', 400)
-    const createdDate = await ownEventCreatedDate(eventID, business.businessID)
-    if (!createdDate) return refuse('You can only upload media for your own events', 403)
-    const stored = await storeEventMedia({ eventID, createdDate, file })
+    const stored = await db.transaction((tx) =>
+      storeMediaForEvent(tx, { eventID, businessID: business.businessID, file }),
+    )
     return Response.json({ publicUrl: stored.url, error: null })
+  } catch (error) {
+    if (error instanceof UploadError) return refuse(error.message, error.status)
+    throw error
   } finally {
     await discardStaged(file)
   }

@@ -2,17 +2,21 @@ import fs from 'node:fs'
 import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { eq } from 'drizzle-orm'
 import { PHOTO_MAX_BYTES, VIDEO_MAX_BYTES } from '#app/constants.ts'
+import { showDateBounds } from '#app/models/event-dates.ts'
+import { MEDIA_LOCKED_MESSAGE } from '#app/models/event-status.ts'
 import { action as uploadImage } from '#app/routes/api.file-storage.upload-image.ts'
 import { action as uploadVideo } from '#app/routes/api.file-storage.upload-video.ts'
 import { loader as mediaLoader } from '#app/routes/api.media.$filename.ts'
 import { action as testUpload } from '#app/routes/api.test-upload.ts'
 import { loader as uploadsLoader } from '#app/routes/uploads.$filename.ts'
 import { resetEnvCache } from '#app/services/env.server.ts'
-import { photoSrcSet } from '#app/services/media-types.ts'
+import { addDaysIso } from '#app/services/time.ts'
+import { mediaFileName, photoSrcSet } from '#app/services/media-types.ts'
 import { deleteStoredMedia, platformDate } from '#app/services/media.server.ts'
 import { db } from '#db/client.server.ts'
-import { insertBusiness } from '#db/factories.ts'
+import { insertBusiness, insertUser } from '#db/factories.ts'
 import { events, type Business } from '#db/schema.ts'
 import { sessionCookieFor } from '#tests/support/auth.ts'
 import { mp4Bytes, streamedMultipart, webmBytes, type StreamedPart } from '#tests/support/media.ts'
@@ -26,6 +30,9 @@ const tmpDir = path.join(mediaDir, 'tmp')
 let owner: Business
 let other: Business
 let ownerCookie: string
+let otherCookie: string
+let adminCookie: string
+let clinicianCookie: string
 let ownEventID: number
 let ownEventDate: string
 let otherEventID: number
@@ -44,6 +51,9 @@ beforeAll(async () => {
   owner = await insertBusiness(db)
   other = await insertBusiness(db)
   ownerCookie = await sessionCookieFor({ business: owner })
+  otherCookie = await sessionCookieFor({ business: other })
+  adminCookie = await sessionCookieFor({ user: await insertUser(db, { roles: ['admin'] }) })
+  clinicianCookie = await sessionCookieFor({ user: await insertUser(db, { roles: ['clinician'] }) })
   const own = await insertEvent(owner.businessID)
   ownEventID = own.eventID
   ownEventDate = platformDate(own.createdDate)
@@ -81,9 +91,25 @@ function postStream(handler: typeof uploadImage, url: string, parts: StreamedPar
   } as RequestInit)
 }
 
-function getMedia(name: string, headers: Record<string, string> = {}, method = 'GET', loader = mediaLoader) {
+/** A media request by the owner of the event (their draft's files are theirs to see), unless `as` says who. */
+function getMedia(
+  name: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+  loader = mediaLoader,
+  as: string | null = ownerCookie,
+) {
   const [filename = ''] = name.split('?')
-  return callRoute(loader, `/api/media/${name}`, { method, headers, params: { filename } })
+  return callRoute(loader, `/api/media/${name}`, {
+    method,
+    headers: as ? { Cookie: as, ...headers } : headers,
+    params: { filename },
+  })
+}
+
+/** The same request from someone else: `as` is their cookie, null for a visitor who is not signed in. */
+function getMediaAs(as: string | null, name: string, headers: Record<string, string> = {}) {
+  return getMedia(name, headers, 'GET', mediaLoader, as)
 }
 
 /** Status and headers only: the body is cancelled so its file is closed. */
@@ -163,7 +189,8 @@ describe('POST /api/file-storage/upload-image', () => {
     const served = await getMedia(body.publicUrl.replace('/api/media/', ''))
     expect(served.status).toBe(200)
     expect(served.headers.get('Content-Type')).toBe('image/webp')
-    expect(served.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable')
+    // An unpaid draft's photo is its owner's alone: no cache may keep it.
+    expect(served.headers.get('Cache-Control')).toBe('private, no-store')
     expect(served.headers.get('X-Content-Type-Options')).toBe('nosniff')
     expect(served.headers.get('Content-Length')).toBe(String(saved.length))
     expect(Buffer.from(await served.arrayBuffer()).equals(saved)).toBe(true)
@@ -405,7 +432,7 @@ describe('POST /api/file-storage/upload-video and serving with ranges', () => {
     expect(res.headers.get('Content-Type')).toBe('video/webm')
     expect(res.headers.get('Accept-Ranges')).toBe('bytes')
     expect(res.headers.get('Content-Length')).toBe(String(video.length))
-    expect(res.headers.get('Cache-Control')).toBe('public, max-age=3600')
+    expect(res.headers.get('Cache-Control')).toBe('private, no-store')
     expect(res.headers.get('ETag')).toMatch(/^"[0-9a-z]+-[0-9a-z]+"$/)
     expect(Buffer.from(await res.arrayBuffer()).equals(video)).toBe(true)
   })
@@ -460,6 +487,7 @@ describe('POST /api/file-storage/upload-video and serving with ranges', () => {
     controller.abort()
     const res = await callRoute(mediaLoader, `/api/media/${videoName}`, {
       params: { filename: videoName },
+      headers: { Cookie: ownerCookie },
       signal: controller.signal,
     })
     expect(res.status).toBe(200)
@@ -536,9 +564,12 @@ describe('POST /api/test-upload', () => {
     expect(body.publicUrl).toMatch(new RegExp(`^/api/media/2000-01-01_${owner.businessID}\\.webp\\?v=`))
     expect(body.message).toMatch(/.+/)
     expect(fs.existsSync(stored(`images/2000-01/2000-01-01_${owner.businessID}.webp`))).toBe(true)
-    // The sample name is rewritten by every test upload, so the bare name is always revalidated.
+    // A sample upload is the business's own; the name is rewritten by every test upload and never cached.
     const bare = await headOf(getMedia(`2000-01-01_${owner.businessID}.webp`))
-    expect(bare.headers.get('Cache-Control')).toBe('no-cache')
+    expect(bare.status).toBe(200)
+    expect(bare.headers.get('Cache-Control')).toBe('private, no-store')
+    expect((await headOf(getMediaAs(null, `2000-01-01_${owner.businessID}.webp`))).status).toBe(404)
+    expect((await headOf(getMediaAs(otherCookie, `2000-01-01_${owner.businessID}.webp`))).status).toBe(404)
   })
 
   test('a video of exactly 50 MB is accepted (streamed)', async () => {
@@ -613,5 +644,165 @@ describe('GET /api/media/{filename} refuses anything else', () => {
   test('a missing filename param is a 404', async () => {
     const res = await callRoute(mediaLoader, '/api/media/', {})
     expect(res.status).toBe(404)
+  })
+})
+
+const today = platformDate(new Date())
+const day = (n: number) => addDaysIso(today, n)
+
+/** Where an ad stands; only an unpaid one may have its media replaced, only a live one is public. */
+const STATES = {
+  'an unpaid draft': { eventStatus: 'pending', paymentStatus: 'pending', showAdOnDates: [day(3)] },
+  'a draft whose payment failed': {
+    eventStatus: 'pending',
+    paymentStatus: 'failed',
+    showAdOnDates: [day(3)],
+  },
+  'a paid ad awaiting review': { eventStatus: 'pending', paymentStatus: 'paid', showAdOnDates: [day(3)] },
+  'a live ad': { eventStatus: 'approved', paymentStatus: 'paid', showAdOnDates: [day(3)] },
+  'an ended ad': { eventStatus: 'approved', paymentStatus: 'paid', showAdOnDates: [day(-3)] },
+  'a rejected, refunded ad': { eventStatus: 'rejected', paymentStatus: 'refunded', showAdOnDates: [day(3)] },
+} as const
+type State = keyof typeof STATES
+
+/** A new event of the owner with a photo uploaded while it was unpaid, then moved to `state`. */
+async function adWithPhoto(state: State) {
+  const event = await insertEvent(owner.businessID)
+  const res = await post(
+    uploadImage,
+    '/api/file-storage/upload-image',
+    form([
+      ['image', file(await exifJpeg(), 'image/jpeg'), 'a.jpg'],
+      ['eventID', String(event.eventID)],
+    ]),
+  )
+  expect(res.status).toBe(200)
+  const { publicUrl } = (await res.json()) as { publicUrl: string }
+  const { showAdOnDates, ...statuses } = STATES[state]
+  await db
+    .update(events)
+    .set({ ...statuses, showAdOnDates: [...showAdOnDates], ...showDateBounds(null, showAdOnDates) })
+    .where(eq(events.eventID, event.eventID))
+  const name = mediaFileName(publicUrl)
+  const date = platformDate(event.createdDate)
+  return { eventID: event.eventID, publicUrl, name, key: `images/${date.slice(0, 7)}/${name}`, date }
+}
+
+async function eventRow(eventID: number) {
+  const [row] = await db.select().from(events).where(eq(events.eventID, eventID))
+  return row
+}
+
+describe("a paid ad's media is not replaced by the upload endpoints", () => {
+  test.each(['a paid ad awaiting review', 'a live ad', 'an ended ad', 'a rejected, refunded ad'] as const)(
+    '%s: 409 with a JSON message; the file and the row stay as they were',
+    async (state) => {
+      const ad = await adWithPhoto(state)
+      const before = fs.readFileSync(stored(ad.key))
+      const rowBefore = await eventRow(ad.eventID)
+
+      const photo = await post(
+        uploadImage,
+        '/api/file-storage/upload-image',
+        form([
+          ['image', file(await jpegOfSize(2048), 'image/jpeg'), 'new.jpg'],
+          ['eventID', String(ad.eventID)],
+        ]),
+      )
+      expect(photo.status).toBe(409)
+      expect(photo.headers.get('Content-Type')).toMatch(/^application\/json/)
+      expect(await photo.json()).toEqual({
+        publicUrl: null,
+        error: MEDIA_LOCKED_MESSAGE,
+        message: MEDIA_LOCKED_MESSAGE,
+      })
+
+      const video = await post(
+        uploadVideo,
+        '/api/file-storage/upload-video',
+        form([
+          ['video', file(webmBytes(), 'video/webm'), 'new.webm'],
+          ['eventID', String(ad.eventID)],
+        ]),
+      )
+      expect(video.status).toBe(409)
+      expect(((await video.json()) as { message: string }).message).toBe(MEDIA_LOCKED_MESSAGE)
+
+      expect(fs.readFileSync(stored(ad.key)).equals(before)).toBe(true)
+      expect(fs.existsSync(stored(`videos/${ad.date.slice(0, 7)}/${ad.date}_${ad.eventID}.webm`))).toBe(false)
+      expect(await eventRow(ad.eventID)).toEqual(rowBefore)
+      expect(tmpFiles()).toEqual([])
+    },
+  )
+})
+
+describe('GET /api/media/{file}: everyone only when the ad is live', () => {
+  test('an unpaid draft: its owner and administrators get it, never cached; everyone else 404', async () => {
+    const ad = await adWithPhoto('an unpaid draft')
+    const variant = ad.name.replace('.webp', '-480w.webp')
+    for (const who of [null, otherCookie, clinicianCookie]) {
+      for (const name of [ad.name, `${ad.name}?v=1`, variant]) {
+        const res = await getMediaAs(who, name)
+        expect(res.status).toBe(404)
+        expect(await res.json()).toEqual({ message: 'Media not found' })
+        expect(res.headers.get('Cache-Control')).toBe('private, no-store')
+      }
+      const fallback = await getMedia(ad.name, {}, 'GET', uploadsLoader, who)
+      expect(fallback.status).toBe(404)
+      await fallback.body?.cancel()
+    }
+    for (const who of [ownerCookie, adminCookie]) {
+      for (const name of [`${ad.name}?v=1`, variant]) {
+        const res = await headOf(getMediaAs(who, name))
+        expect(res.status).toBe(200)
+        expect(res.headers.get('Cache-Control')).toBe('private, no-store')
+      }
+      const partial = await getMediaAs(who, ad.name, { Range: 'bytes=0-9' })
+      expect(partial.status).toBe(206)
+      expect((await partial.arrayBuffer()).byteLength).toBe(10)
+    }
+  })
+
+  test('a paid ad awaiting review: the administrator reviewing it and its owner get it; a visitor 404', async () => {
+    const ad = await adWithPhoto('a paid ad awaiting review')
+    expect((await headOf(getMediaAs(null, ad.name))).status).toBe(404)
+    expect((await headOf(getMediaAs(adminCookie, ad.name))).status).toBe(200)
+    expect((await headOf(getMediaAs(ownerCookie, ad.name))).status).toBe(200)
+  })
+
+  test('a live ad: everyone, with the shared caching and ranges', async () => {
+    const ad = await adWithPhoto('a live ad')
+    const versioned = await getMediaAs(null, ad.publicUrl.replace('/api/media/', ''))
+    expect(versioned.status).toBe(200)
+    expect(versioned.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable')
+    expect(Buffer.from(await versioned.arrayBuffer()).equals(fs.readFileSync(stored(ad.key)))).toBe(true)
+    const bare = await headOf(getMediaAs(null, ad.name))
+    expect(bare.headers.get('Cache-Control')).toBe('public, max-age=3600')
+    const size = Number(bare.headers.get('Content-Length'))
+    const partial = await getMediaAs(null, ad.name, { Range: 'bytes=5-' })
+    expect(partial.status).toBe(206)
+    expect(partial.headers.get('Content-Range')).toBe(`bytes 5-${size - 1}/${size}`)
+    await partial.body?.cancel()
+    expect((await headOf(getMediaAs(null, ad.name.replace('.webp', '-960w.webp')))).status).toBe(200)
+  })
+
+  test('an ended or rejected ad is no longer public', async () => {
+    for (const state of ['an ended ad', 'a rejected, refunded ad'] as const) {
+      const ad = await adWithPhoto(state)
+      expect((await headOf(getMediaAs(null, ad.name))).status).toBe(404)
+      expect((await headOf(getMediaAs(ownerCookie, ad.name))).status).toBe(200)
+    }
+  })
+
+  test('an id beyond the database integer range, or of no event, is a plain 404', async () => {
+    for (const name of [
+      '2024-01-01_99999999999.webp',
+      '2024-01-01_2147483647.webp',
+      '2000-01-01_99999999999.webp',
+    ]) {
+      const res = await getMediaAs(adminCookie, name)
+      expect(res.status).toBe(404)
+      expect(await res.json()).toEqual({ message: 'Media not found' })
+    }
   })
 })
