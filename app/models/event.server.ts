@@ -212,14 +212,6 @@ export async function deleteEvents(eventIDs: number[]) {
   await db.delete(events).where(inArray(events.eventID, eventIDs))
 }
 
-/** Provider and staff bookkeeping that never leaves the server. */
-export function toPublicEventView(view: EventView) {
-  const { payment_intent_id: _intent, reviewedByUserId: _reviewer, ...rest } = view
-  return rest
-}
-
-export type PublicEventView = ReturnType<typeof toPublicEventView>
-
 /**
  * The event if this viewer may see it: any of the signed-in business's own events, otherwise only a live one
  * (`ownerOnly` refuses even that). Null reads as "not found", so nobody learns that a hidden event exists.

@@ -7,15 +7,11 @@ import { BounceBeacon } from '#app/components/bounce-beacon.tsx'
 import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
 import { GeneralErrorBoundary, NotFoundScreen } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
+import { toPublicEvent } from '#app/models/event-projection.server.ts'
 import { eventSeo, eventSeoMeta } from '#app/models/event-seo.ts'
 import { customerCardData } from '#app/models/customer-card.ts'
 import { eventStatusLabel, isEditableByOwner, isLive } from '#app/models/event-status.ts'
-import {
-  confirmEventByBusiness,
-  getEventForViewer,
-  getOwnedEvent,
-  toPublicEventView,
-} from '#app/models/event.server.ts'
+import { confirmEventByBusiness, getEventForViewer, getOwnedEvent } from '#app/models/event.server.ts'
 import { parseIdParam } from '#app/models/format.ts'
 import { getBusiness, requireBusiness } from '#app/services/auth.server.ts'
 import { getEnv } from '#app/services/env.server.ts'
@@ -66,7 +62,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!found) throw eventNotFound()
   const live = isLive(found.event, today)
   return {
-    event: found.isOwner ? found.event : toPublicEventView(found.event),
+    event: found.isOwner ? found.event : toPublicEvent(found.event),
     // Built as the advertiser's preview builds it, so the preview shows exactly this.
     card: customerCardData(found.event, found.event),
     editable: found.isOwner && isEditableByOwner(found.event),
@@ -132,7 +128,7 @@ export default function EventDetail() {
         </Link>
       </div>
 
-      {event.paymentStatus === 'pending' ? (
+      {'paymentStatus' in event && event.paymentStatus === 'pending' ? (
         <ConfirmDialog eventID={event.eventID} editable={editable} />
       ) : (
         <p className="mt-6 rounded-md border border-slate-200 bg-slate-50 px-4 py-3 text-slate-700">

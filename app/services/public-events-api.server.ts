@@ -3,7 +3,9 @@ import {
   normalizeCalendarFilters,
   type CalendarFilters,
 } from '#app/models/calendar-filters.ts'
+import { eventFor, type EventAudience } from '#app/models/event-projection.server.ts'
 import { getLiveEventsCount, getLiveEventsPage } from '#app/models/public-events.server.ts'
+import { getBusiness, hasRole } from './auth.server.ts'
 import { jsonError, pageHeaders } from './http.server.ts'
 import { platformToday } from './platform-today.server.ts'
 
@@ -43,22 +45,34 @@ function parseEventsListQuery(params: URLSearchParams): ListQuery {
   return { filters: normalizeCalendarFilters(params).filters, page, limit }
 }
 
+/** Who asks for events: the business in the session and whether the signed-in user is an administrator. */
+export async function eventAudience(request: Request): Promise<EventAudience> {
+  const [business, isAdmin] = await Promise.all([getBusiness(request), hasRole(request, 'admin')])
+  return { businessID: business?.businessID ?? null, isAdmin }
+}
+
 /**
  * GET /api/events, /api/events/active and /api/public-events: live events as a JSON list, soonest first, with the
  * calendar's filters from the query string (keyword, category, zip, from, to), one page at a time (`page`, 1-based;
  * `limit` events a page, at most 100). X-Total-Count holds the number of matches and a Link header points to the
  * next and previous pages. A bad filter or page is a 400 saying what is wrong.
+ * Visitors get each event's public fields; its owner and administrators the whole row (see `eventFor`).
  */
 export async function liveEventsResponse(request: Request): Promise<Response> {
   const query = parseEventsListQuery(new URL(request.url).searchParams)
   if ('error' in query) return jsonError(query.error, 400)
   const { filters, page, limit } = query
   const today = platformToday()
-  const [events, total] = await Promise.all([
+  const [events, total, audience] = await Promise.all([
     getLiveEventsPage(filters, { today, limit, offset: (page - 1) * limit }),
     getLiveEventsCount(filters, { today }),
+    eventAudience(request),
   ])
   const headers = pageHeaders(request.url, { page, pageCount: Math.max(1, Math.ceil(total / limit)), total })
   headers.set('Cache-Control', 'no-cache')
-  return Response.json(events, { headers })
+  headers.set('Vary', 'Cookie')
+  return Response.json(
+    events.map((event) => eventFor(audience, event)),
+    { headers },
+  )
 }

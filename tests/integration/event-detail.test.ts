@@ -7,12 +7,25 @@ import { getEnv } from '#app/services/env.server.ts'
 import { addDaysIso, todayInZone } from '#app/services/time.ts'
 import { getToast } from '#app/services/toast.server.ts'
 import { db } from '#db/client.server.ts'
-import { insertBusiness } from '#db/factories.ts'
+import { insertBusiness, insertUser } from '#db/factories.ts'
 import { events, type Business, type NewEvent } from '#db/schema.ts'
 import { sessionCookieFor } from '#tests/support/auth.ts'
 import { callRoute } from '#tests/support/routes.ts'
 
 const today = todayInZone(getEnv().APP_TIME_ZONE)
+
+/** What a visitor must not learn of a live ad: its price, days bought, payment and approvals, provider ids. */
+const BUSINESS_INTERNALS = [
+  'totalCost',
+  'daysOrdered',
+  'paymentStatus',
+  'eventStatus',
+  'approvedDateByBusiness',
+  'approvedDateByAdmin',
+  'payment_intent_id',
+  'reviewedByUserId',
+  'createdDate',
+]
 
 /** An events row as the seed writes one (live unless overridden). */
 async function insertEvent(owner: Business, overrides: Partial<NewEvent> = {}) {
@@ -184,6 +197,31 @@ describe('GET /api/events/{id}', () => {
       const res = await getApi(id, cookie)
       expect(res.status).toBe(404)
       expect(await res.json()).toEqual({ message: 'Event not found' })
+    }
+  })
+
+  test("a visitor or another business gets the public fields only, none of the business's dealings", async () => {
+    const { live, strangerCookie } = await setUp()
+    for (const cookie of [undefined, strangerCookie]) {
+      const body = (await (await getApi(live.eventID, cookie)).json()) as Record<string, unknown>
+      expect(body).toMatchObject({ eventID: live.eventID, eventTitle: 'Harvest Festival' })
+      for (const internal of BUSINESS_INTERNALS) expect(body).not.toHaveProperty(internal)
+    }
+  })
+
+  test('its owner and administrators get the whole event', async () => {
+    const { live, ownerCookie } = await setUp()
+    const adminCookie = await sessionCookieFor({ user: await insertUser(db, { roles: ['admin'] }) })
+    for (const cookie of [ownerCookie, adminCookie]) {
+      const res = await getApi(live.eventID, cookie)
+      expect(res.headers.get('Vary')).toMatch(/Cookie/)
+      expect(await res.json()).toMatchObject({
+        totalCost: 29,
+        daysOrdered: 2,
+        paymentStatus: 'paid',
+        approvedDateByAdmin: today,
+        approvedDateByBusiness: today,
+      })
     }
   })
 

@@ -13,6 +13,8 @@ import { platformToday } from '#app/services/platform-today.server.ts'
 import { addDaysIso } from '#app/services/time.ts'
 import { db } from '#db/client.server.ts'
 import { categoryList, events, type Business } from '#db/schema.ts'
+import { insertUser } from '#db/factories.ts'
+import { sessionCookieFor } from '#tests/support/auth.ts'
 import { insertBusiness, insertTestEvent } from '#tests/support/events.ts'
 import { expectConsoleError } from '#tests/support/fail-on-console-error.ts'
 import { callRoute } from '#tests/support/routes.ts'
@@ -483,6 +485,54 @@ describe('public JSON calls', () => {
     const body = (await response.json()) as Array<{ eventTitle: string; category: string[] }>
     expect(body.map((e) => e.eventTitle)).toEqual(['Concert', 'Picnic'])
   })
+
+  test.each([
+    ['GET /api/events', apiEventsLoader, '/api/events'],
+    ['GET /api/events/active', apiActiveLoader, '/api/events/active'],
+    ['GET /api/public-events', apiPublicLoader, '/api/public-events'],
+  ])(
+    '%s: visitors get the public fields; the owner (of its own ads) and administrators the rest',
+    async (_name, loader, path) => {
+      const admin = await insertUser(db, { roles: ['admin'] })
+      await insertTestEvent(shelbyville, { eventTitle: 'Barn Dance', showAdOnDates: [day(3)] })
+      const fields = async (cookie?: string) => {
+        const response = await callRoute(loader, path, { headers: cookie ? { Cookie: cookie } : {} })
+        expect(response.headers.get('Vary')).toMatch(/Cookie/)
+        const rows = (await response.json()) as Array<Record<string, unknown>>
+        return new Map(rows.map((row) => [row.eventTitle, row]))
+      }
+      const internals = [
+        'totalCost',
+        'daysOrdered',
+        'paymentStatus',
+        'approvedDateByBusiness',
+        'approvedDateByAdmin',
+      ]
+
+      const anonymous = await fields()
+      expect(anonymous.get('Concert')).toMatchObject({
+        eventTitle: 'Concert',
+        businessName: 'Springfield Hall',
+        businessZip: '62704',
+        category: ['Concert'],
+        showAdOnDates: [day(1)],
+      })
+      for (const row of anonymous.values()) {
+        for (const field of [...internals, 'businessID', 'eventStatus', 'createdDate']) {
+          expect(row).not.toHaveProperty(field)
+        }
+      }
+
+      const asShelbyville = await fields(await sessionCookieFor({ business: shelbyville }))
+      expect(asShelbyville.get('Barn Dance')).toMatchObject({ totalCost: 29, paymentStatus: 'paid' })
+      expect(asShelbyville.get('Concert')).not.toHaveProperty('totalCost')
+
+      const asAdmin = await fields(await sessionCookieFor({ user: admin }))
+      for (const row of asAdmin.values()) {
+        for (const field of internals) expect(row).toHaveProperty(field)
+      }
+    },
+  )
 
   test('the calendar filters apply through the query string', async () => {
     const response = await callRoute(apiActiveLoader, '/api/events/active?category=Family')
