@@ -23,10 +23,38 @@ export function invariantResponse(
   }
 }
 
-/** Only same-site relative paths, so `redirectTo` cannot send a user elsewhere. */
+/** Control characters (browsers drop tab, CR and LF inside URLs) and backslashes (read as `/` in http URLs). */
+const UNSAFE_IN_REDIRECT = /[\u0000-\u001f\u007f\\]/
+const OWN_ORIGIN = 'http://same-site.invalid'
+
+/** `value` and what it decodes to, once and twice (`%252F` → `%2F` → `/`); undefined when it does not decode. */
+function decodedForms(value: string): string[] | undefined {
+  const forms = [value]
+  for (let i = 0; i < 2; i++) {
+    try {
+      const next = decodeURIComponent(forms.at(-1)!)
+      if (next === forms.at(-1)) break
+      forms.push(next)
+    } catch {
+      return undefined
+    }
+  }
+  return forms
+}
+
+/**
+ * Where to send a user back to: `to` when it is a path on this site, otherwise `fallback`. Judged as the browser
+ * would read it and as any decoding would: a tab, CR, LF or backslash, a leading `//` (another host), an encoded form
+ * of those, or an absolute URL all fall back. Every `redirectTo` goes through here.
+ */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = '/') {
   if (!to || typeof to !== 'string') return fallback
-  if (!to.startsWith('/') || to.startsWith('//') || to.startsWith('/\\')) return fallback
+  const forms = decodedForms(to)
+  if (!forms) return fallback
+  for (const form of forms) {
+    if (!form.startsWith('/') || form.startsWith('//') || UNSAFE_IN_REDIRECT.test(form)) return fallback
+  }
+  if (new URL(to, OWN_ORIGIN).origin !== OWN_ORIGIN) return fallback
   return to
 }
 

@@ -362,6 +362,15 @@ describe('development sign-in (no provider, not production)', () => {
     expect(asAdmin.headers.get('Location')).toBe('/admin')
   })
 
+  test('a redirectTo that a browser would turn into another site is ignored', async () => {
+    const email = newEmail('dev-admin-tab')
+    await setUserRole(email, 'admin')
+    for (const redirectTo of ['/\t/evil.example/', '/\\evil.example/', '/%2F%2Fevil.example/']) {
+      const res = await postEmail(email, { redirectTo })
+      expect(res.headers.get('Location')).toBe('/admin')
+    }
+  })
+
   test('a bad email is a 400 with a field message', async () => {
     const res = await postEmail('not-an-email')
     expect(res.status).toBe(400)

@@ -146,6 +146,16 @@ describe('sign-in page action (/login and /)', () => {
     expect(elsewhere.headers.get('Location')).toBe('/dashboard')
   })
 
+  test('a redirectTo that a browser would turn into another site (tab, encoded slashes) goes to the dashboard', async () => {
+    const res = await callRoute(loginAction, '/login', {
+      method: 'POST',
+      body: `email=${encodeURIComponent(owner.businessEmail)}&password=${PASSWORD}&redirectTo=%2F%09%2Fevil.example%2F`,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Forwarded-For': ip },
+    })
+    expect(res.status).toBe(302)
+    expect(res.headers.get('Location')).toBe('/dashboard')
+  })
+
   test('a new session id at sign-in: the old session row is deleted (no session fixation)', async () => {
     const jar = new CookieJar()
     // A session that exists before sign-in (as a planted or anonymous one would).
