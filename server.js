@@ -16,7 +16,7 @@ const buildPath = path.resolve(process.argv[2] ?? 'build/server/index.js')
 const build = await import(pathToFileURL(buildPath).href)
 installGlobals({ nativeFetch: build.future.v3_singleFetch })
 /** What the app's server entry exports for this file: the shared page cache and the proxy setting. */
-const { gzippedBody, keepPage, lookupPage, trustProxy } =
+const { gzippedBody, keepPage, lookupPage, requestGuard, trustProxy } =
   /** @type {typeof import('./app/entry.server.tsx')} */ (/** @type {unknown} */ (build.entry.module))
 const handleRequest = createRequestHandler(build, process.env.NODE_ENV)
 
@@ -162,6 +162,7 @@ app.use(
     skip: (req) => originalUrl(req).startsWith(`${assetsPrefix}/`),
   }),
 )
+app.use(requestGuard)
 app.use(serveStoredPage)
 app.use(compression())
 app.use(

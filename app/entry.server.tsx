@@ -8,6 +8,7 @@ import { NonceProvider } from '#app/components/nonce.tsx'
 import { startCleanupSchedule } from '#app/services/cleanup.server.ts'
 import { startDatabase } from '#app/services/database.server.ts'
 import { getEnv } from '#app/services/env.server.ts'
+import { createRequestGuard } from '#app/services/request-guard.server.ts'
 import { createNonce, securityHeaders } from '#app/services/security.server.ts'
 import { DatabaseLockedError } from '#db/client.server.ts'
 
@@ -30,6 +31,8 @@ export const streamTimeout = 5000
 export { gzippedBody, keepPage, lookupPage } from '#app/services/page-cache.server.ts'
 /** For server.js: which proxies may tell the client's address (validated with the rest of the environment). */
 export const trustProxy = env.TRUST_PROXY
+/** For server.js: `nosniff` everywhere and no state changes from other sites, before anything else runs. */
+export const requestGuard = createRequestGuard({ publicUrl: env.PUBLIC_URL })
 
 const handleRequest: HandleDocumentRequestFunction = (
   request: Request,

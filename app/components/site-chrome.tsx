@@ -18,6 +18,20 @@ export function Logo({ className = '' }: { className?: string }) {
   )
 }
 
+/**
+ * Logout is a POST (a plain form, so it works without JavaScript): a link or an image on another site can make a
+ * browser GET /api/logout, but cannot post here (see request-guard.server.ts).
+ */
+export function LogoutButton({ className = '' }: { className?: string }) {
+  return (
+    <form method="post" action="/api/logout" className="inline">
+      <button type="submit" className={className}>
+        Logout
+      </button>
+    </form>
+  )
+}
+
 export function SiteHeader({ viewer }: { viewer: Viewer | null }) {
   return (
     <header className="border-b border-slate-200 bg-white">
@@ -58,9 +72,7 @@ export function SiteHeader({ viewer }: { viewer: Viewer | null }) {
                 </li>
               ) : null}
               <li>
-                <a href="/api/logout" className="hover:text-brand-700">
-                  Logout
-                </a>
+                <LogoutButton className="font-medium hover:text-brand-700" />
               </li>
             </>
           ) : (

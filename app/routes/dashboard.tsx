@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, Outlet, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { LogoutButton } from '#app/components/site-chrome.tsx'
 import { EventsGallery, type GalleryEvent } from '#app/components/events-gallery.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { eventStatusLabel } from '#app/models/event-status.ts'
@@ -51,12 +52,7 @@ export default function Dashboard() {
           </span>
           <h1 className="min-w-0 text-2xl font-bold break-words text-ink">{businessName}</h1>
         </div>
-        <a
-          href="/api/logout"
-          className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50"
-        >
-          Logout
-        </a>
+        <LogoutButton className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50" />
       </header>
 
       <section className="mt-8 rounded-2xl bg-gradient-to-br from-brand-50 to-white p-6 shadow-sm ring-1 ring-slate-200">

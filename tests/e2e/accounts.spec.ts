@@ -77,7 +77,7 @@ test('logout ends the session on the server', async ({ page }) => {
   await page.goto('/dashboard')
   await expect(page.getByRole('heading', { name: demoBusiness.businessName })).toBeVisible()
   const cookies = await page.context().cookies()
-  await page.locator('main').getByRole('link', { name: 'Logout' }).click()
+  await page.locator('main').getByRole('button', { name: 'Logout' }).click()
   await page.waitForURL((url) => url.pathname === '/' || url.pathname === '/login')
   // The old cookie, replayed, no longer opens the dashboard.
   await page.context().addCookies(cookies)

@@ -14,7 +14,7 @@ import {
 import { setUserRole } from '#app/models/user.server.ts'
 import { loader as callbackLoader } from '#app/routes/api.login_.callback.ts'
 import { action as devSignInAction, loader as apiLoginLoader } from '#app/routes/api.login.tsx'
-import { loader as logoutLoader } from '#app/routes/api.logout.ts'
+import { action as logoutAction } from '#app/routes/api.logout.tsx'
 import { resetEnvCache } from '#app/services/env.server.ts'
 import { sessionCookie, sessionStorage } from '#app/services/session.server.ts'
 import { db } from '#db/client.server.ts'
@@ -298,7 +298,7 @@ describe('OpenID Connect provider (oauth2-mock-server on loopback)', () => {
     const sid = await sidOf(jar)
     const idToken = ((await sessionData(jar))!.identity as { idToken: string }).idToken
 
-    const res = await callRoute(logoutLoader, '/api/logout', { headers: jar.headers() })
+    const res = await callRoute(logoutAction, '/api/logout', { method: 'POST', headers: jar.headers() })
     expect(res.status).toBe(302)
     const endSession = new URL(res.headers.get('Location')!)
     expect(`${endSession.origin}${endSession.pathname}`).toBe(`${issuer}/endsession`)
@@ -316,7 +316,7 @@ describe('OpenID Connect provider (oauth2-mock-server on loopback)', () => {
     const session = await sessionStorage.getSession()
     session.set('business', { businessID: shop.businessID, businessName: shop.businessName })
     const cookie = (await sessionStorage.commitSession(session)).split(';')[0]!
-    const res = await callRoute(logoutLoader, '/api/logout', { headers: { Cookie: cookie } })
+    const res = await callRoute(logoutAction, '/api/logout', { method: 'POST', headers: { Cookie: cookie } })
     expect(res.headers.get('Location')).toBe('/')
   })
 })

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, test } from 'vitest'
 import { action as indexAction, loader as indexLoader } from '#app/routes/_index.tsx'
 import { action as apiLoginAction } from '#app/routes/api.business.login.ts'
 import { loader as authUserLoader } from '#app/routes/api.auth.user.ts'
-import { loader as logoutLoader, action as logoutAction } from '#app/routes/api.logout.ts'
+import { loader as logoutLoader, action as logoutAction } from '#app/routes/api.logout.tsx'
 import { loader as createAccountLoader } from '#app/routes/create-account.tsx'
 import { loader as dashboardLoader } from '#app/routes/dashboard.tsx'
 import { action as loginAction, loader as loginLoader } from '#app/routes/login.tsx'
@@ -325,35 +325,50 @@ describe('GET /api/auth/user', () => {
 })
 
 describe('/api/logout', () => {
-  test.each([
-    ['GET', logoutLoader],
-    ['POST', logoutAction],
-  ] as const)(
-    '%s ends the session on the server: the old cookie no longer works',
-    async (method, handler) => {
-      const jar = new CookieJar()
-      jar.store(await postApiLogin({ email: owner.businessEmail, password: PASSWORD }))
-      const oldCookie = jar.header()
-      const sid = await sidOf(jar)
-      expect(await sessionRow(sid)).not.toBeNull()
+  test('POST ends the session on the server: the old cookie no longer works', async () => {
+    const jar = new CookieJar()
+    jar.store(await postApiLogin({ email: owner.businessEmail, password: PASSWORD }))
+    const oldCookie = jar.header()
+    const sid = await sidOf(jar)
+    expect(await sessionRow(sid)).not.toBeNull()
 
-      const res = await callRoute(handler, '/api/logout', { method, headers: { Cookie: oldCookie } })
-      expect(res.status).toBe(302)
-      expect(res.headers.get('Location')).toBe('/')
-      expect(setCookieFor(res, '__session')).toMatch(/Expires=Thu, 01 Jan 1970/)
-      expect(await sessionRow(sid)).toBeNull()
-
-      // Replaying the cookie from before logout is not signed in any more.
-      const me = await callRoute(authUserLoader, '/api/auth/user', { headers: { Cookie: oldCookie } })
-      expect(me.status).toBe(401)
-      const dashboard = await callRoute(dashboardLoader, '/dashboard', { headers: { Cookie: oldCookie } })
-      expect(dashboard.headers.get('Location')).toMatch(/^\/login/)
-    },
-  )
-
-  test('without a session it just goes home', async () => {
-    const res = await callRoute(logoutLoader, '/api/logout')
+    const res = await callRoute(logoutAction, '/api/logout', {
+      method: 'POST',
+      headers: { Cookie: oldCookie },
+    })
     expect(res.status).toBe(302)
     expect(res.headers.get('Location')).toBe('/')
+    expect(setCookieFor(res, '__session')).toMatch(/Expires=Thu, 01 Jan 1970/)
+    expect(await sessionRow(sid)).toBeNull()
+
+    // Replaying the cookie from before logout is not signed in any more.
+    const me = await callRoute(authUserLoader, '/api/auth/user', { headers: { Cookie: oldCookie } })
+    expect(me.status).toBe(401)
+    const dashboard = await callRoute(dashboardLoader, '/dashboard', { headers: { Cookie: oldCookie } })
+    expect(dashboard.headers.get('Location')).toMatch(/^\/login/)
+  })
+
+  test('GET (a link or an image on any site) does not end the session: it offers the sign-out button', async () => {
+    const jar = new CookieJar()
+    jar.store(await postApiLogin({ email: owner.businessEmail, password: PASSWORD }))
+    const sid = await sidOf(jar)
+
+    const res = await callRoute(logoutLoader, '/api/logout', { headers: jar.headers() })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ name: 'Blue Door Cafe' })
+    expect(setCookieFor(res, '__session')).toBeUndefined()
+    expect(await sessionRow(sid)).not.toBeNull()
+    const me = await callRoute(authUserLoader, '/api/auth/user', { headers: jar.headers() })
+    expect(me.status).toBe(200)
+  })
+
+  test('without a session GET and POST just go home', async () => {
+    for (const res of [
+      await callRoute(logoutLoader, '/api/logout'),
+      await callRoute(logoutAction, '/api/logout', { method: 'POST' }),
+    ]) {
+      expect(res.status).toBe(302)
+      expect(res.headers.get('Location')).toBe('/')
+    }
   })
 })
