@@ -28,9 +28,6 @@ export const MEDIA_URL_MAX = 255
 export const PASSWORD_MIN = 6
 export const PASSWORD_MAX = 50
 
-export const PHOTO_MAX_HEIGHT_PX = 400
-export const VIDEO_MIN_HEIGHT_PX = 400
-
 export const MEDIA_TYPES = ['photo', 'video'] as const
 export type MediaType = (typeof MEDIA_TYPES)[number]
 

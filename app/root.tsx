@@ -1,3 +1,4 @@
+import '#app/zod-config.ts'
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
 import {

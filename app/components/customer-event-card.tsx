@@ -1,7 +1,6 @@
 import { Link, useNavigate, useSearchParams } from '@remix-run/react'
 import { useId, type MouseEvent, type ReactNode } from 'react'
 import { toast } from '#app/components/toaster.tsx'
-import { PHOTO_MAX_HEIGHT_PX, VIDEO_MIN_HEIGHT_PX } from '#app/constants.ts'
 import type { CustomerCardData } from '#app/models/customer-card.ts'
 import { externalUrl, formatPhone, mediaSrc, videoTypeFromUrl } from '#app/models/format.ts'
 import { MEDIA_FALLBACK_PROPS, MEDIA_PROPS } from '#app/services/media-fallback.ts'
@@ -249,8 +248,7 @@ function CardPhoto({ src, alt, businessName }: { src: string | null; alt: string
         suppressHydrationWarning
         src={src}
         alt={alt}
-        style={{ maxHeight: PHOTO_MAX_HEIGHT_PX }}
-        className="mx-auto w-full rounded-lg object-contain"
+        className="mx-auto max-h-[400px] w-full rounded-lg object-contain"
       />
       <PhotoFallback businessName={businessName} hidden />
     </>
@@ -265,8 +263,7 @@ function CardVideo({ src }: { src: string }) {
       controls
       preload="metadata"
       playsInline
-      style={{ minHeight: VIDEO_MIN_HEIGHT_PX }}
-      className="w-full rounded-lg bg-black"
+      className="min-h-[400px] w-full rounded-lg bg-black"
     >
       <source src={src} type={videoTypeFromUrl(src)} />
     </video>

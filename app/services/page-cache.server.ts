@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib'
 import type { HeadersFunction } from '@remix-run/node'
 import { LIVE_EVENTS_CACHE_TTL_MS, liveEventsGeneration } from '#app/models/live-events-cache.server.ts'
+import { createNonce } from './security.server.ts'
 
 /**
  * A shared cache of whole public pages for visitors without cookies, in front of the rendering (server.js asks it
@@ -8,12 +9,13 @@ import { LIVE_EVENTS_CACHE_TTL_MS, liveEventsGeneration } from '#app/models/live
  * combinations, and rendering a page costs several times what sending stored bytes does.
  *
  * A page opts in with `Cache-Control: s-maxage=N` (see `sharedPageHeaders`). It is kept only when that response is
- * a 200 with no Set-Cookie and carries no CSP nonce (a nonce must not be shared between responses), and only for a
- * request without cookies, so nothing personal (a signed-in header, a toast) is ever stored or served to someone
- * else. A moderation decision makes every stored page stale at once (the live-events generation), like the listing
- * cache it sits on.
+ * a 200 with no Set-Cookie, and only for a request without cookies, so nothing personal (a signed-in header, a toast)
+ * is ever stored or served to someone else. A moderation decision makes every stored page stale at once (the
+ * live-events generation), like the listing cache it sits on.
+ *
+ * A CSP nonce must never be shared: every hit gets a fresh one, put in place of the stored page's nonce in its
+ * Content-Security-Policy and wherever its HTML carries it (a script's nonce attribute).
  */
-
 const MAX_PAGES = 200
 const MAX_PAGE_BYTES = 512 * 1024
 
@@ -32,11 +34,24 @@ export const sharedPageHeaders: HeadersFunction = ({ loaderHeaders, errorHeaders
   }
 }
 
+/** A page as one hit serves it: its own nonce, if the stored page had one. */
 export interface CachedPage {
   status: number
   headers: Array<[string, string]>
   body: Buffer
-  /** Made on the first request that accepts gzip, so a page nobody asks for again costs no compression. */
+  storedAt: number
+  /** The body gzipped (see `gzippedBody`). */
+  gzip: () => Buffer
+}
+
+interface StoredPage {
+  status: number
+  headers: Array<[string, string]>
+  /** The body cut at each occurrence of `nonce`: one part when it carries none. */
+  parts: Buffer[]
+  /** The nonce the page was rendered with, replaced on every hit. */
+  nonce: string | undefined
+  /** Made on the first request that accepts gzip, for a page without a nonce in its body (the same bytes every hit). */
   gzipBody?: Buffer
   storedAt: number
   freshUntil: number
@@ -51,13 +66,13 @@ export interface PageRequest {
   hasCookie: boolean
 }
 
-const pages = new Map<string, CachedPage>()
+const pages = new Map<string, StoredPage>()
 
 function isCacheableRequest(req: PageRequest) {
   return (req.method === 'GET' || req.method === 'HEAD') && !req.hasCookie
 }
 
-/** A fresh stored page for this request, if there is one. */
+/** A fresh stored page for this request, if there is one, with a nonce of its own. */
 export function lookupPage(req: PageRequest, now = Date.now()): CachedPage | undefined {
   if (!isCacheableRequest(req)) return undefined
   const page = pages.get(req.url)
@@ -66,13 +81,48 @@ export function lookupPage(req: PageRequest, now = Date.now()): CachedPage | und
     pages.delete(req.url)
     return undefined
   }
-  return page
+  return servePage(page)
 }
 
-/** The stored page's body gzipped (made once). */
+function servePage(page: StoredPage): CachedPage {
+  const { status, storedAt } = page
+  if (!page.nonce) {
+    const body = page.parts[0] ?? Buffer.alloc(0)
+    return { status, headers: page.headers, body, storedAt, gzip: () => (page.gzipBody ??= gzipSync(body)) }
+  }
+  const stored = `'nonce-${page.nonce}'`
+  const nonce = createNonce()
+  const headers = page.headers.map(([name, value]): [string, string] =>
+    name.toLowerCase() === 'content-security-policy'
+      ? [name, value.replaceAll(stored, `'nonce-${nonce}'`)]
+      : [name, value],
+  )
+  const fresh = Buffer.from(nonce)
+  const body =
+    page.parts.length === 1
+      ? page.parts[0]!
+      : Buffer.concat(page.parts.flatMap((part, i) => (i === 0 ? [part] : [fresh, part])))
+  let gzipBody: Buffer | undefined
+  const gzip =
+    page.parts.length === 1 ? () => (page.gzipBody ??= gzipSync(body)) : () => (gzipBody ??= gzipSync(body))
+  return { status, headers, body, storedAt, gzip }
+}
+
+/** The page's body gzipped (made once per stored page when its body carries no nonce, else once per hit). */
 export function gzippedBody(page: CachedPage): Buffer {
-  page.gzipBody ??= gzipSync(page.body)
-  return page.gzipBody
+  return page.gzip()
+}
+
+/** `body` cut at each occurrence of `separator`. */
+function splitAt(body: Buffer, separator: Buffer): Buffer[] {
+  const parts: Buffer[] = []
+  let start = 0
+  for (let at = body.indexOf(separator); at !== -1; at = body.indexOf(separator, start)) {
+    parts.push(body.subarray(start, at))
+    start = at + separator.length
+  }
+  parts.push(body.subarray(start))
+  return parts
 }
 
 function sharedMaxAge(cacheControl: string | null): number | undefined {
@@ -95,13 +145,13 @@ export async function keepPage(req: PageRequest, response: Response, now = Date.
   const generation = liveEventsGeneration()
   const body = Buffer.from(await response.arrayBuffer())
   const nonce = /'nonce-([^']+)'/.exec(response.headers.get('Content-Security-Policy') ?? '')?.[1]
-  const shareable = body.length <= MAX_PAGE_BYTES && !(nonce && body.includes(nonce))
-  if (shareable && maxAge > 0) {
+  if (body.length <= MAX_PAGE_BYTES && maxAge > 0) {
     pages.delete(req.url)
     pages.set(req.url, {
       status: response.status,
       headers: [...response.headers],
-      body,
+      parts: nonce ? splitAt(body, Buffer.from(nonce)) : [body],
+      nonce,
       storedAt: now,
       freshUntil: now + maxAge * 1000,
       generation,

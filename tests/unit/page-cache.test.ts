@@ -76,13 +76,48 @@ describe('the shared page cache', () => {
     ['a Set-Cookie header', page({ headers: { 'Set-Cookie': 'toast=; Max-Age=0' } })],
     ['no s-maxage', page({ headers: { 'Cache-Control': 'no-store' } })],
     ['an s-maxage of 0', page({ headers: { 'Cache-Control': 'public, s-maxage=0' } })],
-    ['the CSP nonce in its HTML', page({ body: '<script nonce="abc123">beacon()</script>' })],
   ])('a response with %s is passed on unchanged and not stored', async (_label, response) => {
     const body = await response.clone().text()
     const passed = await keepPage(anonymous(), response, NOW)
     expect(await passed.text()).toBe(body)
     expect(passed.status).toBe(response.status)
     expect(lookupPage(anonymous(), NOW)).toBeUndefined()
+  })
+
+  test('every hit gets a CSP nonce of its own, in the header and wherever the HTML carries it', async () => {
+    const html = (nonce: string) =>
+      `<!DOCTYPE html><html><body><script nonce="${nonce}">beacon()</script><p>3 events</p>` +
+      `<script nonce="${nonce}" src="/assets/a.js"></script></body></html>`
+    const csp = (nonce: string) => `default-src 'self'; script-src 'self' 'nonce-${nonce}'`
+    await keepPage(
+      anonymous(),
+      page({ body: html('abc123'), headers: { 'Content-Security-Policy': csp('abc123') } }),
+      NOW,
+    )
+
+    const nonces = new Set<string>()
+    for (let i = 0; i < 5; i++) {
+      const hit = lookupPage(anonymous(), NOW + i)!
+      const header = new Headers(hit.headers).get('Content-Security-Policy')!
+      const nonce = /'nonce-([^']+)'/.exec(header)![1]!
+      expect(nonce).not.toBe('abc123')
+      expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/)
+      expect(header).toBe(csp(nonce))
+      expect(hit.body.toString()).toBe(html(nonce))
+      expect(gunzipSync(gzippedBody(hit)).toString()).toBe(html(nonce))
+      nonces.add(nonce)
+    }
+    expect(nonces.size).toBe(5)
+  })
+
+  test('a page whose HTML carries no nonce still gets a fresh one in its header on each hit', async () => {
+    await keepPage(anonymous(), page(), NOW)
+    const [first, second] = [lookupPage(anonymous(), NOW)!, lookupPage(anonymous(), NOW)!]
+    const csp = (hit: typeof first) => new Headers(hit.headers).get('Content-Security-Policy')
+    expect(csp(first)).not.toContain('abc123')
+    expect(csp(first)).not.toBe(csp(second))
+    expect(first.body.toString()).toBe(HTML)
+    expect(gzippedBody(first)).toBe(gzippedBody(second))
   })
 
   test('other methods neither read nor fill the cache', async () => {

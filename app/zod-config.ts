@@ -1,0 +1,6 @@
+import { config } from 'zod/v4/core'
+
+// zod compiles object schemas with `new Function` when it may. The CSP forbids eval, so in the browser zod's probe
+// for it would be reported as a violation on every page with a form; the interpreted parser is what runs there anyway.
+// root.tsx imports this first, so it is set before any route module builds a schema.
+if (typeof document !== 'undefined') config({ jitless: true })
