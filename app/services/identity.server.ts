@@ -2,21 +2,26 @@
  * Sign-in through the external OpenID Connect provider behind /api/login (authorization code + PKCE + state, via
  * remix-auth-oauth2), and the development sign-in that stands in for it when none is configured.
  */
-import { createCookie } from '@remix-run/node'
+import { createCookie, redirect } from '@remix-run/node'
 import { Authenticator } from 'remix-auth'
 import { OAuth2Strategy } from 'remix-auth-oauth2'
 import { z } from 'zod'
 import type { StaffRole } from '#app/constants.ts'
 import { findBusinessByEmail, getBusinessById, toSessionCopy } from '#app/models/business.server.ts'
 import {
+  findUserByEmail,
+  isStaffRole,
   linkUserToBusiness,
   toSessionUser,
   upsertIdentityUser,
   type IdentityProfile,
 } from '#app/models/user.server.ts'
+import type { Business, User } from '#db/schema.ts'
 import { startSession, type SessionIdentity } from './auth.server.ts'
+import { signInBusiness } from './business-auth.server.ts'
 import { getEnv, type Env } from './env.server.ts'
 import { combineHeaders, safeRedirect } from './http.server.ts'
+import { clientIp } from './rate-limit.server.ts'
 import { redirectWithToast } from './toast.server.ts'
 
 export const CALLBACK_PATH = '/api/login/callback'
@@ -233,11 +238,10 @@ export async function completeProviderSignIn(request: Request): Promise<Response
     console.warn('Identity provider sign-in rejected:', thrown instanceof Error ? thrown.message : thrown)
     return signInFailure(SIGN_IN_FAILED_MESSAGE, SIGN_IN_FAILED_TITLE, cleared)
   }
-  if (identity.emailVerified === false)
-    return signInFailure(EMAIL_NOT_VERIFIED_MESSAGE, SIGN_IN_FAILED_TITLE, cleared)
   const returnTo = await returnToCookie(env).parse(request.headers.get('Cookie'))
   return signInIdentity(request, identity.profile, {
     identity: { provider: 'oidc', idToken: identity.idToken },
+    emailVerified: identity.emailVerified === true,
     redirectTo: typeof returnTo === 'string' ? returnTo : null,
     headers: cleared,
   })
@@ -250,26 +254,65 @@ function homeFor(roles: readonly StaffRole[], hasBusiness: boolean) {
   return '/create-account'
 }
 
+interface SignInOptions {
+  identity: SessionIdentity
+  /**
+   * The provider vouches that the person owns the email (`email_verified === true`). Only then may the email stand
+   * for the business or the staff account that has it.
+   */
+  emailVerified: boolean
+  redirectTo?: string | null
+  headers?: Headers
+}
+
 /**
  * The common end of both sign-ins through /api/login: creates or updates the `users` row, signs in as the business
  * linked to the user (or, failing that, the one with the same email, which then gets linked), and starts a new
  * session. Someone who is neither staff nor linked to a business goes on to registration.
+ *
+ * An email the provider has not verified proves nothing: if a business has it (or is linked to its user), the
+ * business password is asked for first (`/api/login/link`); a staff account with it is refused.
  */
 export async function signInIdentity(
   request: Request,
   profile: IdentityProfile,
-  {
-    identity,
-    redirectTo,
-    headers,
-  }: { identity: SessionIdentity; redirectTo?: string | null; headers?: Headers },
+  { identity, emailVerified, redirectTo, headers }: SignInOptions,
 ): Promise<Response> {
+  if (!emailVerified) {
+    const existing = await findUserByEmail(profile.email)
+    const business =
+      (existing?.businessID ? await getBusinessById(existing.businessID) : null) ??
+      (await findBusinessByEmail(profile.email))
+    if (business) {
+      const pending: PendingLink = {
+        profile,
+        identity,
+        businessID: business.businessID,
+        redirectTo: redirectTo ?? null,
+      }
+      return redirect(LINK_PATH, {
+        headers: combineHeaders(headers, { 'Set-Cookie': await pendingLinkCookie().serialize(pending) }),
+      })
+    }
+    if (existing?.roles.some(isStaffRole))
+      return signInFailure(EMAIL_NOT_VERIFIED_MESSAGE, SIGN_IN_FAILED_TITLE, headers)
+  }
   const user = await upsertIdentityUser(profile)
   let linked = user.businessID ? await getBusinessById(user.businessID) : null
-  if (!linked) {
+  if (!linked && emailVerified) {
     linked = await findBusinessByEmail(user.email)
     if (linked) await linkUserToBusiness(user.id, linked.businessID)
   }
+  return finishSignIn(request, user, linked, { identity, redirectTo, headers })
+}
+
+async function finishSignIn(
+  request: Request,
+  user: User,
+  linked: Business | null,
+  { identity, redirectTo, headers }: Omit<SignInOptions, 'emailVerified'>,
+  welcome?: string,
+): Promise<Response> {
   const sessionUser = toSessionUser(user)
   const sessionHeaders = await startSession(request, {
     user: sessionUser,
@@ -279,14 +322,89 @@ export async function signInIdentity(
   const home = homeFor(sessionUser.roles, Boolean(linked))
   const target = linked || sessionUser.roles.length ? safeRedirect(redirectTo, home) : home
   const description =
-    target === '/create-account'
+    welcome ??
+    (target === '/create-account'
       ? `Welcome, ${sessionUser.name}! Create your business account to get started.`
-      : `Welcome, ${linked?.businessName ?? sessionUser.name}!`
+      : `Welcome, ${linked?.businessName ?? sessionUser.name}!`)
   return redirectWithToast(
     target,
     { title: 'Signed In', description },
     { headers: combineHeaders(headers, sessionHeaders) },
   )
+}
+
+export const LINK_PATH = '/api/login/link'
+export const LINK_EXPIRED_MESSAGE = 'Linking took too long or was already done. Please sign in again.'
+
+/** A provider sign-in waiting for the business password, kept for a few minutes in a signed cookie. */
+const pendingLinkSchema = z.object({
+  profile: z.object({
+    email: z.string(),
+    firstName: z.string().optional(),
+    lastName: z.string().optional(),
+    fullName: z.string().optional(),
+    profileImageUrl: z.string().optional(),
+  }),
+  identity: z.object({ provider: z.enum(['oidc', 'development']), idToken: z.string().optional() }),
+  businessID: z.number().int(),
+  redirectTo: z.string().nullable(),
+})
+type PendingLink = z.infer<typeof pendingLinkSchema>
+
+function pendingLinkCookie(env: Env = getEnv()) {
+  return createCookie('es_link', {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: env.isProduction,
+    path: '/api/login',
+    maxAge: 10 * 60,
+    secrets: env.sessionSecrets,
+  })
+}
+
+/** The sign-in waiting for the business password, with that business; null when there is none (or it expired). */
+export async function readPendingLink(request: Request) {
+  const parsed = pendingLinkSchema.safeParse(await pendingLinkCookie().parse(request.headers.get('Cookie')))
+  if (!parsed.success) return null
+  const business = await getBusinessById(parsed.data.businessID)
+  return business ? { pending: parsed.data, business } : null
+}
+
+export type PasswordLinkResult =
+  | { ok: true; response: Response }
+  | { ok: false; status: 400 | 401 | 429; message: string; retryAfterSeconds?: number }
+
+/**
+ * POST /api/login/link: the business password (checked, and rate-limited, exactly as at /login) links the provider
+ * sign-in to the business and signs in as both.
+ */
+export async function completePasswordLink(request: Request, password: unknown): Promise<PasswordLinkResult> {
+  const found = await readPendingLink(request)
+  if (!found) {
+    const expired = await signInFailure(LINK_EXPIRED_MESSAGE, SIGN_IN_FAILED_TITLE)
+    return { ok: true, response: expired }
+  }
+  const { pending, business } = found
+  const result = await signInBusiness({ email: business.businessEmail, password }, { ip: clientIp(request) })
+  if (!result.ok) {
+    return {
+      ok: false,
+      status: result.status,
+      message: result.field === 'email' ? LINK_EXPIRED_MESSAGE : result.message,
+      retryAfterSeconds: result.retryAfterSeconds,
+    }
+  }
+  const user = await upsertIdentityUser(pending.profile)
+  await linkUserToBusiness(user.id, business.businessID)
+  const cleared = new Headers({ 'Set-Cookie': await pendingLinkCookie().serialize('', { maxAge: 0 }) })
+  const response = await finishSignIn(
+    request,
+    { ...user, businessID: business.businessID },
+    business,
+    { identity: pending.identity, redirectTo: pending.redirectTo, headers: cleared },
+    `Your sign-in is now linked to ${business.businessName}. Welcome, ${business.businessName}!`,
+  )
+  return { ok: true, response }
 }
 
 /**

@@ -14,6 +14,7 @@ import {
 import { setUserRole } from '#app/models/user.server.ts'
 import { loader as callbackLoader } from '#app/routes/api.login_.callback.ts'
 import { action as devSignInAction, loader as apiLoginLoader } from '#app/routes/api.login.tsx'
+import { action as linkAction, loader as linkLoader } from '#app/routes/api.login_.link.tsx'
 import { action as logoutAction } from '#app/routes/api.logout.tsx'
 import { resetEnvCache } from '#app/services/env.server.ts'
 import { sessionCookie, sessionStorage } from '#app/services/session.server.ts'
@@ -275,13 +276,115 @@ describe('OpenID Connect provider (oauth2-mock-server on loopback)', () => {
     expectWarning(/invalid_grant/)
   })
 
-  test('an email the provider marks unverified is not used to sign in', async () => {
-    const shop = await insertBusiness(db, { businessEmail: newEmail('unverified-shop') })
-    profile = { email: shop.businessEmail, email_verified: false }
-    const { res } = await roundTrip()
-    expect(res.headers.get('Location')).toBe('/login')
-    expect((await toastOf(res))?.description).toMatch(/not verified your email/)
-    expect(setCookieFor(res, '__session')).toBeUndefined()
+  describe('an email the provider has not verified', () => {
+    const PASSWORD = 'shop-password-1'
+    const postPassword = (jar: CookieJar, password: string) =>
+      callRoute(linkAction, '/api/login/link', {
+        method: 'POST',
+        body: new URLSearchParams({ password }),
+        headers: jar.headers({ 'Content-Type': 'application/x-www-form-urlencoded' }),
+      })
+
+    test.each([
+      ['email_verified: false', { email_verified: false }],
+      ['email_verified: "false"', { email_verified: 'false' }],
+      ['no email_verified at all', {}],
+    ])(
+      '(%s) does not sign in as the business with that email: its password is asked for',
+      async (_label, claim) => {
+        const shop = await insertBusiness(db, {
+          businessEmail: newEmail('unverified-shop'),
+          password: PASSWORD,
+        })
+        profile = { email: shop.businessEmail, ...claim }
+        const { res, jar } = await roundTrip()
+        expect(res.status).toBe(302)
+        expect(res.headers.get('Location')).toBe('/api/login/link')
+        expect(setCookieFor(res, '__session')).toBeUndefined()
+        expect(await userByEmail(shop.businessEmail)).toBeUndefined()
+
+        const page = await callRoute(linkLoader, '/api/login/link', { headers: jar.headers() })
+        expect(page.status).toBe(200)
+        expect(await page.json()).toEqual({ businessName: shop.businessName, email: shop.businessEmail })
+      },
+    )
+
+    test('the right business password links the sign-in and signs in; a wrong one does neither', async () => {
+      const shop = await insertBusiness(db, {
+        businessName: 'Unverified Books',
+        businessEmail: newEmail('link-shop'),
+        password: PASSWORD,
+      })
+      profile = { email: shop.businessEmail, name: 'Una Verified' }
+      const { jar } = await roundTrip({ path: '/api/login?redirectTo=%2Fcheckout' })
+
+      const wrong = jar.store(await postPassword(jar, 'not-the-password'))
+      expect(wrong.status).toBe(401)
+      expect(await wrong.json()).toEqual({ error: 'Invalid email or password' })
+      expect(jar.has('__session')).toBe(false)
+      expect(await userByEmail(shop.businessEmail)).toBeUndefined()
+      const empty = await postPassword(jar, '')
+      expect(empty.status).toBe(400)
+
+      const right = jar.store(await postPassword(jar, PASSWORD))
+      expect(right.status).toBe(302)
+      expect(right.headers.get('Location')).toBe('/checkout')
+      expect(await toastOf(right)).toMatchObject({
+        title: 'Signed In',
+        description: 'Your sign-in is now linked to Unverified Books. Welcome, Unverified Books!',
+      })
+      const user = await userByEmail(shop.businessEmail)
+      expect(user).toMatchObject({ businessID: shop.businessID, fullName: 'Una Verified' })
+      expect(await sessionData(jar)).toMatchObject({
+        user: { id: user!.id },
+        business: { businessID: shop.businessID, businessName: 'Unverified Books' },
+        identity: { provider: 'oidc' },
+      })
+      // The pending link is used up.
+      expect(jar.has('es_link')).toBe(false)
+      const again = await callRoute(linkLoader, '/api/login/link', { headers: jar.headers() })
+      expect(again.headers.get('Location')).toBe('/login')
+    })
+
+    test('a user linked earlier is still asked for the password when the email is not verified', async () => {
+      const shop = await insertBusiness(db, { businessEmail: newEmail('linked-shop'), password: PASSWORD })
+      profile = { email: shop.businessEmail, email_verified: true }
+      await roundTrip()
+      expect((await userByEmail(shop.businessEmail))?.businessID).toBe(shop.businessID)
+
+      profile = { email: shop.businessEmail }
+      const { res } = await roundTrip()
+      expect(res.headers.get('Location')).toBe('/api/login/link')
+      expect(setCookieFor(res, '__session')).toBeUndefined()
+    })
+
+    test('the link page without a pending sign-in (expired, forged) goes back to /login', async () => {
+      const res = await callRoute(linkLoader, '/api/login/link', { headers: { Cookie: 'es_link=forged' } })
+      expect(res.headers.get('Location')).toBe('/login')
+      expect((await toastOf(res))?.description).toMatch(/sign in again/)
+      const posted = await postPassword(new CookieJar(), PASSWORD)
+      expect(posted.headers.get('Location')).toBe('/login')
+      expect(setCookieFor(posted, '__session')).toBeUndefined()
+    })
+
+    test('a staff account with that email is refused with a clear message', async () => {
+      const email = newEmail('unverified-admin')
+      await setUserRole(email, 'admin')
+      profile = { email }
+      const { res } = await roundTrip({ path: '/api/login?redirectTo=%2Fadmin' })
+      expect(res.headers.get('Location')).toBe('/login')
+      expect((await toastOf(res))?.description).toMatch(/not verified your email/)
+      expect(setCookieFor(res, '__session')).toBeUndefined()
+    })
+
+    test('someone new goes on to registration, linked to nothing', async () => {
+      const email = newEmail('unverified-newcomer')
+      profile = { email, email_verified: false }
+      const { res, jar } = await roundTrip()
+      expect(res.headers.get('Location')).toBe('/create-account')
+      expect(await userByEmail(email)).toMatchObject({ businessID: null, roles: [] })
+      expect(await sessionData(jar)).not.toHaveProperty('business')
+    })
   })
 
   test('a profile without an email is refused', async () => {

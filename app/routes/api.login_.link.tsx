@@ -1,0 +1,91 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { data } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { primaryButtonClass, Spinner, TextField } from '#app/components/account-ui.tsx'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { PRODUCT_NAME } from '#app/constants.ts'
+import {
+  completePasswordLink,
+  LINK_EXPIRED_MESSAGE,
+  readPendingLink,
+  SIGN_IN_FAILED_TITLE,
+} from '#app/services/identity.server.ts'
+import { redirectWithToast } from '#app/services/toast.server.ts'
+
+export const meta: MetaFunction = () => [{ title: `Link your sign-in — ${PRODUCT_NAME}` }]
+
+/**
+ * Reached from the provider's callback when the provider has not verified the email a business has: the business
+ * password proves the person may act for it.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const found = await readPendingLink(request)
+  if (!found) {
+    throw await redirectWithToast('/login', {
+      title: SIGN_IN_FAILED_TITLE,
+      description: LINK_EXPIRED_MESSAGE,
+      variant: 'destructive',
+    })
+  }
+  return { businessName: found.business.businessName, email: found.pending.profile.email }
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.formData()
+  const result = await completePasswordLink(request, form.get('password'))
+  if (result.ok) return result.response
+  const headers = result.retryAfterSeconds ? { 'Retry-After': String(result.retryAfterSeconds) } : undefined
+  return data({ error: result.message }, { status: result.status, headers })
+}
+
+export default function LinkWithPassword() {
+  const { businessName, email } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const navigation = useNavigation()
+  const submitting = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'POST'
+  const error = actionData?.error
+  return (
+    <main className="mx-auto max-w-md px-4 py-12">
+      <h1 className="text-2xl font-bold text-ink">Link your sign-in to {businessName}</h1>
+      <p className="mt-3 text-sm text-slate-700">
+        Your identity provider has not verified that <strong>{email}</strong> is yours. Enter the password of the
+        business account {businessName} to sign in as it.
+      </p>
+      <Form method="post" className="mt-6 space-y-4">
+        <TextField
+          label="Business password"
+          errors={error ? [error] : null}
+          errorId="link-password-error"
+          inputProps={{
+            id: 'link-password',
+            name: 'password',
+            type: 'password',
+            required: true,
+            autoComplete: 'current-password',
+            'aria-invalid': error ? true : undefined,
+            'aria-describedby': error ? 'link-password-error' : undefined,
+          }}
+        />
+        <button type="submit" disabled={submitting} className={`${primaryButtonClass} w-full`}>
+          {submitting ? (
+            <>
+              <Spinner />
+              Linking...
+            </>
+          ) : (
+            'Link and sign in'
+          )}
+        </button>
+      </Form>
+      <p className="mt-4 text-center text-sm">
+        <Link to="/login" className="text-brand-700 underline">
+          Cancel
+        </Link>
+      </p>
+    </main>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}
