@@ -33,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData()
   const result = await completePasswordLink(request, form.get('password'))
-  if (result.ok) return result.response
+  if (result instanceof Response) return result
   const headers = result.retryAfterSeconds ? { 'Retry-After': String(result.retryAfterSeconds) } : undefined
   return data({ error: result.message }, { status: result.status, headers })
 }

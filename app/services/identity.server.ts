@@ -370,25 +370,27 @@ export async function readPendingLink(request: Request) {
   return business ? { pending: parsed.data, business } : null
 }
 
-export type PasswordLinkResult =
-  | { ok: true; response: Response }
-  | { ok: false; status: 400 | 401 | 429; message: string; retryAfterSeconds?: number }
+/** Why the password did not link: shown on the form again. */
+export interface PasswordLinkRefusal {
+  status: 400 | 401 | 429
+  message: string
+  retryAfterSeconds?: number
+}
 
 /**
  * POST /api/login/link: the business password (checked, and rate-limited, exactly as at /login) links the provider
  * sign-in to the business and signs in as both.
  */
-export async function completePasswordLink(request: Request, password: unknown): Promise<PasswordLinkResult> {
+export async function completePasswordLink(
+  request: Request,
+  password: unknown,
+): Promise<Response | PasswordLinkRefusal> {
   const found = await readPendingLink(request)
-  if (!found) {
-    const expired = await signInFailure(LINK_EXPIRED_MESSAGE, SIGN_IN_FAILED_TITLE)
-    return { ok: true, response: expired }
-  }
+  if (!found) return signInFailure(LINK_EXPIRED_MESSAGE, SIGN_IN_FAILED_TITLE)
   const { pending, business } = found
   const result = await signInBusiness({ email: business.businessEmail, password }, { ip: clientIp(request) })
   if (!result.ok) {
     return {
-      ok: false,
       status: result.status,
       message: result.field === 'email' ? LINK_EXPIRED_MESSAGE : result.message,
       retryAfterSeconds: result.retryAfterSeconds,
@@ -397,14 +399,13 @@ export async function completePasswordLink(request: Request, password: unknown):
   const user = await upsertIdentityUser(pending.profile)
   await linkUserToBusiness(user.id, business.businessID)
   const cleared = new Headers({ 'Set-Cookie': await pendingLinkCookie().serialize('', { maxAge: 0 }) })
-  const response = await finishSignIn(
+  return finishSignIn(
     request,
     { ...user, businessID: business.businessID },
     business,
     { identity: pending.identity, redirectTo: pending.redirectTo, headers: cleared },
     `Your sign-in is now linked to ${business.businessName}. Welcome, ${business.businessName}!`,
   )
-  return { ok: true, response }
 }
 
 /**
