@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { isbot } from 'isbot'
-import { db } from '#db/client.server.ts'
+import { db, type Transaction } from '#db/client.server.ts'
 import { clickCount, events } from '#db/schema.ts'
 
 /** A second click (or bounce) by the same visitor on the same event within this window is not counted again. */
@@ -49,7 +49,7 @@ export interface VisitInput {
 
 /**
  * Counts a click or a bounce on a live event (spec §4, §7). Bots are not counted, nor a repeat from the same visitor
- * for the same event and kind within REPEAT_WINDOW_MINUTES, checked in the same statement as the insert.
+ * for the same event and kind within REPEAT_WINDOW_MINUTES, checked under a lock for that visitor, event and kind.
  */
 export async function recordEventVisit({
   eventID,
@@ -62,7 +62,28 @@ export async function recordEventVisit({
   const bot = isbot(userAgent ?? '')
   const visitor = ip ? hashVisitorIp(ip, secret) : ''
   const bounce = kind === 'bounce'
-  const result: unknown = await db.execute(sql`
+  return db.transaction(async (tx) => {
+    // The repeat check and the insert are one statement, but concurrent statements do not see each other's rows:
+    // a lock per visitor, event and kind makes simultaneous visits take turns (it ends with the transaction).
+    if (visitor && !bot) {
+      const lockKey = `visit:${eventID}:${kind}:${visitor}`
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`)
+    }
+    return insertVisit(tx, { eventID, visitor, bot, bounce, today })
+  })
+}
+
+async function insertVisit(
+  tx: Transaction,
+  {
+    eventID,
+    visitor,
+    bot,
+    bounce,
+    today,
+  }: { eventID: number; visitor: string; bot: boolean; bounce: boolean; today: string },
+): Promise<VisitResult> {
+  const result: unknown = await tx.execute(sql`
     WITH live AS (
       SELECT ${events.eventID} AS id, ${events.businessID} AS business FROM ${events}
       WHERE ${events.eventID} = ${eventID} AND ${events.eventStatus} = 'approved'

@@ -12,8 +12,20 @@ export async function getEventRow(eventID: number) {
   return row ?? null
 }
 
-export async function getPaymentByIntentId(paymentIntentId: string): Promise<Payment | null> {
-  const [row] = await db
+/**
+ * The event row, locked until `tx` ends: whoever sets up or settles its payment meanwhile waits, so two requests
+ * for one ad cannot both find no open payment and each create one.
+ */
+export async function lockEventRow(tx: Transaction, eventID: number) {
+  const [row] = await tx.select().from(events).where(eq(events.eventID, eventID)).limit(1).for('update')
+  return row ?? null
+}
+
+export async function getPaymentByIntentId(
+  paymentIntentId: string,
+  executor: Executor = db,
+): Promise<Payment | null> {
+  const [row] = await executor
     .select()
     .from(payments)
     .where(eq(payments.payment_intent_id, paymentIntentId))
@@ -22,8 +34,11 @@ export async function getPaymentByIntentId(paymentIntentId: string): Promise<Pay
 }
 
 /** The newest attempt for an event that has not been paid or refunded. */
-export async function getOpenPaymentForEvent(eventID: number): Promise<Payment | null> {
-  const [row] = await db
+export async function getOpenPaymentForEvent(
+  eventID: number,
+  executor: Executor = db,
+): Promise<Payment | null> {
+  const [row] = await executor
     .select()
     .from(payments)
     .where(and(eq(payments.eventID, eventID), notInArray(payments.payment_status, [...SETTLED])))
@@ -43,8 +58,8 @@ export async function getSettledPaymentForEvent(eventID: number): Promise<Paymen
   return row ?? null
 }
 
-export async function countPaymentsForEvent(eventID: number) {
-  const [row] = await db
+export async function countPaymentsForEvent(eventID: number, executor: Executor = db) {
+  const [row] = await executor
     .select({ n: sql<number>`count(*)`.mapWith(Number) })
     .from(payments)
     .where(eq(payments.eventID, eventID))
@@ -65,9 +80,9 @@ export interface NewPayment {
  * Records a new attempt. Two set-ups racing for one event get the same intent from the provider (same idempotency
  * key), so the second insert finds the first row instead of failing.
  */
-export async function insertPayment(input: NewPayment): Promise<Payment> {
+export async function insertPayment(input: NewPayment, executor: Executor = db): Promise<Payment> {
   const now = new Date()
-  const [inserted] = await db
+  const [inserted] = await executor
     .insert(payments)
     .values({
       eventID: input.eventID,
@@ -85,7 +100,7 @@ export async function insertPayment(input: NewPayment): Promise<Payment> {
     .onConflictDoNothing()
     .returning()
   if (inserted) return inserted
-  const existing = await getPaymentByIntentId(input.paymentIntentId)
+  const existing = await getPaymentByIntentId(input.paymentIntentId, executor)
   if (existing) return existing
   throw new Error(`A payment with idempotency key ${input.idempotencyKey} exists for another intent`)
 }

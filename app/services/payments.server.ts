@@ -4,7 +4,7 @@
  */
 import type { Session } from '@remix-run/node'
 import { z } from 'zod'
-import { db } from '#db/client.server.ts'
+import { db, type Transaction } from '#db/client.server.ts'
 import type { Event, Payment } from '#db/schema.ts'
 import {
   claimProviderEvent,
@@ -16,6 +16,7 @@ import {
   hasProcessedProviderEvent,
   insertPayment,
   listOpenPaymentsForEvent,
+  lockEventRow,
   markPaymentFailed,
   markPaymentPaid,
   markPaymentRefunded,
@@ -182,7 +183,29 @@ export async function setUpEventPayment({
   claimedTotalDollars?: number | null
 }): Promise<PaymentSetup> {
   const provider = requireProvider()
-  const event = await requireOwnEvent(business, eventID)
+  await requireOwnEvent(business, eventID)
+  // One request per ad at a time, across processes: the row lock is held while the provider is asked.
+  return db.transaction(async (tx) => {
+    const event = await lockEventRow(tx, eventID)
+    if (!event) throw new PaymentError(EVENT_NOT_FOUND_MESSAGE, 404)
+    return setUpLockedEventPayment(tx, { business, event, provider, claimedTotalDollars })
+  })
+}
+
+async function setUpLockedEventPayment(
+  tx: Transaction,
+  {
+    business,
+    event,
+    provider,
+    claimedTotalDollars,
+  }: {
+    business: BusinessSessionCopy
+    event: Event
+    provider: PaymentProvider
+    claimedTotalDollars?: number | null
+  },
+): Promise<PaymentSetup> {
   assertPayable(event)
   const cents = amountDueCents(event)
   if (claimedTotalDollars !== undefined && claimedTotalDollars !== null) {
@@ -198,12 +221,12 @@ export async function setUpEventPayment({
     provider: provider.kind,
   })
 
-  const open = await getOpenPaymentForEvent(event.eventID)
+  const open = await getOpenPaymentForEvent(event.eventID, tx)
   if (open?.payment_intent_id && open.amount_due_cents === cents) {
     const intent = await provider.retrieveIntent(open.payment_intent_id)
     if (intent && REUSABLE.includes(intent.status) && intent.amount === cents) return result(intent)
     if (intent?.status === 'succeeded') {
-      await recordIntentOutcome(intent)
+      await recordIntentOutcome(intent, tx)
       throw new PaymentError(ALREADY_PAID_MESSAGE, 409, 'already_paid')
     }
     if (intent?.status === 'processing') {
@@ -212,7 +235,7 @@ export async function setUpEventPayment({
   }
 
   // A fresh key per attempt: an intent that was cancelled (or forgotten by the test provider) cannot be reused.
-  const attempts = await countPaymentsForEvent(event.eventID)
+  const attempts = await countPaymentsForEvent(event.eventID, tx)
   const idempotencyKey = `event-${event.eventID}-${cents}${attempts > 0 ? `-${attempts + 1}` : ''}`
   const intent = await provider.createIntent({
     amountCents: cents,
@@ -221,19 +244,22 @@ export async function setUpEventPayment({
     metadata: { eventID: String(event.eventID), businessID: String(business.businessID) },
     idempotencyKey,
   })
-  await insertPayment({
-    eventID: event.eventID,
-    amountDueCents: cents,
-    currency: CURRENCY,
-    idempotencyKey,
-    paymentIntentId: intent.id,
-    expiresAt: new Date(event.createdDate.getTime() + UNPAID_EVENT_TTL_MS),
-    metadata: {
-      provider: provider.kind,
-      businessID: business.businessID,
-      selectedDates: event.showAdOnDates,
+  await insertPayment(
+    {
+      eventID: event.eventID,
+      amountDueCents: cents,
+      currency: CURRENCY,
+      idempotencyKey,
+      paymentIntentId: intent.id,
+      expiresAt: new Date(event.createdDate.getTime() + UNPAID_EVENT_TTL_MS),
+      metadata: {
+        provider: provider.kind,
+        businessID: business.businessID,
+        selectedDates: event.showAdOnDates,
+      },
     },
-  })
+    tx,
+  )
   return result(intent)
 }
 
