@@ -16,9 +16,9 @@ const buildPath = path.resolve(process.argv[2] ?? 'build/server/index.js')
 const build = await import(pathToFileURL(buildPath).href)
 installGlobals({ nativeFetch: build.future.v3_singleFetch })
 /** What the app's server entry exports for this file: the shared page cache and the proxy setting. */
-const { gzippedBody, keepPage, lookupPage, requestGuard, trustProxy } =
+const { gzippedBody, keepPage, lookupPage, requestGuard, trustProxy, withDatabaseOutageAnswers } =
   /** @type {typeof import('./app/entry.server.tsx')} */ (/** @type {unknown} */ (build.entry.module))
-const handleRequest = createRequestHandler(build, process.env.NODE_ENV)
+const handleRequest = withDatabaseOutageAnswers(createRequestHandler(build, process.env.NODE_ENV))
 
 /** @param {import('express').Request} req */
 function pageRequest(req) {

@@ -6,6 +6,7 @@ import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { NonceProvider } from '#app/components/nonce.tsx'
 import { startCleanupSchedule } from '#app/services/cleanup.server.ts'
+import { noteRequestError } from '#app/services/database-health.server.ts'
 import { startDatabase } from '#app/services/database.server.ts'
 import { getEnv } from '#app/services/env.server.ts'
 import { createRequestGuard } from '#app/services/request-guard.server.ts'
@@ -33,6 +34,8 @@ export { gzippedBody, keepPage, lookupPage } from '#app/services/page-cache.serv
 export const trustProxy = env.TRUST_PROXY
 /** For server.js: `nosniff` everywhere and no state changes from other sites, before anything else runs. */
 export const requestGuard = createRequestGuard({ publicUrl: env.PUBLIC_URL })
+/** For server.js: 503 with Retry-After while the database is away. */
+export { withDatabaseOutageAnswers } from '#app/services/database-health.server.ts'
 
 const handleRequest: HandleDocumentRequestFunction = (
   request: Request,
@@ -81,5 +84,6 @@ export default handleRequest
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return
+  noteRequestError(error)
   console.error(error)
 }

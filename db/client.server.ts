@@ -28,7 +28,11 @@ export const pgliteExtensions = { pg_trgm }
 
 /** A PGlite database wrapped for the app; `loadDataDir` starts from a dumped template. */
 export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {}) {
-  const client = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, extensions: pgliteExtensions })
+  const client = new PGlite({
+    dataDir: options.dataDir,
+    loadDataDir: options.loadDataDir,
+    extensions: pgliteExtensions,
+  })
   await client.waitReady
   return { client, db: drizzlePglite(client, { schema }) as unknown as Database }
 }
@@ -77,10 +81,45 @@ export async function openEmbeddedDatabase(dataDir: string): Promise<DatabaseHan
   }
 }
 
-export async function openServerDatabase(url: string, { runMigrations = true } = {}): Promise<DatabaseHandle> {
-  const client = postgres(url, { onnotice: () => {}, max: 10 })
+/**
+ * Bounds for a database that is slow or away (a restart, a failover): a request fails within seconds instead of
+ * waiting on a dead connection, and the error says so (database-errors.server.ts turns it into a 503).
+ */
+export const SERVER_POOL_OPTIONS = {
+  max: 10,
+  /** Seconds to open a connection (the driver's default is 30). */
+  connect_timeout: 3,
+  /** Seconds before an unused connection is closed, so a pool does not keep sockets a restart has killed. */
+  idle_timeout: 30,
+  /** Seconds a connection lives at most (spread by the driver), so it follows a failover in the end. */
+  max_lifetime: 30 * 60,
+  connection: {
+    statement_timeout: 15_000,
+    idle_in_transaction_session_timeout: 30_000,
+  },
+} satisfies postgres.Options<Record<string, never>>
+
+async function migrateServerDatabase(url: string) {
+  // Its own connection, without the statement timeout: a migration may rightly take longer than a request.
+  const client = postgres(url, {
+    onnotice: () => {},
+    max: 1,
+    connect_timeout: SERVER_POOL_OPTIONS.connect_timeout,
+  })
+  try {
+    await migratePostgres(drizzlePostgres(client) as never, { migrationsFolder: MIGRATIONS_FOLDER })
+  } finally {
+    await client.end({ timeout: 2 })
+  }
+}
+
+export async function openServerDatabase(
+  url: string,
+  { runMigrations = true } = {},
+): Promise<DatabaseHandle> {
+  if (runMigrations) await migrateServerDatabase(url)
+  const client = postgres(url, { onnotice: () => {}, ...SERVER_POOL_OPTIONS })
   const db = drizzlePostgres(client, { schema }) as unknown as Database
-  if (runMigrations) await migratePostgres(db as never, { migrationsFolder: MIGRATIONS_FOLDER })
   return {
     db,
     kind: 'postgres',

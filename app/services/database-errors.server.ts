@@ -48,6 +48,13 @@ export function classifyDatabaseError(error: unknown): DatabaseFailure {
   return 'other'
 }
 
+/** Whether the database could not be reached at all (down, restarting, or no connection within connect_timeout). */
+export function isConnectionFailure(error: unknown) {
+  if (classifyDatabaseError(error) === 'unavailable') return true
+  for (const e of causes(error)) if ((e as { code?: unknown }).code === 'CONNECT_TIMEOUT') return true
+  return false
+}
+
 /** Status and spec text for a failed write; `fallback` covers everything that is neither an outage nor a timeout. */
 export function databaseFailureResponse(
   error: unknown,

@@ -1,0 +1,85 @@
+import { sql } from 'drizzle-orm'
+import { db } from '#db/client.server.ts'
+import { DATABASE_UNAVAILABLE_MESSAGE, isConnectionFailure } from './database-errors.server.ts'
+
+/** What a client is told to wait before trying again while the database is away (a restart takes about a second). */
+export const DATABASE_RETRY_AFTER_SECONDS = 2
+const PROBE_EVERY_MS = 250
+
+/**
+ * Whether the database was found away: set by the first request that fails on a lost connection, cleared by a
+ * probe that gets through. Per process, like the connection pool it describes.
+ */
+const state: { awaySince: number | null; probing: boolean } = { awaySince: null, probing: false }
+
+export function databaseAway() {
+  return state.awaySince !== null
+}
+
+/** Every error a request failed on passes here (entry.server.tsx handleError). */
+export function noteRequestError(error: unknown) {
+  if (!isConnectionFailure(error)) return
+  if (state.awaySince === null) {
+    state.awaySince = Date.now()
+    console.warn('The database is unreachable: answering 503 until it is back')
+  }
+  void probeUntilBack()
+}
+
+/** One `select 1`: true when the database answered. */
+export async function pingDatabase() {
+  try {
+    await db.execute(sql`select 1`)
+    if (state.awaySince !== null) {
+      console.info(`The database is back after ${Date.now() - state.awaySince} ms`)
+      state.awaySince = null
+    }
+    return true
+  } catch (error) {
+    noteRequestError(error)
+    return false
+  }
+}
+
+async function probeUntilBack() {
+  if (state.probing) return
+  state.probing = true
+  try {
+    while (databaseAway()) {
+      await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS))
+      await pingDatabase()
+    }
+  } finally {
+    state.probing = false
+  }
+}
+
+function unavailable(response: Response, { keepBody = false } = {}) {
+  const headers = new Headers(response.headers)
+  headers.set('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS))
+  headers.set('Cache-Control', 'no-store')
+  // A page keeps its error page, a 503 its own message; anything else gets the JSON message of the API.
+  if (keepBody || headers.get('Content-Type')?.startsWith('text/html')) {
+    return new Response(response.body, { status: 503, statusText: 'Service Unavailable', headers })
+  }
+  void response.body?.cancel()
+  headers.delete('Content-Length')
+  headers.set('Content-Type', 'application/json; charset=utf-8')
+  return new Response(JSON.stringify({ message: DATABASE_UNAVAILABLE_MESSAGE }), { status: 503, headers })
+}
+
+/**
+ * Wraps the app's request handler (server.js): while the database is away, a server error is answered as what it
+ * is, 503 with Retry-After, and every 503 tells the client when to come back.
+ */
+export function withDatabaseOutageAnswers<Args extends unknown[]>(
+  handler: (request: Request, ...rest: Args) => Promise<Response>,
+) {
+  return async (request: Request, ...rest: Args): Promise<Response> => {
+    const response = await handler(request, ...rest)
+    if (response.status === 503 && !response.headers.has('Retry-After'))
+      return unavailable(response, { keepBody: true })
+    if (response.status >= 500 && response.status !== 503 && databaseAway()) return unavailable(response)
+    return response
+  }
+}

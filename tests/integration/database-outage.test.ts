@@ -1,0 +1,107 @@
+/**
+ * The built server on a PostgreSQL cluster of its own, which the test stops and starts: while the database is away,
+ * requests that need it get a quick 503 with Retry-After and /healthz says not ready; once it is back, everything
+ * answers again without a restart of the server.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import crypto from 'node:crypto'
+import net from 'node:net'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { ensureBuild } from '#tests/support/built-app.ts'
+import { startPrivateCluster, type PrivateCluster } from '#tests/support/private-postgres.ts'
+
+/** What "quickly" means here: well under a client's patience, on a busy machine. */
+const QUICK_MS = 2000
+
+let cluster: PrivateCluster
+let server: ChildProcess
+let base: string
+let serverLog = ''
+
+function freePort() {
+  return new Promise<number>((resolve, reject) => {
+    const probe = net.createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+async function timed(path: string) {
+  const started = Date.now()
+  const response = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(30_000) })
+  const body = await response.text()
+  return {
+    status: response.status,
+    ms: Date.now() - started,
+    retryAfter: response.headers.get('Retry-After'),
+    body,
+  }
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return true
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  return false
+}
+
+beforeAll(async () => {
+  await ensureBuild()
+  cluster = await startPrivateCluster()
+  const port = await freePort()
+  base = `http://127.0.0.1:${port}`
+  server = spawn(process.execPath, ['server.js', 'build/server/index.js'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      APP_ENV: 'test',
+      DATABASE_URL: cluster.url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SESSION_SECRET: crypto.randomBytes(24).toString('hex'),
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  server.stderr?.on('data', (chunk: Buffer) => (serverLog += chunk.toString()))
+  const up = await waitFor(async () => (await fetch(`${base}/healthz`)).ok, 60_000)
+  if (!up) throw new Error(`The server did not start:\n${serverLog}`)
+}, 360_000)
+
+afterAll(async () => {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server.once('exit', resolve))
+    server.kill('SIGTERM')
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 8000))])
+    if (server.exitCode === null) server.kill('SIGKILL')
+  }
+  await cluster?.destroy()
+})
+
+describe('a PostgreSQL server that goes away and comes back', () => {
+  test('503 with Retry-After within 2 s while it is away, /healthz not ready, and recovery once it is back', async () => {
+    expect((await timed('/api/events')).status).toBe(200)
+    await cluster.stop()
+
+    for (const path of ['/api/events/1', '/event/1?viewMode=true', '/calendar?keyword=outage']) {
+      const answer = await timed(path)
+      expect({ path, status: answer.status }).toEqual({ path, status: 503 })
+      expect(Number(answer.retryAfter)).toBeGreaterThan(0)
+      expect(answer.ms).toBeLessThan(QUICK_MS)
+      expect(answer.body).not.toMatch(/ECONNREFUSED|at .*\.js/)
+    }
+    const health = await timed('/healthz')
+    expect(health.status).toBe(503)
+    expect(health.ms).toBeLessThan(QUICK_MS)
+    expect(JSON.parse(health.body)).toMatchObject({ status: 'error' })
+
+    await cluster.start()
+    expect(await waitFor(async () => (await timed('/healthz')).status === 200, 5000)).toBe(true)
+    expect((await timed('/api/events')).status).toBe(200)
+    expect(server.exitCode).toBeNull()
+  })
+})
