@@ -45,7 +45,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const created = await completeRegistration(request, parsed.data)
   if (!created.ok) {
     const extra = created.status === 409 ? { errors: { businessEmail: [created.message] } } : undefined
-    return jsonError(created.message, created.status, extra)
+    const response = jsonError(created.message, created.status, extra)
+    if (created.retryAfterSeconds) response.headers.set('Retry-After', String(created.retryAfterSeconds))
+    return response
   }
   return Response.json(
     { message: 'Business account created', business: toPublicBusiness(created.business) },

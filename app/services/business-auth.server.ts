@@ -3,7 +3,22 @@ import { FormStrategy } from 'remix-auth-form'
 import { INVALID_CREDENTIALS_MESSAGE, parseSignIn } from '#app/models/business-schema.ts'
 import { toSessionCopy, verifyBusinessCredentials } from '#app/models/business.server.ts'
 import type { BusinessSessionCopy } from './auth.server.ts'
-import { checkLimit, clearFailures, clientIp, recordFailure, signInAttemptKey } from './rate-limit.server.ts'
+import { PasswordHashingBusyError } from './password.server.ts'
+import {
+  ACCOUNT_GUESS_INTERVAL_MS,
+  ACCOUNT_SLOWDOWN_AFTER_FAILURES,
+  accountFailuresKey,
+  accountGuessKey,
+  checkLimit,
+  claimInterval,
+  clearFailures,
+  clientIp,
+  isKnownAddress,
+  knownAddressKey,
+  recordFailure,
+  rememberAddress,
+  signInAttemptKey,
+} from './rate-limit.server.ts'
 
 export const LOGIN_FAILED_TITLE = 'Login Failed'
 export const LOGIN_SUCCESS_TITLE = 'Login Successful'
@@ -16,7 +31,7 @@ export type SignInResult =
   | { ok: true; business: BusinessSessionCopy }
   | {
       ok: false
-      status: 400 | 401 | 429
+      status: 400 | 401 | 429 | 503
       title: string
       message: string
       field?: 'email' | 'password'
@@ -28,10 +43,31 @@ function tooManyAttemptsMessage(seconds: number) {
   return `Too many failed sign-in attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`
 }
 
+function tooManyAttempts(retryAfterSeconds: number): SignInResult {
+  return {
+    ok: false,
+    status: 429,
+    title: LOGIN_FAILED_TITLE,
+    message: tooManyAttemptsMessage(retryAfterSeconds),
+    retryAfterSeconds,
+  }
+}
+
+/**
+ * Whether a sign-in at this account may go ahead, when many addresses together have failed at it: only one attempt
+ * per interval from addresses it has not seen sign in (0 = go ahead, else seconds to wait).
+ */
+async function accountWait(email: string, ip: string) {
+  const failures = await checkLimit(accountFailuresKey(email), { max: ACCOUNT_SLOWDOWN_AFTER_FAILURES })
+  if (!failures.limited || (await isKnownAddress(knownAddressKey(email, ip)))) return 0
+  return claimInterval(accountGuessKey(email), ACCOUNT_GUESS_INTERVAL_MS)
+}
+
 /**
  * Business email + password sign-in, shared by the sign-in page and POST /api/business/login: the checks of spec §5
- * in order (400), the rate limit per email and address (429), the credentials (401). Starting the session is the
- * caller's part (startSession), so each route can answer in its own format.
+ * in order (400), the rate limits per email and address and per account (429), the credentials (401); 503 when
+ * too many passwords are being checked at once. Starting the session is the caller's part (startSession), so each
+ * route can answer in its own format.
  */
 export async function signInBusiness(
   input: { email?: unknown; password?: unknown },
@@ -45,21 +81,24 @@ export async function signInBusiness(
   const { email, password } = parsed.credentials
   const key = signInAttemptKey(email, ip)
   const limit = await checkLimit(key)
-  if (limit.limited) {
-    return {
-      ok: false,
-      status: 429,
-      title: LOGIN_FAILED_TITLE,
-      message: tooManyAttemptsMessage(limit.retryAfterSeconds),
-      retryAfterSeconds: limit.retryAfterSeconds,
-    }
+  if (limit.limited) return tooManyAttempts(limit.retryAfterSeconds)
+  const wait = await accountWait(email, ip)
+  if (wait > 0) return tooManyAttempts(wait)
+  let row
+  try {
+    row = await verifyBusinessCredentials(email, password)
+  } catch (error) {
+    if (!(error instanceof PasswordHashingBusyError)) throw error
+    const { message, retryAfterSeconds } = error
+    return { ok: false, status: 503, title: LOGIN_FAILED_TITLE, message, retryAfterSeconds }
   }
-  const row = await verifyBusinessCredentials(email, password)
   if (!row) {
     await recordFailure(key)
+    await recordFailure(accountFailuresKey(email))
     return { ok: false, status: 401, title: LOGIN_FAILED_TITLE, message: INVALID_CREDENTIALS_MESSAGE }
   }
   await clearFailures(key)
+  await rememberAddress(knownAddressKey(email, ip))
   return { ok: true, business: toSessionCopy(row) }
 }
 

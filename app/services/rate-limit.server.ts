@@ -5,6 +5,18 @@ import { authAttempts } from '#db/schema.ts'
 
 export const SIGN_IN_MAX_FAILURES = 10
 export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000
+/**
+ * Failed sign-ins at one account from all addresses together in SIGN_IN_WINDOW_MS, after which addresses that have
+ * never signed in to it get one attempt per ACCOUNT_GUESS_INTERVAL_MS between them. An address that signed in to
+ * the account before keeps its own limit only, so an attacker slows himself down but cannot lock the owner out.
+ */
+export const ACCOUNT_SLOWDOWN_AFTER_FAILURES = 20
+export const ACCOUNT_GUESS_INTERVAL_MS = 30 * 1000
+/** How long an address that signed in to an account stays known to it. */
+export const KNOWN_ADDRESS_TTL_MS = 90 * 24 * 60 * 60 * 1000
+/** Registrations from one address per REGISTRATION_WINDOW_MS. */
+export const REGISTRATION_MAX_PER_ADDRESS = 20
+export const REGISTRATION_WINDOW_MS = 60 * 60 * 1000
 
 /**
  * The client's address: the first X-Forwarded-For entry. server.js replaces whatever a client sent there with the
@@ -16,13 +28,63 @@ export function clientIp(request: Request): string {
   return forwarded ? forwarded.slice(0, 64) : 'unknown'
 }
 
-/** Keys are hashed so the table holds no email addresses. */
+const digest = (text: string) => crypto.createHash('sha256').update(text).digest('base64url')
+const normalEmail = (email: string) => email.trim().toLowerCase()
+
+/** Keys are hashed so the table holds no email or IP addresses. */
 export function signInAttemptKey(email: string, ip: string) {
-  const digest = crypto
-    .createHash('sha256')
-    .update(`${email.trim().toLowerCase()}\n${ip}`)
-    .digest('base64url')
-  return `signin:${digest}`
+  return `signin:${digest(`${normalEmail(email)}\n${ip}`)}`
+}
+
+/** Failed sign-ins at one account, from every address. */
+export function accountFailuresKey(email: string) {
+  return `signin-account:${digest(normalEmail(email))}`
+}
+
+/** When the last throttled attempt at one account was let through. */
+export function accountGuessKey(email: string) {
+  return `signin-guess:${digest(normalEmail(email))}`
+}
+
+/** An address that signed in to the account successfully. */
+export function knownAddressKey(email: string, ip: string) {
+  return `signin-known:${digest(`${normalEmail(email)}\n${ip}`)}`
+}
+
+export function registrationKey(ip: string) {
+  return `register:${digest(ip)}`
+}
+
+export async function rememberAddress(key: string, now = new Date()) {
+  await db
+    .insert(authAttempts)
+    .values({ key, failures: 0, windowStartedAt: now })
+    .onConflictDoUpdate({ target: authAttempts.key, set: { windowStartedAt: now } })
+}
+
+export async function isKnownAddress(key: string, now = new Date()) {
+  const [row] = await db.select().from(authAttempts).where(eq(authAttempts.key, key)).limit(1)
+  return Boolean(row && row.windowStartedAt.getTime() > now.getTime() - KNOWN_ADDRESS_TTL_MS)
+}
+
+/**
+ * Takes the one attempt allowed per `intervalMs` under `key`: 0 when taken, else the seconds until the next one.
+ * One statement, so of simultaneous callers exactly one gets it.
+ */
+export async function claimInterval(key: string, intervalMs: number, now = new Date()): Promise<number> {
+  const [claimed] = await db
+    .insert(authAttempts)
+    .values({ key, failures: 0, windowStartedAt: now })
+    .onConflictDoUpdate({
+      target: authAttempts.key,
+      set: { windowStartedAt: now },
+      setWhere: sql`${authAttempts.windowStartedAt} <= ${new Date(now.getTime() - intervalMs).toISOString()}::timestamptz`,
+    })
+    .returning()
+  if (claimed) return 0
+  const [row] = await db.select().from(authAttempts).where(eq(authAttempts.key, key)).limit(1)
+  const nextAt = (row?.windowStartedAt.getTime() ?? now.getTime()) + intervalMs
+  return Math.max(1, Math.ceil((nextAt - now.getTime()) / 1000))
 }
 
 export interface LimitStatus {
@@ -71,9 +133,11 @@ export async function clearFailures(key: string) {
 }
 
 export async function deleteExpiredAttempts({ windowMs = SIGN_IN_WINDOW_MS, now = new Date() } = {}) {
-  await db
-    .delete(authAttempts)
-    .where(
-      sql`${authAttempts.windowStartedAt} <= ${new Date(now.getTime() - windowMs).toISOString()}::timestamptz`,
-    )
+  const before = (ms: number) => sql`${new Date(now.getTime() - ms).toISOString()}::timestamptz`
+  await db.delete(authAttempts).where(
+    sql`${authAttempts.windowStartedAt} <= case
+      when ${authAttempts.key} like 'signin-known:%' then ${before(KNOWN_ADDRESS_TTL_MS)}
+      when ${authAttempts.key} like 'register:%' then ${before(Math.max(windowMs, REGISTRATION_WINDOW_MS))}
+      else ${before(windowMs)} end`,
+  )
 }

@@ -14,6 +14,15 @@ import {
 import type { Business } from '#db/schema.ts'
 import { getSessionIdentity, getUser, startSession } from './auth.server.ts'
 import { databaseFailureResponse } from './database-errors.server.ts'
+import { PasswordHashingBusyError } from './password.server.ts'
+import {
+  checkLimit,
+  clientIp,
+  recordFailure,
+  registrationKey,
+  REGISTRATION_MAX_PER_ADDRESS,
+  REGISTRATION_WINDOW_MS,
+} from './rate-limit.server.ts'
 
 export const REGISTRATION_FAILED_MESSAGE = 'Failed to create business account. Please try again.'
 export const REGISTRATION_SUCCESS_TITLE = 'Account Created'
@@ -46,11 +55,19 @@ export function statusForFieldErrors(errors: FieldErrors) {
   return onlyDuplicate ? 409 : 400
 }
 
-export type RegistrationFailure = { ok: false; status: number; message: string }
+export type RegistrationFailure = { ok: false; status: number; message: string; retryAfterSeconds?: number }
+
+export function tooManyRegistrationsMessage(seconds: number) {
+  const minutes = Math.ceil(seconds / 60)
+  return `Too many accounts were created from your address. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`
+}
 
 function failure(error: unknown): RegistrationFailure {
   if (error instanceof DuplicateBusinessEmailError)
     return { ok: false, status: 409, message: DUPLICATE_EMAIL_MESSAGE }
+  if (error instanceof PasswordHashingBusyError) {
+    return { ok: false, status: 503, message: error.message, retryAfterSeconds: error.retryAfterSeconds }
+  }
   console.error('Creating a business account failed', error)
   return { ok: false, ...databaseFailureResponse(error, REGISTRATION_FAILED_MESSAGE) }
 }
@@ -112,13 +129,32 @@ export async function registerBusiness(
 }
 
 /**
- * Registration by whoever sends the request. Someone signed in through the identity provider gets the new business
+ * Registration by whoever sends the request, at most REGISTRATION_MAX_PER_ADDRESS per address and window (429). Someone signed in through the identity provider gets the new business
  * linked to their user and added to their session (a new session id); anyone else just gets the account.
  */
 export async function completeRegistration(
   request: Request,
   data: Registration,
 ): Promise<{ ok: true; business: Business; headers?: Headers } | RegistrationFailure> {
+  // Per address; without one (a request that did not come through server.js) there is nothing to count by.
+  const ip = clientIp(request)
+  const limitKey = registrationKey(ip)
+  if (ip !== 'unknown') {
+    const limit = await checkLimit(limitKey, {
+      max: REGISTRATION_MAX_PER_ADDRESS,
+      windowMs: REGISTRATION_WINDOW_MS,
+    })
+    if (limit.limited) {
+      const { retryAfterSeconds } = limit
+      return {
+        ok: false,
+        status: 429,
+        message: tooManyRegistrationsMessage(retryAfterSeconds),
+        retryAfterSeconds,
+      }
+    }
+    await recordFailure(limitKey, { windowMs: REGISTRATION_WINDOW_MS })
+  }
   const user = await getUser(request)
   const created = await registerBusiness(data, { linkUserId: user?.id })
   if (!created.ok || !user) return created
