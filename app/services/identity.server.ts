@@ -372,7 +372,7 @@ export async function readPendingLink(request: Request) {
 
 /** Why the password did not link: shown on the form again. */
 export interface PasswordLinkRefusal {
-  status: 400 | 401 | 429
+  status: 400 | 401 | 429 | 503
   message: string
   retryAfterSeconds?: number
 }
