@@ -74,3 +74,6 @@ export const DEFAULT_CATEGORIES = [
   'Nightlife',
   'Other',
 ] as const
+
+/** Accounts one address may register per hour unless REGISTRATIONS_PER_ADDRESS_PER_HOUR says otherwise. */
+export const DEFAULT_REGISTRATIONS_PER_ADDRESS_PER_HOUR = 20

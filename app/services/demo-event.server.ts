@@ -29,7 +29,11 @@ export async function saveDemoEvent(request: Request, business: BusinessSessionC
       eventCategory: fields.eventCategory || 'Other',
       showAdDates: fields.showAdDates ? fields.showAdDates.split(',').filter(Boolean) : [today()],
     })
-    const { eventID } = await saveApprovedEvent({ business, input, files: { photo: files.image, video: files.video } })
+    const { eventID } = await saveApprovedEvent({
+      business,
+      input,
+      files: { photo: files.image, video: files.video },
+    })
     return { ok: true, eventID, message: 'Event created successfully' }
   } catch (error) {
     if (error instanceof SubmissionError) {

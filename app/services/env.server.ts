@@ -1,5 +1,6 @@
 import net from 'node:net'
 import { z } from 'zod'
+import { DEFAULT_REGISTRATIONS_PER_ADDRESS_PER_HOUR } from '#app/constants.ts'
 
 function isTimeZone(value: string) {
   try {
@@ -19,7 +20,10 @@ function isTrustProxy(value: string) {
     if (!address || rest.length) return false
     if (bits === undefined && TRUST_PROXY_NAMES.has(address)) return true
     const version = net.isIP(address)
-    return version !== 0 && (bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128)))
+    return (
+      version !== 0 &&
+      (bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128)))
+    )
   })
 }
 
@@ -57,11 +61,23 @@ export const envSchema = z
     TRUST_PROXY: optional.pipe(
       z
         .string()
-        .refine(isTrustProxy, 'TRUST_PROXY must be a number of hops or a list of addresses, subnets or loopback')
+        .refine(
+          isTrustProxy,
+          'TRUST_PROXY must be a number of hops or a list of addresses, subnets or loopback',
+        )
         .transform((v): number | string => (/^\d+$/.test(v) ? Number(v) : v))
         .optional(),
     ),
     SESSION_SECRET: optional,
+    /** Accounts one address may register per hour (429 beyond). */
+    REGISTRATIONS_PER_ADDRESS_PER_HOUR: optional.pipe(
+      z.coerce
+        .number<string | undefined>()
+        .int()
+        .min(1)
+        .max(100_000)
+        .default(DEFAULT_REGISTRATIONS_PER_ADDRESS_PER_HOUR),
+    ),
     APP_TIME_ZONE: z
       .string()
       .trim()
@@ -85,7 +101,8 @@ export const envSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['STRIPE_SECRET_KEY'],
-        message: 'Set all three of STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET, or none',
+        message:
+          'Set all three of STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET, or none',
       })
     }
     const oidc = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET]

@@ -44,7 +44,12 @@ export async function approveSavedEvent(business: BusinessSessionCopy, eventID: 
 
 export function rememberPayment(
   session: Session,
-  { business, input, eventID, totalCents }: { business: BusinessSessionCopy; input: EventInput; eventID: number; totalCents: number },
+  {
+    business,
+    input,
+    eventID,
+    totalCents,
+  }: { business: BusinessSessionCopy; input: EventInput; eventID: number; totalCents: number },
 ) {
   setEventPaymentData(session, {
     businessID: business.businessID,

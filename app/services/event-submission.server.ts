@@ -30,7 +30,8 @@ export class SubmissionError extends Error {
 }
 
 export const EVENT_NOT_FOUND_MESSAGE = 'Event not found'
-export const TOTAL_MISMATCH_MESSAGE = 'The total does not match the price of the chosen dates. Please review your ad.'
+export const TOTAL_MISMATCH_MESSAGE =
+  'The total does not match the price of the chosen dates. Please review your ad.'
 
 export async function assertCategoriesExist(names: string[]) {
   const found = await db
@@ -49,7 +50,11 @@ export async function assertCategoriesExist(names: string[]) {
 /** The price in cents for the chosen dates; a differing total sent by the browser is refused, never charged. */
 export function priceFor(input: EventInput, claimedDollars?: number | null) {
   const totalCents = chargeCentsForDays(input.showAdDates.length)
-  if (claimedDollars !== undefined && claimedDollars !== null && Math.round(claimedDollars * 100) !== totalCents) {
+  if (
+    claimedDollars !== undefined &&
+    claimedDollars !== null &&
+    Math.round(claimedDollars * 100) !== totalCents
+  ) {
     throw new SubmissionError(TOTAL_MISMATCH_MESSAGE, 400, { totalAmount: [TOTAL_MISMATCH_MESSAGE] })
   }
   return totalCents
@@ -114,7 +119,11 @@ export async function saveApprovedEvent({
       const media = []
       for (const file of [files.photo, files.video]) {
         if (!file) continue
-        const stored = await storeMediaForEvent(tx, { eventID: saved.eventID, businessID: business.businessID, file })
+        const stored = await storeMediaForEvent(tx, {
+          eventID: saved.eventID,
+          businessID: business.businessID,
+          file,
+        })
         storedKeys.push(stored.key)
         media.push({ mediaType: stored.mediaType, url: stored.url })
       }

@@ -14,8 +14,7 @@ export const ACCOUNT_SLOWDOWN_AFTER_FAILURES = 20
 export const ACCOUNT_GUESS_INTERVAL_MS = 30 * 1000
 /** How long an address that signed in to an account stays known to it. */
 export const KNOWN_ADDRESS_TTL_MS = 90 * 24 * 60 * 60 * 1000
-/** Registrations from one address per REGISTRATION_WINDOW_MS. */
-export const REGISTRATION_MAX_PER_ADDRESS = 20
+/** The window of the per-address registration limit (REGISTRATIONS_PER_ADDRESS_PER_HOUR). */
 export const REGISTRATION_WINDOW_MS = 60 * 60 * 1000
 
 /**

@@ -12,6 +12,7 @@ import {
   toSessionCopy,
 } from '#app/models/business.server.ts'
 import type { Business } from '#db/schema.ts'
+import { getEnv } from './env.server.ts'
 import { getSessionIdentity, getUser, startSession } from './auth.server.ts'
 import { databaseFailureResponse } from './database-errors.server.ts'
 import { PasswordHashingBusyError } from './password.server.ts'
@@ -20,7 +21,6 @@ import {
   clientIp,
   recordFailure,
   registrationKey,
-  REGISTRATION_MAX_PER_ADDRESS,
   REGISTRATION_WINDOW_MS,
 } from './rate-limit.server.ts'
 
@@ -129,7 +129,7 @@ export async function registerBusiness(
 }
 
 /**
- * Registration by whoever sends the request, at most REGISTRATION_MAX_PER_ADDRESS per address and window (429). Someone signed in through the identity provider gets the new business
+ * Registration by whoever sends the request, at most REGISTRATIONS_PER_ADDRESS_PER_HOUR per address (429). Someone signed in through the identity provider gets the new business
  * linked to their user and added to their session (a new session id); anyone else just gets the account.
  */
 export async function completeRegistration(
@@ -141,7 +141,7 @@ export async function completeRegistration(
   const limitKey = registrationKey(ip)
   if (ip !== 'unknown') {
     const limit = await checkLimit(limitKey, {
-      max: REGISTRATION_MAX_PER_ADDRESS,
+      max: getEnv().REGISTRATIONS_PER_ADDRESS_PER_HOUR,
       windowMs: REGISTRATION_WINDOW_MS,
     })
     if (limit.limited) {

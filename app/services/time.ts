@@ -7,7 +7,12 @@ export function isoDateInZone(instant: Date, timeZone: string): string {
   let formatter = formatters.get(timeZone)
   if (!formatter) {
     // en-CA formats as yyyy-mm-dd.
-    formatter = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
+    formatter = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    })
     formatters.set(timeZone, formatter)
   }
   return formatter.format(instant)

@@ -8,11 +8,7 @@ import { clientIp } from './rate-limit.server.ts'
  * Records a click or bounce for the visitor making `request`. A request another site made a browser send (a
  * cross-site form or beacon) is not counted, so pages elsewhere cannot inflate an advertiser's figures.
  */
-export async function trackVisit(
-  request: Request,
-  eventID: number,
-  kind: VisitKind,
-): Promise<VisitResult> {
+export async function trackVisit(request: Request, eventID: number, kind: VisitKind): Promise<VisitResult> {
   const env = getEnv()
   if (request.headers.get('Sec-Fetch-Site') === 'cross-site') return 'ignored'
   const ip = clientIp(request)

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import { DEFAULT_REGISTRATIONS_PER_ADDRESS_PER_HOUR } from '#app/constants.ts'
 import { EnvError, parseEnv } from '#app/services/env.server.ts'
 
 describe('parseEnv', () => {
@@ -13,18 +14,27 @@ describe('parseEnv', () => {
   })
 
   test('SESSION_SECRET may list several secrets for rotation', () => {
-    expect(parseEnv({ SESSION_SECRET: 'new-secret, old-secret' }).sessionSecrets).toEqual(['new-secret', 'old-secret'])
+    expect(parseEnv({ SESSION_SECRET: 'new-secret, old-secret' }).sessionSecrets).toEqual([
+      'new-secret',
+      'old-secret',
+    ])
   })
 
   test('a bad value is refused with a message naming the variable', () => {
-    expect(() => parseEnv({ APP_TIME_ZONE: 'Mars/Olympus' })).toThrow(/APP_TIME_ZONE must be an IANA time zone/)
+    expect(() => parseEnv({ APP_TIME_ZONE: 'Mars/Olympus' })).toThrow(
+      /APP_TIME_ZONE must be an IANA time zone/,
+    )
     expect(() => parseEnv({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL must start with postgres/)
     expect(() => parseEnv({ PORT: 'eighty' })).toThrow(EnvError)
   })
 
   test('Stripe keys come as a set', () => {
     expect(() => parseEnv({ STRIPE_SECRET_KEY: 'sk_test_1' })).toThrow(/Set all three of STRIPE_SECRET_KEY/)
-    const env = parseEnv({ STRIPE_SECRET_KEY: 'sk', STRIPE_PUBLISHABLE_KEY: 'pk', STRIPE_WEBHOOK_SECRET: 'wh' })
+    const env = parseEnv({
+      STRIPE_SECRET_KEY: 'sk',
+      STRIPE_PUBLISHABLE_KEY: 'pk',
+      STRIPE_WEBHOOK_SECRET: 'wh',
+    })
     expect(env.stripeEnabled).toBe(true)
   })
 
@@ -33,7 +43,11 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40) })).toThrow(
       /Production needs an identity provider/,
     )
-    const env = parseEnv({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40), ALLOW_NO_IDENTITY_PROVIDER: 'true' })
+    const env = parseEnv({
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'x'.repeat(40),
+      ALLOW_NO_IDENTITY_PROVIDER: 'true',
+    })
     expect(env.isProduction).toBe(true)
   })
 
@@ -44,9 +58,23 @@ describe('parseEnv', () => {
   test('TRUST_PROXY takes a number of hops or a list of addresses, subnets and names; anything else is refused', () => {
     expect(parseEnv({}).TRUST_PROXY).toBeUndefined()
     expect(parseEnv({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1)
-    expect(parseEnv({ TRUST_PROXY: 'loopback, 10.0.0.0/8, fd00::/8' }).TRUST_PROXY).toBe('loopback, 10.0.0.0/8, fd00::/8')
+    expect(parseEnv({ TRUST_PROXY: 'loopback, 10.0.0.0/8, fd00::/8' }).TRUST_PROXY).toBe(
+      'loopback, 10.0.0.0/8, fd00::/8',
+    )
     for (const bad of ['yes', '10.0.0.0/33', '300.1.1.1', 'loopback/8', '10.0.0.1/8/1']) {
       expect(() => parseEnv({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY must be a number of hops/)
+    }
+  })
+
+  test('REGISTRATIONS_PER_ADDRESS_PER_HOUR defaults to the product limit and takes a positive whole number', () => {
+    expect(parseEnv({}).REGISTRATIONS_PER_ADDRESS_PER_HOUR).toBe(DEFAULT_REGISTRATIONS_PER_ADDRESS_PER_HOUR)
+    expect(parseEnv({ REGISTRATIONS_PER_ADDRESS_PER_HOUR: '500' }).REGISTRATIONS_PER_ADDRESS_PER_HOUR).toBe(
+      500,
+    )
+    for (const bad of ['0', '-1', '2.5', 'many']) {
+      expect(() => parseEnv({ REGISTRATIONS_PER_ADDRESS_PER_HOUR: bad }), bad).toThrow(
+        /REGISTRATIONS_PER_ADDRESS_PER_HOUR/,
+      )
     }
   })
 })
