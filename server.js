@@ -8,6 +8,8 @@ import { createReadableStreamFromReadable, createRequestHandler, installGlobals 
 import compression from 'compression'
 import express from 'express'
 import morgan from 'morgan'
+import { boundRequestBodies, requestBody } from './server/request-bodies.js'
+import { refuseUnreadableUrls } from './server/request-urls.js'
 
 process.env.NODE_ENV ??= 'production'
 
@@ -16,7 +18,18 @@ const buildPath = path.resolve(process.argv[2] ?? 'build/server/index.js')
 const build = await import(pathToFileURL(buildPath).href)
 installGlobals({ nativeFetch: build.future.v3_singleFetch })
 /** What the app's server entry exports for this file: the shared page cache and the proxy setting. */
-const { gzippedBody, keepPage, lookupPage, requestGuard, trustProxy, withDatabaseOutageAnswers } =
+const {
+  gzippedBody,
+  keepPage,
+  lookupPage,
+  requestGuard,
+  trustProxy,
+  withDatabaseOutageAnswers,
+  BODY_MAX_BYTES,
+  MULTIPART_BODY_MAX_BYTES,
+  containsNul,
+  NUL_MESSAGE,
+} =
   /** @type {typeof import('./app/entry.server.tsx')} */ (/** @type {unknown} */ (build.entry.module))
 const handleRequest = withDatabaseOutageAnswers(createRequestHandler(build, process.env.NODE_ENV))
 
@@ -68,7 +81,7 @@ function toFetchRequest(req, res) {
   /** @type {RequestInit & { duplex?: 'half' }} */
   const init = { method: req.method, headers, signal: controller.signal }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    init.body = createReadableStreamFromReadable(req)
+    init.body = createReadableStreamFromReadable(requestBody(req))
     init.duplex = 'half'
   }
   return new Request(url, init)
@@ -162,7 +175,9 @@ app.use(
     skip: (req) => originalUrl(req).startsWith(`${assetsPrefix}/`),
   }),
 )
+app.use(refuseUnreadableUrls({ containsNul, nulMessage: NUL_MESSAGE }))
 app.use(requestGuard)
+app.use(boundRequestBodies({ bodyMaxBytes: BODY_MAX_BYTES, multipartMaxBytes: MULTIPART_BODY_MAX_BYTES }))
 app.use(serveStoredPage)
 app.use(compression())
 app.use(

@@ -77,3 +77,7 @@ export const DEFAULT_CATEGORIES = [
 
 /** Accounts one address may register per hour unless REGISTRATIONS_PER_ADDRESS_PER_HOUR says otherwise. */
 export const DEFAULT_REGISTRATIONS_PER_ADDRESS_PER_HOUR = 20
+/** A JSON, url-encoded or plain-text request body may be at most this big (checked before it is read). */
+export const BODY_MAX_BYTES = 1024 * 1024
+/** A multipart body: one photo, one video and the text fields around them. */
+export const MULTIPART_BODY_MAX_BYTES = PHOTO_MAX_BYTES + VIDEO_MAX_BYTES + 10 * 1024 * 1024

@@ -1,4 +1,5 @@
 import { UNSET_DATE } from '#app/constants.ts'
+import { parseId } from '#app/models/input-rules.ts'
 import { MEDIA_URL_PREFIX, mediaFileName } from '#app/services/media-types.ts'
 import { isValidIsoDate } from '#app/services/time.ts'
 
@@ -93,12 +94,7 @@ export function formatDatesLine(
   return `${formatShortDate(first, { withYear })} – ${formatShortDate(last, { withYear })} (${sorted.length} dates)`
 }
 
-/** Postgres `integer` ids stop here; a larger number in a URL would make the query fail instead of "not found". */
-const MAX_INT4 = 2_147_483_647
-
 /** A positive integer id from a URL segment ("12"), or null for anything else ("abc", "1.5", "01x", too large). */
 export function parseIdParam(value: string | null | undefined): number | null {
-  if (!value || !/^\d{1,10}$/.test(value)) return null
-  const id = Number(value)
-  return id >= 1 && id <= MAX_INT4 ? id : null
+  return parseId(value)
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { idSchema, text } from './input-rules.ts'
 
 /** The spec's pending-event shape for administrators (§3). */
 export interface PendingEvent {
@@ -20,15 +21,13 @@ export const REVIEW_ACTIONS = ['approve', 'reject'] as const
 export type ReviewAction = (typeof REVIEW_ACTIONS)[number]
 export const REJECTION_REASON_MAX = 500
 
-const eventIdSchema = z.coerce.number<unknown>().int().min(1).max(2_147_483_647)
-const reasonSchema = z
-  .string()
+const reasonSchema = text()
   .trim()
   .max(REJECTION_REASON_MAX, `The reason can be at most ${REJECTION_REASON_MAX} characters`)
 
 /** A review request of the JSON API: {eventID, action, reason?}. */
 export const reviewSchema = z.object({
-  eventID: eventIdSchema,
+  eventID: idSchema,
   action: z.enum(REVIEW_ACTIONS),
   reason: reasonSchema.optional().default(''),
 })
@@ -38,7 +37,7 @@ export type ReviewInput = z.infer<typeof reviewSchema>
 /** The moderation page's form: the pressed button's `intent`, and the upload date to return to. */
 export const reviewFormSchema = z.object({
   intent: z.enum(REVIEW_ACTIONS),
-  eventID: eventIdSchema,
+  eventID: idSchema,
   reason: reasonSchema.optional(),
   date: z.string().optional(),
 })

@@ -7,6 +7,7 @@ import { platformToday } from '#app/services/platform-today.server.ts'
 import { and, asc, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm'
 import type { z } from 'zod'
 import { db, type Transaction } from '#db/client.server.ts'
+import { parseId } from './input-rules.ts'
 import { ptdisease, ptdiseaseAudit, type PtDisease, type PtDiseaseAudit } from '#db/schema.ts'
 import {
   buildPtdiseaseIntentSchema,
@@ -324,7 +325,5 @@ export function listAuditEntries(filter: { ptdiseaseID?: number; action?: Ptdise
 
 /** Ids in URLs: a positive int4, anything else is "no such record". */
 export function parsePtdiseaseId(raw: string | undefined): number | null {
-  if (!raw || !/^\d{1,10}$/.test(raw)) return null
-  const id = Number(raw)
-  return id >= 1 && id <= INT4_MAX ? id : null
+  return parseId(raw)
 }

@@ -13,8 +13,10 @@ import { listPendingEvents, reviewEvent } from '#app/models/moderation.server.ts
 import { requireRole } from '#app/services/auth.server.ts'
 import { getEnv } from '#app/services/env.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
+import { uploadDateParam } from '#app/services/moderation-http.server.ts'
 import { isValidIsoDate } from '#app/services/time.ts'
 import { redirectWithToast } from '#app/services/toast.server.ts'
+import { readFormData } from '#app/services/request-body.server.ts'
 
 export const MODERATION_TITLE = 'Content Moderation Review'
 export const INVALID_DATE_MESSAGE = 'That is not a valid date, so today is shown.'
@@ -28,10 +30,9 @@ export const meta: MetaFunction = () => [{ title: `${MODERATION_TITLE} · ${PROD
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, 'admin')
   const timeZone = getEnv().APP_TIME_ZONE
-  const today = platformToday()
-  const asked = new URL(request.url).searchParams.get('date')?.trim() ?? ''
-  const valid = !asked || isValidIsoDate(asked)
-  const date = asked && valid ? asked : today
+  const asked = uploadDateParam(request)
+  const valid = asked !== null
+  const date = asked ?? platformToday()
   const pending = await listPendingEvents(date, { timeZone })
   return data(
     {
@@ -48,7 +49,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireRole(request, 'admin')
-  const submission = parseWithZod(await request.formData(), { schema: reviewFormSchema })
+  const submission = parseWithZod(await readFormData(request), { schema: reviewFormSchema })
   if (submission.status !== 'success') {
     return data({ result: submission.reply() }, { status: 400 })
   }

@@ -1,4 +1,6 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
+import { z } from 'zod'
+import { idSchema } from '#app/models/input-rules.ts'
 import { getBusiness } from '#app/services/auth.server.ts'
 import { parseEventInput, approveSavedEvent, rememberPayment } from '#app/services/event-approval.server.ts'
 import { saveAd } from '#app/services/event-edit.server.ts'
@@ -6,7 +8,10 @@ import { SubmissionError } from '#app/services/event-submission.server.ts'
 import { parseIdParam } from '#app/models/format.ts'
 import { jsonError } from '#app/services/http.server.ts'
 import { discardStaged, parseMultipartUpload, UploadError } from '#app/services/media.server.ts'
+import { readJsonBody } from '#app/services/request-body.server.ts'
 import { getSession, sessionStorage } from '#app/services/session.server.ts'
+
+const savedEventSchema = z.object({ eventID: idSchema })
 
 export const SAVE_FAILED_MESSAGE = 'Failed to save your event. Please try again.'
 
@@ -28,14 +33,16 @@ export async function action({ request }: ActionFunctionArgs) {
 
   try {
     if (contentType.includes('application/json')) {
-      const body = (await request.json().catch(() => null)) as { eventID?: unknown } | null
-      const eventID = Number(body?.eventID)
-      if (!Number.isInteger(eventID) || eventID <= 0) return jsonError('eventID is required', 400)
+      const { eventID } = await readJsonBody(request, savedEventSchema, {
+        invalidMessage: 'eventID is required',
+      })
       const event = await approveSavedEvent(business, eventID)
       return Response.json({ success: true, eventID: event.eventID })
     }
 
-    const { fields, files } = await parseMultipartUpload(request, { files: { image: 'photo', video: 'video' } })
+    const { fields, files } = await parseMultipartUpload(request, {
+      files: { image: 'photo', video: 'video' },
+    })
     try {
       const eventData = parseJsonField(fields.eventData, 'eventData')
       const selectedDates = parseJsonField(fields.selectedDates, 'selectedDates')
@@ -64,8 +71,10 @@ export async function action({ request }: ActionFunctionArgs) {
       await discardStaged(Object.values(files))
     }
   } catch (error) {
+    if (error instanceof Response) return error
     if (error instanceof UploadError) return jsonError(error.message, error.status)
-    if (error instanceof SubmissionError) return jsonError(error.message, error.status, { errors: error.fieldErrors })
+    if (error instanceof SubmissionError)
+      return jsonError(error.message, error.status, { errors: error.fieldErrors })
     console.error('Saving an event failed', error)
     return jsonError(SAVE_FAILED_MESSAGE, 500)
   }

@@ -1,25 +1,21 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
+import { z } from 'zod'
 import { startSession } from '#app/services/auth.server.ts'
 import { signInBusiness } from '#app/services/business-auth.server.ts'
 import { combineHeaders, jsonError } from '#app/services/http.server.ts'
 import { clientIp } from '#app/services/rate-limit.server.ts'
+import { readJsonBody } from '#app/services/request-body.server.ts'
+
+/** Missing or mistyped values are refused by the sign-in itself, with its own message. */
+const credentialsSchema = z.object({ email: z.unknown(), password: z.unknown() })
 
 /** POST {email, password} as JSON → {business, message} and the session cookie (spec §7). */
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return jsonError('Method not allowed', 405)
-  if (!request.headers.get('Content-Type')?.toLowerCase().includes('application/json')) {
-    return jsonError('Send the email and password as JSON (Content-Type: application/json)', 400)
-  }
-  let body: unknown
-  try {
-    body = await request.json()
-  } catch {
-    return jsonError('The request body is not valid JSON', 400)
-  }
-  if (!body || typeof body !== 'object' || Array.isArray(body)) {
-    return jsonError('Send a JSON object with email and password', 400)
-  }
-  const { email, password } = body as { email?: unknown; password?: unknown }
+  const { email, password } = await readJsonBody(request, credentialsSchema, {
+    typeMessage: 'Send the email and password as JSON (Content-Type: application/json)',
+    invalidMessage: 'Send a JSON object with email and password',
+  })
   const result = await signInBusiness({ email, password }, { ip: clientIp(request) })
   if (!result.ok) {
     const headers = result.retryAfterSeconds ? { 'Retry-After': String(result.retryAfterSeconds) } : undefined

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
+import { z } from 'zod'
 import { toPublicBusiness } from '#app/models/business.server.ts'
 import { combineHeaders, jsonError } from '#app/services/http.server.ts'
 import {
@@ -8,25 +9,20 @@ import {
   statusForFieldErrors,
   type ParsedRegistration,
 } from '#app/services/registration.server.ts'
+import { isJsonRequest, readFormData, readJsonBody } from '#app/services/request-body.server.ts'
 
 const INVALID_MESSAGE = 'Please correct the highlighted fields'
 
 async function readPayload(request: Request): Promise<ParsedRegistration | Response> {
   const type = request.headers.get('Content-Type')?.toLowerCase() ?? ''
-  if (type.includes('application/json')) {
-    let body: unknown
-    try {
-      body = await request.json()
-    } catch {
-      return jsonError('The request body is not valid JSON', 400)
-    }
-    if (!body || typeof body !== 'object' || Array.isArray(body)) {
-      return jsonError('Send the registration fields as a JSON object', 400)
-    }
+  if (isJsonRequest(request)) {
+    const body = await readJsonBody(request, z.record(z.string(), z.unknown()), {
+      invalidMessage: 'Send the registration fields as a JSON object',
+    })
     return parseRegistrationJson(body)
   }
   if (type.includes('application/x-www-form-urlencoded') || type.includes('multipart/form-data')) {
-    return parseRegistrationFormFields(await request.formData())
+    return parseRegistrationFormFields(await readFormData(request))
   }
   return jsonError('Send the registration fields as JSON or as a form', 415)
 }

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
+import { idSchema } from '#app/models/input-rules.ts'
 import { requireOwnBusinessJson } from '#app/services/auth.server.ts'
 import { PAYMENT_TEXT } from '#app/services/payment-messages.ts'
 import {
@@ -12,7 +13,7 @@ import { getSession, sessionStorage } from '#app/services/session.server.ts'
 
 const bodySchema = z.object({
   paymentIntentId: z.string().trim().min(1),
-  businessID: z.union([z.number(), z.string().trim().min(1)]).transform(Number),
+  businessID: idSchema,
   selectedDates: z.array(z.string()).optional(),
   eventData: z.unknown().optional(),
 })

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
+import { idSchema } from '#app/models/input-rules.ts'
 import { requireOwnBusinessJson } from '#app/services/auth.server.ts'
 import { jsonError } from '#app/services/http.server.ts'
 import { PaymentError, setUpEventPayment } from '#app/services/payments.server.ts'
@@ -7,8 +8,8 @@ import { PaymentError, setUpEventPayment } from '#app/services/payments.server.t
 const numberish = z.union([z.number(), z.string().trim().min(1)]).transform(Number)
 
 const bodySchema = z.object({
-  businessID: numberish,
-  eventID: numberish,
+  businessID: idSchema,
+  eventID: idSchema,
   totalAmount: numberish.nullish(),
   selectedDates: z.array(z.string()).optional(),
   eventData: z.unknown().optional(),

@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import { getBusiness } from '#app/services/auth.server.ts'
 import { parseEventInput } from '#app/services/event-approval.server.ts'
 import { saveEventDraft, SubmissionError } from '#app/services/event-submission.server.ts'
-import { jsonError, methodNotAllowed, readJsonObject } from '#app/services/http.server.ts'
+import { jsonError, methodNotAllowed } from '#app/services/http.server.ts'
+import { readJsonObject } from '#app/services/request-body.server.ts'
 import { liveEventsResponse } from '#app/services/public-events-api.server.ts'
 
 /** GET /api/events: live events, with the calendar's filters from the query string. */

@@ -14,6 +14,7 @@ import {
   developmentSignInAvailable,
   signInIdentity,
 } from '#app/services/identity.server.ts'
+import { readFormData } from '#app/services/request-body.server.ts'
 
 export const meta: MetaFunction = () => [{ title: `Sign in — ${PRODUCT_NAME}` }]
 
@@ -42,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   if (!developmentSignInAvailable()) return jsonError('Not found', 404)
-  const submission = parseWithZod(await request.formData(), { schema: developmentSignInSchema })
+  const submission = parseWithZod(await readFormData(request), { schema: developmentSignInSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   return signInIdentity(
     request,

@@ -6,7 +6,8 @@ import {
   patchPtdisease,
 } from '#app/models/ptdisease.server.ts'
 import { PTDISEASE_MESSAGES } from '#app/models/ptdisease-schema.ts'
-import { jsonError, methodNotAllowed, readJsonObject } from '#app/services/http.server.ts'
+import { jsonError, methodNotAllowed } from '#app/services/http.server.ts'
+import { readJsonObject } from '#app/services/request-body.server.ts'
 import {
   auditActor,
   ptdiseaseApi,

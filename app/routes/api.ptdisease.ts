@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import { createPtdisease, listPtdiseases, ptdiseaseServerSchema } from '#app/models/ptdisease.server.ts'
-import { methodNotAllowed, pageHeaders, readJsonObject } from '#app/services/http.server.ts'
+import { methodNotAllowed, pageHeaders } from '#app/services/http.server.ts'
+import { readJsonObject } from '#app/services/request-body.server.ts'
 import {
   auditActor,
   ptdiseaseApi,

@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { jsonError } from '#app/services/http.server.ts'
 import { handleStripeWebhook } from '#app/services/payments.server.ts'
+import { readBodyText } from '#app/services/request-body.server.ts'
 
 /** POST /api/stripe/webhook: signed provider events (the signature covers the raw body, so it is read as text). */
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return jsonError('Method not allowed', 405)
-  const rawBody = await request.text()
+  const rawBody = await readBodyText(request)
   try {
     const { status, body } = await handleStripeWebhook(rawBody, request.headers.get('Stripe-Signature'))
     return Response.json(body, { status })

@@ -36,6 +36,7 @@ import { formatDollars } from '#app/services/pricing.ts'
 import { getSession, sessionStorage } from '#app/services/session.server.ts'
 import { redirectWithToast } from '#app/services/toast.server.ts'
 import type { Session } from '@remix-run/node'
+import { readFormData } from '#app/services/request-body.server.ts'
 
 // Stripe Elements only ever loads on this page, and only in the browser.
 const StripeCheckout = lazy(() => import('#app/components/stripe-checkout.client.tsx'))
@@ -181,7 +182,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const business = await requireBusiness(request)
   const session = await getSession(request)
-  const form = await request.formData()
+  const form = await readFormData(request)
   const intent = form.get('intent')
 
   if (intent === 'cancel') {

@@ -33,6 +33,7 @@ import {
   statusForFieldErrors,
 } from '#app/services/registration.server.ts'
 import { redirectWithToast } from '#app/services/toast.server.ts'
+import { readFormData } from '#app/services/request-body.server.ts'
 
 export const meta: MetaFunction = () => [{ title: `Create Business Account — ${PRODUCT_NAME}` }]
 
@@ -49,7 +50,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   if (await getBusiness(request)) throw redirect('/dashboard')
-  const formData = await request.formData()
+  const formData = await readFormData(request)
   const enhanced = formData.get(ENHANCED_FIELD) === '1'
   // Field errors for the re-rendered form come from the browser-side rules (no database needed for that).
   const replyWithFormError = (message: string, status: number) =>

@@ -16,6 +16,7 @@ import { formatDollars } from '#app/services/pricing.ts'
 import { getSession, sessionStorage } from '#app/services/session.server.ts'
 import { redirectWithToast } from '#app/services/toast.server.ts'
 import { combineHeaders } from '#app/services/http.server.ts'
+import { readFormData } from '#app/services/request-body.server.ts'
 
 export const meta: MetaFunction = () => [{ title: 'Preview Your Ad · EventShout' }]
 
@@ -53,7 +54,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const business = await requireBusiness(request)
   const session = await getSession(request)
-  const form = await request.formData()
+  const form = await readFormData(request)
   const intent = form.get('intent')
   const draft = getEventDraft(session)
   if (!draft) return redirect('/dashboard/events/new')

@@ -18,6 +18,7 @@ import { getEnv } from '#app/services/env.server.ts'
 import { siteOrigin } from '#app/services/site-url.server.ts'
 import { redirectWithToast } from '#app/services/toast.server.ts'
 import { todayInZone } from '#app/services/time.ts'
+import { readFormData } from '#app/services/request-body.server.ts'
 
 /**
  * Plain HTML for visitors: the public view needs only the bounce beacon's inline script, and the owner's preview is
@@ -82,7 +83,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const owned = eventID ? await getOwnedEvent(eventID, business.businessID) : null
   if (!eventID || !owned) throw eventNotFound()
 
-  const submission = parseWithZod(await request.formData(), { schema: actionSchema })
+  const submission = parseWithZod(await readFormData(request), { schema: actionSchema })
   if (submission.status !== 'success') return data({ message: 'Unknown action' }, { status: 400 })
 
   const today = todayInZone(getEnv().APP_TIME_ZONE)

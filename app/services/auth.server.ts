@@ -1,6 +1,8 @@
 import { redirect } from '@remix-run/node'
+import type { z } from 'zod'
 import type { StaffRole } from '#app/constants.ts'
 import { currentRoles } from '#app/models/user.server.ts'
+import { readJsonBody } from './request-body.server.ts'
 import { getSession, sessionStorage } from './session.server.ts'
 
 /** The session copy of the business (spec §3); the browser never supplies the business id. */
@@ -138,16 +140,15 @@ export function assertOwnBusiness(business: BusinessSessionCopy, businessID: unk
  * The skeleton of an advertiser's JSON call: POST only, signed in, a body matching `schema`, and a `businessID`
  * that is the session's own. Throws the JSON error Response (405/401/400/403) otherwise.
  */
-export async function requireOwnBusinessJson<T extends { businessID: number }>(
+export async function requireOwnBusinessJson<S extends z.ZodType<{ businessID: number }>>(
   request: Request,
-  schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } },
+  schema: S,
   invalidMessage: string,
 ) {
   if (request.method !== 'POST') throw Response.json({ message: 'Method not allowed' }, { status: 405 })
   const business = await getBusiness(request)
   if (!business) throw Response.json({ message: 'Unauthorized' }, { status: 401 })
-  const parsed = schema.safeParse(await request.json().catch(() => null))
-  if (!parsed.success) throw Response.json({ message: invalidMessage }, { status: 400 })
-  assertOwnBusiness(business, parsed.data.businessID)
-  return { business, body: parsed.data }
+  const body = await readJsonBody(request, schema, { invalidMessage })
+  assertOwnBusiness(business, body.businessID)
+  return { business, body }
 }

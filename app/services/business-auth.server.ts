@@ -19,6 +19,7 @@ import {
   rememberAddress,
   signInAttemptKey,
 } from './rate-limit.server.ts'
+import { readFormData, withFormBody } from './request-body.server.ts'
 
 export const LOGIN_FAILED_TITLE = 'Login Failed'
 export const LOGIN_SUCCESS_TITLE = 'Login Successful'
@@ -125,6 +126,7 @@ const formAuthenticator = new Authenticator<FormSignIn>().use(
 )
 
 /** The sign-in form's POST (fields email, password and optional redirectTo). */
-export function signInBusinessForm(request: Request) {
-  return formAuthenticator.authenticate(FORM_STRATEGY, request)
+export async function signInBusinessForm(request: Request) {
+  const form = await readFormData(request)
+  return formAuthenticator.authenticate(FORM_STRATEGY, withFormBody(request, form))
 }

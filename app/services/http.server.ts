@@ -66,45 +66,6 @@ export function methodNotAllowed(allow: string) {
 /** The JSON bodies of the API are small; a larger one is refused without being held whole in memory. */
 export const JSON_BODY_MAX_BYTES = 256 * 1024
 
-async function readBodyText(request: Request, maxBytes: number) {
-  const tooLarge = () => jsonError(`The request body is too large (at most ${maxBytes / 1024} KB)`, 413)
-  if (Number(request.headers.get('Content-Length')) > maxBytes) throw tooLarge()
-  if (!request.body) return ''
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > maxBytes) {
-      await reader.cancel()
-      throw tooLarge()
-    }
-    chunks.push(value)
-  }
-  return Buffer.concat(chunks).toString('utf8')
-}
-
-/** A JSON object body, or a thrown 400/413/415. */
-export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
-  const type = request.headers.get('Content-Type') ?? ''
-  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
-    throw jsonError('Send JSON (Content-Type: application/json)', 415)
-  }
-  const text = await readBodyText(request, JSON_BODY_MAX_BYTES)
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch {
-    throw jsonError('The request body is not valid JSON', 400)
-  }
-  if (!body || typeof body !== 'object' || Array.isArray(body)) {
-    throw jsonError('The request body must be a JSON object', 400)
-  }
-  return body as Record<string, unknown>
-}
-
 /**
  * The paging headers of a JSON list: X-Total-Count, X-Page, X-Page-Count and a Link header with rel="next"/"prev"
  * (root-relative URLs that keep every other query parameter of the request).

@@ -20,7 +20,8 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
 import { createReadableStreamFromReadable } from '@remix-run/node'
 import busboy from 'busboy'
 import sharp from 'sharp'
-import { PHOTO_MAX_BYTES, VIDEO_MAX_BYTES, type MediaType } from '#app/constants.ts'
+import { MULTIPART_BODY_MAX_BYTES, PHOTO_MAX_BYTES, VIDEO_MAX_BYTES, type MediaType } from '#app/constants.ts'
+import { containsNul, NUL_MESSAGE } from '#app/models/input-rules.ts'
 import { getEventMediaAudience, lockOwnedEventForMediaChange } from '#app/models/event.server.ts'
 import { isEditableByOwner, isLive, MEDIA_LOCKED_MESSAGE } from '#app/models/event-status.ts'
 import { db, type Transaction } from '#db/client.server.ts'
@@ -28,6 +29,7 @@ import { getBusiness, hasRole } from './auth.server.ts'
 import { getEnv } from './env.server.ts'
 import { jsonError } from './http.server.ts'
 import { platformToday } from './platform-today.server.ts'
+import { isBodyTooLarge } from './request-body.server.ts'
 import {
   isMediaDate,
   MEDIA_SAMPLE_DATE,
@@ -119,6 +121,7 @@ const DRAIN_LIMIT_BYTES = VIDEO_MAX_BYTES + 8 * 1024 * 1024
 const STALE_TEMP_MS = 24 * 60 * 60 * 1000
 const SWEEP_EVERY_MS = 60 * 60 * 1000
 const TOO_MANY_PARTS = 'Too many form fields'
+const UPLOAD_TOO_LARGE = `The upload is too large (at most ${MULTIPART_BODY_MAX_BYTES / (1024 * 1024)} MB in all)`
 const MALFORMED = 'The upload could not be read; send the form as multipart/form-data'
 
 // libvips' operation cache only helps when the same image is processed repeatedly; uploads are all different.
@@ -381,7 +384,8 @@ export async function parseMultipartUpload(
   }
 
   parser.on('error', abort)
-  source.on('error', abort)
+  // The server cuts a body off past its limit (server/request-bodies.js): that is a 413, not a failure.
+  source.on('error', (error) => abort(isBodyTooLarge(error) ? new UploadError(UPLOAD_TOO_LARGE, 413) : error))
   const onClientAbort = () => abort(new UploadError('The upload was cancelled', 400))
   request.signal.addEventListener('abort', onClientAbort, { once: true })
   for (const limit of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) {
@@ -393,6 +397,7 @@ export async function parseMultipartUpload(
       return abort(new UploadError('A form field is too long', 413))
     const kind = kinds.get(name)
     if (kind) return abort(new UploadError(typeMessage(kind), 400, kind))
+    if (containsNul(name) || containsNul(value)) return abort(new UploadError(NUL_MESSAGE, 400))
     fields.set(name, value)
     fieldLists.set(name, [...(fieldLists.get(name) ?? []), value])
   })

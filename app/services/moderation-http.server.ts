@@ -1,3 +1,4 @@
+import { OPEN_ENDED_DATE_LIMIT, UNSET_DATE } from '#app/constants.ts'
 import { requireRole, type SessionUser } from './auth.server.ts'
 import { jsonError } from './http.server.ts'
 import { platformToday } from './platform-today.server.ts'
@@ -20,9 +21,12 @@ export async function requireAdminApi(request: Request): Promise<SessionUser> {
   }
 }
 
-/** The upload date from ?date= (today in the platform time zone when absent), or null when it is not a real date. */
+/**
+ * The upload date from ?date= (today in the platform time zone when absent), or null when it is not a real date
+ * within the years the platform can have uploads in (a day range past year 9999 cannot even be computed).
+ */
 export function uploadDateParam(request: Request): string | null {
   const raw = new URL(request.url).searchParams.get('date')?.trim()
   if (!raw) return platformToday()
-  return isValidIsoDate(raw) ? raw : null
+  return isValidIsoDate(raw) && raw >= UNSET_DATE && raw <= OPEN_ENDED_DATE_LIMIT ? raw : null
 }

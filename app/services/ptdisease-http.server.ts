@@ -21,6 +21,7 @@ import { isPtdiseaseIntent, PTDISEASE_MESSAGES } from '#app/models/ptdisease-sch
 import { requireRole, type SessionUser } from './auth.server.ts'
 import { combineHeaders, invariantResponse, jsonError } from './http.server.ts'
 import { redirectWithToast } from './toast.server.ts'
+import { readFormData } from './request-body.server.ts'
 
 /** Patient data must never sit in a browser or proxy cache. */
 export const NO_STORE = { 'Cache-Control': 'no-store' } as const
@@ -90,7 +91,7 @@ export async function handlePtdiseaseFormAction({
   params,
 }: Pick<ActionFunctionArgs, 'request' | 'params'>) {
   const user = await requireClinician(request)
-  const formData = await request.formData()
+  const formData = await readFormData(request)
   if (!isPtdiseaseIntent(formData.get('intent'))) {
     return data<PtdiseaseActionData>(
       { message: PTDISEASE_MESSAGES.unknownIntent, result: null },

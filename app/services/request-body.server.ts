@@ -1,0 +1,159 @@
+import { z } from 'zod'
+import { BODY_MAX_BYTES } from '#app/constants.ts'
+import { containsNul, NUL_MESSAGE } from '#app/models/input-rules.ts'
+import { jsonError, JSON_BODY_MAX_BYTES } from './http.server.ts'
+
+/**
+ * The one way the app reads a JSON, form or text body: bounded before it is read (413 past the limit, counting the
+ * bytes that arrive when no Content-Length was sent), refused when it cannot be parsed or holds a NUL character
+ * (400), and always answered with a thrown JSON Response, never a 500.
+ */
+
+export const INVALID_JSON_MESSAGE = 'The request body is not valid JSON'
+export const FORM_CONTENT_TYPE_MESSAGE =
+  'Send the form as application/x-www-form-urlencoded or multipart/form-data (with a boundary)'
+
+/** How the server's body limit (server/request-bodies.js) marks the error of a body cut off past its limit. */
+export function isBodyTooLarge(error: unknown) {
+  return (error as { code?: unknown } | null)?.code === 'BODY_TOO_LARGE'
+}
+
+function tooLarge(maxBytes: number): Response {
+  const limit = maxBytes >= 1024 * 1024 ? `${maxBytes / (1024 * 1024)} MB` : `${maxBytes / 1024} KB`
+  return jsonError(`The request body is too large (at most ${limit}).`, 413)
+}
+
+/** The body's bytes, at most `maxBytes`; throws 413 as soon as more is declared or arrives. */
+export async function readBodyBytes(
+  request: Request,
+  maxBytes = BODY_MAX_BYTES,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = Number(request.headers.get('Content-Length') ?? Number.NaN)
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await request.body?.cancel().catch(() => {})
+    throw tooLarge(maxBytes)
+  }
+  if (!request.body) return new Uint8Array()
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      size += value.byteLength
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => {})
+        throw tooLarge(maxBytes)
+      }
+      chunks.push(value)
+    }
+  } catch (error) {
+    if (error instanceof Response) throw error
+    if (isBodyTooLarge(error)) throw tooLarge(maxBytes)
+    throw jsonError('The request body could not be read', 400)
+  }
+  const bytes = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return bytes
+}
+
+/** The body as UTF-8 text (a signed webhook's raw payload), bounded; invalid UTF-8 is a 400. */
+export async function readBodyText(request: Request, maxBytes = BODY_MAX_BYTES): Promise<string> {
+  const bytes = await readBodyBytes(request, maxBytes)
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    throw jsonError('The request body is not valid UTF-8 text', 400)
+  }
+}
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
+
+export function isJsonRequest(request: Request) {
+  return JSON_TYPE.test(request.headers.get('Content-Type') ?? '')
+}
+
+function zodMessage(error: z.ZodError) {
+  return error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')
+}
+
+/**
+ * A JSON body validated by `schema`: 415 without a JSON Content-Type, 413 past the limit, 400 for broken JSON, a NUL
+ * character, or a value the schema refuses (`invalidMessage`, or the schema's own messages).
+ */
+export async function readJsonBody<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+  {
+    invalidMessage,
+    typeMessage,
+    maxBytes = BODY_MAX_BYTES,
+  }: { invalidMessage?: string; typeMessage?: string; maxBytes?: number } = {},
+): Promise<z.output<S>> {
+  if (!isJsonRequest(request)) {
+    await request.body?.cancel().catch(() => {})
+    throw jsonError(typeMessage ?? 'Send a JSON body (Content-Type: application/json)', 415)
+  }
+  const raw = await readBodyText(request, maxBytes)
+  let body: unknown
+  try {
+    body = JSON.parse(raw)
+  } catch {
+    throw jsonError(INVALID_JSON_MESSAGE, 400)
+  }
+  if (containsNul(body)) throw jsonError(NUL_MESSAGE, 400)
+  const parsed = schema.safeParse(body)
+  if (!parsed.success) throw jsonError(invalidMessage ?? zodMessage(parsed.error), 400)
+  return parsed.data
+}
+
+/** A JSON object body (the calls that take a record's fields), or a thrown 400/413/415. */
+export function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+  return readJsonBody(request, z.record(z.string(), z.unknown()), {
+    typeMessage: 'Send JSON (Content-Type: application/json)',
+    invalidMessage: 'The request body must be a JSON object',
+    maxBytes: JSON_BODY_MAX_BYTES,
+  })
+}
+
+const FORM_TYPE = /^(?:application\/x-www-form-urlencoded\s*(?:;|$)|multipart\/form-data\s*;.*\bboundary=)/i
+
+/**
+ * A form post (url-encoded, or multipart with text fields only): 415 for any other Content-Type (text/plain,
+ * application/json, multipart without a boundary), 413 past the limit, 400 when it cannot be parsed or a field
+ * holds a NUL character.
+ */
+export async function readFormData(request: Request, maxBytes = BODY_MAX_BYTES): Promise<FormData> {
+  const type = request.headers.get('Content-Type') ?? ''
+  if (!FORM_TYPE.test(type)) {
+    await request.body?.cancel().catch(() => {})
+    throw jsonError(FORM_CONTENT_TYPE_MESSAGE, 415)
+  }
+  const bytes = await readBodyBytes(request, maxBytes)
+  let form: FormData
+  try {
+    form = await new Response(bytes, { headers: { 'Content-Type': type } }).formData()
+  } catch {
+    throw jsonError('The form data could not be read', 400)
+  }
+  for (const [name, value] of form) {
+    if (containsNul(name) || (typeof value === 'string' && containsNul(value)))
+      throw jsonError(NUL_MESSAGE, 400)
+  }
+  return form
+}
+
+/** A copy of a request whose form body was already read, for code that reads `request.formData()` itself. */
+export function withFormBody(request: Request, form: FormData): Request {
+  const body = new URLSearchParams()
+  for (const [name, value] of form) if (typeof value === 'string') body.append(name, value)
+  const headers = new Headers(request.headers)
+  headers.set('Content-Type', 'application/x-www-form-urlencoded')
+  headers.delete('Content-Length')
+  return new Request(request.url, { method: request.method, headers, body, signal: request.signal })
+}
