@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream'
 import type { EntryContext, HandleDocumentRequestFunction } from '@remix-run/node'
 import { createReadableStreamFromReadable } from '@remix-run/node'
-import { RemixServer } from '@remix-run/react'
+import { isRouteErrorResponse, RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { NonceProvider } from '#app/components/nonce.tsx'
@@ -87,5 +87,7 @@ export default handleRequest
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return
   noteRequestError(error)
+  // The framework's own 4xx answers (a method a route does not handle: 405) are the client's mistake, not an error.
+  if (isRouteErrorResponse(error) && error.status < 500) return
   console.error(error)
 }
