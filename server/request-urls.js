@@ -1,5 +1,6 @@
 // @ts-check
 // Addresses the app cannot read are refused before routing, with a 400 and without a stack trace in the log.
+import { URLSearchParams } from 'node:url'
 
 /**
  * @param {import('express').Response} res
