@@ -128,6 +128,28 @@ test.each(['/%c0', '/%', '/api/media/%c0%ae', '/event/%E0%A4%A'])(
   },
 )
 
+test('every page action posted as text/plain, application/json or multipart without a boundary is refused, never a 5xx', async () => {
+  const pages = (await routeTargets()).filter((path) => !path.startsWith('/api/'))
+  expect(pages).toEqual(
+    expect.arrayContaining(['/login', '/create-account', '/admin', '/checkout', '/patient-diseases']),
+  )
+  for (const path of pages) {
+    for (const as of ['anonymous', 'business', 'admin', 'clinician'] as const) {
+      for (const type of ['text/plain', 'application/json', 'multipart/form-data']) {
+        const res = await call(path, {
+          method: 'POST',
+          as,
+          headers: { 'Content-Type': type },
+          body: 'intent=approve',
+        })
+        const text = await res.text()
+        expect(res.status, `${as} ${type} ${path}: ${text.slice(0, 200)}`).toBeGreaterThanOrEqual(300)
+        expect(res.status, `${as} ${type} ${path}`).toBeLessThan(500)
+      }
+    }
+  }
+}, 60_000)
+
 /** Every /api/* route and every page with an action, as the built app declares them, with ids filled in. */
 async function routeTargets() {
   const build = (await import(/* @vite-ignore */ pathToFileURL(BUILD_SERVER).href)) as {
