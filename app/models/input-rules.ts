@@ -26,7 +26,6 @@ export const idSchema = z.union([
   z.number().int().min(1).max(MAX_INT4),
   z
     .string()
-    .trim()
     .regex(/^\d{1,10}$/)
     .transform(Number)
     .pipe(z.number().int().min(1).max(MAX_INT4)),

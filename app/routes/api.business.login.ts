@@ -7,13 +7,14 @@ import { clientIp } from '#app/services/rate-limit.server.ts'
 import { readJsonBody } from '#app/services/request-body.server.ts'
 
 /** Missing or mistyped values are refused by the sign-in itself, with its own message. */
-const credentialsSchema = z.object({ email: z.unknown(), password: z.unknown() })
+const credentialsSchema = z.object({ email: z.unknown().optional(), password: z.unknown().optional() })
 
 /** POST {email, password} as JSON → {business, message} and the session cookie (spec §7). */
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return jsonError('Method not allowed', 405)
   const { email, password } = await readJsonBody(request, credentialsSchema, {
     typeMessage: 'Send the email and password as JSON (Content-Type: application/json)',
+    typeStatus: 400,
     invalidMessage: 'Send a JSON object with email and password',
   })
   const result = await signInBusiness({ email, password }, { ip: clientIp(request) })

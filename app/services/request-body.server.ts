@@ -92,12 +92,13 @@ export async function readJsonBody<S extends z.ZodType>(
   {
     invalidMessage,
     typeMessage,
+    typeStatus = 415,
     maxBytes = BODY_MAX_BYTES,
-  }: { invalidMessage?: string; typeMessage?: string; maxBytes?: number } = {},
+  }: { invalidMessage?: string; typeMessage?: string; typeStatus?: number; maxBytes?: number } = {},
 ): Promise<z.output<S>> {
   if (!isJsonRequest(request)) {
     await request.body?.cancel().catch(() => {})
-    throw jsonError(typeMessage ?? 'Send a JSON body (Content-Type: application/json)', 415)
+    throw jsonError(typeMessage ?? 'Send a JSON body (Content-Type: application/json)', typeStatus)
   }
   const raw = await readBodyText(request, maxBytes)
   let body: unknown

@@ -1011,13 +1011,23 @@ describe('patient data stays out of logs', () => {
     expect(everything).not.toContain('Secret disease')
   })
 
-  test('an API failure answers 500 JSON (no-store) and logs no record', async () => {
-    expectConsoleError()
+  test('a NUL character in a record is refused with a 400 before it reaches the database', async () => {
     const res = await apiCall(api.action, '/api/ptdisease', {
       method: 'POST',
-      body: { mrn: 'LOGGED-MRN', disease: 'Secret', organsystem: 'Neuro\u0000logic' },
+      body: { mrn: 'NUL-MRN', disease: 'Secret', organsystem: 'Neuro\u0000logic' },
     })
-    // A NUL byte is valid JSON and passes the length rule, but Postgres refuses it in text.
+    expect(res.status).toBe(400)
+    expect(await res.json()).toEqual({ message: expect.stringContaining('NUL') })
+  })
+
+  test('an API failure answers 500 JSON (no-store) and logs no record', async () => {
+    expectConsoleError()
+    // A rule only the database knows makes the insert fail after validation passed.
+    await db.execute(sql`ALTER TABLE ptdisease ADD CONSTRAINT test_refuse_all CHECK (false) NOT VALID`)
+    const res = await apiCall(api.action, '/api/ptdisease', {
+      method: 'POST',
+      body: { mrn: 'LOGGED-MRN', disease: 'Secret', organsystem: 'Neurologic' },
+    }).finally(() => db.execute(sql`ALTER TABLE ptdisease DROP CONSTRAINT test_refuse_all`))
     expect(res.status).toBe(500)
     expect(res.headers.get('Cache-Control')).toBe('no-store')
     expect(await res.json()).toEqual({ message: 'Something went wrong. Please try again.' })
