@@ -83,7 +83,15 @@ function post(base: string, path: string): Promise<{ status: number; seconds: nu
       while (!done && status === 0 && sent + tail.length < BODY_BYTES) {
         const piece = chunk.subarray(0, Math.min(chunk.length, BODY_BYTES - tail.length - sent))
         sent += piece.length
-        if (!req.write(piece)) await new Promise((r) => req.once('drain', r).once('close', r))
+        if (!req.write(piece)) {
+          await new Promise<void>((resolve) => {
+            const go = () => {
+              req.off('drain', go).off('close', go)
+              resolve()
+            }
+            req.on('drain', go).on('close', go)
+          })
+        }
       }
       if (!done && status === 0) req.end(tail)
     })()
@@ -104,10 +112,13 @@ async function main() {
     await waitUntilUp(`${base}/healthz`, server)
     const pid = server.pid!
     // Code loaded on first use is not counted: one small refused post per endpoint first.
-    for (const path of ENDPOINTS) await fetch(new URL(path, base), { method: 'POST', body: '{}' }).catch(() => {})
+    for (const path of ENDPOINTS)
+      await fetch(new URL(path, base), { method: 'POST', body: '{}' }).catch(() => {})
     await sleep(1000)
     const idle = rssOf(pid)
-    console.log(`idle RSS ${mib(idle)}; ${PARALLEL} parallel anonymous ${mib(BODY_BYTES)} JSON posts per endpoint`)
+    console.info(
+      `idle RSS ${mib(idle)}; ${PARALLEL} parallel anonymous ${mib(BODY_BYTES)} JSON posts per endpoint`,
+    )
     let overallPeak = idle
     for (const path of ENDPOINTS) {
       const samples = sampler(pid)
@@ -118,11 +129,13 @@ async function main() {
       overallPeak = Math.max(overallPeak, peak)
       const statuses = answers.map((a) => a.status || 'reset').join(', ')
       const slowest = Math.max(...answers.map((a) => a.seconds)).toFixed(2)
-      console.log(`${path.padEnd(22)} answers ${statuses}; slowest ${slowest} s; peak RSS ${mib(peak)}`)
+      console.info(`${path.padEnd(22)} answers ${statuses}; slowest ${slowest} s; peak RSS ${mib(peak)}`)
       if (answers.some((a) => a.status !== 413)) failed = true
     }
     const growth = overallPeak - idle
-    console.log(`RSS ${mib(idle)} → peak ${mib(overallPeak)} (+${mib(growth)}; budget +${mib(BUDGET_BYTES)})`)
+    console.info(
+      `RSS ${mib(idle)} → peak ${mib(overallPeak)} (+${mib(growth)}; budget +${mib(BUDGET_BYTES)})`,
+    )
     if (growth > BUDGET_BYTES) failed = true
   } finally {
     await stop(server)

@@ -1,9 +1,12 @@
 // @ts-check
 // Request bodies are bounded before anything reads them, and a connection is never left holding an unread body.
 import { Transform } from 'node:stream'
+import { clearTimeout, setTimeout } from 'node:timers'
 
 /** An unread body up to this size is read and dropped after the answer, so the connection stays usable. */
 const DRAIN_MAX_BYTES = 1024 * 1024
+/** How long a connection closed on an unread body goes on reading (and dropping) what the client still sends. */
+const LINGER_MS = 2000
 
 /** @type {WeakMap<import('node:http').IncomingMessage, import('node:stream').Readable>} */
 const boundedBodies = new WeakMap()
@@ -24,11 +27,33 @@ function limitFor(contentType, { bodyMaxBytes = 0, multipartMaxBytes = 0 }) {
 }
 
 /**
+ * Answers with `Connection: close`, then goes on reading what the client still sends for a moment before closing:
+ * closing a socket with unread data in it resets the connection, and the reset can destroy the answer before the
+ * client has read it (a "lingering close", as web servers do).
+ * @param {import('node:http').IncomingMessage} req
+ * @param {import('express').Response} res
+ */
+function closeAfterAnswer(req, res) {
+  res.setHeader('Connection', 'close')
+  const socket = req.socket
+  // Node calls destroySoon once the answer is written to a connection that is to be closed.
+  socket.destroySoon = () => {
+    socket.end()
+    req.unpipe()
+    req.resume()
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS)
+    timer.unref()
+    socket.once('close', () => clearTimeout(timer))
+  }
+}
+
+/**
+ * @param {import('node:http').IncomingMessage} req
  * @param {import('express').Response} res
  * @param {number} limit
  */
-function tooLarge(res, limit) {
-  res.setHeader('Connection', 'close')
+function tooLarge(req, res, limit) {
+  closeAfterAnswer(req, res)
   res
     .status(413)
     .json({ message: `The request body is too large (at most ${Math.floor(limit / (1024 * 1024))} MB).` })
@@ -48,7 +73,7 @@ function settleUnreadBody(req, res) {
   const writeHead = res.writeHead
   res.writeHead = /** @type {typeof res.writeHead} */ (
     function (/** @type {any[]} */ ...args) {
-      if (!req.complete && !drainable) res.setHeader('Connection', 'close')
+      if (!req.complete && !drainable) closeAfterAnswer(req, res)
       return writeHead.apply(res, /** @type {any} */ (args))
     }
   )
@@ -72,7 +97,7 @@ export function boundRequestBodies(limits) {
     if (!hasBody) return next()
     const limit = limitFor(req.headers['content-type'] ?? '', limits)
     settleUnreadBody(req, res)
-    if (Number(req.headers['content-length'] ?? 0) > limit) return tooLarge(res, limit)
+    if (Number(req.headers['content-length'] ?? 0) > limit) return tooLarge(req, res, limit)
     let seen = 0
     const counted = new Transform({
       transform(chunk, _encoding, callback) {
