@@ -94,10 +94,11 @@ export function boundRequestBodies(limits) {
   return (req, res, next) => {
     const hasBody =
       req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0
-    if (!hasBody) return next()
+    if (req.method === 'GET' || req.method === 'HEAD') return next()
     const limit = limitFor(req.headers['content-type'] ?? '', limits)
-    settleUnreadBody(req, res)
+    if (hasBody) settleUnreadBody(req, res)
     if (Number(req.headers['content-length'] ?? 0) > limit) return tooLarge(req, res, limit)
+    // Also for an empty body: the app cancelling its body stream must never destroy the connection itself.
     let seen = 0
     const counted = new Transform({
       transform(chunk, _encoding, callback) {
