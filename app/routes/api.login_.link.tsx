@@ -11,6 +11,7 @@ import {
   SIGN_IN_FAILED_TITLE,
 } from '#app/services/identity.server.ts'
 import { redirectWithToast } from '#app/services/toast.server.ts'
+import { readFormData } from '#app/services/request-body.server.ts'
 
 export const meta: MetaFunction = () => [{ title: `Link your sign-in — ${PRODUCT_NAME}` }]
 
@@ -31,7 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData()
+  const form = await readFormData(request)
   const result = await completePasswordLink(request, form.get('password'))
   if (result instanceof Response) return result
   const headers = result.retryAfterSeconds ? { 'Retry-After': String(result.retryAfterSeconds) } : undefined
