@@ -1,6 +1,7 @@
 import { Form, Link, useNavigate, useNavigation } from '@remix-run/react'
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
+import { ModalBackdrop } from '#app/components/modal-backdrop.tsx'
 import { toast } from '#app/components/toaster.tsx'
 import {
   DELAY_TO_CHECKOUT_MS,
@@ -63,17 +64,20 @@ function FieldError({ id, messages }: { id: string; messages?: string[] }) {
 
 /** Sends the ad with its files to /api/approve-event and reports upload progress. */
 function uploadApproval(body: FormData, onProgress: (fraction: number) => void) {
-  return new Promise<{ status: number; json: { eventID?: number; message?: string } | null }>((resolve, reject) => {
-    const xhr = new XMLHttpRequest()
-    xhr.open('POST', '/api/approve-event')
-    xhr.responseType = 'json'
-    xhr.upload.onprogress = (e) => {
-      if (e.lengthComputable) onProgress(e.loaded / e.total)
-    }
-    xhr.onload = () => resolve({ status: xhr.status, json: xhr.response as { eventID?: number; message?: string } | null })
-    xhr.onerror = () => reject(new Error('Network error'))
-    xhr.send(body)
-  })
+  return new Promise<{ status: number; json: { eventID?: number; message?: string } | null }>(
+    (resolve, reject) => {
+      const xhr = new XMLHttpRequest()
+      xhr.open('POST', '/api/approve-event')
+      xhr.responseType = 'json'
+      xhr.upload.onprogress = (e) => {
+        if (e.lengthComputable) onProgress(e.loaded / e.total)
+      }
+      xhr.onload = () =>
+        resolve({ status: xhr.status, json: xhr.response as { eventID?: number; message?: string } | null })
+      xhr.onerror = () => reject(new Error('Network error'))
+      xhr.send(body)
+    },
+  )
 }
 
 export function EventForm({
@@ -118,7 +122,11 @@ export function EventForm({
     }
     const controller = new AbortController()
     fetch(`/api/charges/${dates.length}`, { signal: controller.signal, credentials: 'include' })
-      .then((res) => (res.ok ? (res.json() as Promise<{ chargeAmount: number }>) : Promise.reject(new Error(String(res.status)))))
+      .then((res) =>
+        res.ok
+          ? (res.json() as Promise<{ chargeAmount: number }>)
+          : Promise.reject(new Error(String(res.status))),
+      )
       .then((body) => setCost(Number(body.chargeAmount).toFixed(2)))
       .catch((error: unknown) => {
         if ((error as Error).name !== 'AbortError') setCost('0.00')
@@ -128,7 +136,13 @@ export function EventForm({
 
   const readyToPreview = title.trim() !== '' && description.trim() !== '' && chosenCategories.length > 0
   const anythingEntered =
-    title !== '' || description !== '' || chosenCategories.length > 0 || dates.length > 0 || eventDate !== '' || photoName !== '' || videoName !== ''
+    title !== '' ||
+    description !== '' ||
+    chosenCategories.length > 0 ||
+    dates.length > 0 ||
+    eventDate !== '' ||
+    photoName !== '' ||
+    videoName !== ''
 
   function toggleDate(date: string, checked: boolean) {
     if (checked && !dates.includes(date) && dates.length >= MAX_DISPLAY_DATES) {
@@ -162,7 +176,8 @@ export function EventForm({
 
   function onCancel(e: React.MouseEvent) {
     e.preventDefault()
-    if (anythingEntered && !window.confirm('Discard this event? Everything you entered will be cleared.')) return
+    if (anythingEntered && !window.confirm('Discard this event? Everything you entered will be cleared.'))
+      return
     clearAll()
   }
 
@@ -171,7 +186,11 @@ export function EventForm({
     e.preventDefault()
     if (!formRef.current?.reportValidity()) return
     if (dates.length === 0) {
-      toast({ title: 'Choose your dates', description: 'Please choose at least one display date', variant: 'destructive' })
+      toast({
+        title: 'Choose your dates',
+        description: 'Please choose at least one display date',
+        variant: 'destructive',
+      })
       return
     }
     setContact({
@@ -248,13 +267,17 @@ export function EventForm({
         onSubmit={hydrated ? onPreview : undefined}
         aria-labelledby="create-event-heading"
       >
-        <section aria-labelledby="business-info" className="rounded-xl border border-slate-200 bg-slate-50 p-4">
+        <section
+          aria-labelledby="business-info"
+          className="rounded-xl border border-slate-200 bg-slate-50 p-4"
+        >
           <h2 id="business-info" className="font-semibold">
             Business info
           </h2>
           <p className="mt-1 text-sm text-slate-700">
-            {business.businessName} · {business.businessAddress}, {business.businessCity}, {business.businessState}{' '}
-            {business.businessZip} · {formatPhone(business.businessPhone)} · {business.businessEmail}
+            {business.businessName} · {business.businessAddress}, {business.businessCity},{' '}
+            {business.businessState} {business.businessZip} · {formatPhone(business.businessPhone)} ·{' '}
+            {business.businessEmail}
           </p>
         </section>
 
@@ -304,7 +327,10 @@ export function EventForm({
           <p className="text-sm text-slate-600">Choose one or more.</p>
           <div className="mt-2 flex flex-wrap gap-2">
             {categories.map((name) => (
-              <label key={name} className="flex items-center gap-2 rounded-full border border-slate-300 px-3 py-1 text-sm has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50">
+              <label
+                key={name}
+                className="flex items-center gap-2 rounded-full border border-slate-300 px-3 py-1 text-sm has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50"
+              >
                 <input
                   type="checkbox"
                   name="eventCategory"
@@ -402,7 +428,9 @@ export function EventForm({
               onChange={() => setPhotoName(photoRef.current?.files?.[0]?.name ?? '')}
               className="mt-1 block w-full text-sm"
             />
-            <p className="mt-1 text-xs text-slate-500">Image files up to {PHOTO_MAX_BYTES / 1024 / 1024}MB.</p>
+            <p className="mt-1 text-xs text-slate-500">
+              Image files up to {PHOTO_MAX_BYTES / 1024 / 1024}MB.
+            </p>
             {editing?.stillPhotoPath ? <KeptMediaNote kind="photo" /> : null}
             <FieldError id="image-error" messages={errors.image} />
           </div>
@@ -419,7 +447,9 @@ export function EventForm({
               onChange={onVideoChange}
               className="mt-1 block w-full text-sm"
             />
-            <p className="mt-1 text-xs text-slate-500">MP4, WebM or Ogg, under {VIDEO_MAX_BYTES / 1024 / 1024}MB.</p>
+            <p className="mt-1 text-xs text-slate-500">
+              MP4, WebM or Ogg, under {VIDEO_MAX_BYTES / 1024 / 1024}MB.
+            </p>
             {editing?.videoPath ? <KeptMediaNote kind="video" /> : null}
             <FieldError id="video-error" messages={errors.video} />
           </div>
@@ -439,7 +469,13 @@ export function EventForm({
                 <label htmlFor={name} className="block">
                   {label}
                 </label>
-                <input id={name} name={name} type={type} defaultValue={value} className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
+                <input
+                  id={name}
+                  name={name}
+                  type={type}
+                  defaultValue={value}
+                  className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
+                />
                 <FieldError id={`${name}-error`} messages={errors[name]} />
               </div>
             ))}
@@ -452,10 +488,20 @@ export function EventForm({
               Total cost
             </label>
             {hydrated ? (
-              <input id="totalCost" readOnly value={`$${cost}`} className="mt-1 w-32 rounded-md border border-slate-200 bg-slate-50 px-3 py-2 font-semibold" />
+              <input
+                id="totalCost"
+                readOnly
+                value={`$${cost}`}
+                className="mt-1 w-32 rounded-md border border-slate-200 bg-slate-50 px-3 py-2 font-semibold"
+              />
             ) : (
               <>
-                <input id="totalCost" readOnly value="Shown on the preview" className="mt-1 w-48 rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm" />
+                <input
+                  id="totalCost"
+                  readOnly
+                  value="Shown on the preview"
+                  className="mt-1 w-48 rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm"
+                />
                 <ul className="mt-2 text-xs text-slate-600">
                   {priceTable.map((p) => (
                     <li key={p.label}>
@@ -468,7 +514,11 @@ export function EventForm({
           </div>
           <div className="flex gap-3">
             {hydrated ? (
-              <button type="button" onClick={onCancel} className="rounded-md border border-slate-300 px-4 py-2 font-medium">
+              <button
+                type="button"
+                onClick={onCancel}
+                className="rounded-md border border-slate-300 px-4 py-2 font-medium"
+              >
                 Cancel
               </button>
             ) : (
@@ -492,8 +542,14 @@ export function EventForm({
       </Form>
 
       {previewOpen ? (
-        <div role="dialog" aria-modal="true" aria-labelledby="preview-heading" data-nested-dialog className="fixed inset-0 z-40 overflow-y-auto bg-slate-900/60 p-4">
-          <div className="mx-auto max-w-3xl rounded-2xl bg-white p-6 shadow-xl">
+        <ModalBackdrop zIndex="z-40">
+          <div
+            role="dialog"
+            aria-modal="true"
+            aria-labelledby="preview-heading"
+            data-nested-dialog
+            className="mx-auto max-w-3xl rounded-2xl bg-white p-6 shadow-xl"
+          >
             <h2 id="preview-heading" className="text-2xl font-bold">
               Preview Your Ad - Customer View
             </h2>
@@ -516,12 +572,14 @@ export function EventForm({
               reject={{ onClick: () => setPreviewOpen(false) }}
             />
           </div>
-        </div>
+        </ModalBackdrop>
       ) : null}
     </>
   )
 }
 
 function KeptMediaNote({ kind }: { kind: 'photo' | 'video' }) {
-  return <p className="mt-1 text-xs text-slate-700">Your current {kind} stays unless you choose a new file.</p>
+  return (
+    <p className="mt-1 text-xs text-slate-700">Your current {kind} stays unless you choose a new file.</p>
+  )
 }

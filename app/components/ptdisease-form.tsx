@@ -12,6 +12,7 @@ import { Form, Link, useLocation, useNavigate, useNavigation } from '@remix-run/
 import { format, parseISO } from 'date-fns'
 import { useEffect, useId, type ReactNode } from 'react'
 import { toast } from '#app/components/toaster.tsx'
+import { ModalBackdrop } from '#app/components/modal-backdrop.tsx'
 import {
   PTDISEASE_FIELD_LABELS as LABELS,
   PTDISEASE_LIMITS,
@@ -367,12 +368,7 @@ export function PtdiseaseDialog({
   }, [closeTo, navigate])
 
   return (
-    <div
-      className="fixed inset-0 z-40 overflow-y-auto bg-slate-900/50 px-4 py-8"
-      onClick={(event) => {
-        if (event.target === event.currentTarget) navigate(closeTo, { preventScrollReset: true })
-      }}
-    >
+    <ModalBackdrop zIndex="z-40" onBackdropClick={() => navigate(closeTo, { preventScrollReset: true })}>
       <dialog
         open
         aria-modal="true"
@@ -395,6 +391,6 @@ export function PtdiseaseDialog({
         </div>
         {children}
       </dialog>
-    </div>
+    </ModalBackdrop>
   )
 }

@@ -1,5 +1,6 @@
 import { Link, useNavigate } from '@remix-run/react'
 import { useEffect, type ReactNode } from 'react'
+import { ModalBackdrop } from './modal-backdrop.tsx'
 
 /**
  * A child route shown as a dialog over its parent page. The URL is a real page, so without JavaScript it opens
@@ -24,7 +25,7 @@ export function RouteDialog({
   }, [closeTo, navigate])
 
   return (
-    <div className="fixed inset-0 z-30 overflow-y-auto bg-slate-900/50 px-2 py-6 sm:px-4">
+    <ModalBackdrop zIndex="z-30">
       <div
         role="dialog"
         aria-modal="true"
@@ -39,6 +40,6 @@ export function RouteDialog({
         </Link>
         {children}
       </div>
-    </div>
+    </ModalBackdrop>
   )
 }

@@ -110,7 +110,7 @@ export function Toaster({ serverToast }: { serverToast: ToastData | null }) {
 
   const visible: ToastItem[] = hydrated ? items : serverToast ? [{ ...serverToast, open: true }] : []
 
-  // Bottom of the screen: the site header and a dialog's Close control are at the top, and must stay reachable.
+  // Bottom of the screen: the site header is at the top, and dialogs end above the bottom band (modal-backdrop.tsx).
   return (
     <section aria-label={`Notifications (${TOAST_HOTKEY.join('+')})`}>
       <ol
@@ -175,7 +175,7 @@ function ToastCard({ item, hydrated }: { item: ToastItem; hydrated: boolean }) {
         }`}
       >
         {item.title ? <p className="text-sm font-semibold">{item.title}</p> : null}
-        {item.description ? <p className="text-sm opacity-90">{item.description}</p> : null}
+        {item.description ? <p className="line-clamp-3 text-sm opacity-90">{item.description}</p> : null}
         {hydrated ? (
           <button
             type="button"

@@ -1,4 +1,4 @@
-import type { Locator } from '@playwright/test'
+import type { Locator, Page } from '@playwright/test'
 import { demoBusiness, expect, test } from './fixtures.ts'
 
 async function box(locator: Locator) {
@@ -15,13 +15,40 @@ async function expectApart(toast: Locator, control: Locator) {
   expect(overlap, `toast ${JSON.stringify(a)} covers ${control} ${JSON.stringify(b)}`).toBe(false)
 }
 
+/**
+ * The dialog's controls whose visible part (inside the dialog's scrolling area) lies under the toast. Scrolls the
+ * dialog through its whole height, so a control further down counts as soon as it can come under the toast.
+ */
+async function dialogControlsUnderToast(page: Page, toast: Locator) {
+  const toastBox = await box(toast)
+  return page.evaluate((t) => {
+    const scroller = document.querySelector<HTMLElement>('[data-modal-scroller]')
+    if (!scroller) return ['no dialog scrolling area']
+    const covered = new Set<string>()
+    for (let top = 0; top <= scroller.scrollHeight; top += scroller.clientHeight / 2) {
+      scroller.scrollTop = top
+      const area = scroller.getBoundingClientRect()
+      for (const control of scroller.querySelectorAll('a, button, input, select, textarea, label, summary')) {
+        const r = control.getBoundingClientRect()
+        if (r.width === 0 || r.height === 0) continue
+        const left = Math.max(r.left, area.left, t.x)
+        const right = Math.min(r.right, area.right, t.x + t.width)
+        const upper = Math.max(r.top, area.top, t.y)
+        const lower = Math.min(r.bottom, area.bottom, t.y + t.height)
+        if (left < right && upper < lower) covered.add(control.outerHTML.slice(0, 80))
+      }
+    }
+    return [...covered]
+  }, toastBox)
+}
+
 const SCREENS = [
   { name: 'desktop', width: 1280, height: 720 },
   { name: 'phone', width: 375, height: 667 },
 ] as const
 
 for (const screen of SCREENS) {
-  test(`on a ${screen.name} screen the sign-in toast covers neither the site header nor the create dialog’s Close`, async ({
+  test(`on a ${screen.name} screen the sign-in toast covers neither the site header nor any control of the create dialog`, async ({
     page,
   }) => {
     await page.setViewportSize({ width: screen.width, height: screen.height })
@@ -40,5 +67,6 @@ for (const screen of SCREENS) {
     await expect(toast).toBeVisible()
     await expectApart(toast, close)
     await expectApart(toast, page.getByRole('banner'))
+    expect(await dialogControlsUnderToast(page, toast)).toEqual([])
   })
 }
