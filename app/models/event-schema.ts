@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { Event } from '#db/schema.ts'
 import { DATE_HORIZON_DAYS, DESCRIPTION_MAX, MAX_DISPLAY_DATES, TITLE_MAX, UNSET_DATE } from '#app/constants.ts'
 import { addDaysIso, isValidIsoDate } from '#app/services/time.ts'
 
@@ -66,3 +67,17 @@ export function eventInputSchema({ today }: { today: string }) {
 }
 
 export type EventInput = z.infer<ReturnType<typeof eventInputSchema>>
+
+/** A saved ad's fields as they were submitted. */
+export function eventInputFromEvent(event: Event): EventInput {
+  return {
+    eventTitle: event.eventTitle,
+    eventDescription: event.eventDescription,
+    eventCategory: event.category,
+    showAdDates: event.showAdOnDates,
+    eventDate: event.eventDate,
+    contactPerson: event.contactPerson,
+    contactPhone: event.contactPhone,
+    contactEmail: event.contactEmail,
+  }
+}

@@ -5,14 +5,11 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RouteDialog } from '#app/components/route-dialog.tsx'
 import { EventForm } from '#app/components/event-form.tsx'
 import { getCardBusiness } from '#app/models/business.server.ts'
+import { eventInputFromEvent } from '#app/models/event-schema.ts'
 import { requireBusiness, type BusinessSessionCopy } from '#app/services/auth.server.ts'
 import { getEventDraftFor } from '#app/services/event-draft.server.ts'
 import { requireEditableEvent } from '#app/services/event-edit.server.ts'
-import {
-  eventFormOptions,
-  formValuesFromEvent,
-  stageDraftFromForm,
-} from '#app/services/event-form-page.server.ts'
+import { eventFormOptions, stageDraftFromForm } from '#app/services/event-form-page.server.ts'
 import { SubmissionError } from '#app/services/event-submission.server.ts'
 import { getSession } from '#app/services/session.server.ts'
 
@@ -41,7 +38,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return {
     business: cardBusiness,
     eventID: event.eventID,
-    initial: draft ? draft.input : formValuesFromEvent(event),
+    initial: draft ? draft.input : eventInputFromEvent(event),
     savedMedia: { stillPhotoPath: event.stillPhotoURL, videoPath: event.videoURL },
     ...options,
   }

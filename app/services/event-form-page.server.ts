@@ -4,7 +4,6 @@ import { UNSET_DATE } from '#app/constants.ts'
 import { listCategories } from '#app/models/category.server.ts'
 import { calendarMonths } from '#app/models/calendar.ts'
 import { lastBookableDate } from '#app/models/event-schema.ts'
-import type { Event } from '#db/schema.ts'
 import type { BusinessSessionCopy } from './auth.server.ts'
 import { parseEventInput, today } from './event-approval.server.ts'
 import { getEventDraft, setEventDraft } from './event-draft.server.ts'
@@ -38,20 +37,6 @@ export function blankFormValues(business: BusinessSessionCopy): EventFormValues 
     contactPerson: business.businessContact,
     contactPhone: business.businessPhone,
     contactEmail: business.businessEmail,
-  }
-}
-
-/** A saved ad's form, filled in as it was submitted. */
-export function formValuesFromEvent(event: Event): EventFormValues {
-  return {
-    eventTitle: event.eventTitle,
-    eventDescription: event.eventDescription,
-    eventCategory: event.category,
-    showAdDates: event.showAdOnDates,
-    eventDate: event.eventDate,
-    contactPerson: event.contactPerson,
-    contactPhone: event.contactPhone,
-    contactEmail: event.contactEmail,
   }
 }
 

@@ -23,7 +23,7 @@ import {
   type MarkPaidResult,
   type PaidDetails,
 } from '#app/models/payment.server.ts'
-import type { EventInput } from '#app/models/event-schema.ts'
+import { eventInputFromEvent } from '#app/models/event-schema.ts'
 import type { BusinessSessionCopy } from './auth.server.ts'
 import { getEnv } from './env.server.ts'
 import { getEventPaymentData, setEventPaymentData, type EventPaymentData } from './event-draft.server.ts'
@@ -106,20 +106,10 @@ export function clearPaymentData(session: Session) {
 
 /** The spec's eventPaymentData rebuilt from a saved event (the "Confirm Ad" route from /event/{id}). */
 export function paymentDataFromEvent(event: Event): EventPaymentData {
-  const eventData: EventInput = {
-    eventTitle: event.eventTitle,
-    eventDescription: event.eventDescription,
-    eventCategory: event.category,
-    showAdDates: event.showAdOnDates,
-    eventDate: event.eventDate,
-    contactPerson: event.contactPerson,
-    contactPhone: event.contactPhone,
-    contactEmail: event.contactEmail,
-  }
   return {
     businessID: event.businessID,
     selectedDates: event.showAdOnDates,
-    eventData,
+    eventData: eventInputFromEvent(event),
     totalAmount: chargeCentsForDays(event.showAdOnDates.length) / 100,
     eventID: event.eventID,
   }
