@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import { PASSWORD_MAX, PASSWORD_MIN } from '#app/constants.ts'
+import { URL_FIELDS } from './customer-card.ts'
 
 interface LengthRule {
   min?: number
@@ -85,16 +86,8 @@ export const INVALID_EMAIL_MESSAGE = 'Please enter a valid email address'
 export const PASSWORDS_DO_NOT_MATCH_MESSAGE = 'Passwords do not match'
 export const DUPLICATE_EMAIL_MESSAGE = 'An account with this email already exists'
 
-/** Fields that hold a web address; each gets `https://` when typed without a scheme. */
-export const URL_FIELDS = [
-  'businessWebsite',
-  'facebookURL',
-  'instagramURL',
-  'linkedin',
-  'youtubeURL',
-  'xURL',
-  'tiktokURL',
-] as const satisfies readonly RegistrationField[]
+// The card's web-address fields are the registration's too (each gets `https://` when typed without a scheme).
+export { URL_FIELDS }
 
 /** `example.com` → `https://example.com`; a value with a scheme (or an empty one) is left as it is. */
 export function withHttpsScheme(value: string) {

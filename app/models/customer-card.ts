@@ -39,6 +39,17 @@ export interface CardAd {
 /** Everything the card reads. */
 export type CustomerCardData = CardBusiness & Required<CardAd>
 
+/** Fields that hold a web address; each gets `https://` when typed without a scheme. */
+export const URL_FIELDS = [
+  'businessWebsite',
+  'facebookURL',
+  'instagramURL',
+  'linkedin',
+  'youtubeURL',
+  'xURL',
+  'tiktokURL',
+] as const satisfies ReadonlyArray<keyof CardBusiness>
+
 export const CARD_BUSINESS_FIELDS = [
   'businessName',
   'businessAddress',
@@ -48,13 +59,7 @@ export const CARD_BUSINESS_FIELDS = [
   'businessPhone',
   'businessEmail',
   'businessContact',
-  'businessWebsite',
-  'facebookURL',
-  'instagramURL',
-  'linkedin',
-  'youtubeURL',
-  'xURL',
-  'tiktokURL',
+  ...URL_FIELDS,
 ] as const satisfies ReadonlyArray<keyof CardBusiness>
 
 type ContactFields = Pick<CardBusiness, 'businessContact' | 'businessPhone' | 'businessEmail'>
