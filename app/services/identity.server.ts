@@ -158,7 +158,12 @@ async function oidcAuthenticator(request: Request) {
 
 /** Where to come back to after the provider, kept across the round trip in a short-lived signed cookie. */
 function returnToCookie(env: Env = getEnv()) {
-  return createCookie('es_login_next', {
+  return loginRoundTripCookie('es_login_next', env)
+}
+
+/** A signed cookie that lives only for the ten minutes of a sign-in round trip, sent only to /api/login. */
+function loginRoundTripCookie(name: string, env: Env) {
+  return createCookie(name, {
     httpOnly: true,
     sameSite: 'lax',
     secure: env.isProduction,
@@ -352,14 +357,7 @@ const pendingLinkSchema = z.object({
 type PendingLink = z.infer<typeof pendingLinkSchema>
 
 function pendingLinkCookie(env: Env = getEnv()) {
-  return createCookie('es_link', {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: env.isProduction,
-    path: '/api/login',
-    maxAge: 10 * 60,
-    secrets: env.sessionSecrets,
-  })
+  return loginRoundTripCookie('es_link', env)
 }
 
 /** The sign-in waiting for the business password, with that business; null when there is none (or it expired). */
