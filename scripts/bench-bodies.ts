@@ -7,19 +7,11 @@
  * answers and how long they took; exits 1 when the peak grows more than 64 MiB over the idle RSS (a body must be
  * refused before it is read) or an answer is not a 413.
  */
-import { spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
-import {
-  benchEnvironment,
-  builtAppExists,
-  freePort,
-  SERVER_BUILD,
-  SERVER_SCRIPT,
-  sleep,
-  stop,
-  waitUntilUp,
-} from './bench-server.ts'
+import { benchEnvironment, builtAppExists, sleep } from './bench-server.ts'
+import { startServerProcess, stopServer } from '#tests/support/server-process.ts'
 
 const MiB = 1024 * 1024
 const BODY_BYTES = 200 * MiB
@@ -101,15 +93,12 @@ function post(base: string, path: string): Promise<{ status: number; seconds: nu
 async function main() {
   if (!builtAppExists()) process.exit(1)
   const { dataDir, env } = benchEnvironment('eventshout-bench-bodies-')
-  const port = await freePort()
-  const base = `http://127.0.0.1:${port}`
-  const server = spawn(process.execPath, [SERVER_SCRIPT, SERVER_BUILD], {
-    env: { ...env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
+  let server: ChildProcess | undefined
   let failed = false
   try {
-    await waitUntilUp(`${base}/healthz`, server)
+    const started = await startServerProcess({ env, stderr: 'inherit' })
+    server = started.server
+    const base = started.base
     const pid = server.pid!
     // Code loaded on first use is not counted: one small refused post per endpoint first.
     for (const path of ENDPOINTS)
@@ -138,7 +127,7 @@ async function main() {
     )
     if (growth > BUDGET_BYTES) failed = true
   } finally {
-    await stop(server)
+    if (server) await stopServer(server)
     fs.rmSync(dataDir, { recursive: true, force: true })
   }
   if (failed) {

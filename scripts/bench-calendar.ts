@@ -10,7 +10,7 @@
  * Options: --duration=<seconds per run> (default 10), --explain-only (seed and print plans, no server),
  * --keep-data (keep the seeded data folder).
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import autocannon from 'autocannon'
 import { sql, type SQLWrapper } from 'drizzle-orm'
@@ -18,15 +18,8 @@ import { DEFAULT_CATEGORIES } from '#app/constants.ts'
 import { addDaysIso, todayInZone } from '#app/services/time.ts'
 import type { Database } from '#db/client.server.ts'
 import { DEMO_EVENT_IDEAS } from '#db/demo-data.ts'
-import {
-  benchEnvironment,
-  builtAppExists,
-  freePort,
-  SERVER_BUILD,
-  SERVER_SCRIPT,
-  stop,
-  waitUntilUp,
-} from './bench-server.ts'
+import { benchEnvironment, builtAppExists } from './bench-server.ts'
+import { startServerProcess, stopServer } from '#tests/support/server-process.ts'
 
 const TOTAL_EVENTS = 100_000
 const BUSINESSES = 2_000
@@ -42,7 +35,6 @@ const DURATION_S = durationArg ? Number(durationArg.split('=')[1]) : 10
 const EXPLAIN_ONLY = args.includes('--explain-only')
 /** Keeps the seeded data folder (its path is printed), e.g. to profile the server on it afterwards. */
 const KEEP_DATA = args.includes('--keep-data')
-
 
 function literal(value: string) {
   return `'${value.replace(/'/g, "''")}'`
@@ -263,7 +255,7 @@ async function main() {
   const today = todayInZone(getEnv().APP_TIME_ZONE)
 
   let server: ChildProcess | undefined
-  let serverLog = ''
+  let serverLog = () => ''
   try {
     const { openEmbeddedDatabase, useDatabase } = await import('#db/client.server.ts')
     const handle = await openEmbeddedDatabase(dataDir)
@@ -280,18 +272,10 @@ async function main() {
     }
     if (EXPLAIN_ONLY) return 0
 
-    const port = await freePort()
-    const base = `http://127.0.0.1:${port}`
-    // The server logs every request to stdout; a pipe nobody drains fast enough would stall the server (stdout
-    // writes to a pipe are synchronous), so only stderr is kept.
-    server = spawn(process.execPath, [SERVER_SCRIPT, SERVER_BUILD], {
-      env: { ...env, PORT: String(port) },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    })
-    server.stderr?.on('data', (chunk: Buffer) => {
-      serverLog = (serverLog + chunk.toString()).slice(-20_000)
-    })
-    await waitUntilUp(`${base}/healthz?db=0`, server)
+    const started = await startServerProcess({ env, healthPath: '/healthz?db=0' })
+    server = started.server
+    const { base } = started
+    serverLog = started.log
 
     const calendar = calendarPaths(today)
     for (const p of calendar) {
@@ -327,7 +311,9 @@ async function main() {
     let ok = true
     for (const connections of [10, 50]) {
       const floor = results.find((r) => r.connections === connections && r.label.includes('healthz'))!
-      const page = results.find((r) => r.connections === connections && r.label === 'GET /calendar (filters)')!
+      const page = results.find(
+        (r) => r.connections === connections && r.label === 'GET /calendar (filters)',
+      )!
       const ratio = page.rps / floor.rps
       const within = ratio >= BUDGET_RATIO && page.failures === 0 && floor.failures === 0
       ok &&= within
@@ -338,16 +324,16 @@ async function main() {
     }
     if (results.some((r) => r.failures > 0) || server.exitCode !== null) {
       console.error(
-        `Some requests failed (server exit code ${server.exitCode}). Server output (tail):\n${serverLog}`,
+        `Some requests failed (server exit code ${server.exitCode}). Server output (tail):\n${serverLog()}`,
       )
     }
     return ok ? 0 : 1
   } catch (error) {
     console.error(error instanceof Error ? error.message : error)
-    if (serverLog) console.error(`Server output (tail):\n${serverLog}`)
+    if (serverLog()) console.error(`Server output (tail):\n${serverLog()}`)
     return 1
   } finally {
-    if (server) await stop(server)
+    if (server) await stopServer(server)
     if (KEEP_DATA) console.info(`Data kept in ${dataDir}`)
     else fs.rmSync(dataDir, { recursive: true, force: true })
   }

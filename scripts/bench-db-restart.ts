@@ -8,18 +8,11 @@
  * restart (from 0.5 s before it begins until 1.5 s after it ends: 2 s plus the restart itself). Budget: every request
  * outside the window succeeds, and the server process stays up; exits 1 otherwise.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { execFile, type ChildProcess } from 'node:child_process'
 import { promisify } from 'node:util'
 import { startPrivateCluster, type PrivateCluster } from '#tests/support/private-postgres.ts'
-import {
-  benchEnvironment,
-  builtAppExists,
-  freePort,
-  SERVER_BUILD,
-  SERVER_SCRIPT,
-  stop,
-  waitUntilUp,
-} from './bench-server.ts'
+import { benchEnvironment, builtAppExists } from './bench-server.ts'
+import { startServerProcess, stopServer } from '#tests/support/server-process.ts'
 
 const CONNECTIONS = 50
 const SECONDS = Number(process.env.BENCH_SECONDS || 60)
@@ -131,15 +124,9 @@ async function main() {
     cluster = await startPrivateCluster()
     const dbEnv = { ...env, DATABASE_URL: cluster.url }
     await promisify(execFile)('npx', ['tsx', 'db/seed.ts'], { env: dbEnv })
-    const port = await freePort()
-    const base = `http://127.0.0.1:${port}`
-    let log = ''
-    server = spawn(process.execPath, [SERVER_SCRIPT, SERVER_BUILD], {
-      env: { ...dbEnv, PORT: String(port) },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    })
-    server.stderr?.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-20_000)))
-    await waitUntilUp(`${base}/healthz`, server)
+    const started = await startServerProcess({ env: dbEnv })
+    server = started.server
+    const { base, log } = started
     const paths = await publicPaths(base)
     const samples: Sample[] = []
     const startedAt = Date.now()
@@ -150,10 +137,10 @@ async function main() {
     restart.end = Date.now()
     await traffic
     const passed = report(samples, restart, server)
-    if (!passed && log) console.info(`server stderr (last part):\n${log.slice(-3000)}`)
+    if (!passed && log()) console.info(`server stderr (last part):\n${log().slice(-3000)}`)
     return passed
   } finally {
-    if (server) await stop(server)
+    if (server) await stopServer(server)
     await cluster?.destroy()
   }
 }

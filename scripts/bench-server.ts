@@ -1,13 +1,9 @@
-/** Starting and stopping the built server for the benchmarks. */
-import type { ChildProcess } from 'node:child_process'
+/** What the benchmarks share besides the server process (tests/support/server-process.ts): the set-up. */
 import crypto from 'node:crypto'
 import fs from 'node:fs'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-
-export const SERVER_SCRIPT = 'server.js'
-export const SERVER_BUILD = 'build/server/index.js'
+import { SERVER_BUILD } from '#tests/support/server-process.ts'
 
 /** False (and says how to build) when the app has not been built. */
 export function builtAppExists() {
@@ -35,37 +31,3 @@ export function benchEnvironment(folderPrefix: string) {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-export function freePort() {
-  return new Promise<number>((resolve, reject) => {
-    const probe = net.createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
-}
-
-export async function waitUntilUp(url: string, server: ChildProcess) {
-  const deadline = Date.now() + 60_000
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`The server exited with code ${server.exitCode}`)
-    try {
-      const res = await fetch(url)
-      if (res.ok) return
-    } catch {
-      // not listening yet
-    }
-    await sleep(100)
-  }
-  throw new Error('The server did not start within 60 s')
-}
-
-export async function stop(server: ChildProcess) {
-  if (server.exitCode !== null) return
-  const exited = new Promise((resolve) => server.once('exit', resolve))
-  server.kill('SIGTERM')
-  const timeout = sleep(8000).then(() => 'timeout')
-  if ((await Promise.race([exited, timeout])) === 'timeout') server.kill('SIGKILL')
-}

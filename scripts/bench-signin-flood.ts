@@ -6,17 +6,10 @@
  * /api/business/login for 10 s. Password hashing shares Node's thread pool with file reads; the server bounds it, so
  * the media median must stay within budget (≤ 250 ms, or 10× idle on a slow machine); exits 1 otherwise.
  */
-import { execFile, spawn } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import {
-  benchEnvironment,
-  builtAppExists,
-  freePort,
-  SERVER_BUILD,
-  SERVER_SCRIPT,
-  stop,
-  waitUntilUp,
-} from './bench-server.ts'
+import { benchEnvironment, builtAppExists } from './bench-server.ts'
+import { startServerProcess, stopServer } from '#tests/support/server-process.ts'
 
 const PARALLEL_SIGN_INS = 40
 const FLOOD_MS = 10_000
@@ -40,14 +33,8 @@ async function main() {
   if (!builtAppExists()) return false
   const { env } = benchEnvironment('eventshout-bench-flood-')
   await promisify(execFile)('npx', ['tsx', 'db/seed.ts'], { env })
-  const port = await freePort()
-  const base = `http://127.0.0.1:${port}`
-  const server = spawn(process.execPath, [SERVER_SCRIPT, SERVER_BUILD], {
-    env: { ...env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
+  const { server, base } = await startServerProcess({ env, stderr: 'inherit' })
   try {
-    await waitUntilUp(`${base}/healthz`, server)
     const events = (await (await fetch(`${base}/api/events`)).json()) as { stillPhotoURL?: string | null }[]
     const photo = events.find((event) => event.stillPhotoURL)?.stillPhotoURL
     if (!photo) throw new Error('The demo data has no live photo to fetch')
@@ -97,7 +84,7 @@ async function main() {
     )
     return floodMedian <= budget
   } finally {
-    await stop(server)
+    await stopServer(server)
   }
 }
 

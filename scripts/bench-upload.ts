@@ -12,16 +12,14 @@ import fs from 'node:fs'
 import http from 'node:http'
 import { VIDEO_MAX_BYTES } from '#app/constants.ts'
 import { streamedMultipart, webmBytes } from '#tests/support/media.ts'
+import { benchEnvironment, builtAppExists, sleep } from './bench-server.ts'
 import {
-  benchEnvironment,
-  builtAppExists,
   freePort,
   SERVER_BUILD,
   SERVER_SCRIPT,
-  sleep,
-  stop,
+  stopServer,
   waitUntilUp,
-} from './bench-server.ts'
+} from '#tests/support/server-process.ts'
 
 const BUDGET_BYTES = 32 * 1024 * 1024
 const SAMPLE_EVERY_MS = 20
@@ -195,7 +193,7 @@ async function main() {
       throw new Error(`Stored ${storedBytes} bytes, expected ${VIDEO_MAX_BYTES}`)
     }
     const pausedGrowth = await pausedDownload(server.pid!, new URL(publicUrl, base))
-    await stop(server)
+    await stopServer(server)
 
     const controlPort = await freePort()
     const controlBase = `http://127.0.0.1:${controlPort}`
@@ -229,8 +227,8 @@ async function main() {
     if (serverLog) console.error(`Server output:\n${serverLog}`)
     return 1
   } finally {
-    if (server) await stop(server)
-    if (control) await stop(control)
+    if (server) await stopServer(server)
+    if (control) await stopServer(control)
     fs.rmSync(dataDir, { recursive: true, force: true })
   }
 }

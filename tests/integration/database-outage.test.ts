@@ -3,12 +3,12 @@
  * requests that need it get a quick 503 with Retry-After and /healthz says not ready; once it is back, everything
  * answers again without a restart of the server.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import crypto from 'node:crypto'
-import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { ensureBuild } from '#tests/support/built-app.ts'
 import { startPrivateCluster, type PrivateCluster } from '#tests/support/private-postgres.ts'
+import { startServerProcess, stopServer } from '#tests/support/server-process.ts'
 
 /** What "quickly" means here: well under a client's patience, on a busy machine. */
 const QUICK_MS = 2000
@@ -16,18 +16,6 @@ const QUICK_MS = 2000
 let cluster: PrivateCluster
 let server: ChildProcess
 let base: string
-let serverLog = ''
-
-function freePort() {
-  return new Promise<number>((resolve, reject) => {
-    const probe = net.createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
-}
 
 async function timed(path: string) {
   const started = Date.now()
@@ -53,32 +41,21 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number) {
 beforeAll(async () => {
   await ensureBuild()
   cluster = await startPrivateCluster()
-  const port = await freePort()
-  base = `http://127.0.0.1:${port}`
-  server = spawn(process.execPath, ['server.js', 'build/server/index.js'], {
+  const started = await startServerProcess({
     env: {
       ...process.env,
       NODE_ENV: 'production',
       APP_ENV: 'test',
       DATABASE_URL: cluster.url,
-      PORT: String(port),
-      HOST: '127.0.0.1',
       SESSION_SECRET: crypto.randomBytes(24).toString('hex'),
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
   })
-  server.stderr?.on('data', (chunk: Buffer) => (serverLog += chunk.toString()))
-  const up = await waitFor(async () => (await fetch(`${base}/healthz`)).ok, 60_000)
-  if (!up) throw new Error(`The server did not start:\n${serverLog}`)
+  server = started.server
+  base = started.base
 }, 360_000)
 
 afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server.once('exit', resolve))
-    server.kill('SIGTERM')
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 8000))])
-    if (server.exitCode === null) server.kill('SIGKILL')
-  }
+  if (server) await stopServer(server)
   await cluster?.destroy()
 })
 

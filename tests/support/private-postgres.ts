@@ -5,10 +5,10 @@
  */
 import { execFile } from 'node:child_process'
 import fs from 'node:fs'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
+import { freePort } from './server-process.ts'
 
 const run = promisify(execFile)
 
@@ -21,17 +21,6 @@ function binDir() {
   if (!found)
     throw new Error('No PostgreSQL binaries under /usr/lib/postgresql/*/bin (apt-get install postgresql)')
   return found
-}
-
-function freePort() {
-  return new Promise<number>((resolve, reject) => {
-    const probe = net.createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
 }
 
 export interface PrivateCluster {

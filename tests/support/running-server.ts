@@ -1,18 +1,7 @@
-import net from 'node:net'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { BUILD_SERVER, ensureBuild } from './built-app.ts'
-
-function freePort() {
-  return new Promise<number>((resolve, reject) => {
-    const probe = net.createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
-}
+import { freePort } from './server-process.ts'
 
 /**
  * Starts `server.js` with the built app in this process, listening on a free loopback port, and returns its base

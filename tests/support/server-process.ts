@@ -1,0 +1,86 @@
+/**
+ * The built server as a child process on a free loopback port, for tests and benchmarks that need a real one:
+ * finding the port, starting it, waiting until it answers, stopping it.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import net from 'node:net'
+
+export const SERVER_SCRIPT = 'server.js'
+export const SERVER_BUILD = 'build/server/index.js'
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** A TCP port on 127.0.0.1 that nothing listens on right now. */
+export function freePort() {
+  return new Promise<number>((resolve, reject) => {
+    const probe = net.createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+/** Resolves once `url` answers 2xx; fails when `server` exits first or after a minute. */
+export async function waitUntilUp(url: string, server: ChildProcess) {
+  const deadline = Date.now() + 60_000
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`The server exited with code ${server.exitCode}`)
+    try {
+      const res = await fetch(url)
+      if (res.ok) return
+    } catch {
+      // not listening yet
+    }
+    await sleep(100)
+  }
+  throw new Error('The server did not start within 60 s')
+}
+
+export interface ServerProcess {
+  server: ChildProcess
+  base: string
+  /** The last 20 000 characters the server wrote to stderr (empty when stderr is passed through). */
+  log(): string
+}
+
+/**
+ * `node server.js build/server/index.js` with `env` on a free port of 127.0.0.1, once `healthPath` answers. Its
+ * stdout is dropped: the server logs every request there, and a pipe nobody drains fast enough would stall it
+ * (stdout writes to a pipe are synchronous). Its stderr is kept for error messages, or passed through.
+ */
+export async function startServerProcess({
+  env,
+  healthPath = '/healthz',
+  stderr = 'keep',
+}: {
+  env: NodeJS.ProcessEnv
+  healthPath?: string
+  stderr?: 'keep' | 'inherit'
+}): Promise<ServerProcess> {
+  const port = await freePort()
+  const base = `http://127.0.0.1:${port}`
+  const server = spawn(process.execPath, [SERVER_SCRIPT, SERVER_BUILD], {
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', stderr === 'inherit' ? 'inherit' : 'pipe'],
+  })
+  let log = ''
+  server.stderr?.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-20_000)))
+  try {
+    await waitUntilUp(`${base}${healthPath}`, server)
+  } catch (error) {
+    await stopServer(server)
+    throw new Error(`${(error as Error).message}${log ? `:\n${log}` : ''}`)
+  }
+  return { server, base, log: () => log }
+}
+
+/** SIGTERM, and SIGKILL when it has not exited after 8 s. */
+export async function stopServer(server: ChildProcess) {
+  if (server.exitCode !== null) return
+  const exited = new Promise((resolve) => server.once('exit', resolve))
+  server.kill('SIGTERM')
+  const timeout = sleep(8000).then(() => 'timeout')
+  if ((await Promise.race([exited, timeout])) === 'timeout') server.kill('SIGKILL')
+}
