@@ -1,17 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { data, redirect } from '@remix-run/node'
+import { data } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RouteDialog } from '#app/components/route-dialog.tsx'
 import { EventForm } from '#app/components/event-form.tsx'
-import { getCardBusiness } from '#app/models/business.server.ts'
 import { eventInputFromEvent } from '#app/models/event-schema.ts'
 import { requireBusiness, type BusinessSessionCopy } from '#app/services/auth.server.ts'
-import { getEventDraftFor } from '#app/services/event-draft.server.ts'
 import { requireEditableEvent } from '#app/services/event-edit.server.ts'
-import { eventFormOptions, stageDraftFromForm } from '#app/services/event-form-page.server.ts'
+import { eventFormPageData, stageDraftFromForm } from '#app/services/event-form-page.server.ts'
 import { SubmissionError } from '#app/services/event-submission.server.ts'
-import { getSession } from '#app/services/session.server.ts'
 
 export const meta: MetaFunction = () => [{ title: 'Edit Event Listing · EventShout' }]
 
@@ -28,19 +25,14 @@ async function editableEvent(business: BusinessSessionCopy, id: string | undefin
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const business = await requireBusiness(request)
   const event = await editableEvent(business, params.id)
-  const [cardBusiness, options] = await Promise.all([
-    getCardBusiness(business.businessID),
-    eventFormOptions(),
-  ])
-  if (!cardBusiness) throw redirect('/login')
-  // Coming back from the preview ("Cancel Your Ad") shows what was last entered, not what is saved.
-  const draft = getEventDraftFor(await getSession(request), event.eventID)
-  return {
-    business: cardBusiness,
+  const page = await eventFormPageData(request, business, {
     eventID: event.eventID,
-    initial: draft ? draft.input : eventInputFromEvent(event),
+    saved: eventInputFromEvent(event),
+  })
+  return {
+    ...page,
+    eventID: event.eventID,
     savedMedia: { stillPhotoPath: event.stillPhotoURL, videoPath: event.videoURL },
-    ...options,
   }
 }
 
@@ -52,8 +44,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditEventPage() {
-  const { business, eventID, initial, savedMedia, categories, months, today, lastDate, priceTable } =
-    useLoaderData<typeof loader>()
+  const { eventID, savedMedia, ...form } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
     <RouteDialog labelledBy="create-event-heading" closeTo={`/event/${eventID}`}>
@@ -64,18 +55,7 @@ export default function EditEventPage() {
         Change your ad before you pay for it. Your photo and video stay unless you choose new files.
       </p>
       <div className="mt-6">
-        <EventForm
-          key={eventID}
-          business={business}
-          categories={categories}
-          months={months}
-          today={today}
-          lastDate={lastDate}
-          initial={initial}
-          errors={actionData?.errors}
-          priceTable={priceTable}
-          editing={{ eventID, ...savedMedia }}
-        />
+        <EventForm key={eventID} {...form} errors={actionData?.errors} editing={{ eventID, ...savedMedia }} />
       </div>
     </RouteDialog>
   )

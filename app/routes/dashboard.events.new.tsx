@@ -4,12 +4,13 @@ import { useActionData, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RouteDialog } from '#app/components/route-dialog.tsx'
 import { EventForm } from '#app/components/event-form.tsx'
-import { getCardBusiness } from '#app/models/business.server.ts'
 import { parseIdParam } from '#app/models/format.ts'
 import { requireBusiness } from '#app/services/auth.server.ts'
-import { getEventDraftFor } from '#app/services/event-draft.server.ts'
-import { blankFormValues, eventFormOptions, stageDraftFromForm } from '#app/services/event-form-page.server.ts'
-import { getSession } from '#app/services/session.server.ts'
+import {
+  blankFormValues,
+  eventFormPageData,
+  stageDraftFromForm,
+} from '#app/services/event-form-page.server.ts'
 
 export const meta: MetaFunction = () => [{ title: 'Create Event Listing · EventShout' }]
 
@@ -18,10 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // The address "Edit Event" used to lead to.
   const from = parseIdParam(new URL(request.url).searchParams.get('from'))
   if (from) throw redirect(`/dashboard/events/${from}/edit`)
-  const [cardBusiness, options] = await Promise.all([getCardBusiness(business.businessID), eventFormOptions()])
-  if (!cardBusiness) throw redirect('/login')
-  const draft = getEventDraftFor(await getSession(request), undefined)
-  return { business: cardBusiness, initial: draft ? draft.input : blankFormValues(business), ...options }
+  return eventFormPageData(request, business, { saved: blankFormValues(business) })
 }
 
 /** Without JavaScript: the form posts here, the files wait on the server, and the preview is its own page. */
@@ -31,25 +29,18 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewEventPage() {
-  const { business, initial, categories, months, today, lastDate, priceTable } = useLoaderData<typeof loader>()
+  const form = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
     <RouteDialog labelledBy="create-event-heading" closeTo="/dashboard">
       <h2 id="create-event-heading" className="pr-16 text-3xl font-bold">
         Create Event Listing
       </h2>
-      <p className="mt-1 text-slate-600">Tell customers about your event or special. You can preview it before paying.</p>
+      <p className="mt-1 text-slate-600">
+        Tell customers about your event or special. You can preview it before paying.
+      </p>
       <div className="mt-6">
-        <EventForm
-          business={business}
-          categories={categories}
-          months={months}
-          today={today}
-          lastDate={lastDate}
-          initial={initial}
-          errors={actionData?.errors}
-          priceTable={priceTable}
-        />
+        <EventForm {...form} errors={actionData?.errors} />
       </div>
     </RouteDialog>
   )

@@ -1,12 +1,13 @@
 import { data, redirect } from '@remix-run/node'
 import type { EventFormValues } from '#app/components/event-form.tsx'
 import { UNSET_DATE } from '#app/constants.ts'
+import { getCardBusiness } from '#app/models/business.server.ts'
 import { listCategories } from '#app/models/category.server.ts'
 import { calendarMonths } from '#app/models/calendar.ts'
 import { lastBookableDate } from '#app/models/event-schema.ts'
 import type { BusinessSessionCopy } from './auth.server.ts'
 import { parseEventInput, today } from './event-approval.server.ts'
-import { getEventDraft, setEventDraft } from './event-draft.server.ts'
+import { getEventDraft, getEventDraftFor, setEventDraft } from './event-draft.server.ts'
 import { assertCategoriesExist, priceFor, SubmissionError } from './event-submission.server.ts'
 import { discardStaged, parseMultipartUpload, UploadError, type StagedFile } from './media.server.ts'
 import { PRICE_TIERS, formatDollars } from './pricing.ts'
@@ -24,6 +25,25 @@ export async function eventFormOptions() {
   })
   const lastDate = lastBookableDate(day)
   return { today: day, lastDate, categories, months: calendarMonths(day, 3, lastDate), priceTable }
+}
+
+/**
+ * The event form page's data: the advertiser as the card shows them, the form's options, and the values to start
+ * from. Coming back from the preview ("Cancel Your Ad") shows the draft of this ad (`eventID`, or a new ad), what was
+ * last entered; otherwise `saved`. A business without its record is sent to sign in again.
+ */
+export async function eventFormPageData(
+  request: Request,
+  business: BusinessSessionCopy,
+  { eventID, saved }: { eventID?: number; saved: EventFormValues },
+) {
+  const [cardBusiness, options] = await Promise.all([
+    getCardBusiness(business.businessID),
+    eventFormOptions(),
+  ])
+  if (!cardBusiness) throw redirect('/login')
+  const draft = getEventDraftFor(await getSession(request), eventID)
+  return { business: cardBusiness, initial: draft ? draft.input : saved, ...options }
 }
 
 /** A new ad's form: empty, with the business's own contact details. */
