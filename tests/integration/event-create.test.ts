@@ -1,36 +1,23 @@
-import fs from 'node:fs'
-import path from 'node:path'
 import { eq } from 'drizzle-orm'
-import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import {
-  DATE_HORIZON_DAYS,
-  DEFAULT_CATEGORIES,
-  DESCRIPTION_MAX,
-  MAX_DISPLAY_DATES,
-  TITLE_MAX,
-} from '#app/constants.ts'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { DATE_HORIZON_DAYS, DESCRIPTION_MAX, MAX_DISPLAY_DATES, TITLE_MAX } from '#app/constants.ts'
 import { DISPLAY_DATE_HORIZON_MESSAGE, EVENT_DATE_HORIZON_MESSAGE } from '#app/models/event-schema.ts'
-import { ensureCategories } from '#app/models/category.server.ts'
 import { action as approveEvent } from '#app/routes/api.approve-event.ts'
 import { action as businessEvent } from '#app/routes/api.business-event.ts'
 import { action as newEventAction, loader as newEventLoader } from '#app/routes/dashboard.events.new.tsx'
 import { action as previewAction, loader as previewLoader } from '#app/routes/dashboard.events.preview.tsx'
-import { resetEnvCache } from '#app/services/env.server.ts'
 import { getEventPaymentData } from '#app/services/event-draft.server.ts'
 import { TOTAL_MISMATCH_MESSAGE } from '#app/services/event-submission.server.ts'
 import { sessionStorage } from '#app/services/session.server.ts'
-import { addDaysIso, todayInZone } from '#app/services/time.ts'
+import { addDaysIso } from '#app/services/time.ts'
 import { db } from '#db/client.server.ts'
 import { insertBusiness } from '#db/factories.ts'
 import { eventMedia, events, type Business } from '#db/schema.ts'
 import { sessionCookieFor } from '#tests/support/auth.ts'
+import { approveBody, days, solidPng, today, useUploadFolder } from '#tests/support/ad-submission.ts'
 import { callRoute } from '#tests/support/routes.ts'
-import { TMP_DIR } from '#tests/support/test-database.ts'
 
-const dataDir = path.join(TMP_DIR, `events-it-${process.pid}-${Date.now().toString(36)}`)
-const today = todayInZone('America/New_York')
-const days = (n: number, from = 1) => Array.from({ length: n }, (_, i) => addDaysIso(today, from + i))
+useUploadFolder('events-it')
 
 let owner: Business
 let other: Business
@@ -38,49 +25,33 @@ let cookie: string
 let png: Buffer
 
 beforeAll(async () => {
-  process.env.DATA_DIR = dataDir
-  resetEnvCache()
-  await ensureCategories(DEFAULT_CATEGORIES)
   owner = await insertBusiness(db, { businessName: 'Lakeside Grill' })
   other = await insertBusiness(db)
   cookie = await sessionCookieFor({ business: owner })
-  png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#e11' } })
-    .png()
-    .toBuffer()
+  png = await solidPng(64, 48, '#e11')
 })
 
-afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }))
-
-function approveBody(
-  overrides: { eventData?: Record<string, unknown>; selectedDates?: unknown; totalAmount?: string; image?: Blob } = {},
+function post(
+  handler: Parameters<typeof callRoute>[0],
+  url: string,
+  body: FormData | string,
+  extra: HeadersInit = {},
 ) {
-  const body = new FormData()
-  body.set(
-    'eventData',
-    JSON.stringify({
-      eventTitle: 'Fish Fry Friday',
-      eventDescription: 'All-you-can-eat fish with two sides.',
-      eventCategory: ['Food & Drink'],
-      ...overrides.eventData,
-    }),
-  )
-  body.set('selectedDates', JSON.stringify(overrides.selectedDates ?? days(3)))
-  if (overrides.totalAmount !== undefined) body.set('totalAmount', overrides.totalAmount)
-  if (overrides.image) body.set('image', overrides.image, 'fish.png')
-  return body
-}
-
-function post(handler: Parameters<typeof callRoute>[0], url: string, body: FormData | string, extra: HeadersInit = {}) {
   return callRoute(handler, url, { method: 'POST', body, headers: { Cookie: cookie, ...extra } })
 }
 
 async function countEvents() {
-  return (await db.select({ id: events.eventID }).from(events).where(eq(events.businessID, owner.businessID))).length
+  return (await db.select({ id: events.eventID }).from(events).where(eq(events.businessID, owner.businessID)))
+    .length
 }
 
 describe('POST /api/approve-event (multipart)', () => {
   test('saves the ad pending/pending with its photo and remembers the payment data in the session', async () => {
-    const res = await post(approveEvent, '/api/approve-event', approveBody({ totalAmount: '29.00', image: new Blob([new Uint8Array(png)]) }))
+    const res = await post(
+      approveEvent,
+      '/api/approve-event',
+      approveBody({ totalAmount: '29.00', image: new Blob([new Uint8Array(png)]) }),
+    )
     expect(res.status).toBe(200)
     const { eventID } = (await res.json()) as { eventID: number }
     const [row] = await db.select().from(events).where(eq(events.eventID, eventID))
@@ -112,7 +83,11 @@ describe('POST /api/approve-event (multipart)', () => {
   })
 
   test('the business comes from the session: a businessID in the payload changes nothing', async () => {
-    const res = await post(approveEvent, '/api/approve-event', approveBody({ eventData: { businessID: other.businessID } }))
+    const res = await post(
+      approveEvent,
+      '/api/approve-event',
+      approveBody({ eventData: { businessID: other.businessID } }),
+    )
     const { eventID } = (await res.json()) as { eventID: number }
     const [row] = await db.select().from(events).where(eq(events.eventID, eventID))
     expect(row?.businessID).toBe(owner.businessID)
@@ -130,7 +105,11 @@ describe('POST /api/approve-event (multipart)', () => {
     [{ eventTitle: 'x'.repeat(TITLE_MAX) }, 200, null],
     [{ eventTitle: 'x'.repeat(TITLE_MAX + 1) }, 400, 'Title must be at most 250 characters'],
     [{ eventDescription: 'd'.repeat(DESCRIPTION_MAX) }, 200, null],
-    [{ eventDescription: 'd'.repeat(DESCRIPTION_MAX + 1) }, 400, 'Description must be at most 500 characters'],
+    [
+      { eventDescription: 'd'.repeat(DESCRIPTION_MAX + 1) },
+      400,
+      'Description must be at most 500 characters',
+    ],
     [{ eventTitle: '   ' }, 400, 'Title is required'],
     [{ eventCategory: [] }, 400, 'Please choose a category'],
     [{ eventCategory: ['Not A Category'] }, 400, 'Please choose a category from the list'],
@@ -148,7 +127,9 @@ describe('POST /api/approve-event (multipart)', () => {
     const res = await post(approveEvent, '/api/approve-event', approveBody({ selectedDates: days(n, 0) }))
     expect(res.status).toBe(status)
     if (status === 400) {
-      expect(((await res.json()) as { message: string }).message).toBe('Max number for any event or special is 21 days')
+      expect(((await res.json()) as { message: string }).message).toBe(
+        'Max number for any event or special is 21 days',
+      )
     }
   })
 
@@ -177,7 +158,11 @@ describe('POST /api/approve-event (multipart)', () => {
   })
 
   test('past display dates are refused', async () => {
-    const res = await post(approveEvent, '/api/approve-event', approveBody({ selectedDates: [addDaysIso(today, -1)] }))
+    const res = await post(
+      approveEvent,
+      '/api/approve-event',
+      approveBody({ selectedDates: [addDaysIso(today, -1)] }),
+    )
     expect(res.status).toBe(400)
   })
 
@@ -209,9 +194,14 @@ describe('POST /api/approve-event (multipart)', () => {
       .insert(events)
       .values({ businessID: other.businessID, eventTitle: 'Theirs', eventDescription: 'x' })
       .returning()
-    const refused = await post(approveEvent, '/api/approve-event', JSON.stringify({ eventID: foreign!.eventID }), {
-      'Content-Type': 'application/json',
-    })
+    const refused = await post(
+      approveEvent,
+      '/api/approve-event',
+      JSON.stringify({ eventID: foreign!.eventID }),
+      {
+        'Content-Type': 'application/json',
+      },
+    )
     expect(refused.status).toBe(404)
   })
 })
@@ -237,14 +227,24 @@ describe('the plain-form flow (no JavaScript)', () => {
     const page = await callRoute(newEventLoader, '/dashboard/events/new', { headers: { Cookie: cookie } })
     expect(page.status).toBe(200)
 
-    const res = await post(newEventAction, '/dashboard/events/new', planForm([['image', new Blob([new Uint8Array(png)]), 'quiz.png']]))
+    const res = await post(
+      newEventAction,
+      '/dashboard/events/new',
+      planForm([['image', new Blob([new Uint8Array(png)]), 'quiz.png']]),
+    )
     expect(res.status).toBe(302)
     expect(res.headers.get('Location')).toBe('/dashboard/events/preview')
     const draftCookie = res.headers.get('Set-Cookie')!.split(';')[0]!
     expect(draftCookie.split('=')[1]).toBe(cookie.split('=')[1])
 
-    const preview = await callRoute(previewLoader, '/dashboard/events/preview', { headers: { Cookie: cookie } })
-    const data = (await preview.json()) as { cost: string; photoFileName: string; card: { eventTitle: string } }
+    const preview = await callRoute(previewLoader, '/dashboard/events/preview', {
+      headers: { Cookie: cookie },
+    })
+    const data = (await preview.json()) as {
+      cost: string
+      photoFileName: string
+      card: { eventTitle: string }
+    }
     expect(data.cost).toBe('49.00')
     expect(data.photoFileName).toBe('quiz.png')
     expect(data.card.eventTitle).toBe('Quiz Night')
@@ -264,7 +264,9 @@ describe('the plain-form flow (no JavaScript)', () => {
     for (const d of days(14, 9)) body.append('showAdDates', d)
     const res = await post(newEventAction, '/dashboard/events/new', body)
     expect(res.status).toBe(400)
-    expect(await res.json()).toEqual({ errors: { showAdDates: ['Max number for any event or special is 21 days'] } })
+    expect(await res.json()).toEqual({
+      errors: { showAdDates: ['Max number for any event or special is 21 days'] },
+    })
   })
 
   test('a display date past the horizon re-renders the form with its message; the picker stops at the horizon', async () => {

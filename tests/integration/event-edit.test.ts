@@ -1,34 +1,25 @@
-import fs from 'node:fs'
-import path from 'node:path'
 import { eq } from 'drizzle-orm'
-import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { DEFAULT_CATEGORIES } from '#app/constants.ts'
-import { ensureCategories } from '#app/models/category.server.ts'
+import { beforeAll, describe, expect, test } from 'vitest'
 import type { CustomerCardData } from '#app/models/customer-card.ts'
 import { action as approveEvent } from '#app/routes/api.approve-event.ts'
 import { action as editAction, loader as editLoader } from '#app/routes/dashboard.events.$id.edit.tsx'
 import { loader as newEventLoader } from '#app/routes/dashboard.events.new.tsx'
 import { action as previewAction, loader as previewLoader } from '#app/routes/dashboard.events.preview.tsx'
 import { loader as eventPageLoader } from '#app/routes/event.$id.tsx'
-import { resetEnvCache } from '#app/services/env.server.ts'
 import { getEventPaymentData } from '#app/services/event-draft.server.ts'
 import { AD_NOT_EDITABLE_MESSAGE } from '#app/services/event-submission.server.ts'
 import { testProvider } from '#app/services/payment-providers.server.ts'
 import { setUpEventPayment } from '#app/services/payments.server.ts'
 import { sessionStorage } from '#app/services/session.server.ts'
-import { addDaysIso, todayInZone } from '#app/services/time.ts'
 import { db } from '#db/client.server.ts'
 import { insertBusiness } from '#db/factories.ts'
 import { eventMedia, events, type Business } from '#db/schema.ts'
 import { businessSessionCopy, sessionCookieFor } from '#tests/support/auth.ts'
 import { insertTestEvent } from '#tests/support/events.ts'
+import { approveBody, days, solidPng, useUploadFolder } from '#tests/support/ad-submission.ts'
 import { callRoute } from '#tests/support/routes.ts'
-import { TMP_DIR } from '#tests/support/test-database.ts'
 
-const dataDir = path.join(TMP_DIR, `event-edit-it-${process.pid}-${Date.now().toString(36)}`)
-const today = todayInZone('America/New_York')
-const days = (n: number, from = 1) => Array.from({ length: n }, (_, i) => addDaysIso(today, from + i))
+useUploadFolder('event-edit-it')
 
 const LINKS = {
   businessWebsite: 'https://lakeside.example',
@@ -48,47 +39,13 @@ let png: Buffer
 let otherPng: Buffer
 
 beforeAll(async () => {
-  process.env.DATA_DIR = dataDir
-  resetEnvCache()
-  await ensureCategories(DEFAULT_CATEGORIES)
   owner = await insertBusiness(db, { businessName: 'Lakeside Grill', businessPhone: '2175550148', ...LINKS })
   stranger = await insertBusiness(db, { businessName: 'Somebody Else' })
   ownerCookie = await sessionCookieFor({ business: owner })
   strangerCookie = await sessionCookieFor({ business: stranger })
-  png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#e11' } })
-    .png()
-    .toBuffer()
-  otherPng = await sharp({ create: { width: 80, height: 60, channels: 3, background: '#1e1' } })
-    .png()
-    .toBuffer()
+  png = await solidPng(64, 48, '#e11')
+  otherPng = await solidPng(80, 60, '#1e1')
 })
-
-afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }))
-
-const blob = (buffer: Buffer) => new Blob([new Uint8Array(buffer)])
-
-function approveBody({
-  eventData = {},
-  dates = days(3),
-  eventID,
-  image,
-}: { eventData?: Record<string, unknown>; dates?: string[]; eventID?: string; image?: Buffer } = {}) {
-  const body = new FormData()
-  body.set(
-    'eventData',
-    JSON.stringify({
-      eventTitle: 'Fish Fry Friday',
-      eventDescription: 'All-you-can-eat fish with two sides.',
-      eventCategory: ['Food & Drink'],
-      contactPerson: 'Pat Fry',
-      ...eventData,
-    }),
-  )
-  body.set('selectedDates', JSON.stringify(dates))
-  if (eventID !== undefined) body.set('eventID', eventID)
-  if (image) body.set('image', blob(image), 'fish.png')
-  return body
-}
 
 function post(
   handler: Parameters<typeof callRoute>[0],
@@ -224,7 +181,7 @@ describe('saving an edit with JavaScript (POST /api/approve-event with eventID)'
           eventCategory: ['Concert', 'Nightlife'],
           eventDate: days(1, 6)[0],
         },
-        dates: days(8),
+        selectedDates: days(8),
       }),
     )
     expect(res.status).toBe(200)
@@ -310,7 +267,7 @@ describe('saving an edit with JavaScript (POST /api/approve-event with eventID)'
       approveBody({
         eventID: String(ad.eventID),
         eventData: { eventTitle: 'Open Checkout' },
-        dates: days(10),
+        selectedDates: days(10),
       }),
     )
     expect(res.status).toBe(200)

@@ -1,0 +1,64 @@
+/** What the tests of creating and editing an ad share: their own upload folder, a photo, the approve-event body. */
+import fs from 'node:fs'
+import path from 'node:path'
+import sharp from 'sharp'
+import { afterAll, beforeAll } from 'vitest'
+import { DEFAULT_CATEGORIES } from '#app/constants.ts'
+import { ensureCategories } from '#app/models/category.server.ts'
+import { resetEnvCache } from '#app/services/env.server.ts'
+import { addDaysIso, todayInZone } from '#app/services/time.ts'
+import { TMP_DIR } from './test-database.ts'
+
+export const today = todayInZone('America/New_York')
+
+/** `n` consecutive dates starting `from` days after today. */
+export const days = (n: number, from = 1) => Array.from({ length: n }, (_, i) => addDaysIso(today, from + i))
+
+/** A folder of this test file's own for uploads (DATA_DIR) and the default categories; the folder goes afterwards. */
+export function useUploadFolder(name: string) {
+  const dataDir = path.join(TMP_DIR, `${name}-${process.pid}-${Date.now().toString(36)}`)
+  beforeAll(async () => {
+    process.env.DATA_DIR = dataDir
+    resetEnvCache()
+    await ensureCategories(DEFAULT_CATEGORIES)
+  })
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }))
+}
+
+export function solidPng(width: number, height: number, background: string) {
+  return sharp({ create: { width, height, channels: 3, background } })
+    .png()
+    .toBuffer()
+}
+
+/** The multipart body of POST /api/approve-event: a sample ad shown on the next three days, with the overrides. */
+export function approveBody({
+  eventData = {},
+  selectedDates = days(3),
+  totalAmount,
+  eventID,
+  image,
+}: {
+  eventData?: Record<string, unknown>
+  selectedDates?: unknown
+  totalAmount?: string
+  eventID?: string
+  image?: Blob | Buffer
+} = {}) {
+  const body = new FormData()
+  body.set(
+    'eventData',
+    JSON.stringify({
+      eventTitle: 'Fish Fry Friday',
+      eventDescription: 'All-you-can-eat fish with two sides.',
+      eventCategory: ['Food & Drink'],
+      contactPerson: 'Pat Fry',
+      ...eventData,
+    }),
+  )
+  body.set('selectedDates', JSON.stringify(selectedDates))
+  if (totalAmount !== undefined) body.set('totalAmount', totalAmount)
+  if (eventID !== undefined) body.set('eventID', eventID)
+  if (image) body.set('image', image instanceof Blob ? image : new Blob([new Uint8Array(image)]), 'fish.png')
+  return body
+}
