@@ -1,17 +1,11 @@
 import type { Locator, Page } from '@playwright/test'
 import { addDaysIso, todayInZone } from '#app/services/time.ts'
-import { demoAdmin, expect, signInAsBusiness, signInAsStaff, test } from './fixtures.ts'
+import { demoAdmin, expect, PNG, signInAsBusiness, signInAsStaff, test } from './fixtures.ts'
 
 const today = todayInZone('America/New_York')
 const dates = [addDaysIso(today, 2), addDaysIso(today, 3)]
 const eventDate = addDaysIso(today, 4)
 const LINK_NAMES = ['Website', 'Facebook', 'Instagram', 'LinkedIn', 'YouTube', 'X', 'TikTok']
-
-/** A small real PNG (1×1), enough for the server to re-encode. */
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-)
 
 let counter = 0
 

@@ -1,16 +1,10 @@
 import fs from 'node:fs'
 import { VIDEO_MAX_BYTES } from '#app/constants.ts'
 import { addDaysIso, todayInZone } from '#app/services/time.ts'
-import { expect, signInAsNewBusiness, test } from './fixtures.ts'
+import { expect, PNG, signInAsNewBusiness, test } from './fixtures.ts'
 
 const today = todayInZone('America/New_York')
 const dates = [addDaysIso(today, 1), addDaysIso(today, 2), addDaysIso(today, 3)]
-
-/** A small real PNG (1×1), enough for the server to re-encode. */
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-)
 
 test('an advertiser creates an ad, previews it as customers will see it, approves it, pays and waits for review', async ({ page }) => {
   const account = await signInAsNewBusiness(page, 'Journey Diner')

@@ -6,6 +6,12 @@ export const otherDemoBusiness = DEMO_BUSINESSES[1]
 export const demoAdmin = DEMO_STAFF[0]!
 export const demoClinician = DEMO_STAFF[1]!
 
+/** A small real PNG (1×1), enough for the server to re-encode. */
+export const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+)
+
 /** Fails the test when the page logs an error or breaks the content security policy. */
 export const test = base.extend<{ consoleErrors: string[] }>({
   consoleErrors: [
@@ -74,4 +80,15 @@ export async function signInAsStaff(page: Page, email: string) {
   await page.getByLabel('Email').fill(email)
   await page.getByRole('button', { name: 'Sign in' }).click()
   await page.waitForURL((url) => !url.pathname.startsWith('/api/login'))
+}
+
+/** Opens the first event of the listing on the page and returns the detail page's path (with its query). */
+export async function openFirstListedEvent(page: Page) {
+  await page
+    .getByRole('list', { name: 'Events' })
+    .getByRole('button', { name: 'View details' })
+    .first()
+    .click()
+  await expect(page).toHaveURL(/\/event\/\d+\?viewMode=true$/)
+  return new URL(page.url()).pathname + new URL(page.url()).search
 }

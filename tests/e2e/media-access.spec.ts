@@ -5,6 +5,7 @@ import {
   demoAdmin,
   demoBusiness,
   expect,
+  PNG,
   signInAsBusiness,
   signInAsNewBusiness,
   signInAsStaff,
@@ -12,12 +13,6 @@ import {
 } from './fixtures.ts'
 
 const today = todayInZone('America/New_York')
-
-/** A small real PNG (1×1), enough for the server to re-encode. */
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-)
 
 async function expectImageShown(image: Locator) {
   await expect(image).toBeVisible()

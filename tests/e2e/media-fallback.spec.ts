@@ -8,6 +8,7 @@ import {
   demoAdmin,
   expect,
   expectNoScripts,
+  PNG,
   signInAsBusiness,
   signInAsNewBusiness,
   signInAsStaff,
@@ -15,12 +16,6 @@ import {
 } from './fixtures.ts'
 
 const today = todayInZone('America/New_York')
-
-/** A small real PNG (1×1), enough for the server to re-encode. */
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-)
 
 /** Every stored file of one event's photo (the photo and its srcset copies). */
 function storedPhotoFiles(eventID: number) {

@@ -1,6 +1,13 @@
 import type { APIRequestContext, APIResponse, Page } from '@playwright/test'
 import { addDaysIso, todayInZone } from '#app/services/time.ts'
-import { demoBusiness, expect, signInAsBusiness, signInAsNewBusiness, test } from './fixtures.ts'
+import {
+  demoBusiness,
+  expect,
+  openFirstListedEvent,
+  signInAsBusiness,
+  signInAsNewBusiness,
+  test,
+} from './fixtures.ts'
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
 
@@ -276,13 +283,7 @@ test('pages allow no inline styles, and show no CSP violations in Chromium', asy
   }
 
   for (const path of ['/', '/public', '/landing', '/calendar?keyword=Maple+Street']) await visit(path)
-  await page
-    .getByRole('list', { name: 'Events' })
-    .getByRole('button', { name: 'View details' })
-    .first()
-    .click()
-  await expect(page).toHaveURL(/\/event\/\d+\?viewMode=true$/)
-  await visit(new URL(page.url()).pathname + new URL(page.url()).search)
+  await visit(await openFirstListedEvent(page))
 
   await signInAsNewBusiness(page, 'Style Hall')
   const approved = await page.request.post('/api/approve-event', {

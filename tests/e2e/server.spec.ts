@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts'
+import { expect, openFirstListedEvent, test } from './fixtures.ts'
 
 const uniqueKeyword = () => `jazz-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
 
@@ -35,13 +35,7 @@ test('an event page, whose beacon script carries the per-request nonce, is never
   request,
 }) => {
   await page.goto('/calendar?keyword=Maple+Street')
-  await page
-    .getByRole('list', { name: 'Events' })
-    .getByRole('button', { name: 'View details' })
-    .first()
-    .click()
-  await expect(page).toHaveURL(/\/event\/\d+\?viewMode=true$/)
-  const path = new URL(page.url()).pathname + new URL(page.url()).search
+  const path = await openFirstListedEvent(page)
   const [first, second] = [await request.get(path), await request.get(path)]
   expect(second.headers()['age']).toBeUndefined()
   expect(second.headers()['content-security-policy']).not.toBe(first.headers()['content-security-policy'])
