@@ -10,7 +10,7 @@
 import type { ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
-import { benchEnvironment, builtAppExists, sleep } from './bench-server.ts'
+import { benchEnvironment, builtAppExists, rssOf, rssSampler, sleep } from './bench-server.ts'
 import { startServerProcess, stopServer } from '#tests/support/server-process.ts'
 
 const MiB = 1024 * 1024
@@ -20,24 +20,6 @@ const BUDGET_BYTES = 64 * MiB
 const ENDPOINTS = ['/api/business/login', '/api/business', '/api/stripe/webhook']
 
 const mib = (bytes: number) => `${(bytes / MiB).toFixed(0)} MiB`
-
-function rssOf(pid: number) {
-  const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))
-  if (!match) throw new Error(`No VmRSS for process ${pid}`)
-  return Number(match[1]) * 1024
-}
-
-function sampler(pid: number) {
-  const samples: number[] = []
-  const timer = setInterval(() => {
-    try {
-      samples.push(rssOf(pid))
-    } catch {
-      // the process has exited
-    }
-  }, 20)
-  return { samples, stop: () => clearInterval(timer) }
-}
 
 /**
  * One anonymous JSON post of `BODY_BYTES` (a valid JSON object with one long string), written chunk by chunk as the
@@ -110,7 +92,7 @@ async function main() {
     )
     let overallPeak = idle
     for (const path of ENDPOINTS) {
-      const samples = sampler(pid)
+      const samples = rssSampler(pid)
       const answers = await Promise.all(Array.from({ length: PARALLEL }, () => post(base, path)))
       await sleep(500)
       samples.stop()

@@ -31,3 +31,23 @@ export function benchEnvironment(folderPrefix: string) {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** The resident memory of a process, from /proc (Linux). */
+export function rssOf(pid: number) {
+  const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))
+  if (!match) throw new Error(`No VmRSS for process ${pid}`)
+  return Number(match[1]) * 1024
+}
+
+/** Samples a process's resident memory every 20 ms until `stop()`. */
+export function rssSampler(pid: number) {
+  const samples: number[] = []
+  const timer = setInterval(() => {
+    try {
+      samples.push(rssOf(pid))
+    } catch {
+      // the process has exited; the caller notices
+    }
+  }, 20)
+  return { samples, stop: () => clearInterval(timer) }
+}

@@ -12,7 +12,7 @@ import fs from 'node:fs'
 import http from 'node:http'
 import { VIDEO_MAX_BYTES } from '#app/constants.ts'
 import { streamedMultipart, webmBytes } from '#tests/support/media.ts'
-import { benchEnvironment, builtAppExists, sleep } from './bench-server.ts'
+import { benchEnvironment, builtAppExists, rssOf, rssSampler, sleep } from './bench-server.ts'
 import {
   freePort,
   SERVER_BUILD,
@@ -22,17 +22,9 @@ import {
 } from '#tests/support/server-process.ts'
 
 const BUDGET_BYTES = 32 * 1024 * 1024
-const SAMPLE_EVERY_MS = 20
 const MB = 1024 * 1024
 
 const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`
-
-function rssOf(pid: number) {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
-  const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)
-  if (!match) throw new Error(`No VmRSS for process ${pid}`)
-  return Number(match[1]) * 1024
-}
 
 /** A business and its session row, written before the server opens the database (one process per folder). */
 async function signedInCookie(dataDir: string) {
@@ -47,21 +39,6 @@ async function signedInCookie(dataDir: string) {
   } finally {
     setCurrentDatabase(undefined)
     await handle.close()
-  }
-}
-
-function sampler(pid: number) {
-  const samples: number[] = []
-  const timer = setInterval(() => {
-    try {
-      samples.push(rssOf(pid))
-    } catch {
-      // the process is gone; the caller notices
-    }
-  }, SAMPLE_EVERY_MS)
-  return {
-    samples,
-    stop: () => clearInterval(timer),
   }
 }
 
@@ -113,12 +90,12 @@ async function measure(pid: number, base: string, cookie: string) {
   const warm = await upload(base, cookie, 64 * 1024)
   if (warm.status !== 200) throw new Error(`Warm-up upload failed: ${warm.status} ${warm.body}`)
   await sleep(1000)
-  const idle = sampler(pid)
+  const idle = rssSampler(pid)
   await sleep(1000)
   idle.stop()
   const baseline = [...idle.samples].sort((a, b) => a - b)[Math.floor(idle.samples.length / 2)] ?? rssOf(pid)
 
-  const during = sampler(pid)
+  const during = rssSampler(pid)
   const started = performance.now()
   const result = await upload(base, cookie, VIDEO_MAX_BYTES)
   const seconds = (performance.now() - started) / 1000
@@ -135,7 +112,7 @@ async function measure(pid: number, base: string, cookie: string) {
 async function pausedDownload(pid: number, url: URL) {
   await sleep(1000)
   const baseline = rssOf(pid)
-  const during = sampler(pid)
+  const during = rssSampler(pid)
   await new Promise<void>((resolve, reject) => {
     const req = http.get(url, (res) => {
       let received = 0
