@@ -14,7 +14,14 @@ import { db } from '#db/client.server.ts'
 import { insertBusiness } from '#db/factories.ts'
 import { eventMedia, events, type Business } from '#db/schema.ts'
 import { sessionCookieFor } from '#tests/support/auth.ts'
-import { approveBody, days, solidPng, today, useUploadFolder } from '#tests/support/ad-submission.ts'
+import {
+  approveBody,
+  days,
+  plainEventForm,
+  solidPng,
+  today,
+  useUploadFolder,
+} from '#tests/support/ad-submission.ts'
 import { callRoute } from '#tests/support/routes.ts'
 
 useUploadFolder('events-it')
@@ -208,19 +215,14 @@ describe('POST /api/approve-event (multipart)', () => {
 
 describe('the plain-form flow (no JavaScript)', () => {
   function planForm(extra: Array<[string, string | Blob, string?]> = []) {
-    const body = new FormData()
-    body.set('intent', 'preview')
-    body.set('eventTitle', 'Quiz Night')
-    body.set('eventDescription', 'Teams of four, prizes for the top three.')
-    body.append('eventCategory', 'Nightlife')
-    body.append('eventCategory', 'Community')
-    for (const d of days(8)) body.append('showAdDates', d)
-    body.set('eventDate', '')
-    for (const [name, value, filename] of extra) {
-      if (typeof value === 'string') body.append(name, value)
-      else body.append(name, value, filename)
+    const fields = {
+      eventTitle: 'Quiz Night',
+      eventDescription: 'Teams of four, prizes for the top three.',
+      eventCategory: ['Nightlife', 'Community'],
+      showAdDates: days(8),
+      eventDate: '',
     }
-    return body
+    return plainEventForm(fields, extra)
   }
 
   test('preview keeps the draft and the photo on the server; approve saves it and goes to checkout', async () => {

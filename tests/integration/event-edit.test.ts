@@ -16,7 +16,7 @@ import { insertBusiness } from '#db/factories.ts'
 import { eventMedia, events, type Business } from '#db/schema.ts'
 import { businessSessionCopy, sessionCookieFor } from '#tests/support/auth.ts'
 import { insertTestEvent } from '#tests/support/events.ts'
-import { approveBody, days, solidPng, useUploadFolder } from '#tests/support/ad-submission.ts'
+import { approveBody, days, plainEventForm, solidPng, useUploadFolder } from '#tests/support/ad-submission.ts'
 import { callRoute } from '#tests/support/routes.ts'
 
 useUploadFolder('event-edit-it')
@@ -296,20 +296,15 @@ describe('saving an edit with JavaScript (POST /api/approve-event with eventID)'
 })
 
 describe('saving an edit without JavaScript (edit form → preview page → approve)', () => {
-  function planForm(title: string, extra: Array<[string, string | Blob, string?]> = []) {
-    const body = new FormData()
-    body.set('intent', 'preview')
-    body.set('eventTitle', title)
-    body.set('eventDescription', 'Edited without scripts.')
-    body.append('eventCategory', 'Community')
-    for (const d of days(2, 3)) body.append('showAdDates', d)
-    body.set('eventDate', '')
-    body.set('contactPerson', 'Pat Fry')
-    for (const [name, value, filename] of extra) {
-      if (typeof value === 'string') body.append(name, value)
-      else body.append(name, value, filename)
-    }
-    return body
+  function planForm(title: string) {
+    return plainEventForm({
+      eventTitle: title,
+      eventDescription: 'Edited without scripts.',
+      eventCategory: ['Community'],
+      showAdDates: days(2, 3),
+      eventDate: '',
+      contactPerson: 'Pat Fry',
+    })
   }
 
   test('the preview shows the saved photo and the business links; approving rewrites the same ad', async () => {

@@ -62,3 +62,22 @@ export function approveBody({
   if (image) body.set('image', image instanceof Blob ? image : new Blob([new Uint8Array(image)]), 'fish.png')
   return body
 }
+
+/**
+ * The event form as a browser posts it without JavaScript ("Preview"): `fields` in order (a list as repeated
+ * fields), then `extra` (files, or anything a test adds).
+ */
+export function plainEventForm(
+  fields: Record<string, string | string[]>,
+  extra: Array<[string, string | Blob, string?]> = [],
+) {
+  const body = new FormData()
+  body.set('intent', 'preview')
+  for (const [name, value] of Object.entries(fields))
+    for (const item of [value].flat()) body.append(name, item)
+  for (const [name, value, filename] of extra) {
+    if (typeof value === 'string') body.append(name, value)
+    else body.append(name, value, filename)
+  }
+  return body
+}
