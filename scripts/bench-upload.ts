@@ -109,12 +109,12 @@ async function measure(pid: number, base: string, cookie: string) {
  * A visitor whose player stops reading: takes the first megabyte of the stored video, then stops for 3 s while the
  * server's memory is sampled. A server that respects backpressure holds a few buffers, not the rest of the file.
  */
-async function pausedDownload(pid: number, url: URL) {
+async function pausedDownload(pid: number, url: URL, cookie: string) {
   await sleep(1000)
   const baseline = rssOf(pid)
   const during = rssSampler(pid)
   await new Promise<void>((resolve, reject) => {
-    const req = http.get(url, (res) => {
+    const req = http.get(url, { headers: { Cookie: cookie } }, (res) => {
       let received = 0
       res.on('data', (chunk: Buffer) => {
         received += chunk.length
@@ -164,12 +164,13 @@ async function main() {
     const app = await measure(server.pid!, base, cookie)
     if (app.result.status !== 200) throw new Error(`Upload failed: ${app.result.status} ${app.result.body}`)
     const { publicUrl } = JSON.parse(app.result.body) as { publicUrl: string }
-    const stored = await fetch(new URL(publicUrl, base), { method: 'HEAD' })
+    // A test upload is private to its business, like any media of an ad that is not live.
+    const stored = await fetch(new URL(publicUrl, base), { method: 'HEAD', headers: { Cookie: cookie } })
     const storedBytes = Number(stored.headers.get('content-length'))
     if (storedBytes !== VIDEO_MAX_BYTES) {
       throw new Error(`Stored ${storedBytes} bytes, expected ${VIDEO_MAX_BYTES}`)
     }
-    const pausedGrowth = await pausedDownload(server.pid!, new URL(publicUrl, base))
+    const pausedGrowth = await pausedDownload(server.pid!, new URL(publicUrl, base), cookie)
     await stopServer(server)
 
     const controlPort = await freePort()
