@@ -79,5 +79,7 @@ export const DEFAULT_CATEGORIES = [
 export const DEFAULT_REGISTRATIONS_PER_ADDRESS_PER_HOUR = 20
 /** A JSON, url-encoded or plain-text request body may be at most this big (checked before it is read). */
 export const BODY_MAX_BYTES = 1024 * 1024
+/** The record-shaped JSON calls (POST /api/events, the patient records) take at most this much. */
+export const JSON_BODY_MAX_BYTES = 256 * 1024
 /** A multipart body: one photo, one video and the text fields around them. */
 export const MULTIPART_BODY_MAX_BYTES = PHOTO_MAX_BYTES + VIDEO_MAX_BYTES + 10 * 1024 * 1024

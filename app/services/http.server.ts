@@ -63,9 +63,6 @@ export function methodNotAllowed(allow: string) {
   return Response.json({ message: 'Method not allowed' }, { status: 405, headers: { Allow: allow } })
 }
 
-/** The JSON bodies of the API are small; a larger one is refused without being held whole in memory. */
-export const JSON_BODY_MAX_BYTES = 256 * 1024
-
 /**
  * The paging headers of a JSON list: X-Total-Count, X-Page, X-Page-Count and a Link header with rel="next"/"prev"
  * (root-relative URLs that keep every other query parameter of the request).

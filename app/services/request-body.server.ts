@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { BODY_MAX_BYTES } from '#app/constants.ts'
+import { BODY_MAX_BYTES, JSON_BODY_MAX_BYTES } from '#app/constants.ts'
 import { containsNul, NUL_MESSAGE } from '#app/models/input-rules.ts'
-import { jsonError, JSON_BODY_MAX_BYTES } from './http.server.ts'
+import { jsonError } from './http.server.ts'
 
 /**
  * The one way the app reads a JSON, form or text body: bounded before it is read (413 past the limit, counting the
