@@ -1,7 +1,7 @@
 /** Builders shared by the demo seed and the tests, so both describe the same kind of data. */
 import crypto from 'node:crypto'
 import type { StaffRole } from '#app/constants.ts'
-import { hashPassword } from '#app/services/password.server.ts'
+import { hashPassword } from '#app/utils/password.server.ts'
 import type { Database } from './client.server.ts'
 import { business, users, type Business, type User } from './schema.ts'
 

@@ -1,7 +1,7 @@
 import { Form, Link, useNavigation } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { formatShortDate } from '#app/models/format.ts'
-import { PAYMENT_TEXT } from '#app/services/payment-messages.ts'
+import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { inputClass, primaryButtonClass, secondaryButtonClass, Spinner, useHydrated } from './account-ui.tsx'
 
 export interface CheckoutSummary {

@@ -3,7 +3,7 @@ import { useId, type MouseEvent, type ReactNode } from 'react'
 import { toast } from '#app/components/toaster.tsx'
 import type { CustomerCardData } from '#app/models/customer-card.ts'
 import { externalUrl, formatPhone, mediaSrc, videoTypeFromUrl } from '#app/models/format.ts'
-import { MEDIA_FALLBACK_PROPS, MEDIA_PROPS } from '#app/services/media-fallback.ts'
+import { MEDIA_FALLBACK_PROPS, MEDIA_PROPS } from '#app/utils/media-fallback.ts'
 
 /** Built by `customerCardData` (#app/models/customer-card.ts), the one source of what the card shows. */
 export type CustomerEventCardData = CustomerCardData

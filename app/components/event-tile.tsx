@@ -1,5 +1,5 @@
 import { formatShortDate, mediaSrc } from '#app/models/format.ts'
-import { MEDIA_PROPS } from '#app/services/media-fallback.ts'
+import { MEDIA_PROPS } from '#app/utils/media-fallback.ts'
 
 /** The fields a calendar tile reads. */
 export interface EventTileData {

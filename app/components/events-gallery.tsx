@@ -2,7 +2,7 @@ import { Link } from '@remix-run/react'
 import { useEffect, useRef, useState } from 'react'
 import { GALLERY_ARROWS_ABOVE, GALLERY_SCROLL_STEP_PX } from '#app/constants.ts'
 import { externalUrl, formatDatesLine, mediaSrc } from '#app/models/format.ts'
-import { MEDIA_FALLBACK_PROPS, MEDIA_PROPS } from '#app/services/media-fallback.ts'
+import { MEDIA_FALLBACK_PROPS, MEDIA_PROPS } from '#app/utils/media-fallback.ts'
 
 export interface GalleryEvent {
   eventID: number

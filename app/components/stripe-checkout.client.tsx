@@ -8,7 +8,7 @@ import { loadStripe, type Stripe } from '@stripe/stripe-js'
 import { useNavigate } from '@remix-run/react'
 import { useEffect, useState, type FormEvent } from 'react'
 import { DELAY_AFTER_PAYMENT_MS } from '#app/constants.ts'
-import { EVENT_CREATION_FAILED_CODE, PAYMENT_TEXT } from '#app/services/payment-messages.ts'
+import { EVENT_CREATION_FAILED_CODE, PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { primaryButtonClass, Spinner } from './account-ui.tsx'
 import {
   CancelPaymentButton,

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import type { BusinessSessionCopy } from '#app/services/auth.server.ts'
-import { dummyPasswordHash, hashPassword, verifyPassword } from '#app/services/password.server.ts'
+import { dummyPasswordHash, hashPassword, verifyPassword } from '#app/utils/password.server.ts'
 import { db } from '#db/client.server.ts'
 import { business, users, type Business } from '#db/schema.ts'
 import type { Registration } from './business-schema.ts'

@@ -1,5 +1,5 @@
 import { OPEN_ENDED_DATE_LIMIT } from '#app/constants.ts'
-import { isValidIsoDate } from '#app/services/time.ts'
+import { isValidIsoDate } from '#app/utils/time.ts'
 
 /** The calendar's filters (spec §5), as the query string carries them and the listing query reads them. */
 export interface CalendarFilters {

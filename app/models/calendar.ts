@@ -1,4 +1,4 @@
-import { addDaysIso } from '#app/services/time.ts'
+import { addDaysIso } from '#app/utils/time.ts'
 
 export interface CalendarDay {
   date: string

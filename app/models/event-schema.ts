@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { Event } from '#db/schema.ts'
 import { DATE_HORIZON_DAYS, DESCRIPTION_MAX, MAX_DISPLAY_DATES, TITLE_MAX, UNSET_DATE } from '#app/constants.ts'
-import { addDaysIso, isValidIsoDate } from '#app/services/time.ts'
+import { addDaysIso, isValidIsoDate } from '#app/utils/time.ts'
 
 export const MAX_DATES_MESSAGE = `Max number for any event or special is ${MAX_DISPLAY_DATES} days`
 

@@ -1,7 +1,7 @@
 import { UNSET_DATE } from '#app/constants.ts'
 import { parseId } from '#app/models/input-rules.ts'
-import { MEDIA_URL_PREFIX, mediaFileName } from '#app/services/media-types.ts'
-import { isValidIsoDate } from '#app/services/time.ts'
+import { MEDIA_URL_PREFIX, mediaFileName } from '#app/utils/media-types.ts'
+import { isValidIsoDate } from '#app/utils/time.ts'
 
 /** (xxx) xxx-xxxx for exactly ten digits; anything else (9 or 11 digits, letters) stays as the business typed it. */
 export function formatPhone(value: string | null | undefined): string {

@@ -1,7 +1,7 @@
 import { TZDate } from '@date-fns/tz'
 import { and, asc, eq, gte, lt } from 'drizzle-orm'
 import { refundEventPayment, type RefundResult } from '#app/services/payments.server.ts'
-import { addDaysIso, isValidIsoDate } from '#app/services/time.ts'
+import { addDaysIso, isValidIsoDate } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { events } from '#db/schema.ts'
 import { invalidateLiveEvents } from './live-events-cache.server.ts'

@@ -14,7 +14,7 @@ import { requireRole } from '#app/services/auth.server.ts'
 import { getEnv } from '#app/services/env.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
 import { uploadDateParam } from '#app/services/moderation-http.server.ts'
-import { isValidIsoDate } from '#app/services/time.ts'
+import { isValidIsoDate } from '#app/utils/time.ts'
 import { redirectWithToast } from '#app/services/toast.server.ts'
 import { readFormData } from '#app/services/request-body.server.ts'
 

@@ -3,7 +3,7 @@ import { clickStatsForBusiness } from '#app/models/event.server.ts'
 import { assertOwnBusiness, getBusiness } from '#app/services/auth.server.ts'
 import { getEnv } from '#app/services/env.server.ts'
 import { jsonError } from '#app/services/http.server.ts'
-import { monthBounds, todayInZone } from '#app/services/time.ts'
+import { monthBounds, todayInZone } from '#app/utils/time.ts'
 
 /** GET /api/business/{id}/click-stats: [{eventID, totalClicks, totalBounces}] for this month (platform time zone). */
 export async function loader({ request, params }: LoaderFunctionArgs) {

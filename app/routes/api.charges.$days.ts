@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { jsonError } from '#app/services/http.server.ts'
-import { centsToDollars, chargeCentsForDays, PricingError } from '#app/services/pricing.ts'
+import { centsToDollars, chargeCentsForDays, PricingError } from '#app/utils/pricing.ts'
 
 export function loader({ params }: LoaderFunctionArgs) {
   const raw = params.days ?? ''

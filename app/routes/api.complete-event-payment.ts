@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
 import { idSchema } from '#app/models/input-rules.ts'
 import { requireOwnBusinessJson } from '#app/services/auth.server.ts'
-import { PAYMENT_TEXT } from '#app/services/payment-messages.ts'
+import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import {
   clearPaymentData,
   completeEventPayment,

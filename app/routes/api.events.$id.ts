@@ -5,7 +5,7 @@ import { parseIdParam } from '#app/models/format.ts'
 import { getEnv } from '#app/services/env.server.ts'
 import { jsonError } from '#app/services/http.server.ts'
 import { eventAudience } from '#app/services/public-events-api.server.ts'
-import { todayInZone } from '#app/services/time.ts'
+import { todayInZone } from '#app/utils/time.ts'
 
 /**
  * GET /api/events/{id}: a live event, or any of the signed-in business's own; otherwise 404 "Event not found".

@@ -20,7 +20,7 @@ import { requireBusiness, type BusinessSessionCopy } from '#app/services/auth.se
 import { getEnv } from '#app/services/env.server.ts'
 import { setEventPaymentData } from '#app/services/event-draft.server.ts'
 import { combineHeaders, invariantResponse } from '#app/services/http.server.ts'
-import { EVENT_CREATION_FAILED_CODE, PAYMENT_TEXT } from '#app/services/payment-messages.ts'
+import { EVENT_CREATION_FAILED_CODE, PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import {
   amountDueCents,
   clearPaymentData,
@@ -32,7 +32,7 @@ import {
   readPaymentData,
   setUpEventPayment,
 } from '#app/services/payments.server.ts'
-import { formatDollars } from '#app/services/pricing.ts'
+import { formatDollars } from '#app/utils/pricing.ts'
 import { getSession, sessionStorage } from '#app/services/session.server.ts'
 import { redirectWithToast } from '#app/services/toast.server.ts'
 import type { Session } from '@remix-run/node'

@@ -12,7 +12,7 @@ import { getEventDraft, setEventDraft, type EventDraft } from '#app/services/eve
 import { requireEditableEvent, saveAd } from '#app/services/event-edit.server.ts'
 import { SubmissionError } from '#app/services/event-submission.server.ts'
 import { discardStaged } from '#app/services/media.server.ts'
-import { formatDollars } from '#app/services/pricing.ts'
+import { formatDollars } from '#app/utils/pricing.ts'
 import { getSession, sessionStorage } from '#app/services/session.server.ts'
 import { redirectWithToast } from '#app/services/toast.server.ts'
 import { combineHeaders } from '#app/services/http.server.ts'

@@ -8,7 +8,7 @@ import { eventStatusLabel } from '#app/models/event-status.ts'
 import { clickStatsForBusiness, listEventsForBusiness } from '#app/models/event.server.ts'
 import { requireBusiness } from '#app/services/auth.server.ts'
 import { getEnv } from '#app/services/env.server.ts'
-import { monthBounds, todayInZone } from '#app/services/time.ts'
+import { monthBounds, todayInZone } from '#app/utils/time.ts'
 
 export const meta: MetaFunction = () => [{ title: `Dashboard — ${PRODUCT_NAME}` }]
 

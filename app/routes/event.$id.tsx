@@ -17,7 +17,7 @@ import { getBusiness, requireBusiness } from '#app/services/auth.server.ts'
 import { getEnv } from '#app/services/env.server.ts'
 import { siteOrigin } from '#app/services/site-url.server.ts'
 import { redirectWithToast } from '#app/services/toast.server.ts'
-import { todayInZone } from '#app/services/time.ts'
+import { todayInZone } from '#app/utils/time.ts'
 import { readFormData } from '#app/services/request-body.server.ts'
 
 /**

@@ -3,7 +3,7 @@ import { FormStrategy } from 'remix-auth-form'
 import { INVALID_CREDENTIALS_MESSAGE, parseSignIn } from '#app/models/business-schema.ts'
 import { toSessionCopy, verifyBusinessCredentials } from '#app/models/business.server.ts'
 import type { BusinessSessionCopy } from './auth.server.ts'
-import { PasswordHashingBusyError } from './password.server.ts'
+import { PasswordHashingBusyError } from '#app/utils/password.server.ts'
 import {
   ACCOUNT_GUESS_INTERVAL_MS,
   ACCOUNT_SLOWDOWN_AFTER_FAILURES,

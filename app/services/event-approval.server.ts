@@ -9,7 +9,7 @@ import { getEnv } from './env.server.ts'
 import { setEventPaymentData } from './event-draft.server.ts'
 import { SubmissionError } from './event-submission.server.ts'
 import type { Session } from '@remix-run/node'
-import { todayInZone } from './time.ts'
+import { todayInZone } from '#app/utils/time.ts'
 
 export function today() {
   return todayInZone(getEnv().APP_TIME_ZONE)

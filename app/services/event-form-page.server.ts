@@ -10,7 +10,7 @@ import { parseEventInput, today } from './event-approval.server.ts'
 import { getEventDraft, getEventDraftFor, setEventDraft } from './event-draft.server.ts'
 import { assertCategoriesExist, priceFor, SubmissionError } from './event-submission.server.ts'
 import { discardStaged, parseMultipartUpload, UploadError, type StagedFile } from './media.server.ts'
-import { PRICE_TIERS, formatDollars } from './pricing.ts'
+import { PRICE_TIERS, formatDollars } from '#app/utils/pricing.ts'
 import { getSession, sessionStorage } from './session.server.ts'
 
 /** Everything the event form needs besides the advertiser: categories, the date picker's months, the price table. */

@@ -15,9 +15,9 @@ import type { EventInput } from '#app/models/event-schema.ts'
 import type { BusinessSessionCopy } from './auth.server.ts'
 import { getEnv } from './env.server.ts'
 import { deleteStoredMedia, storeMediaForEvent, type StagedFile } from './media.server.ts'
-import { mediaFileName } from './media-types.ts'
-import { chargeCentsForDays } from './pricing.ts'
-import { todayInZone } from './time.ts'
+import { mediaFileName } from '#app/utils/media-types.ts'
+import { chargeCentsForDays } from '#app/utils/pricing.ts'
+import { todayInZone } from '#app/utils/time.ts'
 
 export class SubmissionError extends Error {
   constructor(

@@ -6,7 +6,7 @@ import { eventPagePath } from '#app/models/event-seo.ts'
 import { getLiveEventsPage, listLiveEventIds, type LiveEvent } from '#app/models/public-events.server.ts'
 import { platformToday } from './platform-today.server.ts'
 import { siteOrigin } from './site-url.server.ts'
-import { addDaysIso } from './time.ts'
+import { addDaysIso } from '#app/utils/time.ts'
 
 /** Feeds list the soonest events; a subscriber does not need thousands at once. */
 export const FEED_EVENTS_LIMIT = 200

@@ -48,7 +48,7 @@ import {
   type MediaName,
   type PhotoVariantWidth,
   type SniffedType,
-} from './media-types.ts'
+} from '#app/utils/media-types.ts'
 
 export {
   MEDIA_SAMPLE_DATE,
@@ -57,7 +57,7 @@ export {
   mediaUrlFromKey,
   photoSrcSet,
   sniffMedia,
-} from './media-types.ts'
+} from '#app/utils/media-types.ts'
 
 /** An upload refused for a reason the client can fix; `message` is safe to show, `kind` names the file at fault. */
 export class UploadError extends Error {

@@ -2,7 +2,7 @@ import { OPEN_ENDED_DATE_LIMIT, UNSET_DATE } from '#app/constants.ts'
 import { requireRole, type SessionUser } from './auth.server.ts'
 import { jsonError } from './http.server.ts'
 import { platformToday } from './platform-today.server.ts'
-import { isValidIsoDate } from './time.ts'
+import { isValidIsoDate } from '#app/utils/time.ts'
 
 export const UNAUTHORIZED_MESSAGE = 'Unauthorized'
 

@@ -27,7 +27,7 @@ import { eventInputFromEvent } from '#app/models/event-schema.ts'
 import type { BusinessSessionCopy } from './auth.server.ts'
 import { getEnv } from './env.server.ts'
 import { getEventPaymentData, setEventPaymentData, type EventPaymentData } from './event-draft.server.ts'
-import { PAYMENT_TEXT } from './payment-messages.ts'
+import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import {
   CardError,
   getPaymentProvider,
@@ -37,7 +37,7 @@ import {
   type ProviderIntent,
   type TestCardInput,
 } from './payment-providers.server.ts'
-import { chargeCentsForDays, PricingError } from './pricing.ts'
+import { chargeCentsForDays, PricingError } from '#app/utils/pricing.ts'
 import { TOTAL_MISMATCH_MESSAGE } from './event-submission.server.ts'
 
 export {

@@ -1,5 +1,5 @@
 import { getEnv } from './env.server.ts'
-import { todayInZone } from './time.ts'
+import { todayInZone } from '#app/utils/time.ts'
 
 /** Today (yyyy-mm-dd) in the platform time zone. */
 export function platformToday(now: Date = new Date()): string {

@@ -15,7 +15,7 @@ import type { Business } from '#db/schema.ts'
 import { getEnv } from './env.server.ts'
 import { getSessionIdentity, getUser, startSession } from './auth.server.ts'
 import { databaseFailureResponse } from './database-errors.server.ts'
-import { PasswordHashingBusyError } from './password.server.ts'
+import { PasswordHashingBusyError } from '#app/utils/password.server.ts'
 import {
   checkLimit,
   clientIp,

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import { MEDIA_FALLBACK_SCRIPT } from '#app/services/media-fallback.ts'
+import { MEDIA_FALLBACK_SCRIPT } from '#app/utils/media-fallback.ts'
 
 export function createNonce() {
   return crypto.randomBytes(16).toString('base64')

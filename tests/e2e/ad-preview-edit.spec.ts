@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test'
-import { addDaysIso, todayInZone } from '#app/services/time.ts'
+import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import { demoAdmin, expect, PNG, signInAsBusiness, signInAsStaff, test } from './fixtures.ts'
 
 const today = todayInZone('America/New_York')

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { addDaysIso, todayInZone } from '#app/services/time.ts'
+import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import { expect, signInAsNewBusiness, test } from './fixtures.ts'
 
 const today = todayInZone('America/New_York')

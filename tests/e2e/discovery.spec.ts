@@ -1,5 +1,5 @@
 import { chromium, type Page } from '@playwright/test'
-import { addDaysIso, todayInZone } from '#app/services/time.ts'
+import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import { CHROMIUM_ARGS, findChromium } from './chromium.ts'
 import { demoAdmin, expect, signInAsNewBusiness, signInAsStaff, test } from './fixtures.ts'
 

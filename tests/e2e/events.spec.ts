@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import { VIDEO_MAX_BYTES } from '#app/constants.ts'
-import { addDaysIso, todayInZone } from '#app/services/time.ts'
+import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import { expect, PNG, signInAsNewBusiness, test } from './fixtures.ts'
 
 const today = todayInZone('America/New_York')

@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test'
 import { DATE_HORIZON_DAYS } from '#app/constants.ts'
-import { addDaysIso, todayInZone } from '#app/services/time.ts'
+import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import {
   demoAdmin,
   demoBusiness,

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Browser, Locator, Page } from '@playwright/test'
-import { addDaysIso, todayInZone } from '#app/services/time.ts'
+import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import { mp4Bytes } from '#tests/support/media.ts'
 import { E2E_DATA_DIR } from '../../playwright.config.ts'
 import {

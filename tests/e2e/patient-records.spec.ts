@@ -1,4 +1,4 @@
-import { todayInZone } from '#app/services/time.ts'
+import { todayInZone } from '#app/utils/time.ts'
 import { demoClinician, expect, signInAsBusiness, signInAsStaff, test } from './fixtures.ts'
 
 const today = todayInZone('America/New_York')

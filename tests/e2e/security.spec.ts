@@ -1,5 +1,5 @@
 import type { APIRequestContext, APIResponse, Page } from '@playwright/test'
-import { addDaysIso, todayInZone } from '#app/services/time.ts'
+import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import {
   demoBusiness,
   expect,

@@ -10,7 +10,7 @@ import {
   action as createBusinessAccountAction,
   loader as createBusinessAccountLoader,
 } from '#app/routes/create-business-account.tsx'
-import { verifyPassword } from '#app/services/password.server.ts'
+import { verifyPassword } from '#app/utils/password.server.ts'
 import { registerBusiness } from '#app/services/registration.server.ts'
 import { sessionCookie } from '#app/services/session.server.ts'
 import {

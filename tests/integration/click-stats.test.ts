@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { loader as clickStatsLoader } from '#app/routes/api.business.$id.click-stats.ts'
 import { getEnv } from '#app/services/env.server.ts'
-import { addDaysIso, monthBounds, todayInZone } from '#app/services/time.ts'
+import { addDaysIso, monthBounds, todayInZone } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { clickCount, type Business } from '#db/schema.ts'
 import { sessionCookieFor } from '#tests/support/auth.ts'

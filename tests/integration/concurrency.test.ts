@@ -11,7 +11,7 @@ import { action as trackBounce } from '#app/routes/api.events.$id.track-bounce.t
 import { action as trackClick } from '#app/routes/api.events.$id.track-click.ts'
 import { resetEnvCache } from '#app/services/env.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
-import { addDaysIso } from '#app/services/time.ts'
+import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { clickCount, payments } from '#db/schema.ts'
 import { sessionCookieFor } from '#tests/support/auth.ts'

@@ -4,7 +4,7 @@ import { loader as clickStatsLoader } from '#app/routes/api.business.$id.click-s
 import { loader as eventsLoader } from '#app/routes/api.business.$id.events.ts'
 import { loader as dashboardLoader } from '#app/routes/dashboard.tsx'
 import { getEnv } from '#app/services/env.server.ts'
-import { addDaysIso, monthBounds, todayInZone } from '#app/services/time.ts'
+import { addDaysIso, monthBounds, todayInZone } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { insertBusiness } from '#db/factories.ts'
 import { clickCount, events, payments, type Business, type NewEvent } from '#db/schema.ts'

@@ -9,7 +9,7 @@ import { action as previewAction, loader as previewLoader } from '#app/routes/da
 import { getEventPaymentData } from '#app/services/event-draft.server.ts'
 import { TOTAL_MISMATCH_MESSAGE } from '#app/services/event-submission.server.ts'
 import { sessionStorage } from '#app/services/session.server.ts'
-import { addDaysIso } from '#app/services/time.ts'
+import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { insertBusiness } from '#db/factories.ts'
 import { eventMedia, events, type Business } from '#db/schema.ts'

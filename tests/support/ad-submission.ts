@@ -6,7 +6,7 @@ import { afterAll, beforeAll } from 'vitest'
 import { DEFAULT_CATEGORIES } from '#app/constants.ts'
 import { ensureCategories } from '#app/models/category.server.ts'
 import { resetEnvCache } from '#app/services/env.server.ts'
-import { addDaysIso, todayInZone } from '#app/services/time.ts'
+import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import { TMP_DIR } from './test-database.ts'
 
 export const today = todayInZone('America/New_York')

@@ -9,7 +9,7 @@ import {
   parseMediaFileName,
   photoSrcSet,
   photoVariantKey,
-} from '#app/services/media-types.ts'
+} from '#app/utils/media-types.ts'
 import { mediaRoot, parseRange, platformDate, resolveMediaFile } from '#app/services/media.server.ts'
 import { TMP_DIR } from '#tests/support/test-database.ts'
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { MAX_DISPLAY_DATES } from '#app/constants.ts'
-import { centsToDollars, chargeCentsForDays, formatDollars, PricingError } from '#app/services/pricing.ts'
+import { centsToDollars, chargeCentsForDays, formatDollars, PricingError } from '#app/utils/pricing.ts'
 
 describe('chargeCentsForDays', () => {
   test.each([
