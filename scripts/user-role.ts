@@ -4,12 +4,8 @@
  */
 import { STAFF_ROLES } from '#app/constants.ts'
 import { EnvError, getEnv } from '#app/services/env.server.ts'
-import {
-  InvalidEmailError,
-  setUserRole,
-  UnknownRoleError,
-  UnknownUserError,
-} from '#app/models/user.server.ts'
+import { setUserRole } from '#app/models/user.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
 import {
   DatabaseLockedError,
   openConfiguredDatabase,
@@ -47,10 +43,10 @@ async function main(argv: string[]) {
 try {
   process.exitCode = await main(process.argv.slice(2))
 } catch (error) {
-  const known = [DatabaseLockedError, EnvError, InvalidEmailError, UnknownRoleError, UnknownUserError]
+  const known = [DatabaseLockedError, EnvError, AppError]
   if (known.some((type) => error instanceof type)) {
     console.error((error as Error).message)
-    if (error instanceof UnknownRoleError || error instanceof InvalidEmailError) console.error(USAGE)
+    if (error instanceof AppError && error.code === 'usage') console.error(USAGE)
   } else {
     console.error(error)
   }

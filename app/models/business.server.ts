@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm'
 import type { BusinessSessionCopy } from '#app/services/auth.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
 import { dummyPasswordHash, hashPassword, verifyPassword } from '#app/utils/password.server.ts'
 import { db } from '#db/client.server.ts'
 import { business, users, type Business } from '#db/schema.ts'
-import type { Registration } from './business-schema.ts'
+import { DUPLICATE_EMAIL_MESSAGE, type Registration } from './business-schema.ts'
 import type { CardBusiness } from './customer-card.ts'
 import { businessPublicColumns } from './event.server.ts'
 
@@ -59,12 +60,6 @@ export async function businessEmailTaken(email: string) {
   return (await findBusinessByEmail(email)) !== null
 }
 
-export class DuplicateBusinessEmailError extends Error {
-  constructor() {
-    super('A business with this email already exists')
-  }
-}
-
 function isUniqueViolation(error: unknown): boolean {
   if (!error || typeof error !== 'object') return false
   if ((error as { code?: unknown }).code === '23505') return true
@@ -74,7 +69,7 @@ function isUniqueViolation(error: unknown): boolean {
 /**
  * Creates the business with a hashed password; when `linkUserId` is given the identity-provider user is linked to
  * it in the same transaction. A duplicate email (even one that slipped past the earlier check) is a
- * DuplicateBusinessEmailError.
+ * 409 AppError.
  */
 export async function createBusiness(input: Registration, { linkUserId }: { linkUserId?: string } = {}) {
   const businessPassword = await hashPassword(input.businessPassword)
@@ -114,7 +109,9 @@ export async function createBusiness(input: Registration, { linkUserId }: { link
       return created
     })
   } catch (error) {
-    if (isUniqueViolation(error)) throw new DuplicateBusinessEmailError()
+    if (isUniqueViolation(error)) {
+      throw new AppError(DUPLICATE_EMAIL_MESSAGE, 409, { fieldErrors: { businessEmail: [DUPLICATE_EMAIL_MESSAGE] } })
+    }
     throw error
   }
 }

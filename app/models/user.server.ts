@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm'
 import type { AnyPgColumn } from 'drizzle-orm/pg-core'
 import { FULL_NAME_MAX, STAFF_ROLES, type StaffRole } from '#app/constants.ts'
 import type { SessionUser } from '#app/services/auth.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
 import { db } from '#db/client.server.ts'
 import { users, type User } from '#db/schema.ts'
 
@@ -82,23 +83,6 @@ export async function linkUserToBusiness(userId: string, businessID: number) {
   await db.update(users).set({ businessID, updatedAt: new Date() }).where(eq(users.id, userId))
 }
 
-export class UnknownRoleError extends Error {
-  constructor(role: string) {
-    super(`Unknown role "${role}". Known roles: ${STAFF_ROLES.join(', ')}`)
-  }
-}
-
-export class InvalidEmailError extends Error {
-  constructor(email: string) {
-    super(`"${email}" is not an email address`)
-  }
-}
-
-export class UnknownUserError extends Error {
-  constructor(email: string) {
-    super(`No user with the email ${email}`)
-  }
-}
 
 export interface RoleChange {
   user: User
@@ -110,7 +94,8 @@ export interface RoleChange {
 
 /**
  * Grants (or with `revoke`, removes) a staff role, creating the user when missing so a role can be granted before
- * the person's first sign-in. Removing a role from an unknown email is an UnknownUserError. The core of
+ * the person's first sign-in. Removing a role from an unknown email is a 404 AppError; a
+ * malformed email or unknown role is a 400 with the code `usage`. The core of
  * `npm run user:role`.
  */
 export async function setUserRole(
@@ -119,12 +104,14 @@ export async function setUserRole(
   { revoke = false }: { revoke?: boolean } = {},
 ): Promise<RoleChange> {
   const email = normalizeEmail(rawEmail)
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new InvalidEmailError(rawEmail)
-  if (!isStaffRole(role)) throw new UnknownRoleError(role)
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+    throw new AppError(`"${rawEmail}" is not an email address`, 400, { code: 'usage' })
+  if (!isStaffRole(role))
+    throw new AppError(`Unknown role "${role}". Known roles: ${STAFF_ROLES.join(', ')}`, 400, { code: 'usage' })
   return db.transaction(async (tx) => {
     const [existing] = await tx.select().from(users).where(eq(users.email, email)).for('update').limit(1)
     if (!existing) {
-      if (revoke) throw new UnknownUserError(email)
+      if (revoke) throw new AppError(`No user with the email ${email}`, 404)
       const [created] = await tx
         .insert(users)
         .values({ email, roles: [role] })

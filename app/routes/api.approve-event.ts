@@ -4,12 +4,12 @@ import { idSchema } from '#app/models/input-rules.ts'
 import { getBusiness } from '#app/services/auth.server.ts'
 import { parseEventInput, approveSavedEvent, rememberPayment } from '#app/services/event-approval.server.ts'
 import { saveAd } from '#app/services/event-edit.server.ts'
-import { SubmissionError } from '#app/services/event-submission.server.ts'
 import { parseIdParam } from '#app/models/format.ts'
 import { jsonError } from '#app/services/http.server.ts'
 import { discardStaged, parseMultipartUpload, UploadError } from '#app/services/media.server.ts'
-import { readJsonBody } from '#app/services/request-body.server.ts'
+import { isJsonRequest, jsonTextSchema, readJsonBody } from '#app/services/request-body.server.ts'
 import { getSession, sessionStorage } from '#app/services/session.server.ts'
+import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
 
 const savedEventSchema = z.object({ eventID: idSchema })
 
@@ -17,11 +17,9 @@ export const SAVE_FAILED_MESSAGE = 'Failed to save your event. Please try again.
 
 function parseJsonField(value: string | undefined, field: string) {
   if (value === undefined || value === '') return undefined
-  try {
-    return JSON.parse(value) as unknown
-  } catch {
-    throw new SubmissionError(`${field} must be JSON`, 400)
-  }
+  const parsed = jsonTextSchema.safeParse(value)
+  if (!parsed.success) throw new AppError(`${field} must be JSON`, 400)
+  return parsed.data
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -29,10 +27,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const business = await getBusiness(request)
   if (!business) return jsonError('Please sign in', 401)
   const session = await getSession(request)
-  const contentType = request.headers.get('Content-Type') ?? ''
 
   try {
-    if (contentType.includes('application/json')) {
+    if (isJsonRequest(request)) {
       const { eventID } = await readJsonBody(request, savedEventSchema, {
         invalidMessage: 'eventID is required',
       })
@@ -52,9 +49,9 @@ export async function action({ request }: ActionFunctionArgs) {
       })
       // Present when the advertiser edits their unpaid ad: it is saved in place instead of as a new one.
       const eventID = fields.eventID ? parseIdParam(fields.eventID) : undefined
-      if (eventID === null) throw new SubmissionError('eventID must be an event id', 400)
+      if (eventID === null) throw new AppError('eventID must be an event id', 400)
       const claimed = fields.totalAmount === undefined || fields.totalAmount === '' ? null : Number(fields.totalAmount)
-      if (claimed !== null && !Number.isFinite(claimed)) throw new SubmissionError('totalAmount must be a number', 400)
+      if (claimed !== null && !Number.isFinite(claimed)) throw new AppError('totalAmount must be a number', 400)
       const saved = await saveAd({
         business,
         input,
@@ -73,8 +70,7 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     if (error instanceof Response) return error
     if (error instanceof UploadError) return jsonError(error.message, error.status)
-    if (error instanceof SubmissionError)
-      return jsonError(error.message, error.status, { errors: error.fieldErrors })
+    if (error instanceof AppError) return appErrorResponse(error)
     console.error('Saving an event failed', error)
     return jsonError(SAVE_FAILED_MESSAGE, 500)
   }

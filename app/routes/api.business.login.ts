@@ -13,8 +13,6 @@ const credentialsSchema = z.object({ email: z.unknown().optional(), password: z.
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return jsonError('Method not allowed', 405)
   const { email, password } = await readJsonBody(request, credentialsSchema, {
-    typeMessage: 'Send the email and password as JSON (Content-Type: application/json)',
-    typeStatus: 400,
     invalidMessage: 'Send a JSON object with email and password',
   })
   const result = await signInBusiness({ email, password }, { ip: clientIp(request) })

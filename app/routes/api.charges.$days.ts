@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { jsonError } from '#app/services/http.server.ts'
-import { centsToDollars, chargeCentsForDays, PricingError } from '#app/utils/pricing.ts'
+import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
+import { centsToDollars, chargeCentsForDays } from '#app/utils/pricing.ts'
 
 export function loader({ params }: LoaderFunctionArgs) {
   const raw = params.days ?? ''
@@ -8,7 +9,7 @@ export function loader({ params }: LoaderFunctionArgs) {
   try {
     return Response.json({ chargeAmount: centsToDollars(chargeCentsForDays(Number(raw))) })
   } catch (error) {
-    if (error instanceof PricingError) return jsonError(error.message, 400)
+    if (error instanceof AppError) return appErrorResponse(error)
     throw error
   }
 }

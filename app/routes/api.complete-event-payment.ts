@@ -6,10 +6,10 @@ import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import {
   clearPaymentData,
   completeEventPayment,
-  PaymentError,
   readPaymentData,
 } from '#app/services/payments.server.ts'
 import { getSession, sessionStorage } from '#app/services/session.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
 
 const bodySchema = z.object({
   paymentIntentId: z.string().trim().min(1),
@@ -41,7 +41,7 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: result.status, headers },
     )
   } catch (error) {
-    if (error instanceof PaymentError) {
+    if (error instanceof AppError) {
       return Response.json({ success: false, message: error.message }, { status: error.status })
     }
     console.error('Completing a payment failed', error)

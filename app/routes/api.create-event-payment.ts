@@ -3,7 +3,8 @@ import { z } from 'zod'
 import { idSchema } from '#app/models/input-rules.ts'
 import { requireOwnBusinessJson } from '#app/services/auth.server.ts'
 import { jsonError } from '#app/services/http.server.ts'
-import { PaymentError, setUpEventPayment } from '#app/services/payments.server.ts'
+import { setUpEventPayment } from '#app/services/payments.server.ts'
+import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
 
 const numberish = z.union([z.number(), z.string().trim().min(1)]).transform(Number)
 
@@ -34,8 +35,7 @@ export async function action({ request }: ActionFunctionArgs) {
       selectedDatesCount: setup.selectedDatesCount,
     })
   } catch (error) {
-    if (error instanceof PaymentError)
-      return jsonError(error.message, error.status, error.code ? { code: error.code } : {})
+    if (error instanceof AppError) return appErrorResponse(error)
     console.error('Setting up a payment failed', error)
     return jsonError('Unable to setup payment. Please try again.', 502)
   }

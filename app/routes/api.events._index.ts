@@ -1,10 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import { getBusiness } from '#app/services/auth.server.ts'
 import { parseEventInput } from '#app/services/event-approval.server.ts'
-import { saveEventDraft, SubmissionError } from '#app/services/event-submission.server.ts'
+import { saveEventDraft } from '#app/services/event-submission.server.ts'
 import { jsonError, methodNotAllowed } from '#app/services/http.server.ts'
 import { readJsonObject } from '#app/services/request-body.server.ts'
 import { liveEventsResponse } from '#app/services/public-events-api.server.ts'
+import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
 
 /** GET /api/events: live events, with the calendar's filters from the query string. */
 export function loader({ request }: LoaderFunctionArgs) {
@@ -24,7 +25,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const { eventID } = await saveEventDraft(business, input)
     return Response.json({ id: eventID }, { status: 201 })
   } catch (error) {
-    if (!(error instanceof SubmissionError)) throw error
-    return jsonError(error.message, error.status, { errors: error.fieldErrors })
+    if (!(error instanceof AppError)) throw error
+    return appErrorResponse(error)
   }
 }

@@ -27,7 +27,6 @@ import {
   completeEventPayment,
   payWithTestCard,
   paymentDataFromEvent,
-  PaymentError,
   paymentsMode,
   readPaymentData,
   setUpEventPayment,
@@ -37,6 +36,7 @@ import { getSession, sessionStorage } from '#app/services/session.server.ts'
 import { redirectWithToast } from '#app/services/toast.server.ts'
 import type { Session } from '@remix-run/node'
 import { readFormData } from '#app/services/request-body.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
 
 // Stripe Elements only ever loads on this page, and only in the browser.
 const StripeCheckout = lazy(() => import('#app/components/stripe-checkout.client.tsx'))
@@ -88,10 +88,10 @@ async function finishRedirectedPayment(
     if (result.success) return paymentSucceeded(session)
     return unpaidRedirect(session, result)
   } catch (error) {
-    if (!(error instanceof PaymentError)) console.error('Completing a redirected payment failed', error)
+    if (!(error instanceof AppError)) console.error('Completing a redirected payment failed', error)
     return redirectWithToast('/checkout', {
       title: PAYMENT_TEXT.error.title,
-      description: error instanceof PaymentError ? error.message : PAYMENT_TEXT.error.description,
+      description: error instanceof AppError ? error.message : PAYMENT_TEXT.error.description,
       variant: 'destructive',
     })
   }
@@ -147,8 +147,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     totalCents = amountDueCents(event)
     if (mode === 'test') await setUpEventPayment({ business, eventID: event.eventID })
   } catch (error) {
-    if (!(error instanceof PaymentError)) console.error('Setting up a payment failed', error)
-    setupError = error instanceof PaymentError ? error.message : PAYMENT_TEXT.setupFailed.description
+    if (!(error instanceof AppError)) console.error('Setting up a payment failed', error)
+    setupError = error instanceof AppError ? error.message : PAYMENT_TEXT.setupFailed.description
   }
 
   const summary: CheckoutSummary = {
@@ -227,13 +227,13 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     return unpaidRedirect(session, result)
   } catch (error) {
-    if (error instanceof PaymentError && error.code === 'already_paid') {
+    if (error instanceof AppError && error.code === 'already_paid') {
       clearPaymentData(session)
       return redirectWithToast('/dashboard', PAYMENT_TEXT.alreadyPaid, {
         headers: await cookieHeaders(session),
       })
     }
-    if (error instanceof PaymentError) {
+    if (error instanceof AppError) {
       return redirectWithToast('/checkout', {
         title: PAYMENT_TEXT.setupFailed.title,
         description: error.message || PAYMENT_TEXT.setupFailed.description,

@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { data } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RouteDialog } from '#app/components/route-dialog.tsx'
@@ -8,7 +7,7 @@ import { eventInputFromEvent } from '#app/models/event-schema.ts'
 import { requireBusiness, type BusinessSessionCopy } from '#app/services/auth.server.ts'
 import { requireEditableEvent } from '#app/services/event-edit.server.ts'
 import { eventFormPageData, stageDraftFromForm } from '#app/services/event-form-page.server.ts'
-import { SubmissionError } from '#app/services/event-submission.server.ts'
+import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
 
 export const meta: MetaFunction = () => [{ title: 'Edit Event Listing · EventShout' }]
 
@@ -17,7 +16,7 @@ async function editableEvent(business: BusinessSessionCopy, id: string | undefin
   try {
     return await requireEditableEvent(business, id)
   } catch (error) {
-    if (error instanceof SubmissionError) throw data({ message: error.message }, { status: error.status })
+    if (error instanceof AppError) throw appErrorResponse(error)
     throw error
   }
 }

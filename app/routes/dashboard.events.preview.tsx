@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { data, redirect } from '@remix-run/node'
+import { redirect } from '@remix-run/node'
 import { Form, useLoaderData, useNavigation } from '@remix-run/react'
 import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
@@ -10,8 +10,8 @@ import { requireBusiness } from '#app/services/auth.server.ts'
 import { rememberPayment } from '#app/services/event-approval.server.ts'
 import { getEventDraft, setEventDraft, type EventDraft } from '#app/services/event-draft.server.ts'
 import { requireEditableEvent, saveAd } from '#app/services/event-edit.server.ts'
-import { SubmissionError } from '#app/services/event-submission.server.ts'
 import { discardStaged } from '#app/services/media.server.ts'
+import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
 import { formatDollars } from '#app/utils/pricing.ts'
 import { getSession, sessionStorage } from '#app/services/session.server.ts'
 import { redirectWithToast } from '#app/services/toast.server.ts'
@@ -33,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   try {
     edited = draft.eventID === undefined ? null : await requireEditableEvent(business, draft.eventID)
   } catch (error) {
-    if (error instanceof SubmissionError) throw data({ message: error.message }, { status: error.status })
+    if (error instanceof AppError) throw appErrorResponse(error)
     throw error
   }
   const cardBusiness = await getCardBusiness(business.businessID)
@@ -81,10 +81,10 @@ export async function action({ request }: ActionFunctionArgs) {
       { headers: combineHeaders({ 'Set-Cookie': cookie }) },
     )
   } catch (error) {
-    const description = error instanceof SubmissionError ? error.message : 'Failed to approve your ad. Please try again.'
-    if (!(error instanceof SubmissionError)) console.error('Approving an event failed', error)
+    const description = error instanceof AppError ? error.message : 'Failed to approve your ad. Please try again.'
+    if (!(error instanceof AppError)) console.error('Approving an event failed', error)
     const toast = { title: 'Error', description, variant: 'destructive' } as const
-    if (error instanceof SubmissionError && (error.status === 404 || error.status === 409)) {
+    if (error instanceof AppError && (error.status === 404 || error.status === 409)) {
       // The edited ad is gone or paid meanwhile: this draft can never be saved.
       await discardStaged(Object.values(draft.files))
       setEventDraft(session, null)

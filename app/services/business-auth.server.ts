@@ -3,7 +3,7 @@ import { FormStrategy } from 'remix-auth-form'
 import { INVALID_CREDENTIALS_MESSAGE, parseSignIn } from '#app/models/business-schema.ts'
 import { toSessionCopy, verifyBusinessCredentials } from '#app/models/business.server.ts'
 import type { BusinessSessionCopy } from './auth.server.ts'
-import { PasswordHashingBusyError } from '#app/utils/password.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
 import {
   ACCOUNT_GUESS_INTERVAL_MS,
   ACCOUNT_SLOWDOWN_AFTER_FAILURES,
@@ -89,7 +89,8 @@ export async function signInBusiness(
   try {
     row = await verifyBusinessCredentials(email, password)
   } catch (error) {
-    if (!(error instanceof PasswordHashingBusyError)) throw error
+    // The one refusal a password check makes: every hashing slot is taken.
+    if (!(error instanceof AppError) || error.status !== 503) throw error
     const { message, retryAfterSeconds } = error
     return { ok: false, status: 503, title: LOGIN_FAILED_TITLE, message, retryAfterSeconds }
   }

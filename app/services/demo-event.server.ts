@@ -1,6 +1,7 @@
 import type { BusinessSessionCopy } from './auth.server.ts'
 import { parseEventInput, today } from './event-approval.server.ts'
-import { saveApprovedEvent, SubmissionError } from './event-submission.server.ts'
+import { saveApprovedEvent } from './event-submission.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
 import { discardStaged, parseMultipartUpload, UploadError } from './media.server.ts'
 
 type DemoResult =
@@ -36,7 +37,7 @@ export async function saveDemoEvent(request: Request, business: BusinessSessionC
     })
     return { ok: true, eventID, message: 'Event created successfully' }
   } catch (error) {
-    if (error instanceof SubmissionError) {
+    if (error instanceof AppError) {
       return { ok: false, status: error.status, message: error.message, errors: error.fieldErrors }
     }
     throw error

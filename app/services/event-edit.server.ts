@@ -11,8 +11,8 @@ import {
   AD_NOT_EDITABLE_MESSAGE,
   EVENT_NOT_FOUND_MESSAGE,
   saveApprovedEvent,
-  SubmissionError,
 } from './event-submission.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
 
 export const PAYMENT_UNDER_WAY_MESSAGE =
   'A payment for this ad is being processed, so it cannot be edited now. Please check back shortly.'
@@ -24,8 +24,8 @@ export const PAYMENT_UNDER_WAY_MESSAGE =
 export async function requireEditableEvent(business: BusinessSessionCopy, id: unknown): Promise<Event> {
   const eventID = typeof id === 'number' ? id : parseIdParam(typeof id === 'string' ? id : null)
   const event = eventID ? await getOwnedEvent(eventID, business.businessID) : null
-  if (!event) throw new SubmissionError(EVENT_NOT_FOUND_MESSAGE, 404)
-  if (!isEditableByOwner(event)) throw new SubmissionError(AD_NOT_EDITABLE_MESSAGE, 409)
+  if (!event) throw new AppError(EVENT_NOT_FOUND_MESSAGE, 404)
+  if (!isEditableByOwner(event)) throw new AppError(AD_NOT_EDITABLE_MESSAGE, 409)
   return event
 }
 
@@ -43,8 +43,8 @@ export async function saveAd(args: {
   if (args.eventID !== undefined) {
     await requireEditableEvent(args.business, args.eventID)
     const payments = await settleOpenPayments(args.eventID)
-    if (payments === 'paid') throw new SubmissionError(AD_NOT_EDITABLE_MESSAGE, 409)
-    if (payments === 'unknown') throw new SubmissionError(PAYMENT_UNDER_WAY_MESSAGE, 409)
+    if (payments === 'paid') throw new AppError(AD_NOT_EDITABLE_MESSAGE, 409)
+    if (payments === 'unknown') throw new AppError(PAYMENT_UNDER_WAY_MESSAGE, 409)
   }
   return saveApprovedEvent(args)
 }

@@ -8,9 +8,10 @@ import { lastBookableDate } from '#app/models/event-schema.ts'
 import type { BusinessSessionCopy } from './auth.server.ts'
 import { parseEventInput, today } from './event-approval.server.ts'
 import { getEventDraft, getEventDraftFor, setEventDraft } from './event-draft.server.ts'
-import { assertCategoriesExist, priceFor, SubmissionError } from './event-submission.server.ts'
+import { assertCategoriesExist, priceFor } from './event-submission.server.ts'
 import { discardStaged, parseMultipartUpload, UploadError, type StagedFile } from './media.server.ts'
 import { PRICE_TIERS, formatDollars } from '#app/utils/pricing.ts'
+import { AppError } from '#app/utils/app-error.ts'
 import { getSession, sessionStorage } from './session.server.ts'
 
 /** Everything the event form needs besides the advertiser: categories, the date picker's months, the price table. */
@@ -109,7 +110,7 @@ export async function stageDraftFromForm(request: Request, { eventID }: { eventI
     })
   } catch (error) {
     await discardStaged(Object.values(files))
-    if (error instanceof SubmissionError) return data({ errors: error.fieldErrors }, { status: error.status })
+    if (error instanceof AppError) return data({ errors: error.fieldErrors }, { status: error.status })
     throw error
   }
 }

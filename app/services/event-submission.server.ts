@@ -15,19 +15,10 @@ import type { EventInput } from '#app/models/event-schema.ts'
 import type { BusinessSessionCopy } from './auth.server.ts'
 import { getEnv } from './env.server.ts'
 import { deleteStoredMedia, storeMediaForEvent, type StagedFile } from './media.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
 import { mediaFileName } from '#app/utils/media-types.ts'
 import { chargeCentsForDays } from '#app/utils/pricing.ts'
 import { todayInZone } from '#app/utils/time.ts'
-
-export class SubmissionError extends Error {
-  constructor(
-    message: string,
-    readonly status = 400,
-    readonly fieldErrors: Record<string, string[]> = {},
-  ) {
-    super(message)
-  }
-}
 
 export const EVENT_NOT_FOUND_MESSAGE = 'Event not found'
 export const TOTAL_MISMATCH_MESSAGE =
@@ -41,8 +32,8 @@ export async function assertCategoriesExist(names: string[]) {
   const known = new Set(found.map((f) => f.name))
   const unknown = names.filter((n) => !known.has(n))
   if (unknown.length) {
-    throw new SubmissionError('Please choose a category from the list', 400, {
-      eventCategory: ['Please choose a category from the list'],
+    throw new AppError('Please choose a category from the list', 400, {
+      fieldErrors: { eventCategory: ['Please choose a category from the list'] },
     })
   }
 }
@@ -55,7 +46,7 @@ export function priceFor(input: EventInput, claimedDollars?: number | null) {
     claimedDollars !== null &&
     Math.round(claimedDollars * 100) !== totalCents
   ) {
-    throw new SubmissionError(TOTAL_MISMATCH_MESSAGE, 400, { totalAmount: [TOTAL_MISMATCH_MESSAGE] })
+    throw new AppError(TOTAL_MISMATCH_MESSAGE, 400, { fieldErrors: { totalAmount: [TOTAL_MISMATCH_MESSAGE] } })
   }
   return totalCents
 }
@@ -103,8 +94,8 @@ export async function saveApprovedEvent({
         saved = await insertEvent(tx, data)
       } else {
         const current = await lockOwnedEvent(tx, editedID, business.businessID)
-        if (!current) throw new SubmissionError(EVENT_NOT_FOUND_MESSAGE, 404)
-        if (!isEditableByOwner(current)) throw new SubmissionError(AD_NOT_EDITABLE_MESSAGE, 409)
+        if (!current) throw new AppError(EVENT_NOT_FOUND_MESSAGE, 404)
+        if (!isEditableByOwner(current)) throw new AppError(AD_NOT_EDITABLE_MESSAGE, 409)
         await updateSubmittedEvent(tx, editedID, data)
         saved = current
         replacedUrls = [files.photo && current.stillPhotoURL, files.video && current.videoURL].filter(

@@ -30,8 +30,6 @@ const STRATEGY = 'oidc'
 const STATE_COOKIE = 'es_oidc'
 const SCOPES = ['openid', 'email', 'profile']
 
-export class IdentityError extends Error {}
-
 const metadataSchema = z.object({
   issuer: z.string().optional(),
   authorization_endpoint: z.url(),
@@ -55,7 +53,7 @@ export function discoverProvider(issuer: string): Promise<ProviderMetadata> {
         headers: { Accept: 'application/json' },
         signal: AbortSignal.timeout(10_000),
       })
-      if (!response.ok) throw new IdentityError(`Discovery at ${url} answered ${response.status}`)
+      if (!response.ok) throw new Error(`Discovery at ${url} answered ${response.status}`)
       return metadataSchema.parse(await response.json())
     })()
     discoveries.set(url, pending)
@@ -105,17 +103,17 @@ async function fetchClaims(metadata: ProviderMetadata, accessToken: string, idTo
     headers: { Authorization: `Bearer ${accessToken}`, Accept: 'application/json' },
     signal: AbortSignal.timeout(10_000),
   })
-  if (!response.ok) throw new IdentityError(`The userinfo endpoint answered ${response.status}`)
+  if (!response.ok) throw new Error(`The userinfo endpoint answered ${response.status}`)
   const claims = claimsSchema.parse(await response.json())
   if (fromIdToken.success && fromIdToken.data.sub && claims.sub && fromIdToken.data.sub !== claims.sub) {
-    throw new IdentityError('The userinfo subject does not match the ID token')
+    throw new Error('The userinfo subject does not match the ID token')
   }
   return claims
 }
 
 async function oidcAuthenticator(request: Request) {
   const env = getEnv()
-  if (!env.OIDC_ISSUER || !env.OIDC_CLIENT_ID) throw new IdentityError('No identity provider is configured')
+  if (!env.OIDC_ISSUER || !env.OIDC_CLIENT_ID) throw new Error('No identity provider is configured')
   const metadata = await discoverProvider(env.OIDC_ISSUER)
   const strategy = new OAuth2Strategy<ProviderIdentity>(
     {
@@ -138,7 +136,7 @@ async function oidcAuthenticator(request: Request) {
       const data = tokens.data as { id_token?: unknown }
       const idToken = typeof data.id_token === 'string' ? data.id_token : undefined
       const claims = await fetchClaims(metadata, tokens.accessToken(), idToken)
-      if (!claims.email) throw new IdentityError('The identity provider did not share an email address')
+      if (!claims.email) throw new Error('The identity provider did not share an email address')
       return {
         profile: {
           email: claims.email,
@@ -193,7 +191,7 @@ export async function beginProviderSignIn(request: Request): Promise<Response> {
     )
     return thrown
   }
-  throw new IdentityError('The sign-in flow did not redirect to the identity provider')
+  throw new Error('The sign-in flow did not redirect to the identity provider')
 }
 
 /** Expires every state cookie the round trip left behind. */

@@ -5,6 +5,7 @@
  */
 import crypto from 'node:crypto'
 import Stripe from 'stripe'
+import { AppError } from '#app/utils/app-error.ts'
 import { getEnv, type Env } from './env.server.ts'
 
 export type IntentStatus =
@@ -64,15 +65,13 @@ export interface PaymentProvider {
   refund(input: RefundInput): Promise<ProviderRefund>
 }
 
-/** A refusal the provider explains to the card holder (decline, expired card, wrong number). */
-export class CardError extends Error {
-  constructor(
-    message: string,
-    readonly code: string,
-  ) {
-    super(message)
-    this.name = 'CardError'
-  }
+/** A refusal the provider explains to the card holder (decline, expired card, wrong number): a 402 with its code. */
+function cardError(message: string, code: string) {
+  return new AppError(message, 402, { code })
+}
+
+export function isCardError(error: unknown): error is AppError & { code: string } {
+  return error instanceof AppError && error.status === 402 && error.code !== undefined
 }
 
 /* Stripe ---------------------------------------------------------------------------------------------------------- */
@@ -237,19 +236,19 @@ export interface TestCardInput {
   cvc: string
 }
 
-/** Parses and checks a card like Stripe's test mode does; throws CardError with Stripe's wording. */
+/** Parses and checks a card like Stripe's test mode does; throws a card error (402) with Stripe's wording. */
 export function checkTestCard(card: TestCardInput, now = new Date()) {
   const number = card.number.replace(/[\s-]/g, '')
   if (!/^\d{12,19}$/.test(number) || !luhnValid(number)) {
-    throw new CardError(CARD_MESSAGES.incorrectNumber, 'incorrect_number')
+    throw cardError(CARD_MESSAGES.incorrectNumber, 'incorrect_number')
   }
   const expiry = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(card.expiry)
   const month = expiry ? Number(expiry[1]) : NaN
-  if (!expiry || month < 1 || month > 12) throw new CardError(CARD_MESSAGES.invalidExpiry, 'invalid_expiry')
+  if (!expiry || month < 1 || month > 12) throw cardError(CARD_MESSAGES.invalidExpiry, 'invalid_expiry')
   const year = expiry[2]!.length === 2 ? 2000 + Number(expiry[2]) : Number(expiry[2])
   const current = now.getUTCFullYear() * 12 + now.getUTCMonth() + 1
-  if (year * 12 + month < current) throw new CardError(CARD_MESSAGES.expired, 'expired_card')
-  if (!/^\d{3,4}$/.test(card.cvc.trim())) throw new CardError(CARD_MESSAGES.invalidCvc, 'invalid_cvc')
+  if (year * 12 + month < current) throw cardError(CARD_MESSAGES.expired, 'expired_card')
+  if (!/^\d{3,4}$/.test(card.cvc.trim())) throw cardError(CARD_MESSAGES.invalidCvc, 'invalid_cvc')
   return { number, last4: number.slice(-4), expMonth: month, expYear: year }
 }
 
@@ -307,18 +306,18 @@ export function testProvider(): TestProvider {
     async confirmCard(id, input) {
       const intent = testState.intents.get(id)
       if (!intent)
-        throw new CardError(
+        throw cardError(
           'This payment has expired. Please reload the page and try again.',
           'resource_missing',
         )
       if (intent.status === 'succeeded' || intent.status === 'canceled') return copy(intent)
       try {
         const card = checkTestCard(input)
-        if (card.number === TEST_CARDS.declined) throw new CardError(CARD_MESSAGES.declined, 'card_declined')
+        if (card.number === TEST_CARDS.declined) throw cardError(CARD_MESSAGES.declined, 'card_declined')
         if (card.number === TEST_CARDS.insufficientFunds) {
-          throw new CardError(CARD_MESSAGES.insufficientFunds, 'insufficient_funds')
+          throw cardError(CARD_MESSAGES.insufficientFunds, 'insufficient_funds')
         }
-        if (card.number !== TEST_CARDS.success) throw new CardError(CARD_MESSAGES.declined, 'card_declined')
+        if (card.number !== TEST_CARDS.success) throw cardError(CARD_MESSAGES.declined, 'card_declined')
         Object.assign(intent, {
           status: 'succeeded',
           amountReceived: intent.amount,
@@ -329,7 +328,7 @@ export function testProvider(): TestProvider {
         } satisfies Partial<ProviderIntent>)
         return copy(intent)
       } catch (error) {
-        if (error instanceof CardError) {
+        if (isCardError(error)) {
           intent.status = 'requires_payment_method'
           intent.lastError = { code: error.code, message: error.message }
         }

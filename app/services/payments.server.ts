@@ -29,35 +29,23 @@ import { getEnv } from './env.server.ts'
 import { getEventPaymentData, setEventPaymentData, type EventPaymentData } from './event-draft.server.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import {
-  CardError,
   getPaymentProvider,
   getStripe,
+  isCardError,
   testProvider,
   type PaymentProvider,
   type ProviderIntent,
   type TestCardInput,
 } from './payment-providers.server.ts'
-import { chargeCentsForDays, PricingError } from '#app/utils/pricing.ts'
+import { AppError } from '#app/utils/app-error.ts'
+import { chargeCentsForDays } from '#app/utils/pricing.ts'
 import { TOTAL_MISMATCH_MESSAGE } from './event-submission.server.ts'
 
 export {
-  CardError,
   getPaymentProvider,
   type PaymentProvider,
   type ProviderIntent,
 } from './payment-providers.server.ts'
-
-/** A refusal with an HTTP status and a message the advertiser can read. */
-export class PaymentError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-    readonly code?: string,
-  ) {
-    super(message)
-    this.name = 'PaymentError'
-  }
-}
 
 export const CURRENCY = 'usd'
 /** An unpaid draft is removed this long after it was saved (cleanup.server.ts); its intent expires with it. */
@@ -71,7 +59,7 @@ export const NOT_YOUR_EVENT_MESSAGE = 'That event is not yours.'
 
 function requireProvider(): PaymentProvider {
   const provider = getPaymentProvider()
-  if (!provider) throw new PaymentError(PAYMENTS_UNAVAILABLE_MESSAGE, 503)
+  if (!provider) throw new AppError(PAYMENTS_UNAVAILABLE_MESSAGE, 503)
   return provider
 }
 
@@ -119,28 +107,23 @@ export function paymentDataFromEvent(event: Event): EventPaymentData {
 
 /** The event when it belongs to the signed-in business: 404 when missing, 403 when someone else's. */
 export async function requireOwnEvent(business: BusinessSessionCopy, eventID: number): Promise<Event> {
-  if (!Number.isInteger(eventID) || eventID <= 0) throw new PaymentError('eventID is required', 400)
+  if (!Number.isInteger(eventID) || eventID <= 0) throw new AppError('eventID is required', 400)
   const event = await getEventRow(eventID)
-  if (!event) throw new PaymentError(EVENT_NOT_FOUND_MESSAGE, 404)
-  if (event.businessID !== business.businessID) throw new PaymentError(NOT_YOUR_EVENT_MESSAGE, 403)
+  if (!event) throw new AppError(EVENT_NOT_FOUND_MESSAGE, 404)
+  if (event.businessID !== business.businessID) throw new AppError(NOT_YOUR_EVENT_MESSAGE, 403)
   return event
 }
 
 export function assertPayable(event: Event) {
-  if (event.paymentStatus === 'paid') throw new PaymentError(ALREADY_PAID_MESSAGE, 409, 'already_paid')
-  if (event.paymentStatus === 'refunded') throw new PaymentError(REFUNDED_MESSAGE, 409, 'refunded')
+  if (event.paymentStatus === 'paid') throw new AppError(ALREADY_PAID_MESSAGE, 409, { code: 'already_paid' })
+  if (event.paymentStatus === 'refunded') throw new AppError(REFUNDED_MESSAGE, 409, { code: 'refunded' })
 }
 
 /** What the event costs, from its own display dates. */
 export function amountDueCents(event: Event) {
-  try {
-    const cents = chargeCentsForDays(event.showAdOnDates.length)
-    if (cents <= 0) throw new PaymentError('This ad has no display dates to pay for.', 400)
-    return cents
-  } catch (error) {
-    if (error instanceof PricingError) throw new PaymentError(error.message, 400)
-    throw error
-  }
+  const cents = chargeCentsForDays(event.showAdOnDates.length)
+  if (cents <= 0) throw new AppError('This ad has no display dates to pay for.', 400)
+  return cents
 }
 
 /* Set-up --------------------------------------------------------------------------------------------------------- */
@@ -177,7 +160,7 @@ export async function setUpEventPayment({
   // One request per ad at a time, across processes: the row lock is held while the provider is asked.
   return db.transaction(async (tx) => {
     const event = await lockEventRow(tx, eventID)
-    if (!event) throw new PaymentError(EVENT_NOT_FOUND_MESSAGE, 404)
+    if (!event) throw new AppError(EVENT_NOT_FOUND_MESSAGE, 404)
     return setUpLockedEventPayment(tx, { business, event, provider, claimedTotalDollars })
   })
 }
@@ -200,7 +183,7 @@ async function setUpLockedEventPayment(
   const cents = amountDueCents(event)
   if (claimedTotalDollars !== undefined && claimedTotalDollars !== null) {
     if (!Number.isFinite(claimedTotalDollars) || Math.round(claimedTotalDollars * 100) !== cents) {
-      throw new PaymentError(TOTAL_MISMATCH_MESSAGE, 400, 'amount_mismatch')
+      throw new AppError(TOTAL_MISMATCH_MESSAGE, 400, { code: 'amount_mismatch' })
     }
   }
   const result = (intent: ProviderIntent): PaymentSetup => ({
@@ -217,10 +200,10 @@ async function setUpLockedEventPayment(
     if (intent && REUSABLE.includes(intent.status) && intent.amount === cents) return result(intent)
     if (intent?.status === 'succeeded') {
       await recordIntentOutcome(intent, tx)
-      throw new PaymentError(ALREADY_PAID_MESSAGE, 409, 'already_paid')
+      throw new AppError(ALREADY_PAID_MESSAGE, 409, { code: 'already_paid' })
     }
     if (intent?.status === 'processing') {
-      throw new PaymentError('Your payment is being processed. Please check back shortly.', 409, 'processing')
+      throw new AppError('Your payment is being processed. Please check back shortly.', 409, { code: 'processing' })
     }
   }
 
@@ -363,9 +346,9 @@ export async function completeEventPayment({
   paymentIntentId: string
 }): Promise<CompletionResult> {
   const provider = requireProvider()
-  if (!/^pi_[A-Za-z0-9_]+$/.test(paymentIntentId)) throw new PaymentError('paymentIntentId is required', 400)
+  if (!/^pi_[A-Za-z0-9_]+$/.test(paymentIntentId)) throw new AppError('paymentIntentId is required', 400)
   const intent = await provider.retrieveIntent(paymentIntentId)
-  if (!intent) throw new PaymentError('Payment not found', 404)
+  if (!intent) throw new AppError('Payment not found', 404)
   const eventID = Number(intent.metadata.eventID)
   const payment = await getPaymentByIntentId(intent.id)
   const event = Number.isInteger(eventID) && eventID > 0 ? await getEventRow(eventID) : null
@@ -381,13 +364,13 @@ export async function completeEventPayment({
         code: 'event_creation_failed',
       }
     }
-    throw new PaymentError('Payment not found', 404)
+    throw new AppError('Payment not found', 404)
   }
   if (
     event.businessID !== business.businessID ||
     intent.metadata.businessID !== String(business.businessID)
   ) {
-    throw new PaymentError(NOT_YOUR_EVENT_MESSAGE, 403)
+    throw new AppError(NOT_YOUR_EVENT_MESSAGE, 403)
   }
 
   const outcome = await recordIntentOutcome(intent)
@@ -443,12 +426,12 @@ export async function payWithTestCard({
   eventID: number
   card: TestCardInput
 }): Promise<CompletionResult> {
-  if (getPaymentProvider()?.kind !== 'test') throw new PaymentError(PAYMENTS_UNAVAILABLE_MESSAGE, 503)
+  if (getPaymentProvider()?.kind !== 'test') throw new AppError(PAYMENTS_UNAVAILABLE_MESSAGE, 503)
   const setup = await setUpEventPayment({ business, eventID })
   try {
     await testProvider().confirmCard(setup.paymentIntentId, card)
   } catch (error) {
-    if (!(error instanceof CardError)) throw error
+    if (!isCardError(error)) throw error
     await markPaymentFailed(setup.paymentIntentId, { code: error.code, message: error.message })
     return { success: false, message: error.message, status: 402, code: error.code, eventID }
   }
@@ -595,7 +578,7 @@ export async function handleStripeWebhook(rawBody: string, signature: string | n
 
 async function stripeIntentOrThrow(id: string) {
   const intent = await requireProvider().retrieveIntent(id)
-  if (!intent) throw new PaymentError('Payment not found', 404)
+  if (!intent) throw new AppError('Payment not found', 404)
   return intent
 }
 

@@ -8,14 +8,13 @@ import {
 import {
   businessEmailTaken,
   createBusiness,
-  DuplicateBusinessEmailError,
   toSessionCopy,
 } from '#app/models/business.server.ts'
 import type { Business } from '#db/schema.ts'
 import { getEnv } from './env.server.ts'
 import { getSessionIdentity, getUser, startSession } from './auth.server.ts'
 import { databaseFailureResponse } from './database-errors.server.ts'
-import { PasswordHashingBusyError } from '#app/utils/password.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
 import {
   checkLimit,
   clientIp,
@@ -63,10 +62,9 @@ export function tooManyRegistrationsMessage(seconds: number) {
 }
 
 function failure(error: unknown): RegistrationFailure {
-  if (error instanceof DuplicateBusinessEmailError)
-    return { ok: false, status: 409, message: DUPLICATE_EMAIL_MESSAGE }
-  if (error instanceof PasswordHashingBusyError) {
-    return { ok: false, status: 503, message: error.message, retryAfterSeconds: error.retryAfterSeconds }
+  if (error instanceof AppError) {
+    const { status, message, retryAfterSeconds } = error
+    return { ok: false, status, message, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) }
   }
   console.error('Creating a business account failed', error)
   return { ok: false, ...databaseFailureResponse(error, REGISTRATION_FAILED_MESSAGE) }

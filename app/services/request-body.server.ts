@@ -82,41 +82,43 @@ function zodMessage(error: z.ZodError) {
   return error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')
 }
 
+/** JSON text parsed (a request body, or a form field that carries JSON); a string that is not JSON is an issue. */
+export const jsonTextSchema = z.string().transform((text, ctx): unknown => {
+  try {
+    return JSON.parse(text)
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'must be JSON' })
+    return z.NEVER
+  }
+})
+
+export const JSON_CONTENT_TYPE_MESSAGE = 'Send a JSON body (Content-Type: application/json)'
+
 /**
- * A JSON body validated by `schema`: 415 without a JSON Content-Type, 413 past the limit, 400 for broken JSON, a NUL
- * character, or a value the schema refuses (`invalidMessage`, or the schema's own messages).
+ * The one JSON reader: a body validated by `schema`. 415 without a JSON Content-Type, 413 past the limit, 400 for
+ * broken JSON, a NUL character, or a value the schema refuses (`invalidMessage`, or the schema's own messages).
  */
 export async function readJsonBody<S extends z.ZodType>(
   request: Request,
   schema: S,
-  {
-    invalidMessage,
-    typeMessage,
-    typeStatus = 415,
-    maxBytes = BODY_MAX_BYTES,
-  }: { invalidMessage?: string; typeMessage?: string; typeStatus?: number; maxBytes?: number } = {},
+  { invalidMessage, maxBytes = BODY_MAX_BYTES }: { invalidMessage?: string; maxBytes?: number } = {},
 ): Promise<z.output<S>> {
   if (!isJsonRequest(request)) {
     await request.body?.cancel().catch(() => {})
-    throw jsonError(typeMessage ?? 'Send a JSON body (Content-Type: application/json)', typeStatus)
+    throw jsonError(JSON_CONTENT_TYPE_MESSAGE, 415)
   }
-  const raw = await readBodyText(request, maxBytes)
-  let body: unknown
-  try {
-    body = JSON.parse(raw)
-  } catch {
-    throw jsonError(INVALID_JSON_MESSAGE, 400)
-  }
+  const parsed = jsonTextSchema.safeParse(await readBodyText(request, maxBytes))
+  if (!parsed.success) throw jsonError(INVALID_JSON_MESSAGE, 400)
+  const body = parsed.data
   if (containsNul(body)) throw jsonError(NUL_MESSAGE, 400)
-  const parsed = schema.safeParse(body)
-  if (!parsed.success) throw jsonError(invalidMessage ?? zodMessage(parsed.error), 400)
-  return parsed.data
+  const checked = schema.safeParse(body)
+  if (!checked.success) throw jsonError(invalidMessage ?? zodMessage(checked.error), 400)
+  return checked.data
 }
 
 /** A JSON object body (the calls that take a record's fields), or a thrown 400/413/415. */
 export function readJsonObject(request: Request): Promise<Record<string, unknown>> {
   return readJsonBody(request, z.record(z.string(), z.unknown()), {
-    typeMessage: 'Send JSON (Content-Type: application/json)',
     invalidMessage: 'The request body must be a JSON object',
     maxBytes: JSON_BODY_MAX_BYTES,
   })

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto'
 import { promisify } from 'node:util'
+import { AppError } from './app-error.ts'
 
 const scrypt = promisify(crypto.scrypt) as (
   password: crypto.BinaryLike,
@@ -21,20 +22,18 @@ export const HASH_QUEUE_LENGTH = 8
 /** What a client is told to wait when the queue is full: a hash takes about 50 ms. */
 export const HASHING_BUSY_RETRY_AFTER_SECONDS = 1
 
-/** Too many sign-ins or registrations at once: the caller answers 503 with Retry-After. */
-export class PasswordHashingBusyError extends Error {
-  readonly retryAfterSeconds = HASHING_BUSY_RETRY_AFTER_SECONDS
-  constructor() {
-    super('Too many sign-ins at once. Please try again in a moment.')
-    this.name = 'PasswordHashingBusyError'
-  }
+/** Too many sign-ins or registrations at once: a 503 with Retry-After. */
+export function hashingBusyError() {
+  return new AppError('Too many sign-ins at once. Please try again in a moment.', 503, {
+    retryAfterSeconds: HASHING_BUSY_RETRY_AFTER_SECONDS,
+  })
 }
 
 const gate = { running: 0, waiting: [] as Array<() => void> }
 
 async function withHashingSlot<T>(work: () => Promise<T>): Promise<T> {
   if (gate.running >= HASHES_IN_FLIGHT) {
-    if (gate.waiting.length >= HASH_QUEUE_LENGTH) throw new PasswordHashingBusyError()
+    if (gate.waiting.length >= HASH_QUEUE_LENGTH) throw hashingBusyError()
     await new Promise<void>((resolve) => gate.waiting.push(resolve))
   } else {
     gate.running++

@@ -1,4 +1,5 @@
 import { MAX_DISPLAY_DATES } from '#app/constants.ts'
+import { AppError } from './app-error.ts'
 
 /** Price tiers in cents by the highest number of display days they cover. */
 export const PRICE_TIERS: ReadonlyArray<{ upToDays: number; cents: number }> = [
@@ -7,19 +8,17 @@ export const PRICE_TIERS: ReadonlyArray<{ upToDays: number; cents: number }> = [
   { upToDays: MAX_DISPLAY_DATES, cents: 6900 },
 ]
 
-export class PricingError extends Error {}
-
-/** The charge in cents for an ad shown on `days` dates. */
+/** The charge in cents for an ad shown on `days` dates; a count that has no price is a 400. */
 export function chargeCentsForDays(days: number): number {
   if (!Number.isInteger(days) || days < 0) {
-    throw new PricingError('Number of days must be a whole number of 0 or more')
+    throw new AppError('Number of days must be a whole number of 0 or more', 400)
   }
   if (days > MAX_DISPLAY_DATES) {
-    throw new PricingError(`Max number for any event or special is ${MAX_DISPLAY_DATES} days`)
+    throw new AppError(`Max number for any event or special is ${MAX_DISPLAY_DATES} days`, 400)
   }
   if (days === 0) return 0
   const tier = PRICE_TIERS.find((t) => days <= t.upToDays)
-  if (!tier) throw new PricingError('No price for that number of days')
+  if (!tier) throw new AppError('No price for that number of days', 400)
   return tier.cents
 }
 

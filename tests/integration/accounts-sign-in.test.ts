@@ -204,7 +204,7 @@ describe('POST /api/business/login (JSON)', () => {
     expect(await res.json()).toMatchObject({ message })
   })
 
-  test('a body that is not JSON → 400 with a message', async () => {
+  test('a body that is not JSON → 400, a form post → 415, each with a message', async () => {
     const res = await postApiLogin(undefined, { raw: 'email=a@b.co&password=x' })
     expect(res.status).toBe(400)
     expect(((await res.json()) as { message: string }).message).toMatch(/JSON/)
@@ -213,7 +213,7 @@ describe('POST /api/business/login (JSON)', () => {
       method: 'POST',
       body: form({ email: owner.businessEmail, password: PASSWORD }),
     })
-    expect(formPost.status).toBe(400)
+    expect(formPost.status).toBe(415)
     expect(((await formPost.json()) as { message: string }).message).toMatch(/JSON/)
 
     expect((await postApiLogin(undefined, { raw: '[1,2]' })).status).toBe(400)

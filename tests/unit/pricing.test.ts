@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { MAX_DISPLAY_DATES } from '#app/constants.ts'
-import { centsToDollars, chargeCentsForDays, formatDollars, PricingError } from '#app/utils/pricing.ts'
+import { AppError } from '#app/utils/app-error.ts'
+import { centsToDollars, chargeCentsForDays, formatDollars } from '#app/utils/pricing.ts'
 
 describe('chargeCentsForDays', () => {
   test.each([
@@ -17,12 +18,12 @@ describe('chargeCentsForDays', () => {
 
   test('more than the maximum number of dates is refused with the spec text', () => {
     expect(() => chargeCentsForDays(MAX_DISPLAY_DATES + 1)).toThrow(
-      new PricingError('Max number for any event or special is 21 days'),
+      new AppError('Max number for any event or special is 21 days'),
     )
   })
 
   test.each([-1, 1.5, Number.NaN])('%s is not a number of days', (days) => {
-    expect(() => chargeCentsForDays(days)).toThrow(PricingError)
+    expect(() => chargeCentsForDays(days)).toThrow(AppError)
   })
 })
 
