@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
-import { handleStorageTestUpload } from '#app/services/media.server.ts'
+import { handleStorageTestUpload } from '#app/services/media-test-upload.server.ts'
 
 /** POST /api/file-storage/upload-video (multipart: video, eventID, createdDate) → { publicUrl, error }. */
 export function action({ request }: ActionFunctionArgs) {

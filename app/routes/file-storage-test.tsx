@@ -7,7 +7,7 @@ import { toast } from '#app/components/toaster.tsx'
 import { PHOTO_MAX_BYTES, VIDEO_MAX_BYTES } from '#app/constants.ts'
 import { listEventsForBusiness } from '#app/models/event.server.ts'
 import { requireBusiness } from '#app/services/auth.server.ts'
-import { handleStorageTestUpload } from '#app/services/media.server.ts'
+import { handleStorageTestUpload } from '#app/services/media-test-upload.server.ts'
 import { PHOTO_SIZE_MESSAGE, PHOTO_TYPE_MESSAGE } from '#app/utils/media-types.ts'
 
 export const meta: MetaFunction = () => [{ title: 'Media upload test · EventShout' }]

@@ -2,7 +2,8 @@ import type { BusinessSessionCopy } from './auth.server.ts'
 import { parseEventInput, today } from './event-approval.server.ts'
 import { saveApprovedEvent } from './event-submission.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
-import { discardStaged, parseMultipartUpload, UploadError } from './media.server.ts'
+import { parseMultipartUpload } from './media-upload.server.ts'
+import { discardStaged, UploadError } from './media.server.ts'
 
 type DemoResult =
   | { ok: true; eventID: number; message: string }

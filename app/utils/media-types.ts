@@ -267,6 +267,7 @@ export interface MediaName {
 
 /** Reads a stored file name back into its key; null for anything that is not exactly a name this code writes. */
 export function parseMediaFileName(fileName: string): MediaName | null {
+  if (fileName.length > 64) return null
   const match = FILE_NAME.exec(fileName)
   if (!match) return null
   const [, year, month, day, id, width, ext] = match as unknown as [

@@ -14,7 +14,8 @@ import { loader as uploadsLoader } from '#app/routes/uploads.$filename.ts'
 import { resetEnvCache } from '#app/services/env.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { mediaFileName, photoSrcSet } from '#app/utils/media-types.ts'
-import { deleteStoredMedia, platformDate } from '#app/services/media.server.ts'
+import { deleteStoredMedia, mediaDate, mediaStorage } from '#app/services/media.server.ts'
+import { readStored, stagedKeys, storedExists } from '#tests/support/media-storage.ts'
 import { db } from '#db/client.server.ts'
 import { insertBusiness, insertUser } from '#db/factories.ts'
 import { events, type Business } from '#db/schema.ts'
@@ -56,7 +57,7 @@ beforeAll(async () => {
   clinicianCookie = await sessionCookieFor({ user: await insertUser(db, { roles: ['clinician'] }) })
   const own = await insertEvent(owner.businessID)
   ownEventID = own.eventID
-  ownEventDate = platformDate(own.createdDate)
+  ownEventDate = mediaDate(own.createdDate)
   otherEventID = (await insertEvent(other.businessID)).eventID
 })
 
@@ -119,12 +120,11 @@ async function headOf(response: Promise<Response>) {
   return res
 }
 
-function tmpFiles() {
-  return fs.existsSync(tmpDir) ? fs.readdirSync(tmpDir) : []
-}
-
-function stored(key: string) {
-  return path.join(mediaDir, key)
+/** Upload scratch files on this server and files staged in storage that nothing stored or discarded. */
+async function tmpFiles() {
+  const scratch = fs.existsSync(tmpDir) ? fs.readdirSync(tmpDir) : []
+  const staged = (await stagedKeys()).map((key) => key.slice('tmp/'.length))
+  return [...new Set([...scratch, ...staged])]
 }
 
 async function exifJpeg(width = 400, height = 200) {
@@ -173,7 +173,7 @@ describe('POST /api/file-storage/upload-image', () => {
     expect(body.publicUrl).toMatch(new RegExp(`^/api/media/${name}\\?v=[0-9a-z]+$`))
 
     const key = `images/${ownEventDate.slice(0, 7)}/${name}`
-    const saved = fs.readFileSync(stored(key))
+    const saved = (await readStored(key))!
     const meta = await sharp(saved).metadata()
     expect(meta.format).toBe('webp')
     expect(meta.exif).toBeUndefined()
@@ -182,9 +182,9 @@ describe('POST /api/file-storage/upload-image', () => {
     expect([meta.width, meta.height]).toEqual([200, 400])
     expect(saved.toString('latin1')).not.toContain('private-owner-name')
     for (const width of [480, 960]) {
-      expect(fs.existsSync(stored(key.replace('.webp', `-${width}w.webp`)))).toBe(true)
+      expect(await storedExists(key.replace('.webp', `-${width}w.webp`))).toBe(true)
     }
-    expect(tmpFiles()).toEqual([])
+    expect(await tmpFiles()).toEqual([])
 
     const served = await getMedia(body.publicUrl.replace('/api/media/', ''))
     expect(served.status).toBe(200)
@@ -211,7 +211,7 @@ describe('POST /api/file-storage/upload-image', () => {
       ]),
     )
     expect(res.status).toBe(200)
-    expect(tmpFiles()).toEqual([])
+    expect(await tmpFiles()).toEqual([])
   })
 
   test('5 MB + 1 byte is refused with the spec message and nothing is left on disk', async () => {
@@ -226,7 +226,7 @@ describe('POST /api/file-storage/upload-image', () => {
     expect(res.status).toBe(413)
     const message = 'File size must be less than 5MB'
     expect(await res.json()).toEqual({ publicUrl: null, error: message, message })
-    expect(tmpFiles()).toEqual([])
+    expect(await tmpFiles()).toEqual([])
   })
 
   test('an executable renamed photo.jpg is refused by its bytes', async () => {
@@ -241,7 +241,7 @@ describe('POST /api/file-storage/upload-image', () => {
     )
     expect(res.status).toBe(415)
     expect(await res.json()).toMatchObject({ publicUrl: null, error: 'Please select an image file' })
-    expect(tmpFiles()).toEqual([])
+    expect(await tmpFiles()).toEqual([])
   })
 
   test('a JPEG header that does not decode is refused', async () => {
@@ -260,7 +260,7 @@ describe('POST /api/file-storage/upload-image', () => {
     )
     expect(res.status).toBe(400)
     expect(await res.json()).toMatchObject({ error: 'Please select an image file' })
-    expect(tmpFiles()).toEqual([])
+    expect(await tmpFiles()).toEqual([])
   })
 
   test('a GIF/script polyglot is refused', async () => {
@@ -330,11 +330,9 @@ describe('POST /api/file-storage/upload-image', () => {
     )
     expect(res.status).toBe(403)
     expect(await res.json()).toMatchObject({ publicUrl: null })
-    expect(tmpFiles()).toEqual([])
+    expect(await tmpFiles()).toEqual([])
     expect(
-      fs.existsSync(
-        path.join(mediaDir, 'images', ownEventDate.slice(0, 7), `${ownEventDate}_${otherEventID}.webp`),
-      ),
+      await storedExists(`images/${ownEventDate.slice(0, 7)}/${ownEventDate}_${otherEventID}.webp`),
     ).toBe(false)
   })
 
@@ -348,7 +346,7 @@ describe('POST /api/file-storage/upload-image', () => {
       ]),
     )
     expect(res.status).toBe(400)
-    expect(tmpFiles()).toEqual([])
+    expect(await tmpFiles()).toEqual([])
   })
 
   test('a body that is not multipart is a 400', async () => {
@@ -371,7 +369,7 @@ describe('POST /api/file-storage/upload-image', () => {
       headers: { Cookie: ownerCookie, 'Content-Type': `multipart/form-data; boundary=${boundary}` },
     })
     expect(res.status).toBe(400)
-    expect(tmpFiles()).toEqual([])
+    expect(await tmpFiles()).toEqual([])
   })
 
   test('too many fields is refused', async () => {
@@ -390,7 +388,7 @@ describe('POST /api/file-storage/upload-image', () => {
       ]),
     )
     expect(res.status).toBe(400)
-    expect(tmpFiles()).toEqual([])
+    expect(await tmpFiles()).toEqual([])
   })
 })
 
@@ -422,7 +420,7 @@ describe('POST /api/file-storage/upload-video and serving with ranges', () => {
   })
 
   test('the stored file is the upload, byte for byte, in videos/yyyy-mm', async () => {
-    const saved = fs.readFileSync(stored(`videos/${ownEventDate.slice(0, 7)}/${videoName}`))
+    const saved = (await readStored(`videos/${ownEventDate.slice(0, 7)}/${videoName}`))!
     expect(saved.equals(video)).toBe(true)
   })
 
@@ -527,7 +525,7 @@ describe('POST /api/file-storage/upload-video and serving with ranges', () => {
     )
     expect(res.status).toBe(415)
     expect(await res.json()).toMatchObject({ error: 'Please select a video file' })
-    expect(tmpFiles()).toEqual([])
+    expect(await tmpFiles()).toEqual([])
   })
 
   test('a video of 50 MB + 1 byte is refused while streaming, leaving nothing behind', async () => {
@@ -543,7 +541,7 @@ describe('POST /api/file-storage/upload-video and serving with ranges', () => {
     ])
     expect(res.status).toBe(413)
     expect(await res.json()).toMatchObject({ error: 'Video file must be under 50MB' })
-    expect(tmpFiles()).toEqual([])
+    expect(await tmpFiles()).toEqual([])
   })
 
   test('deleteStoredMedia removes the files', async () => {
@@ -563,7 +561,7 @@ describe('POST /api/test-upload', () => {
     const body = (await res.json()) as { message: string; publicUrl: string }
     expect(body.publicUrl).toMatch(new RegExp(`^/api/media/2000-01-01_${owner.businessID}\\.webp\\?v=`))
     expect(body.message).toMatch(/.+/)
-    expect(fs.existsSync(stored(`images/2000-01/2000-01-01_${owner.businessID}.webp`))).toBe(true)
+    expect(await storedExists(`images/2000-01/2000-01-01_${owner.businessID}.webp`)).toBe(true)
     // A sample upload is the business's own; the name is rewritten by every test upload and never cached.
     const bare = await headOf(getMedia(`2000-01-01_${owner.businessID}.webp`))
     expect(bare.status).toBe(200)
@@ -584,8 +582,8 @@ describe('POST /api/test-upload', () => {
     ])
     expect(res.status).toBe(200)
     const key = `videos/2000-01/2000-01-01_${owner.businessID}.webm`
-    expect(fs.statSync(stored(key)).size).toBe(VIDEO_MAX_BYTES)
-    expect(tmpFiles()).toEqual([])
+    expect((await mediaStorage().head(key))?.size).toBe(VIDEO_MAX_BYTES)
+    expect(await tmpFiles()).toEqual([])
     await deleteStoredMedia([key])
   })
 
@@ -602,7 +600,7 @@ describe('POST /api/test-upload', () => {
       ]),
     )
     expect(both.status).toBe(400)
-    expect(tmpFiles()).toEqual([])
+    expect(await tmpFiles()).toEqual([])
   })
 
   test('signed out: 401 {message}', async () => {
@@ -647,7 +645,7 @@ describe('GET /api/media/{filename} refuses anything else', () => {
   })
 })
 
-const today = platformDate(new Date())
+const today = mediaDate(new Date())
 const day = (n: number) => addDaysIso(today, n)
 
 /** Where an ad stands; only an unpaid one may have its media replaced, only a live one is public. */
@@ -684,7 +682,7 @@ async function adWithPhoto(state: State) {
     .set({ ...statuses, showAdOnDates: [...showAdOnDates], ...showDateBounds(null, showAdOnDates) })
     .where(eq(events.eventID, event.eventID))
   const name = mediaFileName(publicUrl)
-  const date = platformDate(event.createdDate)
+  const date = mediaDate(event.createdDate)
   return { eventID: event.eventID, publicUrl, name, key: `images/${date.slice(0, 7)}/${name}`, date }
 }
 
@@ -698,7 +696,7 @@ describe("a paid ad's media is not replaced by the upload endpoints", () => {
     '%s: 409 with a JSON message; the file and the row stay as they were',
     async (state) => {
       const ad = await adWithPhoto(state)
-      const before = fs.readFileSync(stored(ad.key))
+      const before = (await readStored(ad.key))!
       const rowBefore = await eventRow(ad.eventID)
 
       const photo = await post(
@@ -728,10 +726,10 @@ describe("a paid ad's media is not replaced by the upload endpoints", () => {
       expect(video.status).toBe(409)
       expect(((await video.json()) as { message: string }).message).toBe(MEDIA_LOCKED_MESSAGE)
 
-      expect(fs.readFileSync(stored(ad.key)).equals(before)).toBe(true)
-      expect(fs.existsSync(stored(`videos/${ad.date.slice(0, 7)}/${ad.date}_${ad.eventID}.webm`))).toBe(false)
+      expect((await readStored(ad.key))!.equals(before)).toBe(true)
+      expect(await storedExists(`videos/${ad.date.slice(0, 7)}/${ad.date}_${ad.eventID}.webm`)).toBe(false)
       expect(await eventRow(ad.eventID)).toEqual(rowBefore)
-      expect(tmpFiles()).toEqual([])
+      expect(await tmpFiles()).toEqual([])
     },
   )
 })
@@ -775,7 +773,7 @@ describe('GET /api/media/{file}: everyone only when the ad is live', () => {
     const versioned = await getMediaAs(null, ad.publicUrl.replace('/api/media/', ''))
     expect(versioned.status).toBe(200)
     expect(versioned.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable')
-    expect(Buffer.from(await versioned.arrayBuffer()).equals(fs.readFileSync(stored(ad.key)))).toBe(true)
+    expect(Buffer.from(await versioned.arrayBuffer()).equals((await readStored(ad.key))!)).toBe(true)
     const bare = await headOf(getMediaAs(null, ad.name))
     expect(bare.headers.get('Cache-Control')).toBe('public, max-age=3600')
     const size = Number(bare.headers.get('Content-Length'))

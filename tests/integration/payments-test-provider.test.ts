@@ -8,7 +8,8 @@ import { action, loader } from '#app/routes/checkout.tsx'
 import { cleanupUnpaidEvents } from '#app/services/cleanup.server.ts'
 import { getEnv, resetEnvCache } from '#app/services/env.server.ts'
 import { getEventPaymentData } from '#app/services/event-draft.server.ts'
-import { mediaKey, mediaUrlFromKey, resolveMediaFile, mediaFileName } from '#app/services/media.server.ts'
+import { mediaKey, mediaUrlFromKey } from '#app/utils/media-types.ts'
+import { putStored, storedExists } from '#tests/support/media-storage.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { CARD_MESSAGES, checkTestCard, testProvider } from '#app/services/payment-providers.server.ts'
 import { refundEventPayment } from '#app/services/payments.server.ts'
@@ -385,19 +386,17 @@ describe('test cards', () => {
 })
 
 describe('cleanupUnpaidEvents', () => {
-  function writeMedia(kind: 'photo' | 'video', eventID: number, date: string) {
+  async function writeMedia(kind: 'photo' | 'video', eventID: number, date: string) {
     const key = mediaKey({ kind, date, id: eventID, ext: kind === 'photo' ? 'webp' : 'mp4' })
-    const file = resolveMediaFile(mediaFileName(key))!.path
-    fs.mkdirSync(path.dirname(file), { recursive: true })
-    fs.writeFileSync(file, 'media')
-    return { url: `${mediaUrlFromKey(key)}?v=1`, file }
+    await putStored(key, 'media')
+    return { url: `${mediaUrlFromKey(key)}?v=1`, key }
   }
 
   async function eventWithMedia(owner: Business, createdDate: Date, overrides: Partial<NewEvent> = {}) {
     const event = await insertEvent(owner, { createdDate, ...overrides })
     const date = createdDate.toISOString().slice(0, 10)
-    const photo = writeMedia('photo', event.eventID, date)
-    const video = writeMedia('video', event.eventID, date)
+    const photo = await writeMedia('photo', event.eventID, date)
+    const video = await writeMedia('video', event.eventID, date)
     await db
       .update(events)
       .set({ stillPhotoURL: photo.url, videoURL: video.url })
@@ -406,7 +405,7 @@ describe('cleanupUnpaidEvents', () => {
       { eventId: event.eventID, mediaType: 'photo', mediaUrl: photo.url },
       { eventId: event.eventID, mediaType: 'video', mediaUrl: video.url },
     ])
-    return { event, files: [photo.file, video.file] }
+    return { event, keys: [photo.key, video.key] }
   }
 
   test('removes unpaid events older than 24 hours with their files; keeps paid and younger ones', async () => {
@@ -444,7 +443,7 @@ describe('cleanupUnpaidEvents', () => {
     for (const removed of [stale, staleWithAttempt]) {
       expect(result.removed).toContain(removed.event.eventID)
       expect(await eventRow(removed.event.eventID)).toBeUndefined()
-      for (const file of removed.files) expect(fs.existsSync(file)).toBe(false)
+      for (const key of removed.keys) expect(await storedExists(key)).toBe(false)
     }
     expect(result.removed).toContain(declined.event.eventID)
     expect(await paymentRows(staleWithAttempt.event.eventID)).toHaveLength(0)
@@ -452,7 +451,7 @@ describe('cleanupUnpaidEvents', () => {
     for (const kept of [young, paid, refunded]) {
       expect(result.removed).not.toContain(kept.event.eventID)
       expect(await eventRow(kept.event.eventID)).toBeDefined()
-      for (const file of kept.files) expect(fs.existsSync(file)).toBe(true)
+      for (const key of kept.keys) expect(await storedExists(key)).toBe(true)
     }
     expect(result.kept).toContain(paidUnreported.event.eventID)
     expect((await eventRow(paidUnreported.event.eventID))!.paymentStatus).toBe('paid')

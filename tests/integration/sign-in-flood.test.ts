@@ -4,11 +4,11 @@
  * Retry-After instead of a queue of seconds.
  */
 import crypto from 'node:crypto'
-import fs from 'node:fs'
 import path from 'node:path'
 import { beforeAll, expect, test } from 'vitest'
 import { mediaKey } from '#app/utils/media-types.ts'
-import { mediaRoot, platformDate } from '#app/services/media.server.ts'
+import { mediaDate } from '#app/services/media.server.ts'
+import { putStored } from '#tests/support/media-storage.ts'
 import { db } from '#db/client.server.ts'
 import { days, useUploadFolder } from '#tests/support/ad-submission.ts'
 import { insertBusiness, insertTestEvent } from '#tests/support/events.ts'
@@ -25,12 +25,11 @@ beforeAll(async () => {
   const event = await insertTestEvent(owner, { showAdOnDates: days(2) })
   const key = mediaKey({
     kind: 'photo',
-    date: platformDate(event.createdDate),
+    date: mediaDate(event.createdDate),
     id: event.eventID,
     ext: 'webp',
   })
-  fs.mkdirSync(path.dirname(path.join(mediaRoot(), key)), { recursive: true })
-  fs.writeFileSync(path.join(mediaRoot(), key), crypto.randomBytes(256 * 1024))
+  await putStored(key, crypto.randomBytes(256 * 1024))
   base = await startRunningServer()
   photoUrl = `${base}/api/media/${path.basename(key)}`
 })

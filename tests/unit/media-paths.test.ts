@@ -10,7 +10,10 @@ import {
   photoSrcSet,
   photoVariantKey,
 } from '#app/utils/media-types.ts'
-import { mediaRoot, parseRange, platformDate, resolveMediaFile } from '#app/services/media.server.ts'
+import { parseRange } from '#app/services/media-http.server.ts'
+import { localMediaStorage } from '#app/services/media-storage-local.server.ts'
+import { mediaRoot } from '#app/services/media-storage.server.ts'
+import { mediaDate } from '#app/services/media.server.ts'
 import { TMP_DIR } from '#tests/support/test-database.ts'
 
 const dataDir = path.join(TMP_DIR, `media-paths-${process.pid}`)
@@ -20,6 +23,13 @@ beforeAll(() => {
   resetEnvCache()
 })
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }))
+
+function writeScratch(content: string) {
+  const file = path.join(dataDir, `scratch-${Math.random().toString(36).slice(2)}`)
+  fs.mkdirSync(dataDir, { recursive: true })
+  fs.writeFileSync(file, content)
+  return file
+}
 
 describe('key convention: images|videos/yyyy-mm/yyyy-mm-dd_eventID.ext', () => {
   test('photo and video keys', () => {
@@ -70,35 +80,38 @@ describe('key convention: images|videos/yyyy-mm/yyyy-mm-dd_eventID.ext', () => {
   })
 
   test('a Date is placed on its day in the platform time zone (America/New_York in tests)', () => {
-    expect(platformDate(new Date('2024-05-01T03:00:00Z'))).toBe('2024-04-30')
-    expect(platformDate(new Date('2024-05-01T12:00:00Z'))).toBe('2024-05-01')
-    expect(platformDate('2024-05-01')).toBe('2024-05-01')
-    expect(() => platformDate('not a date')).toThrow()
+    expect(mediaDate(new Date('2024-05-01T03:00:00Z'))).toBe('2024-04-30')
+    expect(mediaDate(new Date('2024-05-01T12:00:00Z'))).toBe('2024-05-01')
+    expect(mediaDate('2024-05-01')).toBe('2024-05-01')
+    expect(() => mediaDate('not a date')).toThrow()
   })
 })
 
-describe('resolveMediaFile', () => {
-  test('maps names back to their folder from the extension and yyyy-mm from the date', () => {
+describe('parseMediaFileName', () => {
+  test('maps names back to their folder from the extension and yyyy-mm from the date', async () => {
     const root = mediaRoot()
     expect(root).toBe(path.resolve(dataDir, 'media'))
-    expect(resolveMediaFile('2024-05-01_12.webp')).toMatchObject({
+    expect(parseMediaFileName('2024-05-01_12.webp')).toMatchObject({
       key: 'images/2024-05/2024-05-01_12.webp',
-      path: path.join(root, 'images/2024-05/2024-05-01_12.webp'),
       contentType: 'image/webp',
       kind: 'photo',
     })
-    expect(resolveMediaFile('2024-05-01_12-960w.webp')?.path).toBe(
-      path.join(root, 'images/2024-05/2024-05-01_12-960w.webp'),
+    expect(parseMediaFileName('2024-05-01_12-960w.webp')?.key).toBe('images/2024-05/2024-05-01_12-960w.webp')
+    await localMediaStorage(root).put(
+      'images/2024-05/2024-05-01_12.webp',
+      { file: writeScratch('x') },
+      'image/webp',
     )
-    expect(resolveMediaFile('2023-11-30_5.jpg')?.contentType).toBe('image/jpeg')
-    expect(resolveMediaFile('2024-05-01_12.mp4')).toMatchObject({
+    expect(fs.readFileSync(path.join(root, 'images/2024-05/2024-05-01_12.webp'), 'utf8')).toBe('x')
+    expect(parseMediaFileName('2023-11-30_5.jpg')?.contentType).toBe('image/jpeg')
+    expect(parseMediaFileName('2024-05-01_12.mp4')).toMatchObject({
       key: 'videos/2024-05/2024-05-01_12.mp4',
       contentType: 'video/mp4',
     })
-    expect(resolveMediaFile('2024-05-01_12.webm')?.contentType).toBe('video/webm')
-    expect(resolveMediaFile('2024-05-01_12.ogv')?.contentType).toBe('video/ogg')
-    expect(resolveMediaFile('2024-05-01_12.ogg')?.key).toBe('videos/2024-05/2024-05-01_12.ogg')
-    expect(resolveMediaFile('2000-01-01_42.webp')?.key).toBe('images/2000-01/2000-01-01_42.webp')
+    expect(parseMediaFileName('2024-05-01_12.webm')?.contentType).toBe('video/webm')
+    expect(parseMediaFileName('2024-05-01_12.ogv')?.contentType).toBe('video/ogg')
+    expect(parseMediaFileName('2024-05-01_12.ogg')?.key).toBe('videos/2024-05/2024-05-01_12.ogg')
+    expect(parseMediaFileName('2000-01-01_42.webp')?.key).toBe('images/2000-01/2000-01-01_42.webp')
   })
 
   test.each([
@@ -139,8 +152,17 @@ describe('resolveMediaFile', () => {
     '2024-05-01_1.webp ',
     '2024-05-01_1.webp\n',
   ])('refuses %j', (name) => {
-    expect(resolveMediaFile(name)).toBeNull()
     expect(parseMediaFileName(name)).toBeNull()
+  })
+
+  test.each([
+    '../pg/x.webp',
+    'images/2024-05/../../../pg/x.webp',
+    '/etc/passwd',
+    'images/x.webp',
+    'tmp/../x.webp',
+  ])('the local backend refuses the key %j', async (key) => {
+    await expect(localMediaStorage(mediaRoot()).head(key)).rejects.toThrow('Not a media storage key')
   })
 })
 

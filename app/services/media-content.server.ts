@@ -1,0 +1,105 @@
+/** Content checks of an upload as it streams (size, type by its bytes) and the re-encoding of photos. */
+import fsp from 'node:fs/promises'
+import { Transform, type TransformCallback } from 'node:stream'
+import sharp from 'sharp'
+import { PHOTO_MAX_BYTES, VIDEO_MAX_BYTES, type MediaType } from '#app/constants.ts'
+import {
+  PHOTO_MAX_WIDTH,
+  PHOTO_SRCSET_WIDTHS,
+  PHOTO_TYPE_MESSAGE,
+  sizeMessage,
+  SNIFF_BYTES,
+  sniffMedia,
+  typeMessage,
+  type SniffedType,
+} from '#app/utils/media-types.ts'
+import { UploadError } from './media.server.ts'
+
+/** Decoding cost grows with pixels, not bytes: a 5 MB PNG can claim 400 megapixels. */
+const PHOTO_MAX_PIXELS = 40_000_000
+
+// libvips' operation cache only helps when the same image is processed repeatedly; uploads are all different.
+sharp.cache(false)
+
+export function maxBytesFor(kind: MediaType) {
+  return kind === 'photo' ? PHOTO_MAX_BYTES : VIDEO_MAX_BYTES
+}
+
+function photoEncodeError(error: unknown) {
+  const message = error instanceof Error ? error.message : ''
+  if (/pixel limit/i.test(message)) {
+    return new UploadError('The image is too large; use a photo of at most 40 megapixels', 400, 'photo')
+  }
+  return new UploadError(PHOTO_TYPE_MESSAGE, 400, 'photo')
+}
+
+/**
+ * Auto-rotates and re-encodes a photo as WebP (all metadata, EXIF and GPS included, is dropped): `<stem>.webp` at
+ * most {@link PHOTO_MAX_WIDTH} wide plus `<stem>-480w.webp` and `<stem>-960w.webp`. Never enlarges, so a small
+ * photo's copies are simply its own size. An image libvips cannot decode is an UploadError 400.
+ */
+export async function encodePhoto(inputPath: string, outputStem: string) {
+  const main = `${outputStem}.webp`
+  const variants = PHOTO_SRCSET_WIDTHS.map((width) => ({ width, path: `${outputStem}-${width}w.webp` }))
+  const outputs = [main, ...variants.map((v) => v.path)]
+  try {
+    const image = sharp(inputPath, { autoOrient: true, failOn: 'error', limitInputPixels: PHOTO_MAX_PIXELS })
+    const encode = (width: number, quality: number, file: string) =>
+      image.clone().resize({ width, withoutEnlargement: true }).webp({ quality }).toFile(file)
+    await Promise.all([
+      encode(PHOTO_MAX_WIDTH, 82, main),
+      ...variants.map((v) => encode(v.width, 78, v.path)),
+    ])
+  } catch (error) {
+    await Promise.all(outputs.map((p) => fsp.rm(p, { force: true }).catch(() => {})))
+    throw photoEncodeError(error)
+  }
+  return { main, variants, outputs }
+}
+
+/**
+ * A pass-through that counts an upload's bytes and refuses it (UploadError) as soon as it passes its kind's size
+ * limit (413) or its first {@link SNIFF_BYTES} are not an accepted type of that kind (415).
+ */
+export function checkedUpload(kind: MediaType) {
+  const limit = maxBytesFor(kind)
+  let size = 0
+  let head: Buffer[] = []
+  let headBytes = 0
+  let type: SniffedType | undefined
+  const check = () => {
+    const sniffed = sniffMedia(Buffer.concat(head))
+    head = []
+    if (!sniffed || sniffed.kind !== kind) throw new UploadError(typeMessage(kind), 415, kind)
+    type = sniffed
+  }
+  const stream = new Transform({
+    transform(chunk: Buffer, _encoding, callback: TransformCallback) {
+      size += chunk.length
+      if (size > limit) return callback(new UploadError(sizeMessage(kind), 413, kind))
+      if (!type) {
+        head.push(chunk)
+        headBytes += chunk.length
+        if (headBytes >= SNIFF_BYTES) {
+          try {
+            check()
+          } catch (error) {
+            return callback(error as Error)
+          }
+        }
+      }
+      callback(null, chunk)
+    },
+    flush(callback: TransformCallback) {
+      if (!type && size > 0) {
+        try {
+          check()
+        } catch (error) {
+          return callback(error as Error)
+        }
+      }
+      callback()
+    },
+  })
+  return { stream, size: () => size, type: () => type }
+}
