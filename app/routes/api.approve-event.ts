@@ -7,7 +7,7 @@ import { saveAd } from '#app/services/event-edit.server.ts'
 import { parseIdParam } from '#app/models/format.ts'
 import { jsonError } from '#app/services/http.server.ts'
 import { parseMultipartUpload } from '#app/services/media-upload.server.ts'
-import { discardStaged, UploadError } from '#app/services/media.server.ts'
+import { discardStaged } from '#app/services/media.server.ts'
 import { isJsonRequest, jsonTextSchema, readJsonBody } from '#app/services/request-body.server.ts'
 import { getSession, sessionStorage } from '#app/services/session.server.ts'
 import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
@@ -51,8 +51,10 @@ export async function action({ request }: ActionFunctionArgs) {
       // Present when the advertiser edits their unpaid ad: it is saved in place instead of as a new one.
       const eventID = fields.eventID ? parseIdParam(fields.eventID) : undefined
       if (eventID === null) throw new AppError('eventID must be an event id', 400)
-      const claimed = fields.totalAmount === undefined || fields.totalAmount === '' ? null : Number(fields.totalAmount)
-      if (claimed !== null && !Number.isFinite(claimed)) throw new AppError('totalAmount must be a number', 400)
+      const claimed =
+        fields.totalAmount === undefined || fields.totalAmount === '' ? null : Number(fields.totalAmount)
+      if (claimed !== null && !Number.isFinite(claimed))
+        throw new AppError('totalAmount must be a number', 400)
       const saved = await saveAd({
         business,
         input,
@@ -70,7 +72,6 @@ export async function action({ request }: ActionFunctionArgs) {
     }
   } catch (error) {
     if (error instanceof Response) return error
-    if (error instanceof UploadError) return jsonError(error.message, error.status)
     if (error instanceof AppError) return appErrorResponse(error)
     console.error('Saving an event failed', error)
     return jsonError(SAVE_FAILED_MESSAGE, 500)

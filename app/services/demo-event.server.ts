@@ -3,7 +3,7 @@ import { parseEventInput, today } from './event-approval.server.ts'
 import { saveApprovedEvent } from './event-submission.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { parseMultipartUpload } from './media-upload.server.ts'
-import { discardStaged, UploadError } from './media.server.ts'
+import { discardStaged } from './media.server.ts'
 
 type DemoResult =
   | { ok: true; eventID: number; message: string }
@@ -18,7 +18,7 @@ export async function saveDemoEvent(request: Request, business: BusinessSessionC
   try {
     upload = await parseMultipartUpload(request, { files: { image: 'photo', video: 'video' }, maxFields: 64 })
   } catch (error) {
-    if (error instanceof UploadError) return { ok: false, status: error.status, message: error.message }
+    if (error instanceof AppError) return { ok: false, status: error.status, message: error.message }
     throw error
   }
   const { fields, files } = upload

@@ -10,7 +10,7 @@ import { parseEventInput, today } from './event-approval.server.ts'
 import { getEventDraft, getEventDraftFor, setEventDraft } from './event-draft.server.ts'
 import { assertCategoriesExist, priceFor } from './event-submission.server.ts'
 import { parseMultipartUpload } from './media-upload.server.ts'
-import { discardStaged, UploadError, type StagedFile } from './media.server.ts'
+import { discardStaged, type StagedFile } from './media.server.ts'
 import { PRICE_TIERS, formatDollars } from '#app/utils/pricing.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { getSession, sessionStorage } from './session.server.ts'
@@ -77,12 +77,10 @@ export async function stageDraftFromForm(request: Request, { eventID }: { eventI
       maxFields: 128,
     })
   } catch (error) {
-    if (error instanceof UploadError) {
-      const field = error.kind === 'video' ? 'video' : 'image'
-      return data(
-        { errors: { [field]: [error.message] } as Record<string, string[]> },
-        { status: error.status },
-      )
+    if (error instanceof AppError) {
+      const fieldErrors =
+        Object.keys(error.fieldErrors).length > 0 ? error.fieldErrors : { image: [error.message] }
+      return data({ errors: fieldErrors as Record<string, string[]> }, { status: error.status })
     }
     throw error
   }

@@ -13,7 +13,7 @@ import {
   typeMessage,
   type SniffedType,
 } from '#app/utils/media-types.ts'
-import { UploadError } from './media.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
 
 /** Decoding cost grows with pixels, not bytes: a 5 MB PNG can claim 400 megapixels. */
 const PHOTO_MAX_PIXELS = 40_000_000
@@ -28,15 +28,15 @@ export function maxBytesFor(kind: MediaType) {
 function photoEncodeError(error: unknown) {
   const message = error instanceof Error ? error.message : ''
   if (/pixel limit/i.test(message)) {
-    return new UploadError('The image is too large; use a photo of at most 40 megapixels', 400, 'photo')
+    return new AppError('The image is too large; use a photo of at most 40 megapixels', 400)
   }
-  return new UploadError(PHOTO_TYPE_MESSAGE, 400, 'photo')
+  return new AppError(PHOTO_TYPE_MESSAGE, 400)
 }
 
 /**
  * Auto-rotates and re-encodes a photo as WebP (all metadata, EXIF and GPS included, is dropped): `<stem>.webp` at
  * most {@link PHOTO_MAX_WIDTH} wide plus `<stem>-480w.webp` and `<stem>-960w.webp`. Never enlarges, so a small
- * photo's copies are simply its own size. An image libvips cannot decode is an UploadError 400.
+ * photo's copies are simply its own size. An image libvips cannot decode is an AppError 400.
  */
 export async function encodePhoto(inputPath: string, outputStem: string) {
   const main = `${outputStem}.webp`
@@ -58,7 +58,7 @@ export async function encodePhoto(inputPath: string, outputStem: string) {
 }
 
 /**
- * A pass-through that counts an upload's bytes and refuses it (UploadError) as soon as it passes its kind's size
+ * A pass-through that counts an upload's bytes and refuses it (AppError) as soon as it passes its kind's size
  * limit (413) or its first {@link SNIFF_BYTES} are not an accepted type of that kind (415).
  */
 export function checkedUpload(kind: MediaType) {
@@ -70,13 +70,13 @@ export function checkedUpload(kind: MediaType) {
   const check = () => {
     const sniffed = sniffMedia(Buffer.concat(head))
     head = []
-    if (!sniffed || sniffed.kind !== kind) throw new UploadError(typeMessage(kind), 415, kind)
+    if (!sniffed || sniffed.kind !== kind) throw new AppError(typeMessage(kind), 415)
     type = sniffed
   }
   const stream = new Transform({
     transform(chunk: Buffer, _encoding, callback: TransformCallback) {
       size += chunk.length
-      if (size > limit) return callback(new UploadError(sizeMessage(kind), 413, kind))
+      if (size > limit) return callback(new AppError(sizeMessage(kind), 413))
       if (!type) {
         head.push(chunk)
         headBytes += chunk.length

@@ -2,16 +2,11 @@
 import type { MediaType } from '#app/constants.ts'
 import { parseId } from '#app/models/input-rules.ts'
 import { MEDIA_SAMPLE_DATE, typeMessage } from '#app/utils/media-types.ts'
+import { AppError } from '#app/utils/app-error.ts'
 import { getBusiness } from './auth.server.ts'
 import { jsonError } from './http.server.ts'
 import { discardRequestBody, parseMultipartUpload, type ParsedUpload } from './media-upload.server.ts'
-import {
-  discardStaged,
-  storeEventMedia,
-  storeMediaForOwnEvent,
-  UploadError,
-  type StagedFile,
-} from './media.server.ts'
+import { discardStaged, storeEventMedia, storeMediaForOwnEvent, type StagedFile } from './media.server.ts'
 
 /**
  * `POST /api/file-storage/upload-image|upload-video` (multipart: image|video, eventID, createdDate) →
@@ -35,7 +30,7 @@ export async function handleStorageTestUpload(request: Request, kind: MediaType)
   try {
     upload = await parseMultipartUpload(request, { files: { [field]: kind } })
   } catch (error) {
-    if (error instanceof UploadError) return refuse(error.message, error.status)
+    if (error instanceof AppError) return refuse(error.message, error.status)
     throw error
   }
   const file = upload.files[field]
@@ -46,7 +41,7 @@ export async function handleStorageTestUpload(request: Request, kind: MediaType)
     const stored = await storeMediaForOwnEvent({ eventID, businessID: business.businessID, file })
     return Response.json({ publicUrl: stored.url, error: null })
   } catch (error) {
-    if (error instanceof UploadError) return refuse(error.message, error.status)
+    if (error instanceof AppError) return refuse(error.message, error.status)
     throw error
   } finally {
     await discardStaged(file)
@@ -71,7 +66,7 @@ export async function handleTestUpload(request: Request): Promise<Response> {
   try {
     upload = await parseMultipartUpload(request, { files: { image: 'photo', video: 'video' } })
   } catch (error) {
-    if (error instanceof UploadError) return jsonError(error.message, error.status)
+    if (error instanceof AppError) return jsonError(error.message, error.status)
     throw error
   }
   try {

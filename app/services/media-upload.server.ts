@@ -15,7 +15,8 @@ import { containsNul, NUL_MESSAGE } from '#app/models/input-rules.ts'
 import { PHOTO_SRCSET_WIDTHS, sizeMessage, typeMessage } from '#app/utils/media-types.ts'
 import { checkedUpload, encodePhoto, maxBytesFor } from './media-content.server.ts'
 import { mediaRoot } from './media-storage.server.ts'
-import { discardStaged, stageFiles, STALE_STAGED_MS, UploadError, type StagedFile } from './media.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
+import { discardStaged, stageFiles, STALE_STAGED_MS, type StagedFile } from './media.server.ts'
 import { isBodyTooLarge } from './request-body.server.ts'
 
 export interface ParseUploadOptions {
@@ -70,6 +71,12 @@ function sweepStaleScratch(folder: string) {
   })().catch(() => {})
 }
 
+/** A refusal of one file names its form field, so a form can show it there. */
+function fileError(field: string, error: unknown) {
+  if (!(error instanceof AppError) || Object.keys(error.fieldErrors).length > 0) return error
+  return new AppError(error.message, error.status, { fieldErrors: { [field]: [error.message] } })
+}
+
 function isFsError(error: unknown) {
   return (
     error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && 'syscall' in error
@@ -98,7 +105,7 @@ export function discardRequestBody(request: Request) {
  * written straight to `${DATA_DIR}/media/tmp` (never held whole in memory), refused as soon as it passes its size
  * limit or its first bytes are not an accepted type. Photos are then re-encoded (see {@link encodePhoto}).
  * An empty file input counts as absent. On any refusal every temp file of the request is removed and an
- * {@link UploadError} is thrown. The caller stores the staged files or calls {@link discardStaged}.
+ * {@link AppError} is thrown. The caller stores the staged files or calls {@link discardStaged}.
  */
 export async function parseMultipartUpload(
   request: Request,
@@ -110,7 +117,7 @@ export async function parseMultipartUpload(
   const contentType = request.headers.get('content-type') ?? ''
   if (!request.body || !/^multipart\/form-data\s*;/i.test(contentType)) {
     discardRequestBody(request)
-    throw new UploadError(MALFORMED, 400)
+    throw new AppError(MALFORMED, 400)
   }
 
   const fileLimits = [...kinds.values()].map(maxBytesFor)
@@ -118,8 +125,8 @@ export async function parseMultipartUpload(
   const declared = Number(request.headers.get('content-length') ?? Number.NaN)
   if (Number.isFinite(declared) && declared > allowance) {
     discardRequestBody(request)
-    const kind = [...kinds.values()].includes('video') ? 'video' : 'photo'
-    throw new UploadError(sizeMessage(kind), 413, kind)
+    const [name, kind] = [...kinds].find(([, k]) => k === 'video') ?? [...kinds][0] ?? ['', 'photo']
+    throw fileError(name, new AppError(sizeMessage(kind), 413))
   }
 
   let parser: busboy.Busboy
@@ -138,7 +145,7 @@ export async function parseMultipartUpload(
     })
   } catch {
     discardRequestBody(request)
-    throw new UploadError(MALFORMED, 400)
+    throw new AppError(MALFORMED, 400)
   }
 
   const tmpDir = uploadScratchDir()
@@ -206,19 +213,18 @@ export async function parseMultipartUpload(
 
   parser.on('error', abort)
   // The server cuts a body off past its limit (server/request-bodies.js): that is a 413, not a failure.
-  source.on('error', (error) => abort(isBodyTooLarge(error) ? new UploadError(UPLOAD_TOO_LARGE, 413) : error))
-  const onClientAbort = () => abort(new UploadError('The upload was cancelled', 400))
+  source.on('error', (error) => abort(isBodyTooLarge(error) ? new AppError(UPLOAD_TOO_LARGE, 413) : error))
+  const onClientAbort = () => abort(new AppError('The upload was cancelled', 400))
   request.signal.addEventListener('abort', onClientAbort, { once: true })
   for (const limit of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) {
-    parser.on(limit, () => abort(new UploadError(TOO_MANY_PARTS, 413)))
+    parser.on(limit, () => abort(new AppError(TOO_MANY_PARTS, 413)))
   }
   parser.on('field', (name, value, info) => {
     if (failed) return
-    if (info.nameTruncated || info.valueTruncated)
-      return abort(new UploadError('A form field is too long', 413))
+    if (info.nameTruncated || info.valueTruncated) return abort(new AppError('A form field is too long', 413))
     const kind = kinds.get(name)
-    if (kind) return abort(new UploadError(typeMessage(kind), 400, kind))
-    if (containsNul(name) || containsNul(value)) return abort(new UploadError(NUL_MESSAGE, 400))
+    if (kind) return abort(fileError(name, new AppError(typeMessage(kind), 400)))
+    if (containsNul(name) || containsNul(value)) return abort(new AppError(NUL_MESSAGE, 400))
     fields.set(name, value)
     fieldLists.set(name, [...(fieldLists.get(name) ?? []), value])
   })
@@ -228,15 +234,18 @@ export async function parseMultipartUpload(
       // Destroying the parser below errors this stream; nobody else is listening to it.
       stream.on('error', () => {})
       stream.resume()
-      if (!kind) abort(new UploadError(`Unexpected file field "${name.slice(0, 100)}"`, 400))
-      else if (seenFiles.has(name)) abort(new UploadError('Send one file per field', 400))
+      if (!kind) abort(new AppError(`Unexpected file field "${name.slice(0, 100)}"`, 400))
+      else if (seenFiles.has(name)) abort(new AppError('Send one file per field', 400))
       return
     }
     seenFiles.add(name)
     work.push(
-      receiveFile(kind, stream, info).then((staged) => {
-        if (staged) files.set(name, staged)
-      }, abort),
+      receiveFile(kind, stream, info).then(
+        (staged) => {
+          if (staged) files.set(name, staged)
+        },
+        (error) => abort(fileError(name, error)),
+      ),
     )
   })
 
@@ -255,9 +264,9 @@ export async function parseMultipartUpload(
     abort(error)
     await Promise.allSettled(work)
     await Promise.all([removeFiles(tempPaths), discardStaged([...files.values()])])
-    if (failure instanceof UploadError) throw failure
+    if (failure instanceof AppError) throw failure
     if (isFsError(failure)) throw failure
-    throw new UploadError(MALFORMED, 400)
+    throw new AppError(MALFORMED, 400)
   } finally {
     request.signal.removeEventListener('abort', onClientAbort)
   }

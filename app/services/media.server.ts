@@ -8,6 +8,7 @@ import type { MediaType } from '#app/constants.ts'
 import { lockOwnedEventForMediaChange } from '#app/models/event.server.ts'
 import { isEditableByOwner, MEDIA_LOCKED_MESSAGE } from '#app/models/event-status.ts'
 import { db, type Transaction } from '#db/client.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
 import {
   isMediaDate,
   MEDIA_EXTENSIONS,
@@ -22,18 +23,6 @@ import {
 import { localMediaStorage } from './media-storage-local.server.ts'
 import { mediaRoot, STAGING_PREFIX, type MediaStorage } from './media-storage.server.ts'
 import { platformToday } from './platform-today.server.ts'
-
-/** An upload refused for a reason the client can fix; `message` is safe to show, `kind` names the file at fault. */
-export class UploadError extends Error {
-  readonly status: number
-  readonly kind?: MediaType
-  constructor(message: string, status: number, kind?: MediaType) {
-    super(message)
-    this.name = 'UploadError'
-    this.status = status
-    this.kind = kind
-  }
-}
 
 let storage: { config: string; backend: MediaStorage } | undefined
 
@@ -181,7 +170,7 @@ export async function storeEventMedia({
 
 /**
  * Stores a staged file as the media of one of the business's events, the one way event media is written: the event
- * row is locked for the rest of `tx` and the file is refused (UploadError 409) unless {@link isEditableByOwner} allows
+ * row is locked for the rest of `tx` and the file is refused (AppError 409) unless {@link isEditableByOwner} allows
  * it, or 403 when the event is not the business's own.
  */
 export async function storeMediaForEvent(
@@ -189,8 +178,8 @@ export async function storeMediaForEvent(
   { eventID, businessID, file }: { eventID: number; businessID: number; file: StagedFile },
 ): Promise<StoredMedia> {
   const event = await lockOwnedEventForMediaChange(tx, eventID, businessID)
-  if (!event) throw new UploadError('You can only upload media for your own events', 403, file.kind)
-  if (!isEditableByOwner(event)) throw new UploadError(MEDIA_LOCKED_MESSAGE, 409, file.kind)
+  if (!event) throw new AppError('You can only upload media for your own events', 403)
+  if (!isEditableByOwner(event)) throw new AppError(MEDIA_LOCKED_MESSAGE, 409)
   return storeEventMedia({ eventID, createdDate: event.createdDate, file })
 }
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { resetEnvCache } from '#app/services/env.server.ts'
 import { SNIFF_BYTES, sniffMedia } from '#app/utils/media-types.ts'
 import { encodePhoto } from '#app/services/media-content.server.ts'
-import { UploadError } from '#app/services/media.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
 import { mp4Bytes, oggTheoraBytes, webmBytes } from '#tests/support/media.ts'
 import { TMP_DIR } from '#tests/support/test-database.ts'
 
@@ -151,7 +151,7 @@ describe('a JPEG header that does not decode', () => {
     const input = path.join(dir, 'fake.upload')
     fs.writeFileSync(input, fake)
     const error = await encodePhoto(input, path.join(dir, 'out')).catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(UploadError)
+    expect(error).toBeInstanceOf(AppError)
     expect(error).toMatchObject({ status: 400, message: 'Please select an image file' })
     expect(fs.readdirSync(dir)).toEqual(['fake.upload'])
   })
