@@ -18,7 +18,21 @@ export interface DatabaseHandle {
   db: Database
   kind: 'pglite' | 'postgres'
   close(): Promise<void>
+  /**
+   * PostgreSQL only: calls `onNotify` for every NOTIFY on `channel`, from any server on the database, and
+   * `onListening` each time listening starts (again after a lost connection: notifications may have been missed
+   * meanwhile). Returns a function that stops.
+   */
+  follow?(channel: string, handlers: { onNotify: () => void; onListening: () => void }): () => Promise<void>
+  /**
+   * PostgreSQL only: takes the advisory lock named `name` if no server on the database holds it. Returns its
+   * release, or null when it is taken. (The embedded database has one process: a lock in memory does.)
+   */
+  tryLock?(name: string): Promise<(() => Promise<void>) | null>
 }
+
+/** The advisory lock ids of the app: one number space, the name hashed by PostgreSQL. */
+const ADVISORY_LOCK_SPACE = 0x45_56_53_48
 
 export const MIGRATIONS_FOLDER = path.resolve(process.env.MIGRATIONS_DIR ?? 'db/migrations')
 
@@ -104,16 +118,23 @@ export const SERVER_POOL_OPTIONS = {
   },
 } satisfies postgres.Options<Record<string, never>>
 
-async function migrateServerDatabase(url: string) {
-  // Its own connection, without the statement timeout: a migration may rightly take longer than a request.
+/**
+ * Applies the migrations not applied yet. Servers started together each call this: the advisory lock lets one
+ * migrate while the others wait, and then find nothing left to do.
+ */
+export async function migrateServerDatabase(url: string) {
+  // Its own connection, without the statement timeout: a migration may rightly take longer than a request. One
+  // connection, so the session lock and the migration share it.
   const client = postgres(url, {
     onnotice: () => {},
     max: 1,
     connect_timeout: SERVER_POOL_OPTIONS.connect_timeout,
   })
   try {
+    await client`select pg_advisory_lock(${ADVISORY_LOCK_SPACE}, hashtext('migrations'))`
     await migratePostgres(drizzlePostgres(client) as never, { migrationsFolder: MIGRATIONS_FOLDER })
   } finally {
+    // Ending the connection releases the lock.
     await client.end({ timeout: 2 })
   }
 }
@@ -125,11 +146,100 @@ export async function openServerDatabase(
   if (runMigrations) await migrateServerDatabase(url)
   const client = postgres(url, { onnotice: () => {}, ...SERVER_POOL_OPTIONS })
   const db = drizzlePostgres(client, { schema }) as unknown as Database
+  const followers = new Set<() => Promise<void>>()
   return {
     db,
     kind: 'postgres',
-    close: () => client.end({ timeout: 2 }),
+    follow(channel, handlers) {
+      const stop = followChannel(url, channel, handlers)
+      const stopAndForget = () => (followers.delete(stopAndForget), stop())
+      followers.add(stopAndForget)
+      return stopAndForget
+    },
+    tryLock: (name) => tryAdvisoryLock(url, name),
+    async close() {
+      await Promise.all([...followers].map((stop) => stop()))
+      await client.end({ timeout: 2 })
+    },
   }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * LISTEN on a connection of its own. The driver's own `listen` tries once to listen again after the connection is
+ * lost and gives up silently if the database is still away (a restart), so this one keeps trying until it is back.
+ */
+function followChannel(
+  url: string,
+  channel: string,
+  { onNotify, onListening }: { onNotify: () => void; onListening: () => void },
+) {
+  let stopped = false
+  let needsListen = true
+  let looping = false
+  const options = {
+    onnotice: () => {},
+    max: 1,
+    idle_timeout: 0,
+    max_lifetime: null,
+    connect_timeout: SERVER_POOL_OPTIONS.connect_timeout,
+    backoff: SERVER_POOL_OPTIONS.backoff,
+    // The option the driver's own `listen` gives its connection (not in its type declarations).
+    onnotify: (name: string) => {
+      if (name === channel) onNotify()
+    },
+    onclose: () => {
+      needsListen = true
+      void listenLoop()
+    },
+  }
+  const client = postgres(url, options as postgres.Options<Record<string, never>>)
+  async function listenLoop() {
+    if (looping) return
+    looping = true
+    try {
+      for (let delay = 50; needsListen && !stopped; delay = Math.min(delay * 2, 1000)) {
+        needsListen = false
+        try {
+          await client`listen ${client(channel)}`
+          onListening()
+          delay = 25
+        } catch {
+          needsListen = true
+          await sleep(delay)
+        }
+      }
+    } finally {
+      looping = false
+    }
+  }
+  void listenLoop()
+  return async () => {
+    stopped = true
+    await client.end({ timeout: 2 })
+  }
+}
+
+/** A session advisory lock, on a connection of its own that lives as long as the lock (ending it releases it). */
+async function tryAdvisoryLock(url: string, name: string) {
+  const client = postgres(url, {
+    onnotice: () => {},
+    max: 1,
+    idle_timeout: 0,
+    max_lifetime: null,
+    connect_timeout: SERVER_POOL_OPTIONS.connect_timeout,
+  })
+  try {
+    const [row] = await client<[{ locked: boolean }]>`
+      select pg_try_advisory_lock(${ADVISORY_LOCK_SPACE}, hashtext(${name})) as locked`
+    if (row?.locked) return () => client.end({ timeout: 2 })
+  } catch (error) {
+    await client.end({ timeout: 2 })
+    throw error
+  }
+  await client.end({ timeout: 2 })
+  return null
 }
 
 /** DATABASE_URL chooses a PostgreSQL server; otherwise the embedded database under DATA_DIR. */
@@ -162,6 +272,12 @@ export async function closeDatabase() {
   state.current = undefined
   state.opening = undefined
   await handle?.close()
+}
+
+/** The open database's handle, for what goes beyond queries (notifications, locks). */
+export function getDatabaseHandle(): DatabaseHandle {
+  if (!state.current) throw new Error('The database is not open yet')
+  return state.current
 }
 
 export function getDatabase(): Database {

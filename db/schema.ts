@@ -285,3 +285,11 @@ export const ptdiseaseAudit = pgTable(
 )
 
 export type PtDiseaseAudit = typeof ptdiseaseAudit.$inferSelect
+
+/** The last run of each scheduled job, shared by every server, so a job runs once per period across all of them. */
+export const jobRuns = pgTable('job_runs', {
+  name: varchar('name', { length: 64 }).primaryKey(),
+  startedAt: timestamp('startedAt', { withTimezone: true, mode: 'date' }).notNull(),
+  finishedAt: timestamp('finishedAt', { withTimezone: true, mode: 'date' }),
+  runs: integer('runs').notNull().default(1),
+})

@@ -1,5 +1,14 @@
-/** Removes ads still unpaid a day after they were saved, with their media: `npm run cleanup`. */
-import { cleanupUnpaidEvents } from '#app/services/cleanup.server.ts'
+/**
+ * Removes ads still unpaid a day after they were saved, with their media, and expired sessions and sign-in
+ * attempts: `npm run cleanup`. It waits for no schedule, but does not run while a server is running the same job.
+ */
+import { runJobOnce } from '#app/models/job-runs.server.ts'
+import {
+  cleanupUnpaidEvents,
+  EXPIRED_ROWS_JOB,
+  purgeExpiredSignIns,
+  UNPAID_CLEANUP_JOB,
+} from '#app/services/cleanup.server.ts'
 import { EnvError, getEnv } from '#app/services/env.server.ts'
 import { DatabaseLockedError, openConfiguredDatabase, useDatabase } from '#db/client.server.ts'
 
@@ -7,12 +16,21 @@ async function main() {
   const handle = await openConfiguredDatabase(getEnv())
   useDatabase(handle)
   try {
-    const { removed, kept } = await cleanupUnpaidEvents()
+    const cleanup = await runJobOnce(UNPAID_CLEANUP_JOB, { notWithinMs: 0 }, () => cleanupUnpaidEvents())
+    const purge = await runJobOnce(EXPIRED_ROWS_JOB, { notWithinMs: 0 }, () => purgeExpiredSignIns())
+    if (!cleanup.ran || !purge.ran) {
+      console.error('A server is running the cleanup right now; try again in a minute.')
+      return 1
+    }
+    const { removed, kept } = cleanup.result
     console.info(
       `Removed ${removed.length} unpaid event(s)${removed.length ? `: ${removed.join(', ')}` : ''}.`,
     )
     if (kept.length)
       console.info(`Kept ${kept.length} old event(s) whose payment went through or could not be checked.`)
+    console.info(
+      `Purged ${purge.result.sessions} expired session(s) and ${purge.result.signInAttempts} sign-in attempt record(s).`,
+    )
     return 0
   } finally {
     useDatabase(undefined)

@@ -6,8 +6,7 @@
  * Staleness is bounded: an entry is fresh for about LIVE_EVENTS_CACHE_TTL_MS; after that the old value is still
  * served while one refresh runs (so an expiry never makes a crowd of visitors wait on the database), and after
  * STALE_FOR_MS more it is dropped. "Today" is part of every key (past events drop off at midnight), and a moderation
- * decision in this process clears everything at once. Another process (a second server on the same PostgreSQL)
- * sees a decision within one TTL.
+ * decision clears everything at once, on every server of the same PostgreSQL (public-pages-changes.server.ts).
  */
 
 export const LIVE_EVENTS_CACHE_TTL_MS = 15_000

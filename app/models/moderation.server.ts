@@ -4,8 +4,8 @@ import { refundEventPayment, type RefundResult } from '#app/services/payments.se
 import { addDaysIso, isValidIsoDate } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { events } from '#db/schema.ts'
-import { invalidateLiveEvents } from './live-events-cache.server.ts'
 import type { PendingEvent, ReviewInput } from './moderation-schema.ts'
+import { announcePublicPagesChanged } from './public-pages-changes.server.ts'
 
 export { reviewSchema, type PendingEvent, type ReviewInput } from './moderation-schema.ts'
 
@@ -107,7 +107,7 @@ export async function reviewEvent(
       .where(awaitingReview)
       .returning({ eventID: events.eventID, eventTitle: events.eventTitle })
     if (!row) return notReviewable(eventID)
-    invalidateLiveEvents()
+    await announcePublicPagesChanged()
     return { ok: true, eventID, eventTitle: row.eventTitle, eventStatus: 'approved', refund: null }
   }
 
@@ -117,7 +117,7 @@ export async function reviewEvent(
     .where(awaitingReview)
     .returning({ eventID: events.eventID, eventTitle: events.eventTitle })
   if (!row) return notReviewable(eventID)
-  invalidateLiveEvents()
+  await announcePublicPagesChanged()
   try {
     const refund = await refundEventPayment(eventID, reason)
     return { ok: true, eventID, eventTitle: row.eventTitle, eventStatus: 'rejected', refund }

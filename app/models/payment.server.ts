@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, lt, notInArray, sql } from 'drizzle-orm'
 import { db, type Transaction } from '#db/client.server.ts'
 import { eventMedia, events, payments, type Payment } from '#db/schema.ts'
+import { announcePublicPagesChanged } from './public-pages-changes.server.ts'
 
 type Executor = Transaction | typeof db
 
@@ -241,6 +242,8 @@ export async function markPaymentRefunded(
       .update(events)
       .set({ paymentStatus: 'refunded' })
       .where(eq(events.eventID, payment.eventID))
+    // A refunded ad is no longer shown.
+    await announcePublicPagesChanged(executor)
   }
   if (payment) return { changed: true, payment }
   const [existing] = await executor

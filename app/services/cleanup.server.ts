@@ -1,4 +1,8 @@
-/** Removes ads that were saved but never paid for: a day after they were saved, with their media. */
+/**
+ * The hourly jobs: removing ads that were saved but never paid for (a day after they were saved, with their
+ * media), and purging expired sessions and sign-in attempts. Every server schedules them; one runs each per hour.
+ */
+import { runJobOnce } from '#app/models/job-runs.server.ts'
 import {
   deleteUnpaidEvent,
   listEventMediaUrls,
@@ -6,8 +10,14 @@ import {
 } from '#app/models/payment.server.ts'
 import { deleteStoredMedia } from './media.server.ts'
 import { settleOpenPayments, UNPAID_EVENT_TTL_MS } from './payments.server.ts'
+import { deleteExpiredAttempts } from './rate-limit.server.ts'
+import { deleteExpiredSessions } from './session.server.ts'
 
 export const CLEANUP_INTERVAL_MS = 60 * 60 * 1000
+/** A server skips a scheduled run when another started one this recently. */
+const RUN_AT_MOST_EVERY_MS = CLEANUP_INTERVAL_MS / 2
+export const UNPAID_CLEANUP_JOB = 'unpaid-events-cleanup'
+export const EXPIRED_ROWS_JOB = 'expired-sign-ins-purge'
 /** The first run waits a little, so it does not compete with start-up. */
 const FIRST_RUN_DELAY_MS = 30 * 1000
 
@@ -39,24 +49,52 @@ export async function cleanupUnpaidEvents(now: Date = new Date()): Promise<Clean
   return result
 }
 
-const schedule = ((globalThis as { __eventshoutCleanup?: { timer?: NodeJS.Timeout } }).__eventshoutCleanup ??=
-  {})
+export interface PurgeResult {
+  sessions: number
+  signInAttempts: number
+}
 
-async function runScheduled() {
-  try {
-    const { removed } = await cleanupUnpaidEvents()
-    if (removed.length) console.info(`Removed ${removed.length} unpaid event(s) older than a day`)
-  } catch (error) {
-    console.error('Removing unpaid events failed', error)
+/** Deletes sessions past their expiry and sign-in attempts whose window has passed. */
+export async function purgeExpiredSignIns(now: Date = new Date()): Promise<PurgeResult> {
+  return {
+    sessions: await deleteExpiredSessions(now),
+    signInAttempts: await deleteExpiredAttempts({ now }),
   }
 }
 
-/** Runs the cleanup inside the server: shortly after start, then hourly. Returns a function that stops it. */
+const schedule = ((globalThis as { __eventshoutCleanup?: { timer?: NodeJS.Timeout } }).__eventshoutCleanup ??=
+  {})
+
+/** The scheduled jobs, each once per period across all servers; what a run did is logged. */
+export async function runScheduledJobs(now: Date = new Date()) {
+  try {
+    const cleanup = await runJobOnce(UNPAID_CLEANUP_JOB, { notWithinMs: RUN_AT_MOST_EVERY_MS, now }, () =>
+      cleanupUnpaidEvents(now),
+    )
+    if (cleanup.ran && cleanup.result.removed.length)
+      console.info(`Removed ${cleanup.result.removed.length} unpaid event(s) older than a day`)
+  } catch (error) {
+    console.error('Removing unpaid events failed', error)
+  }
+  try {
+    const purge = await runJobOnce(EXPIRED_ROWS_JOB, { notWithinMs: RUN_AT_MOST_EVERY_MS, now }, () =>
+      purgeExpiredSignIns(now),
+    )
+    if (purge.ran && (purge.result.sessions || purge.result.signInAttempts))
+      console.info(
+        `Purged ${purge.result.sessions} expired session(s) and ${purge.result.signInAttempts} sign-in attempt record(s)`,
+      )
+  } catch (error) {
+    console.error('Purging expired sessions and sign-in attempts failed', error)
+  }
+}
+
+/** Runs the jobs inside the server: shortly after start, then hourly. Returns a function that stops it. */
 export function startCleanupSchedule() {
   if (!schedule.timer) {
-    const first = setTimeout(() => void runScheduled(), FIRST_RUN_DELAY_MS)
+    const first = setTimeout(() => void runScheduledJobs(), FIRST_RUN_DELAY_MS)
     first.unref()
-    schedule.timer = setInterval(() => void runScheduled(), CLEANUP_INTERVAL_MS)
+    schedule.timer = setInterval(() => void runScheduledJobs(), CLEANUP_INTERVAL_MS)
     schedule.timer.unref()
   }
   return () => {

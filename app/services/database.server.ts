@@ -1,4 +1,5 @@
 import { closeDatabase, initDatabase } from '#db/client.server.ts'
+import { followPublicPagesChanges } from '#app/models/public-pages-changes.server.ts'
 import { getEnv } from './env.server.ts'
 
 const SHUTDOWN_GRACE_MS = 4000
@@ -8,6 +9,7 @@ let shutdownHooked = false
 /** Opens the database for the server process and closes it on SIGTERM/SIGINT. */
 export async function startDatabase() {
   const handle = await initDatabase(getEnv())
+  followPublicPagesChanges()
   if (!shutdownHooked) {
     shutdownHooked = true
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {

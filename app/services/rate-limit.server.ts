@@ -131,12 +131,17 @@ export async function clearFailures(key: string) {
   await db.delete(authAttempts).where(eq(authAttempts.key, key))
 }
 
+/** Deletes the records whose window has passed (a known address after KNOWN_ADDRESS_TTL_MS); returns how many. */
 export async function deleteExpiredAttempts({ windowMs = SIGN_IN_WINDOW_MS, now = new Date() } = {}) {
   const before = (ms: number) => sql`${new Date(now.getTime() - ms).toISOString()}::timestamptz`
-  await db.delete(authAttempts).where(
-    sql`${authAttempts.windowStartedAt} <= case
+  const rows = await db
+    .delete(authAttempts)
+    .where(
+      sql`${authAttempts.windowStartedAt} <= case
       when ${authAttempts.key} like 'signin-known:%' then ${before(KNOWN_ADDRESS_TTL_MS)}
       when ${authAttempts.key} like 'register:%' then ${before(Math.max(windowMs, REGISTRATION_WINDOW_MS))}
       else ${before(windowMs)} end`,
-  )
+    )
+    .returning({ key: authAttempts.key })
+  return rows.length
 }

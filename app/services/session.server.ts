@@ -54,6 +54,8 @@ export function getSession(request: Request) {
   return sessionStorage.getSession(request.headers.get('Cookie'))
 }
 
+/** Deletes the sessions past their expiry; returns how many. */
 export async function deleteExpiredSessions(now = new Date()) {
-  await db.delete(sessions).where(lt(sessions.expire, now))
+  const rows = await db.delete(sessions).where(lt(sessions.expire, now)).returning({ sid: sessions.sid })
+  return rows.length
 }
