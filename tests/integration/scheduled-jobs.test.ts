@@ -69,9 +69,16 @@ test('a job that is running is not started again, and one that ran recently wait
 
 test('the schedule purges expired sessions once per period', async () => {
   const now = new Date(Date.now() + 3 * HOUR_MS)
-  await db.insert(sessions).values({ sid: 'scheduled-expired', sess: {}, expire: new Date(now.getTime() - 1) })
+  await db
+    .insert(sessions)
+    .values({ sid: 'scheduled-expired', sess: {}, expire: new Date(now.getTime() - 1) })
   await runScheduledJobs(now)
   await runScheduledJobs(new Date(now.getTime() + 1000))
-  expect(await db.select().from(sessions).where(inArray(sessions.sid, ['scheduled-expired']))).toEqual([])
+  expect(
+    await db
+      .select()
+      .from(sessions)
+      .where(inArray(sessions.sid, ['scheduled-expired'])),
+  ).toEqual([])
   expect((await getJobRun(EXPIRED_ROWS_JOB))?.runs).toBe(1)
 })
