@@ -1,0 +1,220 @@
+/**
+ * Two app servers on one PostgreSQL database, behind a small round-robin proxy, as a deployment past one machine
+ * runs them: started at the same moment on a new database, both come up migrated; an advertiser uploads and pays
+ * through one, an admin approves through the other, and the ad (photo and video, in ranges) is on both servers'
+ * calendars within a second; the hourly cleanup runs on one of them. Media files are in one folder both servers
+ * share (DATA_DIR).
+ */
+import type { ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import http from 'node:http'
+import path from 'node:path'
+import postgres from 'postgres'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { getJobRun } from '#app/models/job-runs.server.ts'
+import { UNPAID_CLEANUP_JOB } from '#app/services/cleanup.server.ts'
+import { addDaysIso, todayInZone } from '#app/utils/time.ts'
+import {
+  getDatabaseHandle,
+  MIGRATIONS_FOLDER,
+  openServerDatabase,
+  useDatabase,
+  type DatabaseHandle,
+} from '#db/client.server.ts'
+import { insertBusiness, insertUser } from '#db/factories.ts'
+import { events } from '#db/schema.ts'
+import { eq } from 'drizzle-orm'
+import { solidPng } from '#tests/support/ad-submission.ts'
+import { sessionCookieFor } from '#tests/support/auth.ts'
+import { ensureBuild } from '#tests/support/built-app.ts'
+import { insertTestEvent } from '#tests/support/events.ts'
+import { mp4Bytes } from '#tests/support/media.ts'
+import { startPrivateCluster, type PrivateCluster } from '#tests/support/private-postgres.ts'
+import {
+  freePort,
+  startServerProcess,
+  stopServer,
+  type ServerProcess,
+} from '#tests/support/server-process.ts'
+import { TMP_DIR, withDatabase } from '#tests/support/test-database.ts'
+
+/** The servers run their first cleanup this long after they start (cleanup.server.ts). */
+const FIRST_CLEANUP_AFTER_MS = 30_000
+
+let cluster: PrivateCluster
+let runDatabase: DatabaseHandle
+let database: DatabaseHandle
+let a: ServerProcess
+let b: ServerProcess
+let proxy: http.Server
+let proxyBase: string
+let startedAt: number
+const dataDir = path.join(TMP_DIR, `two-servers-${process.pid}`)
+const today = todayInZone('America/New_York')
+const db = () => database.db
+
+/** Round robin over the servers, passing everything through (as a load balancer does). */
+function startProxy(targets: string[]) {
+  let next = 0
+  const server = http.createServer((req, res) => {
+    const target = new URL(targets[next++ % targets.length]!)
+    const forward = http.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, 'x-forwarded-for': req.socket.remoteAddress ?? '' },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(res)
+      },
+    )
+    forward.on('error', () => res.destroy())
+    req.pipe(forward)
+  })
+  return new Promise<http.Server>((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)))
+}
+
+beforeAll(async () => {
+  await ensureBuild()
+  runDatabase = getDatabaseHandle()
+  cluster = await startPrivateCluster()
+  const admin = postgres(cluster.url, { onnotice: () => {}, max: 1 })
+  await admin.unsafe('create database two_servers')
+  await admin.end()
+  const url = withDatabase(cluster.url, 'two_servers')
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production' as const,
+    APP_ENV: 'test',
+    DATABASE_URL: url,
+    DATA_DIR: dataDir,
+    TRUST_PROXY: 'loopback',
+  }
+  startedAt = Date.now()
+  // Both at the same moment, on a database no migration has touched.
+  ;[a, b] = await Promise.all([startServerProcess({ env }), startServerProcess({ env })])
+  database = await openServerDatabase(url, { runMigrations: false })
+  useDatabase(database)
+  proxy = await startProxy([a.base, b.base])
+  proxyBase = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`
+}, 360_000)
+
+afterAll(async () => {
+  useDatabase(runDatabase)
+  proxy?.close()
+  await Promise.all([a, b].filter(Boolean).map((s) => stopServer(s.server as ChildProcess)))
+  await database?.close()
+  await cluster?.destroy()
+  fs.rmSync(dataDir, { recursive: true, force: true })
+})
+
+test('two servers started together on a new database both come up, migrated once', async () => {
+  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, 'meta/_journal.json'), 'utf8')) as {
+    entries: unknown[]
+  }
+  const client = postgres(withDatabase(cluster.url, 'two_servers'), { onnotice: () => {}, max: 1 })
+  const [row] = await client<
+    [{ count: number }]
+  >`select count(*)::int as count from drizzle.__drizzle_migrations`
+  await client.end()
+  expect(row!.count).toBe(journal.entries.length)
+  for (const server of [a, b]) expect((await fetch(`${server.base}/healthz`)).status).toBe(200)
+})
+
+/** The calendar page of `base` as an anonymous visitor gets it (from the shared page cache when it has it). */
+const calendar = (base: string) => fetch(`${base}/calendar`).then((r) => r.text())
+
+test('an ad paid for on one server and approved on the other is on both calendars within a second', async () => {
+  const business = await insertBusiness(db())
+  const staff = await insertUser(db(), { roles: ['admin'] })
+  const advertiser = await sessionCookieFor({ business })
+  const reviewer = await sessionCookieFor({ user: staff })
+  const title = `Harbor Lights ${Date.now()}`
+
+  const form = new FormData()
+  form.set(
+    'eventData',
+    JSON.stringify({
+      eventTitle: title,
+      eventDescription: 'Boats with lights.',
+      eventCategory: ['Community'],
+    }),
+  )
+  form.set('selectedDates', JSON.stringify([addDaysIso(today, 1), addDaysIso(today, 2)]))
+  form.set('totalAmount', '29.00')
+  form.set('image', new Blob([new Uint8Array(await solidPng(64, 48, '#2266aa'))]), 'lights.png')
+  form.set('video', new Blob([new Uint8Array(mp4Bytes('isom', ['isom'], 4096))]), 'lights.mp4')
+  const saved = await fetch(`${a.base}/api/approve-event`, {
+    method: 'POST',
+    headers: { Cookie: advertiser },
+    body: form,
+  })
+  expect(saved.status, await saved.text()).toBe(200)
+  const pay = new URLSearchParams({
+    intent: 'pay',
+    cardNumber: '4242 4242 4242 4242',
+    expiry: '12/34',
+    cvc: '123',
+  })
+  const paid = await fetch(`${a.base}/checkout`, {
+    method: 'POST',
+    headers: { Cookie: advertiser },
+    body: pay,
+    redirect: 'manual',
+  })
+  expect(paid.status, await paid.text()).toBe(302)
+  const [event] = await db().select().from(events).where(eq(events.eventTitle, title))
+  expect(event).toMatchObject({ paymentStatus: 'paid', eventStatus: 'pending' })
+
+  // Both servers (and the proxy's turns at each) now hold a calendar without the ad in their page caches.
+  for (const base of [a.base, b.base, proxyBase, proxyBase]) expect(await calendar(base)).not.toContain(title)
+
+  const approved = await fetch(`${b.base}/api/admin/review-event`, {
+    method: 'POST',
+    headers: { Cookie: reviewer, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ eventID: event!.eventID, action: 'approve' }),
+  })
+  expect(approved.status, await approved.text()).toBe(200)
+  const approvedAt = Date.now()
+  const visibleAfter: Record<string, number> = {}
+  await Promise.all(
+    Object.entries({ a: a.base, b: b.base }).map(async ([name, base]) => {
+      await expect.poll(() => calendar(base), { timeout: 1000, interval: 20 }).toContain(title)
+      visibleAfter[name] = Date.now() - approvedAt
+    }),
+  )
+  console.info(`Approved on B; visible on A after ${visibleAfter.a} ms, on B after ${visibleAfter.b} ms`)
+  for (const base of [proxyBase, proxyBase]) expect(await calendar(base)).toContain(title)
+
+  // The ad's photo and video, in ranges, from either server.
+  const [live] = await db().select().from(events).where(eq(events.eventID, event!.eventID))
+  expect(await calendar(a.base)).toContain(live!.stillPhotoURL.split('?')[0])
+  for (const file of [live!.stillPhotoURL, live!.videoURL])
+    for (const base of [a.base, b.base]) {
+      const part = await fetch(`${base}${file}`, { headers: { Range: 'bytes=0-9' } })
+      expect(part.status, `${base}${file}`).toBe(206)
+      expect((await part.arrayBuffer()).byteLength).toBe(10)
+    }
+})
+
+test('the hourly cleanup runs on one of the two servers', async () => {
+  const business = await insertBusiness(db())
+  const stale = await insertTestEvent(business, {
+    paymentStatus: 'pending',
+    eventStatus: 'pending',
+    createdDate: new Date(Date.now() - 2 * 24 * 60 * 60 * 1000),
+    showAdOnDates: [addDaysIso(today, 3)],
+  })
+  // Both servers' first runs are due by then; the one that starts second finds the job done.
+  const wait = startedAt + FIRST_CLEANUP_AFTER_MS + 3000 - Date.now()
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, wait)))
+  await expect
+    .poll(async () => Boolean((await getJobRun(UNPAID_CLEANUP_JOB))?.finishedAt), { timeout: 20_000 })
+    .toBe(true)
+  expect((await getJobRun(UNPAID_CLEANUP_JOB))!.runs).toBe(1)
+  expect(await db().select().from(events).where(eq(events.eventID, stale.eventID))).toEqual([])
+  for (const server of [a, b]) expect(server.log()).not.toMatch(/failed/i)
+}, 60_000)
