@@ -30,12 +30,7 @@ import { ensureBuild } from '#tests/support/built-app.ts'
 import { insertTestEvent } from '#tests/support/events.ts'
 import { mp4Bytes } from '#tests/support/media.ts'
 import { startPrivateCluster, type PrivateCluster } from '#tests/support/private-postgres.ts'
-import {
-  freePort,
-  startServerProcess,
-  stopServer,
-  type ServerProcess,
-} from '#tests/support/server-process.ts'
+import { startServerProcess, stopServer, type ServerProcess } from '#tests/support/server-process.ts'
 import { TMP_DIR, withDatabase } from '#tests/support/test-database.ts'
 
 /** The servers run their first cleanup this long after they start (cleanup.server.ts). */
