@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { PASSWORD_MAX, PASSWORD_MIN } from '#app/constants.ts'
 import { URL_FIELDS } from './customer-card.ts'
+import { checkSignIn, INVALID_EMAIL_MESSAGE } from './sign-in-rules.ts'
 
 interface LengthRule {
   min?: number
@@ -82,7 +83,6 @@ export const REGISTRATION_RULES = {
 
 export type RegistrationField = keyof typeof REGISTRATION_RULES
 
-export const INVALID_EMAIL_MESSAGE = 'Please enter a valid email address'
 export const PASSWORDS_DO_NOT_MATCH_MESSAGE = 'Passwords do not match'
 export const DUPLICATE_EMAIL_MESSAGE = 'An account with this email already exists'
 
@@ -183,41 +183,13 @@ export function registrationLengthConstraints() {
   ) as Record<RegistrationField, { minLength?: number; maxLength: number }>
 }
 
-// ── Sign-in ─────────────────────────────────────────────────────────────────────────────────────────────────────
-
-export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password'
-
-/** "{email} without spaces". */
-const SIGN_IN_EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
-
-export interface SignInProblem {
-  field: 'email' | 'password'
-  title: string
-  description: string
-}
-
-/** The client-side checks of spec §5, in their order; the server repeats them. Inputs are trimmed first. */
-export function checkSignIn(input: { email?: unknown; password?: unknown }): SignInProblem | null {
-  const email = typeof input.email === 'string' ? input.email.trim() : ''
-  const password = typeof input.password === 'string' ? input.password.trim() : ''
-  if (!email)
-    return { field: 'email', title: 'Email Required', description: 'Please enter your email address' }
-  if (!password)
-    return { field: 'password', title: 'Password Required', description: 'Please enter your password' }
-  if (!SIGN_IN_EMAIL_PATTERN.test(email)) {
-    return { field: 'email', title: 'Invalid Email', description: INVALID_EMAIL_MESSAGE }
-  }
-  return null
-}
-
-/** Trimmed credentials, or the first check that failed. */
-export function parseSignIn(input: {
-  email?: unknown
-  password?: unknown
-}):
-  | { credentials: { email: string; password: string }; problem?: never }
-  | { problem: SignInProblem; credentials?: never } {
-  const problem = checkSignIn(input)
-  if (problem) return { problem }
-  return { credentials: { email: String(input.email).trim(), password: String(input.password).trim() } }
-}
+/**
+ * The sign-in form as conform reads it on the server: the spec §5 checks of {@link checkSignIn}, one issue at a time
+ * in their order, on the field they concern.
+ */
+export const signInFormSchema = z
+  .object({ email: z.string().default(''), password: z.string().default(''), redirectTo: z.string().optional() })
+  .superRefine((value, ctx) => {
+    const problem = checkSignIn(value)
+    if (problem) ctx.addIssue({ code: 'custom', path: [problem.field], message: problem.description })
+  })

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data, redirect } from '@remix-run/node'
+import { getFormProps, getInputProps, parse, useForm } from '@conform-to/react'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
-import { useEffect, useRef, useState, type FormEvent } from 'react'
+import { useEffect, useState } from 'react'
 import {
   PasswordToggle,
   primaryButtonClass,
@@ -13,7 +14,7 @@ import {
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { toast } from '#app/components/toaster.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { checkSignIn } from '#app/models/business-schema.ts'
+import { parseSignIn } from '#app/models/sign-in-rules.ts'
 import { getBusiness, startSession } from '#app/services/auth.server.ts'
 import {
   LOGIN_SUCCESS_TITLE,
@@ -31,11 +32,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { result, email, redirectTo } = await signInBusinessForm(request)
+  const { result, submission, email, redirectTo } = await signInBusinessForm(request)
   if (!result.ok) {
     const headers = result.retryAfterSeconds ? { 'Retry-After': String(result.retryAfterSeconds) } : undefined
+    const reply = submission.reply({
+      hideFields: ['password'],
+      ...(result.field ? { fieldErrors: { [result.field]: [result.message] } } : { formErrors: [result.message] }),
+    })
     return data(
-      { error: { title: result.title, message: result.message, field: result.field ?? null }, email },
+      { result: reply, error: { title: result.title, message: result.message, field: result.field ?? null }, email },
       { status: result.status, headers },
     )
   }
@@ -53,8 +58,6 @@ export default function SignIn() {
   const navigation = useNavigation()
   const hydrated = useHydrated()
   const [showPassword, setShowPassword] = useState(false)
-  const emailRef = useRef<HTMLInputElement>(null)
-  const passwordRef = useRef<HTMLInputElement>(null)
   const submitting = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'POST'
   const error = actionData?.error
 
@@ -62,20 +65,26 @@ export default function SignIn() {
     if (error) toast({ title: error.title, description: error.message, variant: 'destructive' })
   }, [error])
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    const email = emailRef.current
-    const password = passwordRef.current
-    if (!email || !password) return
-    const problem = checkSignIn({ email: email.value, password: password.value })
-    if (problem) {
-      event.preventDefault()
-      toast({ title: problem.title, description: problem.description, variant: 'destructive' })
-      ;(problem.field === 'email' ? email : password).focus()
-      return
-    }
-    email.value = email.value.trim()
-    password.value = password.value.trim()
-  }
+  // The browser runs the spec's checks without zod (the server's schema applies the same rules); conform focuses
+  // the field in question. Validation runs on submit only, so the toast belongs to a submit.
+  const [form, fields] = useForm({
+    id: 'sign-in',
+    lastResult: actionData?.result,
+    defaultValue: { email: actionData?.email ?? '' },
+    shouldValidate: 'onSubmit',
+    onValidate({ formData }) {
+      return parse(formData, {
+        resolve(payload) {
+          const { problem, credentials } = parseSignIn(payload)
+          if (!problem) return { value: credentials }
+          toast({ title: problem.title, description: problem.description, variant: 'destructive' })
+          return { error: { [problem.field]: [problem.description] } }
+        },
+      })
+    },
+  })
+  const emailProps = getInputProps(fields.email, { type: 'email' })
+  const passwordProps = getInputProps(fields.password, { type: showPassword ? 'text' : 'password' })
 
   return (
     <main className="mx-auto flex max-w-md flex-col px-4 py-12">
@@ -94,33 +103,28 @@ export default function SignIn() {
           </div>
         ) : null}
 
-        <Form method="post" noValidate={hydrated} onSubmit={onSubmit} className="mt-6 space-y-4">
+        <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4">
           {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
           <TextField
             label="Email"
-            errorId="email-error"
+            errorId={fields.email.errorId}
+            errors={fields.email.errors}
             inputProps={{
+              ...emailProps,
               id: 'email',
-              name: 'email',
-              type: 'email',
               autoComplete: 'email',
               required: true,
-              defaultValue: actionData?.email ?? '',
-              ref: emailRef,
-              'aria-invalid': error?.field === 'email' ? true : undefined,
             }}
           />
           <TextField
             label="Password"
-            errorId="password-error"
+            errorId={fields.password.errorId}
+            errors={fields.password.errors}
             inputProps={{
+              ...passwordProps,
               id: 'password',
-              name: 'password',
-              type: showPassword ? 'text' : 'password',
               autoComplete: 'current-password',
               required: true,
-              ref: passwordRef,
-              'aria-invalid': error?.field === 'password' ? true : undefined,
             }}
             trailing={
               hydrated ? (

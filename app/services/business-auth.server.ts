@@ -1,6 +1,10 @@
+import type { Submission } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { Authenticator } from 'remix-auth'
 import { FormStrategy } from 'remix-auth-form'
-import { INVALID_CREDENTIALS_MESSAGE, parseSignIn } from '#app/models/business-schema.ts'
+import type { z } from 'zod'
+import { signInFormSchema } from '#app/models/business-schema.ts'
+import { INVALID_CREDENTIALS_MESSAGE, parseSignIn, type SignInProblem } from '#app/models/sign-in-rules.ts'
 import { toSessionCopy, verifyBusinessCredentials } from '#app/models/business.server.ts'
 import type { BusinessSessionCopy } from './auth.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
@@ -106,6 +110,8 @@ export async function signInBusiness(
 
 export interface FormSignIn {
   result: SignInResult
+  /** conform's reading of the form; its reply shows the answer beside the field it concerns. */
+  submission: Submission<z.output<typeof signInFormSchema>>
   /** What was typed, to fill the form again when it is shown with an error. */
   email: string
   redirectTo: string | null
@@ -113,21 +119,28 @@ export interface FormSignIn {
 
 const FORM_STRATEGY = 'business-form'
 
-const formAuthenticator = new Authenticator<FormSignIn>().use(
-  new FormStrategy<FormSignIn>(async ({ form, request }) => {
-    const email = form.get('email')
-    const redirectTo = form.get('redirectTo')
-    return {
-      result: await signInBusiness({ email, password: form.get('password') }, { ip: clientIp(request) }),
-      email: typeof email === 'string' ? email.trim().slice(0, 320) : '',
-      redirectTo: typeof redirectTo === 'string' ? redirectTo : null,
-    }
-  }),
+const formAuthenticator = new Authenticator<SignInResult>().use(
+  new FormStrategy<SignInResult>(async ({ form, request }) =>
+    signInBusiness({ email: form.get('email'), password: form.get('password') }, { ip: clientIp(request) }),
+  ),
   FORM_STRATEGY,
 )
 
-/** The sign-in form's POST (fields email, password and optional redirectTo). */
-export async function signInBusinessForm(request: Request) {
+function refused(problem: SignInProblem | undefined): SignInResult {
+  if (!problem) return { ok: false, status: 400, title: LOGIN_FAILED_TITLE, message: 'Please check the form' }
+  return { ok: false, status: 400, title: problem.title, message: problem.description, field: problem.field }
+}
+
+/** The sign-in form's POST (fields email, password and optional redirectTo), read with the form's schema. */
+export async function signInBusinessForm(request: Request): Promise<FormSignIn> {
   const form = await readFormData(request)
-  return formAuthenticator.authenticate(FORM_STRATEGY, withFormBody(request, form))
+  const submission = parseWithZod(form, { schema: signInFormSchema })
+  const typed = submission.payload.email
+  const email = typeof typed === 'string' ? typed.trim().slice(0, 320) : ''
+  if (submission.status !== 'success') {
+    // The schema applies the same checks in the same order: this names the first failed one with its title.
+    return { result: refused(parseSignIn(submission.payload).problem), submission, email, redirectTo: null }
+  }
+  const result = await formAuthenticator.authenticate(FORM_STRATEGY, withFormBody(request, form))
+  return { result, submission, email, redirectTo: submission.value.redirectTo ?? null }
 }

@@ -1,8 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { describe, expect, test } from 'vitest'
+import { checkSignIn, parseSignIn } from '#app/models/sign-in-rules.ts'
 import {
-  checkSignIn,
-  parseSignIn,
   PASSWORDS_DO_NOT_MATCH_MESSAGE,
   REGISTRATION_RULES,
   registrationLengthConstraints,

@@ -1,0 +1,42 @@
+/**
+ * Sign-in rules of spec §5, without zod: the sign-in page runs them in the browser, and its script stays small.
+ */
+
+export const INVALID_EMAIL_MESSAGE = 'Please enter a valid email address'
+
+export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password'
+
+/** "{email} without spaces". */
+const SIGN_IN_EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+export interface SignInProblem {
+  field: 'email' | 'password'
+  title: string
+  description: string
+}
+
+/** The client-side checks of spec §5, in their order; the server repeats them. Inputs are trimmed first. */
+export function checkSignIn(input: { email?: unknown; password?: unknown }): SignInProblem | null {
+  const email = typeof input.email === 'string' ? input.email.trim() : ''
+  const password = typeof input.password === 'string' ? input.password.trim() : ''
+  if (!email)
+    return { field: 'email', title: 'Email Required', description: 'Please enter your email address' }
+  if (!password)
+    return { field: 'password', title: 'Password Required', description: 'Please enter your password' }
+  if (!SIGN_IN_EMAIL_PATTERN.test(email)) {
+    return { field: 'email', title: 'Invalid Email', description: INVALID_EMAIL_MESSAGE }
+  }
+  return null
+}
+
+/** Trimmed credentials, or the first check that failed. */
+export function parseSignIn(input: {
+  email?: unknown
+  password?: unknown
+}):
+  | { credentials: { email: string; password: string }; problem?: never }
+  | { problem: SignInProblem; credentials?: never } {
+  const problem = checkSignIn(input)
+  if (problem) return { problem }
+  return { credentials: { email: String(input.email).trim(), password: String(input.password).trim() } }
+}
