@@ -75,15 +75,21 @@ const sessionCopy = () => ({
 
 describe('sign-in page action (/login and /)', () => {
   test.each([
-    [{ email: '', password: '' }, 'Email Required', 'Please enter your email address'],
-    [{ email: '  ', password: 'x' }, 'Email Required', 'Please enter your email address'],
-    [{ email: 'owner@example.com', password: '   ' }, 'Password Required', 'Please enter your password'],
-    [{ email: 'not an email', password: 'x' }, 'Invalid Email', 'Please enter a valid email address'],
-  ])('the server repeats the checks: %j → 400 %s', async (fields, title, message) => {
+    [{ email: '', password: '' }, 'Email Required', 'Please enter your email address', 'email'],
+    [{ email: '  ', password: 'x' }, 'Email Required', 'Please enter your email address', 'email'],
+    [{ email: 'owner@example.com', password: '   ' }, 'Password Required', 'Please enter your password', 'password'],
+    [{ email: 'not an email', password: 'x' }, 'Invalid Email', 'Please enter a valid email address', 'email'],
+  ])('the server repeats the checks: %j → 400 %s', async (fields, title, message, field) => {
     const res = await postLogin(fields)
     expect(res.status).toBe(400)
-    const body = (await res.json()) as { error: { title: string; message: string } }
+    const body = (await res.json()) as {
+      error: { title: string; message: string }
+      result: { error: Record<string, string[]>; initialValue: Record<string, unknown> }
+    }
     expect(body.error).toMatchObject({ title, message })
+    // conform's reply: the message beside its field, the password never sent back.
+    expect(body.result.error).toEqual({ [field]: [message] })
+    expect(body.result.initialValue).not.toHaveProperty('password')
     expect(setCookieFor(res, '__session')).toBeUndefined()
   })
 
