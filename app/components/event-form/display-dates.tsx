@@ -1,0 +1,68 @@
+import { MAX_DISPLAY_DATES } from '#app/constants.ts'
+import type { CalendarMonth } from '#app/models/calendar.ts'
+import { FieldError } from './field-error.tsx'
+
+const WEEKDAYS = ['Su', 'Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa']
+
+/** The months to pick display dates from: checkboxes named showAdDates, so the form posts them without JavaScript. */
+export function DisplayDates({
+  months,
+  dates,
+  onToggle,
+  errors,
+}: {
+  months: CalendarMonth[]
+  dates: string[]
+  onToggle: (date: string, checked: boolean) => void
+  errors?: string[]
+}) {
+  return (
+    <fieldset>
+      <legend className="font-medium">Display dates</legend>
+      <p className="text-sm text-slate-600">
+        Pick the days your ad runs (up to {MAX_DISPLAY_DATES}). Choose a date again to remove it.{' '}
+        <span data-testid="dates-count">{dates.length} selected</span>
+      </p>
+      <div className="mt-3 grid gap-6 md:grid-cols-3">
+        {months.map((month) => (
+          <div key={month.key}>
+            <p className="mb-2 text-sm font-semibold">{month.label}</p>
+            <div className="grid grid-cols-7 gap-1 text-center text-xs">
+              {WEEKDAYS.map((d) => (
+                <span key={d} aria-hidden className="text-slate-500">
+                  {d}
+                </span>
+              ))}
+              {Array.from({ length: month.leadingBlanks }, (_, i) => (
+                <span key={`blank-${i}`} />
+              ))}
+              {month.days.map((day) => (
+                <label
+                  key={day.date}
+                  className={`relative grid h-9 place-items-center rounded-md border text-sm ${
+                    day.unavailable
+                      ? 'cursor-not-allowed border-transparent text-slate-300'
+                      : 'cursor-pointer border-slate-200 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-600 has-[:checked]:text-white'
+                  }`}
+                >
+                  <input
+                    type="checkbox"
+                    name="showAdDates"
+                    value={day.date}
+                    disabled={day.unavailable}
+                    checked={dates.includes(day.date)}
+                    onChange={(e) => onToggle(day.date, e.target.checked)}
+                    className="sr-only"
+                    aria-label={day.date}
+                  />
+                  {day.day}
+                </label>
+              ))}
+            </div>
+          </div>
+        ))}
+      </div>
+      <FieldError id="showAdDates-error" messages={errors} />
+    </fieldset>
+  )
+}
