@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, eq, gte, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
 import { FEATURED_EVENTS_LIMIT, UNSET_DATE } from '#app/constants.ts'
 import { db } from '#db/client.server.ts'
 import { business, events } from '#db/schema.ts'
@@ -197,4 +197,21 @@ export function getLiveEventsPage(filters: CalendarFilters, { today, limit, offs
 export function getLiveEventsCount(filters: CalendarFilters, { today }: { today: string }) {
   const key = JSON.stringify(['count', today, filters])
   return cachedLiveEvents(key, () => countLiveEvents(filters, { today }))
+}
+
+/** The queries the calendar runs for these filters and page, named, for the benchmark's EXPLAIN. */
+export async function explainCalendarQueries(
+  filters: CalendarFilters,
+  { today, page }: { today: string; page: number },
+): Promise<Array<[string, SQLWrapper]>> {
+  const offset = (page - 1) * CALENDAR_PAGE_SIZE
+  return [
+    ['count', countLiveEventsQuery(filters, { today })],
+    ['listing', liveEventsQuery(filters, { today, limit: CALENDAR_PAGE_SIZE, offset })],
+    ...(page > 1
+      ? ([['featured', liveEventsQuery(filters, { today, limit: FEATURED_EVENTS_LIMIT })]] as Array<
+          [string, SQLWrapper]
+        >)
+      : []),
+  ]
 }
