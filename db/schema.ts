@@ -9,7 +9,7 @@ import {
   jsonb,
   numeric,
   pgTable,
-
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -19,7 +19,8 @@ import {
 
 /** The spec's "unset" date marker. */
 const UNSET = sql`'1989-01-01'::date`
-const createdNow = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' }).notNull().defaultNow()
+const createdNow = (name: string) =>
+  timestamp(name, { withTimezone: true, mode: 'date' }).notNull().defaultNow()
 
 export const business = pgTable(
   'business',
@@ -64,7 +65,10 @@ export const users = pgTable(
     stripeCustomerId: text('stripeCustomerId'),
     stripeSubscriptionId: text('stripeSubscriptionId'),
     /** Staff roles: admin (moderation), clinician (patient records). */
-    roles: text('roles').array().notNull().default(sql`'{}'::text[]`),
+    roles: text('roles')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     businessID: integer('businessID').references(() => business.businessID, { onDelete: 'set null' }),
     createdAt: createdNow('createdAt'),
     updatedAt: createdNow('updatedAt'),
@@ -99,8 +103,14 @@ export const events = pgTable(
       .references(() => business.businessID, { onDelete: 'cascade' }),
     eventTitle: varchar('eventTitle', { length: 250 }).notNull(),
     /** Category names; the spec allows one or several. */
-    category: text('category').array().notNull().default(sql`'{}'::text[]`),
-    showAdOnDates: date('showAdOnDates', { mode: 'string' }).array().notNull().default(sql`'{}'::date[]`),
+    category: text('category')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    showAdOnDates: date('showAdOnDates', { mode: 'string' })
+      .array()
+      .notNull()
+      .default(sql`'{}'::date[]`),
     eventDate: date('eventDate', { mode: 'string' }).notNull().default(UNSET),
     /** Earliest and latest of eventDate (when set) and showAdOnDates, kept by the model for indexed date filters. */
     firstShowDate: date('firstShowDate', { mode: 'string' }),
@@ -125,10 +135,33 @@ export const events = pgTable(
   (t) => [
     index('events_business_idx').on(t.businessID, t.createdDate),
     index('events_live_idx').on(t.eventStatus, t.paymentStatus, t.lastShowDate),
-    index('events_pending_upload_idx').on(t.createdDate).where(sql`"eventStatus" = 'pending'`),
+    index('events_pending_upload_idx')
+      .on(t.createdDate)
+      .where(sql`"eventStatus" = 'pending'`),
     index('events_show_dates_idx').using('gin', t.showAdOnDates),
     index('events_category_idx').using('gin', t.category),
     index('events_description_trgm_idx').using('gin', t.eventDescription.op('gin_trgm_ops')),
+  ],
+)
+
+/**
+ * Every show date (the display dates and the event date) of each event that is approved and paid, with the event's
+ * show date before it, so that "the event's next show date from today" is one row found by the date index: the row
+ * whose date is today or later and whose previous date is before today (or none). Kept in step with `events` by the
+ * trigger `events_show_dates_sync` (db/migrations/0006_event_show_dates.sql), in the same transaction as any write.
+ */
+export const eventShowDates = pgTable(
+  'event_show_dates',
+  {
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.eventID, { onDelete: 'cascade' }),
+    showDate: date('show_date', { mode: 'string' }).notNull(),
+    previousDate: date('previous_date', { mode: 'string' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.eventId, t.showDate] }),
+    index('event_show_dates_date_idx').on(t.showDate, t.eventId, t.previousDate),
   ],
 )
 
@@ -203,7 +236,9 @@ export const clickCount = pgTable(
       .references(() => events.eventID, { onDelete: 'cascade' }),
     /** A keyed hash of the visitor's IP address, never the address itself. */
     userIPaddress: varchar('userIPaddress', { length: 128 }).notNull().default(''),
-    clickDate: date('clickDate', { mode: 'string' }).notNull().default(sql`CURRENT_DATE`),
+    clickDate: date('clickDate', { mode: 'string' })
+      .notNull()
+      .default(sql`CURRENT_DATE`),
     bounceClick: boolean('bounceClick').notNull().default(false),
   },
   (t) => [

@@ -1,8 +1,9 @@
 import crypto from 'node:crypto'
-import { sql } from 'drizzle-orm'
+import { and, sql } from 'drizzle-orm'
 import { isbot } from 'isbot'
 import { db, type Transaction } from '#db/client.server.ts'
 import { clickCount, events } from '#db/schema.ts'
+import { liveEventConditions } from './public-events.server.ts'
 
 /** A second click (or bounce) by the same visitor on the same event within this window is not counted again. */
 export const REPEAT_WINDOW_MINUTES = 30
@@ -86,8 +87,7 @@ async function insertVisit(
   const result: unknown = await tx.execute(sql`
     WITH live AS (
       SELECT ${events.eventID} AS id, ${events.businessID} AS business FROM ${events}
-      WHERE ${events.eventID} = ${eventID} AND ${events.eventStatus} = 'approved'
-        AND ${events.paymentStatus} = 'paid' AND ${events.lastShowDate} >= ${today}::date
+      WHERE ${events.eventID} = ${eventID} AND ${and(...liveEventConditions(today))}
     ), inserted AS (
       INSERT INTO ${clickCount} ("businessID", "eventID", "userIPaddress", "clickDate", "bounceClick")
       SELECT live.business, live.id, ${visitor}, ${today}::date, ${bounce} FROM live

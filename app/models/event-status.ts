@@ -7,11 +7,17 @@ export interface EventStatusFields {
   lastShowDate: string | null
 }
 
-/** Live = approved, paid, and a show date today or later (ARCHITECTURE.md, lifecycle). */
+/** The statuses of an ad that is shown to the public while it has a show date today or later. */
+export const LIVE_STATUSES = { eventStatus: 'approved', paymentStatus: 'paid' } as const
+
+/**
+ * Live = approved, paid, and a show date today or later (ARCHITECTURE.md, lifecycle). The same rule in SQL is
+ * `liveEventConditions` (public-events.server.ts).
+ */
 export function isLive(event: EventStatusFields, today: string): boolean {
   return (
-    event.eventStatus === 'approved' &&
-    event.paymentStatus === 'paid' &&
+    event.eventStatus === LIVE_STATUSES.eventStatus &&
+    event.paymentStatus === LIVE_STATUSES.paymentStatus &&
     event.lastShowDate !== null &&
     event.lastShowDate >= today
   )

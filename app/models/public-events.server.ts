@@ -1,9 +1,15 @@
-import { and, asc, count, eq, gte, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
-import { FEATURED_EVENTS_LIMIT, UNSET_DATE } from '#app/constants.ts'
+import { and, asc, count, eq, gte, inArray, isNull, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
+import { FEATURED_EVENTS_LIMIT } from '#app/constants.ts'
 import { db } from '#db/client.server.ts'
-import { business, events } from '#db/schema.ts'
-import { dateWindow, escapeLikePattern, type CalendarFilters } from './calendar-filters.ts'
+import { business, eventShowDates, events } from '#db/schema.ts'
+import {
+  dateWindow,
+  EMPTY_CALENDAR_FILTERS,
+  escapeLikePattern,
+  type CalendarFilters,
+} from './calendar-filters.ts'
 import { businessPublicColumns } from './event.server.ts'
+import { LIVE_STATUSES } from './event-status.ts'
 import { cachedLiveEvents } from './live-events-cache.server.ts'
 
 /** What public pages, feeds and the public API show of a live event: no provider or staff bookkeeping. */
@@ -40,17 +46,30 @@ export interface ListWindow {
   offset?: number
 }
 
-/** Live = approved, paid, and a show date today or later (ARCHITECTURE.md, lifecycle); matches `isLive`. */
-function liveConditions(today: string): SQL[] {
+/** Live = approved, paid, and a show date today or later (ARCHITECTURE.md, lifecycle): `isLive` in SQL. */
+export function liveEventConditions(today: string): SQL[] {
   return [
-    eq(events.eventStatus, 'approved'),
-    eq(events.paymentStatus, 'paid'),
+    eq(events.eventStatus, LIVE_STATUSES.eventStatus),
+    eq(events.paymentStatus, LIVE_STATUSES.paymentStatus),
     gte(events.lastShowDate, today),
   ]
 }
 
-/** Every filter in SQL (spec §5), combined with AND. */
-function filterConditions(filters: CalendarFilters): SQL[] {
+const showDates = eventShowDates
+
+/**
+ * The show-date row that is its event's next show date from today: the date is today or later and the one before it
+ * (if any) is before today. The table holds only approved, paid events, so such a row also means the event is live.
+ */
+function isNextShowDate(row: typeof eventShowDates, today: string) {
+  return and(
+    gte(row.showDate, today),
+    or(isNull(row.previousDate), sql`${row.previousDate} < ${today}::date`),
+  )!
+}
+
+/** Filters on the event's own columns and its business's ZIP (spec §5), combined with AND. */
+function eventFilterConditions(filters: CalendarFilters): SQL[] {
   const conditions: SQL[] = []
   if (filters.category) {
     // Containment instead of `= ANY(...)`: the same meaning, and the GIN index on category can answer it.
@@ -63,76 +82,152 @@ function filterConditions(filters: CalendarFilters): SQL[] {
     // A plain ILIKE on the column, so the trigram index on the description can answer it.
     conditions.push(sql`${events.eventDescription} ILIKE '%' || ${escapeLikePattern(filters.keyword)} || '%'`)
   }
+  return conditions
+}
+
+/** The date filter: one of the event's show dates lies in the window (a probe of the show-date table's key). */
+function showsInWindow(eventID: SQLWrapper, filters: CalendarFilters): SQL | undefined {
+  const window = dateWindow(filters)
+  if (!window) return undefined
+  const inWindow =
+    window.from === null
+      ? sql`w.show_date <= ${window.to}::date`
+      : sql`w.show_date BETWEEN ${window.from}::date AND ${window.to}::date`
+  return sql`EXISTS (SELECT 1 FROM event_show_dates AS w WHERE w.event_id = ${eventID} AND ${inWindow})`
+}
+
+/** Every filter on an event row, for the queries that start from the events. */
+function filterConditions(filters: CalendarFilters): SQL[] {
+  const conditions = eventFilterConditions(filters)
   const window = dateWindow(filters)
   if (window) {
-    const to = sql`${window.to}::date`
-    const from = window.from === null ? null : sql`${window.from}::date`
-    const inWindow = (value: SQL) => (from ? sql`${value} BETWEEN ${from} AND ${to}` : sql`${value} <= ${to}`)
-    // The stored bounds narrow the candidates with an index; the exact test then looks at each date. An event
-    // with no dates has null bounds and never matches.
-    conditions.push(sql`${events.firstShowDate} <= ${to}`)
-    if (from) conditions.push(sql`${events.lastShowDate} >= ${from}`)
-    conditions.push(
-      sql`((${events.eventDate} <> ${UNSET_DATE}::date AND ${inWindow(sql`${events.eventDate}`)})
-        OR EXISTS (SELECT 1 FROM unnest(${events.showAdOnDates}) AS d WHERE ${inWindow(sql`d`)}))`,
-    )
+    // The stored bounds narrow the candidates with an index; the show-date table then answers exactly.
+    conditions.push(sql`${events.firstShowDate} <= ${window.to}::date`)
+    if (window.from) conditions.push(sql`${events.lastShowDate} >= ${window.from}::date`)
+    conditions.push(showsInWindow(events.eventID, filters)!)
   }
   return conditions
 }
 
+const hasEventFilters = (filters: CalendarFilters) =>
+  Boolean(filters.category || filters.zip || filters.keyword)
+
 /**
- * The first of the event's dates (event date and display dates) that is today or later. An event that has not
- * started yet begins on its stored first date, so only events already running need their dates looked at.
+ * How to find a page of matches, soonest next show date first. `walk` reads the show-date index in date order from
+ * today and keeps the rows that are an event's next date and match: its cost is the page (more when few events
+ * match). `candidates` finds the matching events first (through their own indexes) and looks up each one's next
+ * date: its cost is the number of matches. The cheaper one is chosen from the counts, which are cached.
  */
-function nextShowDate(today: string) {
-  return sql<string>`CASE WHEN ${events.firstShowDate} >= ${today}::date THEN ${events.firstShowDate}
-    ELSE (SELECT min(d) FROM unnest(array_append(${events.showAdOnDates},
-      CASE WHEN ${events.eventDate} <> ${UNSET_DATE}::date THEN ${events.eventDate} END)) AS d
-      WHERE d >= ${today}::date) END`
+export type ListingStrategy = 'walk' | 'candidates'
+
+export function listingStrategy({
+  matches,
+  live,
+  rows,
+}: {
+  matches: number
+  live: number
+  rows: number
+}): ListingStrategy {
+  if (matches === 0) return 'candidates'
+  // A walk reads about `rows × live / matches` next-date rows; the candidates are the matches themselves.
+  return rows * live < matches * matches ? 'walk' : 'candidates'
 }
 
 /**
- * The listing query itself (not run), so the benchmark can EXPLAIN exactly what the pages run. The page of ids is
- * chosen first from the events alone; the business columns are joined for those rows only.
+ * The ids and next show dates of one page of matches (not run), so the benchmark can EXPLAIN what the pages run.
  */
-export function liveEventsQuery(filters: CalendarFilters, { today, limit, offset = 0 }: ListWindow) {
-  const next = nextShowDate(today)
+export function rankedLiveEventsQuery(
+  filters: CalendarFilters,
+  { today, limit, offset = 0 }: ListWindow,
+  strategy: ListingStrategy,
+) {
+  const needsBusiness = Boolean(filters.zip)
+  if (strategy === 'walk') {
+    const base = db.select({ id: showDates.eventId, next: showDates.showDate }).from(showDates)
+    const withEvents = hasEventFilters(filters)
+      ? needsBusiness
+        ? base
+            .innerJoin(events, eq(events.eventID, showDates.eventId))
+            .innerJoin(business, eq(business.businessID, events.businessID))
+        : base.innerJoin(events, eq(events.eventID, showDates.eventId))
+      : base
+    return withEvents
+      .where(
+        and(
+          isNextShowDate(showDates, today),
+          ...eventFilterConditions(filters),
+          showsInWindow(showDates.eventId, filters),
+        ),
+      )
+      .orderBy(asc(showDates.showDate), asc(showDates.eventId))
+      .limit(limit)
+      .offset(offset)
+  }
   const candidates = db
-    .select({ id: sql<number>`${events.eventID}`.as('id'), next: next.as('next') })
+    .select({ id: events.eventID, next: showDates.showDate })
     .from(events)
-  const ranked = (
-    filters.zip ? candidates.innerJoin(business, eq(business.businessID, events.businessID)) : candidates
+    .innerJoin(showDates, and(eq(showDates.eventId, events.eventID), isNextShowDate(showDates, today)))
+  return (
+    needsBusiness ? candidates.innerJoin(business, eq(business.businessID, events.businessID)) : candidates
   )
-    .where(and(...liveConditions(today), ...filterConditions(filters)))
-    .orderBy(asc(next), asc(events.eventID))
+    .where(and(...liveEventConditions(today), ...filterConditions(filters)))
+    .orderBy(asc(showDates.showDate), asc(events.eventID))
     .limit(limit)
     .offset(offset)
-    .as('ranked')
-  return db
-    .select({ ...liveEventColumns, nextShowDate: sql<string>`${ranked.next}::text` })
-    .from(ranked)
-    .innerJoin(events, eq(events.eventID, ranked.id))
-    .innerJoin(business, eq(business.businessID, events.businessID))
-    .orderBy(asc(ranked.next), asc(ranked.id))
 }
 
+/** The count (not run): index-only from the show-date table for a date filter alone, from the events otherwise. */
 export function countLiveEventsQuery(filters: CalendarFilters, { today }: { today: string }) {
+  const window = dateWindow(filters)
+  if (window?.from && window.from >= today && !hasEventFilters(filters)) {
+    // Every date in the window is today or later, so an event with one is live: count the distinct events.
+    return db
+      .select({ n: sql<number>`count(DISTINCT ${showDates.eventId})`.mapWith(Number) })
+      .from(showDates)
+      .where(sql`${showDates.showDate} BETWEEN ${window.from}::date AND ${window.to}::date`)
+  }
   const query = db.select({ n: count() }).from(events)
   // The join is only needed for the ZIP filter; without it the count can be answered from the events indexes.
   return (filters.zip ? query.innerJoin(business, eq(business.businessID, events.businessID)) : query).where(
-    and(...liveConditions(today), ...filterConditions(filters)),
+    and(...liveEventConditions(today), ...filterConditions(filters)),
   )
 }
 
 export type LiveEvent = Awaited<ReturnType<typeof listLiveEvents>>[number]
 
+/** The page's events with their business, in the order of `ranked`. */
+async function eventsInOrder(ranked: Array<{ id: number; next: string }>) {
+  if (ranked.length === 0) return []
+  const rows = await db
+    .select(liveEventColumns)
+    .from(events)
+    .innerJoin(business, eq(business.businessID, events.businessID))
+    .where(
+      inArray(
+        events.eventID,
+        ranked.map((r) => r.id),
+      ),
+    )
+  const byID = new Map(rows.map((row) => [row.eventID, row]))
+  return ranked.flatMap(({ id, next }) => {
+    const row = byID.get(id)
+    return row
+      ? [{ ...row, nextShowDate: next, stillPhotoPath: row.stillPhotoURL, videoPath: row.videoURL }]
+      : []
+  })
+}
+
 /**
  * One page of live events matching `filters`, soonest upcoming date first (then id). Every filter runs in SQL, so
- * only the requested page leaves the database.
+ * only the requested page leaves the database. Without counts, a walk is used when no filter but dates is set.
  */
-export async function listLiveEvents(filters: CalendarFilters, window: ListWindow) {
-  const rows = await liveEventsQuery(filters, window)
-  return rows.map((row) => ({ ...row, stillPhotoPath: row.stillPhotoURL, videoPath: row.videoURL }))
+export async function listLiveEvents(
+  filters: CalendarFilters,
+  window: ListWindow,
+  strategy: ListingStrategy = hasEventFilters(filters) ? 'candidates' : 'walk',
+) {
+  return eventsInOrder(await rankedLiveEventsQuery(filters, window, strategy))
 }
 
 /** How many live events match `filters`. */
@@ -149,7 +244,7 @@ export async function listLiveEventIds({ today, limit }: { today: string; limit:
   return db
     .select({ eventID: events.eventID, approvedDateByAdmin: events.approvedDateByAdmin })
     .from(events)
-    .where(and(...liveConditions(today)))
+    .where(and(...liveEventConditions(today)))
     .orderBy(asc(events.eventID))
     .limit(limit)
 }
@@ -166,37 +261,52 @@ export interface CalendarListing {
   pageCount: number
 }
 
+/** A cached count of live events matching `filters` (one per filter set, whatever the page). */
+export function getLiveEventsCount(filters: CalendarFilters, { today }: { today: string }) {
+  const key = JSON.stringify(['count', today, filters])
+  return cachedLiveEvents(key, () => countLiveEvents(filters, { today }))
+}
+
+/**
+ * A cached page of live events for the public pages, the feeds and the public API. The counts (cached too) choose
+ * the query, and a page past the end costs no listing query.
+ */
+export function getLiveEventsPage(filters: CalendarFilters, { today, limit, offset = 0 }: ListWindow) {
+  const key = JSON.stringify(['list', today, limit, offset, filters])
+  return cachedLiveEvents(key, async () => {
+    const [matches, live] = await Promise.all([
+      getLiveEventsCount(filters, { today }),
+      getLiveEventsCount(EMPTY_CALENDAR_FILTERS, { today }),
+    ])
+    if (offset >= matches) return []
+    const strategy = listingStrategy({ matches, live, rows: offset + limit })
+    return listLiveEvents(filters, { today, limit, offset }, strategy)
+  })
+}
+
 /**
  * What the calendar page shows for these filters: the number of matches, the featured strip and one page of the
- * grid. On page 1 the featured strip is the grid's own first rows.
+ * grid. On page 1 the featured strip is the grid's own first rows; later pages share page 1's cached strip and count.
  */
 export async function loadCalendarListing(
   filters: CalendarFilters,
   { today, page, pageSize = CALENDAR_PAGE_SIZE }: { today: string; page: number; pageSize?: number },
 ): Promise<CalendarListing> {
-  const total = await countLiveEvents(filters, { today })
-  const pageCount = Math.max(1, Math.ceil(total / pageSize))
   const offset = (page - 1) * pageSize
-  const pageEvents = total > offset ? await listLiveEvents(filters, { today, limit: pageSize, offset }) : []
-  const featured =
+  const [total, pageEvents, featured] = await Promise.all([
+    getLiveEventsCount(filters, { today }),
+    getLiveEventsPage(filters, { today, limit: pageSize, offset }),
     page === 1 && pageSize >= FEATURED_EVENTS_LIMIT
-      ? pageEvents.slice(0, FEATURED_EVENTS_LIMIT)
-      : total > 0
-        ? await listLiveEvents(filters, { today, limit: FEATURED_EVENTS_LIMIT })
-        : []
-  return { total, featured, events: pageEvents, page, pageCount }
-}
-
-/** A cached page of live events for the public page, the feeds and the public API. */
-export function getLiveEventsPage(filters: CalendarFilters, { today, limit, offset = 0 }: ListWindow) {
-  const key = JSON.stringify(['list', today, limit, offset, filters])
-  return cachedLiveEvents(key, () => listLiveEvents(filters, { today, limit, offset }))
-}
-
-/** A cached count of live events matching `filters`. */
-export function getLiveEventsCount(filters: CalendarFilters, { today }: { today: string }) {
-  const key = JSON.stringify(['count', today, filters])
-  return cachedLiveEvents(key, () => countLiveEvents(filters, { today }))
+      ? null
+      : getLiveEventsPage(filters, { today, limit: FEATURED_EVENTS_LIMIT }),
+  ])
+  return {
+    total,
+    featured: featured ?? pageEvents.slice(0, FEATURED_EVENTS_LIMIT),
+    events: pageEvents,
+    page,
+    pageCount: Math.max(1, Math.ceil(total / pageSize)),
+  }
 }
 
 /** The queries the calendar runs for these filters and page, named, for the benchmark's EXPLAIN. */
@@ -205,13 +315,24 @@ export async function explainCalendarQueries(
   { today, page }: { today: string; page: number },
 ): Promise<Array<[string, SQLWrapper]>> {
   const offset = (page - 1) * CALENDAR_PAGE_SIZE
-  return [
+  const [matches, live] = await Promise.all([
+    countLiveEvents(filters, { today }),
+    countLiveEvents(EMPTY_CALENDAR_FILTERS, { today }),
+  ])
+  const strategy = listingStrategy({ matches, live, rows: offset + CALENDAR_PAGE_SIZE })
+  const queries: Array<[string, SQLWrapper]> = [
     ['count', countLiveEventsQuery(filters, { today })],
-    ['listing', liveEventsQuery(filters, { today, limit: CALENDAR_PAGE_SIZE, offset })],
-    ...(page > 1
-      ? ([['featured', liveEventsQuery(filters, { today, limit: FEATURED_EVENTS_LIMIT })]] as Array<
-          [string, SQLWrapper]
-        >)
-      : []),
+    [
+      `listing (${strategy})`,
+      rankedLiveEventsQuery(filters, { today, limit: CALENDAR_PAGE_SIZE, offset }, strategy),
+    ],
   ]
+  if (page > 1) {
+    const featured = listingStrategy({ matches, live, rows: FEATURED_EVENTS_LIMIT })
+    queries.push([
+      `featured (${featured})`,
+      rankedLiveEventsQuery(filters, { today, limit: FEATURED_EVENTS_LIMIT }, featured),
+    ])
+  }
+  return queries
 }

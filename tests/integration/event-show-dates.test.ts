@@ -1,0 +1,186 @@
+import { asc, eq } from 'drizzle-orm'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { EMPTY_CALENDAR_FILTERS } from '#app/models/calendar-filters.ts'
+import { insertEvent, updateSubmittedEvent, type NewEventData } from '#app/models/event.server.ts'
+import { reviewEvent } from '#app/models/moderation.server.ts'
+import { listingStrategy, listLiveEvents, countLiveEvents } from '#app/models/public-events.server.ts'
+import { platformToday } from '#app/services/platform-today.server.ts'
+import { addDaysIso } from '#app/utils/time.ts'
+import { db } from '#db/client.server.ts'
+import { insertBusiness, insertUser } from '#db/factories.ts'
+import { events, eventShowDates, type Business } from '#db/schema.ts'
+import { insertPaidPayment, insertTestEvent } from '#tests/support/events.ts'
+import { normalizeCalendarFilters } from '#app/models/calendar-filters.ts'
+
+const today = platformToday()
+const day = (n: number) => addDaysIso(today, n)
+
+let owner: Business
+let reviewerId: string
+beforeAll(async () => {
+  owner = await insertBusiness(db, { businessZip: '62701' })
+  reviewerId = (await insertUser(db, { email: 'show-dates-admin@example.com', roles: ['admin'] })).id
+})
+
+/** The event's rows in the show-date table: date and the date before it. */
+async function showDatesOf(eventID: number) {
+  const rows = await db
+    .select({ showDate: eventShowDates.showDate, previousDate: eventShowDates.previousDate })
+    .from(eventShowDates)
+    .where(eq(eventShowDates.eventId, eventID))
+    .orderBy(asc(eventShowDates.showDate))
+  return rows.map((r) => [r.showDate, r.previousDate])
+}
+
+function submission(overrides: Partial<NewEventData> = {}): NewEventData {
+  return {
+    businessID: owner.businessID,
+    businessName: owner.businessName,
+    eventTitle: 'Quiz night',
+    eventDescription: 'Teams of six.',
+    eventCategory: ['Community'],
+    showAdDates: [day(3), day(1)],
+    eventDate: day(5),
+    contactPerson: '',
+    contactPhone: '',
+    contactEmail: '',
+    totalCents: 2900,
+    approvedDateByBusiness: today,
+    ...overrides,
+  }
+}
+
+/** A paid ad awaiting review, with the payment the test provider can refund. */
+async function awaitingReview(showAdOnDates: string[]) {
+  const event = await insertTestEvent(owner, { eventStatus: 'pending', paymentStatus: 'paid', showAdOnDates })
+  const payment = await insertPaidPayment(event.eventID)
+  await db
+    .update(events)
+    .set({ payment_intent_id: payment.payment_intent_id })
+    .where(eq(events.eventID, event.eventID))
+  return event
+}
+
+describe('the show-date table follows the events', () => {
+  test('an unpaid ad has no rows; once approved and paid its display dates and event date appear, in order', async () => {
+    const { eventID } = await insertEvent(db, submission())
+    expect(await showDatesOf(eventID)).toEqual([])
+    await db
+      .update(events)
+      .set({ paymentStatus: 'paid', eventStatus: 'approved' })
+      .where(eq(events.eventID, eventID))
+    expect(await showDatesOf(eventID)).toEqual([
+      [day(1), null],
+      [day(3), day(1)],
+      [day(5), day(3)],
+    ])
+  })
+
+  test('a live event created as such has its rows; the unset event date is not one', async () => {
+    const event = await insertTestEvent(owner, { showAdOnDates: [day(2), day(2), day(4)] })
+    expect(await showDatesOf(event.eventID)).toEqual([
+      [day(2), null],
+      [day(4), day(2)],
+    ])
+  })
+
+  test('editing the dates rewrites the rows in the same transaction', async () => {
+    const event = await insertTestEvent(owner, { showAdOnDates: [day(2), day(4)] })
+    await db.transaction(async (tx) => {
+      await updateSubmittedEvent(
+        tx,
+        event.eventID,
+        submission({ showAdDates: [day(7)], eventDate: '1989-01-01' }),
+      )
+      // Inside the transaction the table already matches.
+      const [row] = await tx.select().from(eventShowDates).where(eq(eventShowDates.eventId, event.eventID))
+      expect(row).toMatchObject({ showDate: day(7), previousDate: null })
+    })
+    expect(await showDatesOf(event.eventID)).toEqual([[day(7), null]])
+  })
+
+  test('other changes leave the rows alone; deleting the event deletes them', async () => {
+    const event = await insertTestEvent(owner, { showAdOnDates: [day(2)] })
+    await db.update(events).set({ eventTitle: 'Renamed' }).where(eq(events.eventID, event.eventID))
+    expect(await showDatesOf(event.eventID)).toEqual([[day(2), null]])
+    await db.delete(events).where(eq(events.eventID, event.eventID))
+    expect(await showDatesOf(event.eventID)).toEqual([])
+  })
+
+  test('approval adds the rows, rejection keeps an ad out', async () => {
+    const approved = await awaitingReview([day(1), day(2)])
+    const rejected = await awaitingReview([day(3)])
+    expect(await showDatesOf(approved.eventID)).toEqual([])
+    const approval = await reviewEvent(
+      { eventID: approved.eventID, action: 'approve', reason: '' },
+      { reviewerId, today },
+    )
+    expect(approval.ok).toBe(true)
+    expect(await showDatesOf(approved.eventID)).toEqual([
+      [day(1), null],
+      [day(2), day(1)],
+    ])
+    const rejection = await reviewEvent(
+      { eventID: rejected.eventID, action: 'reject', reason: 'Off topic' },
+      { reviewerId, today },
+    )
+    expect(rejection.ok).toBe(true)
+    expect(await showDatesOf(rejected.eventID)).toEqual([])
+    // A refund after approval takes the ad down again.
+    await db.update(events).set({ paymentStatus: 'refunded' }).where(eq(events.eventID, approved.eventID))
+    expect(await showDatesOf(approved.eventID)).toEqual([])
+  })
+})
+
+describe('both ways of finding a page agree', () => {
+  test('walking the dates and starting from the matches give the same pages', async () => {
+    const categories = ['Concert', 'Family', 'Community']
+    for (let i = 0; i < 18; i++) {
+      await insertTestEvent(owner, {
+        eventTitle: `Event ${i}`,
+        category: [categories[i % 3]!],
+        eventDescription: i % 4 === 0 ? 'Brass band night' : 'Quiet evening',
+        // Some started before today; the next date is what orders them.
+        showAdOnDates: [day(-2 + (i % 5)), day(1 + ((i * 7) % 11)), day(12 + (i % 3))],
+        eventDate: i % 6 === 0 ? day(i % 9) : '1989-01-01',
+      })
+    }
+    await insertTestEvent(owner, { eventTitle: 'Over', showAdOnDates: [day(-3)] })
+    await insertTestEvent(owner, { eventTitle: 'Unpaid', paymentStatus: 'pending', showAdOnDates: [day(1)] })
+    for (const query of [
+      '',
+      'category=Concert',
+      'keyword=brass',
+      `from=${day(3)}&to=${day(6)}`,
+      `to=${day(0)}`,
+      'zip=627',
+    ]) {
+      const filters = query
+        ? normalizeCalendarFilters(new URLSearchParams(query)).filters
+        : EMPTY_CALENDAR_FILTERS
+      for (const [limit, offset] of [
+        [5, 0],
+        [4, 3],
+        [100, 0],
+      ] as const) {
+        const walk = await listLiveEvents(filters, { today, limit, offset }, 'walk')
+        const candidates = await listLiveEvents(filters, { today, limit, offset }, 'candidates')
+        expect(
+          walk.map((e) => [e.eventID, e.nextShowDate]),
+          query,
+        ).toEqual(candidates.map((e) => [e.eventID, e.nextShowDate]))
+      }
+      const all = await listLiveEvents(filters, { today, limit: 100 }, 'walk')
+      expect(all.length, query).toBe(await countLiveEvents(filters, { today }))
+      expect(all.map((e) => e.eventTitle)).not.toContain('Over')
+      expect(all.map((e) => e.eventTitle)).not.toContain('Unpaid')
+    }
+  })
+
+  test('the cheaper way is chosen from the counts', () => {
+    expect(listingStrategy({ matches: 10_000, live: 10_000, rows: 24 })).toBe('walk')
+    expect(listingStrategy({ matches: 3_000, live: 10_000, rows: 48 })).toBe('walk')
+    expect(listingStrategy({ matches: 100, live: 10_000, rows: 24 })).toBe('candidates')
+    expect(listingStrategy({ matches: 0, live: 10_000, rows: 24 })).toBe('candidates')
+  })
+})
