@@ -6,12 +6,16 @@
  * Reports throughput and the peak RSS growth over the idle baseline; exits 1 when the growth is over budget
  * (an upload must be streamed to disk, never held in memory) or the upload fails. Then downloads the stored video
  * with a client that stops reading after 1 MB, and reports what that costs the server (for reference).
+ *
+ * `npm run bench:upload -- --s3` does the same with media in an S3-compatible bucket: it starts s3rver on loopback
+ * in this process (so its memory is not the server's) and points the server at it.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
 import { VIDEO_MAX_BYTES } from '#app/constants.ts'
 import { streamedMultipart, webmBytes } from '#tests/support/media.ts'
+import { s3Environment, startS3Server } from '#tests/support/s3-server.ts'
 import { benchEnvironment, builtAppExists, rssOf, rssSampler, sleep } from './bench-server.ts'
 import {
   freePort,
@@ -152,14 +156,25 @@ async function main() {
   if (!builtAppExists()) return 2
   const { dataDir, env } = benchEnvironment('eventshout-bench-')
 
+  const useS3 = process.argv.includes('--s3')
   let server: ChildProcess | undefined
   let control: ChildProcess | undefined
+  let s3: Awaited<ReturnType<typeof startS3Server>> | undefined
   let serverLog = ''
   try {
     const cookie = await signedInCookie(dataDir)
     const port = await freePort()
     const base = `http://127.0.0.1:${port}`
-    server = start([SERVER_SCRIPT, SERVER_BUILD], { ...env, PORT: String(port) }, (t) => (serverLog += t))
+    let storageEnv = {}
+    if (useS3) {
+      s3 = await startS3Server(`${dataDir}/s3rver`)
+      storageEnv = await s3Environment(s3.endpoint, 'bench-media')
+    }
+    server = start(
+      [SERVER_SCRIPT, SERVER_BUILD],
+      { ...env, ...storageEnv, PORT: String(port) },
+      (t) => (serverLog += t),
+    )
     await waitUntilUp(`${base}/healthz?db=0`, server)
     const app = await measure(server.pid!, base, cookie)
     if (app.result.status !== 200) throw new Error(`Upload failed: ${app.result.status} ${app.result.body}`)
@@ -180,7 +195,7 @@ async function main() {
     const floor = await measure(control.pid!, controlBase, cookie)
 
     console.info(
-      `Upload of ${mb(VIDEO_MAX_BYTES)} to POST /api/test-upload → ${app.result.status} ${publicUrl}`,
+      `Upload of ${mb(VIDEO_MAX_BYTES)} to POST /api/test-upload (${useS3 ? 'S3-compatible bucket' : 'local folder'}) → ${app.result.status} ${publicUrl}`,
     )
     console.info(
       `  time ${app.seconds.toFixed(2)} s, throughput ${(VIDEO_MAX_BYTES / MB / app.seconds).toFixed(1)} MB/s`,
@@ -207,6 +222,7 @@ async function main() {
   } finally {
     if (server) await stopServer(server)
     if (control) await stopServer(control)
+    await s3?.close()
     fs.rmSync(dataDir, { recursive: true, force: true })
   }
 }

@@ -92,6 +92,22 @@ export const envSchema = z
     OIDC_ISSUER: optional.pipe(z.url('OIDC_ISSUER must be an absolute URL').optional()),
     OIDC_CLIENT_ID: optional,
     OIDC_CLIENT_SECRET: optional,
+    /**
+     * Media in an S3-compatible bucket (shared by several servers) instead of `${DATA_DIR}/media`. Credentials come
+     * from the AWS SDK's standard variables (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN,
+     * AWS_PROFILE) or the machine's role.
+     */
+    S3_BUCKET: optional.pipe(
+      z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'S3_BUCKET must be a bucket name (3–63 of a-z 0-9 . -)')
+        .optional(),
+    ),
+    /** The store's address for anything but AWS (R2, MinIO, Ceph), e.g. http://127.0.0.1:9000 */
+    S3_ENDPOINT: optional.pipe(z.url('S3_ENDPOINT must be an absolute URL').optional()),
+    S3_REGION: optional,
+    /** `true` for stores that want the bucket in the path (MinIO, Ceph) rather than in the host name. */
+    S3_FORCE_PATH_STYLE: optional.pipe(z.enum(['true', 'false']).optional()),
     /** Production only: run without an identity provider (business email sign-in only). */
     ALLOW_NO_IDENTITY_PROVIDER: optional.pipe(z.enum(['true', 'false']).optional()),
   })

@@ -20,16 +20,33 @@ import {
   photoVariantKey,
   type PhotoVariantWidth,
 } from '#app/utils/media-types.ts'
+import { getEnv } from './env.server.ts'
 import { localMediaStorage } from './media-storage-local.server.ts'
+import { s3MediaStorage } from './media-storage-s3.server.ts'
 import { mediaRoot, STAGING_PREFIX, type MediaStorage } from './media-storage.server.ts'
 import { platformToday } from './platform-today.server.ts'
 
 let storage: { config: string; backend: MediaStorage } | undefined
 
-/** The configured backend; the environment is read on each call, so tests can switch it. */
+/**
+ * The configured backend: the bucket `S3_BUCKET` when set, else the folder `${DATA_DIR}/media`. The environment is
+ * read on each call, so tests can switch it.
+ */
 export function mediaStorage(): MediaStorage {
+  const env = getEnv()
+  const s3 = env.S3_BUCKET
+    ? {
+        bucket: env.S3_BUCKET,
+        endpoint: env.S3_ENDPOINT,
+        region: env.S3_REGION,
+        forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true',
+      }
+    : null
   const root = mediaRoot()
-  if (storage?.config !== root) storage = { config: root, backend: localMediaStorage(root) }
+  const config = JSON.stringify(s3 ?? root)
+  if (storage?.config !== config) {
+    storage = { config, backend: s3 ? s3MediaStorage(s3) : localMediaStorage(root) }
+  }
   return storage.backend
 }
 

@@ -804,3 +804,9 @@ describe('GET /api/media/{file}: everyone only when the ad is live', () => {
     }
   })
 })
+
+test('stored media live in the configured store only: the bucket when S3_BUCKET is set, else the folder', async () => {
+  const key = `images/${ownEventDate.slice(0, 7)}/${ownEventDate}_${ownEventID}.webp`
+  expect(await storedExists(key)).toBe(true)
+  expect(fs.existsSync(path.join(mediaDir, key))).toBe(!process.env.S3_BUCKET)
+})

@@ -1,0 +1,19 @@
+declare module 's3rver' {
+  import type { AddressInfo } from 'node:net'
+
+  interface S3rverOptions {
+    address?: string
+    port?: number
+    silent?: boolean
+    directory: string
+    resetOnClose?: boolean
+    allowMismatchedSignatures?: boolean
+    configureBuckets?: Array<{ name: string }>
+  }
+
+  export default class S3rver {
+    constructor(options: S3rverOptions)
+    run(): Promise<AddressInfo>
+    close(): Promise<void>
+  }
+}
