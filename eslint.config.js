@@ -25,6 +25,10 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
   {
+    files: ['**/*.cjs'],
+    languageOptions: { globals: { module: 'writable', require: 'readonly' } },
+  },
+  {
     files: ['server.js'],
     languageOptions: {
       globals: { URL: 'readonly', Headers: 'readonly', Request: 'readonly', AbortController: 'readonly' },

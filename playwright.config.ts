@@ -14,7 +14,7 @@ export default defineConfig({
   forbidOnly: true,
   timeout: 30_000,
   expect: { timeout: 7_000 },
-  reporter: process.env.CI ? [['list']] : [['list']],
+  reporter: [['list']],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     browserName: 'chromium',
@@ -23,7 +23,7 @@ export default defineConfig({
   },
   webServer: {
     // The built app, as production serves it, on a fresh embedded database with the demo data.
-    command: `rm -rf "${E2E_DATA_DIR}" && tsx db/seed.ts && node server.js`,
+    command: `rm -rf "${E2E_DATA_DIR}" && tsx scripts/seed.ts && node server.js`,
     url: `http://127.0.0.1:${PORT}/healthz`,
     reuseExistingServer: false,
     timeout: 120_000,

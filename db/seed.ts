@@ -3,10 +3,9 @@ import path from 'node:path'
 import { count, eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { showDateBounds } from '#app/models/event-dates.ts'
-import { getEnv } from '#app/services/env.server.ts'
 import { centsToDollars, chargeCentsForDays } from '#app/utils/pricing.ts'
 import { addDaysIso, isoDateInZone, todayInZone } from '#app/utils/time.ts'
-import { DatabaseLockedError, openConfiguredDatabase, type Database } from './client.server.ts'
+import type { Database } from './client.server.ts'
 import { DEMO_BUSINESSES, DEMO_EVENT_IDEAS, DEMO_STAFF, DEMO_ZIPS } from './demo-data.ts'
 import { insertBusiness, insertUser } from './factories.ts'
 import { business, clickCount, eventMedia, events, payments } from './schema.ts'
@@ -132,34 +131,4 @@ export async function seedDemoData(db: Database, { dataDir, timeZone }: { dataDi
 
 function eqEvent(eventID: number) {
   return eq(events.eventID, eventID)
-}
-
-async function main() {
-  const env = getEnv()
-  let handle
-  try {
-    handle = await openConfiguredDatabase(env)
-  } catch (error) {
-    if (error instanceof DatabaseLockedError) {
-      console.error(error.message)
-      process.exit(1)
-    }
-    throw error
-  }
-  try {
-    const result = await seedDemoData(handle.db, { dataDir: env.DATA_DIR, timeZone: env.APP_TIME_ZONE })
-    if (result.seeded) {
-      console.info(`Seeded demo data: ${result.events} events, ${result.clicks} clicks.`)
-      for (const b of DEMO_BUSINESSES) console.info(`  advertiser login: ${b.businessEmail} / ${b.password}`)
-      for (const s of DEMO_STAFF) console.info(`  ${s.roles.join(', ')}: ${s.email} (sign in at /api/login)`)
-    } else {
-      console.info('The database already has data; demo seed skipped.')
-    }
-  } finally {
-    await handle.close()
-  }
-}
-
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  await main()
 }

@@ -123,7 +123,7 @@ async function main() {
   try {
     cluster = await startPrivateCluster()
     const dbEnv = { ...env, DATABASE_URL: cluster.url }
-    await promisify(execFile)('npx', ['tsx', 'db/seed.ts'], { env: dbEnv })
+    await promisify(execFile)('npx', ['tsx', 'scripts/seed.ts'], { env: dbEnv })
     const started = await startServerProcess({ env: dbEnv })
     server = started.server
     const { base, log } = started

@@ -32,7 +32,7 @@ async function timeMedia(url: string, until: () => boolean) {
 async function main() {
   if (!builtAppExists()) return false
   const { env } = benchEnvironment('eventshout-bench-flood-')
-  await promisify(execFile)('npx', ['tsx', 'db/seed.ts'], { env })
+  await promisify(execFile)('npx', ['tsx', 'scripts/seed.ts'], { env })
   const { server, base } = await startServerProcess({ env, stderr: 'inherit' })
   try {
     const events = (await (await fetch(`${base}/api/events`)).json()) as { stillPhotoURL?: string | null }[]

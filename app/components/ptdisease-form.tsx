@@ -10,14 +10,14 @@ import {
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Form, Link, useLocation, useNavigate, useNavigation } from '@remix-run/react'
 import { format, parseISO } from 'date-fns'
-import { useEffect, useId, type ReactNode } from 'react'
+import { useEffect, useId, useMemo, type ReactNode } from 'react'
 import { toast } from '#app/components/toaster.tsx'
 import { ModalBackdrop } from '#app/components/modal-backdrop.tsx'
 import {
   PTDISEASE_FIELD_LABELS as LABELS,
   PTDISEASE_LIMITS,
   PTDISEASE_SEXES,
-  ptdiseaseSchema,
+  buildPtdiseaseSchema,
   type PtdiseaseInputValues,
 } from '#app/models/ptdisease-schema.ts'
 
@@ -27,8 +27,6 @@ export function formatRecordDate(value: string | null | undefined): string {
   const date = parseISO(value)
   return Number.isNaN(date.getTime()) ? value : format(date, 'MM/dd/yyyy')
 }
-
-const constraint = getZodConstraint(ptdiseaseSchema)
 
 const inputClass =
   'mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm ' +
@@ -153,6 +151,9 @@ export function PtdiseaseForm({
 }: PtdiseaseFormProps) {
   const navigation = useNavigation()
   const location = useLocation()
+  // The browser checks against the platform's today from the loader, not its own clock's date.
+  const schema = useMemo(() => buildPtdiseaseSchema(() => today), [today])
+  const constraint = useMemo(() => getZodConstraint(schema), [schema])
   const [form, fields] = useForm({
     id: intent === 'create' ? 'ptdisease-create' : `ptdisease-edit-${recordId}`,
     lastResult: lastResult ?? undefined,
@@ -163,8 +164,7 @@ export function PtdiseaseForm({
     defaultNoValidate: false,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: ptdiseaseSchema, disableAutoCoercion: true }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema, disableAutoCoercion: true }),
   })
 
   useEffect(() => {

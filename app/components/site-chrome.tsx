@@ -1,11 +1,6 @@
 import { Link } from '@remix-run/react'
 import { PRODUCT_NAME, TAGLINE } from '#app/constants.ts'
-
-export interface Viewer {
-  kind: 'business' | 'user'
-  name: string
-  roles: string[]
-}
+import type { Viewer } from '#app/models/viewer.ts'
 
 export function Logo({ className = '' }: { className?: string }) {
   return (

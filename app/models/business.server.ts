@@ -1,5 +1,4 @@
 import { eq } from 'drizzle-orm'
-import type { BusinessSessionCopy } from '#app/services/auth.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { dummyPasswordHash, hashPassword, verifyPassword } from '#app/utils/password.server.ts'
 import { db } from '#db/client.server.ts'
@@ -16,7 +15,19 @@ export function toPublicBusiness(row: Business): PublicBusiness {
   return rest
 }
 
-/** The session copy of spec §3. */
+/** The session copy of the business (spec §3); the browser never supplies the business id. */
+export interface BusinessSessionCopy {
+  businessID: number
+  businessName: string
+  businessPhone: string
+  businessEmail: string
+  businessAddress: string
+  businessCity: string
+  businessState: string
+  businessZip: string
+  businessContact: string
+}
+
 export function toSessionCopy(row: Business): BusinessSessionCopy {
   return {
     businessID: row.businessID,

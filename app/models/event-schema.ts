@@ -3,6 +3,18 @@ import type { Event } from '#db/schema.ts'
 import { DATE_HORIZON_DAYS, DESCRIPTION_MAX, MAX_DISPLAY_DATES, TITLE_MAX, UNSET_DATE } from '#app/constants.ts'
 import { addDaysIso, isValidIsoDate } from '#app/utils/time.ts'
 
+/** What the event form shows and sends back, before the schema checks it. */
+export interface EventFormValues {
+  eventTitle: string
+  eventDescription: string
+  eventCategory: string[]
+  showAdDates: string[]
+  eventDate: string
+  contactPerson: string
+  contactPhone: string
+  contactEmail: string
+}
+
 export const MAX_DATES_MESSAGE = `Max number for any event or special is ${MAX_DISPLAY_DATES} days`
 
 export const DISPLAY_DATE_HORIZON_MESSAGE = `Display dates can be at most ${DATE_HORIZON_DAYS} days ahead`

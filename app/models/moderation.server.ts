@@ -1,6 +1,5 @@
 import { TZDate } from '@date-fns/tz'
 import { and, asc, eq, gte, lt } from 'drizzle-orm'
-import { refundEventPayment, type RefundResult } from '#app/services/payments.server.ts'
 import { addDaysIso, isValidIsoDate } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { events } from '#db/schema.ts'
@@ -60,17 +59,10 @@ export async function listPendingEvents(
   return rows.map((row) => ({ ...row, createdDate: row.createdDate.toISOString() }))
 }
 
-export type ReviewOutcome =
-  | {
-      ok: true
-      eventID: number
-      eventTitle: string
-      eventStatus: 'approved' | 'rejected'
-      refund: RefundResult | null
-    }
-  | { ok: false; status: 404 | 409 | 502; message: string }
-
-async function notReviewable(eventID: number): Promise<ReviewOutcome> {
+/** Why a review could not apply: the event is gone (404) or no longer a paid event awaiting review (409). */
+export async function notReviewable(
+  eventID: number,
+): Promise<{ ok: false; status: 404 | 409; message: string }> {
   const [row] = await db
     .select({ eventStatus: events.eventStatus, paymentStatus: events.paymentStatus })
     .from(events)
@@ -85,53 +77,33 @@ async function notReviewable(eventID: number): Promise<ReviewOutcome> {
 }
 
 /**
- * Approves or rejects a paid event awaiting review. The status change is one conditional UPDATE, so of two reviews
- * at once only one applies and the other gets 409. A rejection then refunds the payment; if the refund fails the
- * event goes back to pending, so the review can be repeated rather than leaving a rejected ad unrefunded.
+ * Records an approval or a rejection of a paid event awaiting review in one conditional UPDATE, so of two reviews at
+ * once only one applies. Returns the event's title, or null when it was not awaiting review.
  */
-export async function reviewEvent(
+export async function recordReview(
   { eventID, action, reason }: ReviewInput,
   { reviewerId, today }: { reviewerId: string; today: string },
-): Promise<ReviewOutcome> {
-  const awaitingReview = and(
-    eq(events.eventID, eventID),
-    eq(events.eventStatus, 'pending'),
-    eq(events.paymentStatus, 'paid'),
-  )
-  const reviewed = { reviewedByUserId: reviewerId, reviewedAt: new Date() }
-
-  if (action === 'approve') {
-    const [row] = await db
-      .update(events)
-      .set({ eventStatus: 'approved', approvedDateByAdmin: today, rejectionReason: '', ...reviewed })
-      .where(awaitingReview)
-      .returning({ eventID: events.eventID, eventTitle: events.eventTitle })
-    if (!row) return notReviewable(eventID)
-    await announcePublicPagesChanged()
-    return { ok: true, eventID, eventTitle: row.eventTitle, eventStatus: 'approved', refund: null }
-  }
-
+): Promise<{ eventTitle: string } | null> {
+  const decision =
+    action === 'approve'
+      ? { eventStatus: 'approved' as const, approvedDateByAdmin: today, rejectionReason: '' }
+      : { eventStatus: 'rejected' as const, rejectionReason: reason }
   const [row] = await db
     .update(events)
-    .set({ eventStatus: 'rejected', rejectionReason: reason, ...reviewed })
-    .where(awaitingReview)
-    .returning({ eventID: events.eventID, eventTitle: events.eventTitle })
-  if (!row) return notReviewable(eventID)
+    .set({ ...decision, reviewedByUserId: reviewerId, reviewedAt: new Date() })
+    .where(
+      and(eq(events.eventID, eventID), eq(events.eventStatus, 'pending'), eq(events.paymentStatus, 'paid')),
+    )
+    .returning({ eventTitle: events.eventTitle })
+  if (!row) return null
   await announcePublicPagesChanged()
-  try {
-    const refund = await refundEventPayment(eventID, reason)
-    return { ok: true, eventID, eventTitle: row.eventTitle, eventStatus: 'rejected', refund }
-  } catch (error) {
-    console.error(`Refunding event ${eventID} after its rejection failed`, error)
-    await db
-      .update(events)
-      .set({ eventStatus: 'pending', rejectionReason: '', reviewedByUserId: null, reviewedAt: null })
-      .where(and(eq(events.eventID, eventID), eq(events.eventStatus, 'rejected')))
-    const detail = error instanceof Error && error.message ? ` (${error.message})` : ''
-    return {
-      ok: false,
-      status: 502,
-      message: `The refund failed${detail}, so the event was not rejected. Please try again.`,
-    }
-  }
+  return row
+}
+
+/** Puts a rejected event back to pending with no review recorded (its refund failed, so the review can be repeated). */
+export async function reopenRejectedEvent(eventID: number) {
+  await db
+    .update(events)
+    .set({ eventStatus: 'pending', rejectionReason: '', reviewedByUserId: null, reviewedAt: null })
+    .where(and(eq(events.eventID, eventID), eq(events.eventStatus, 'rejected')))
 }

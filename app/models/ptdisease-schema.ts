@@ -103,13 +103,6 @@ export function addDaysToIsoDate(isoDate: string, days: number): string {
   return `${year}-${month}-${day}`
 }
 
-/** Today in the runtime's own time zone; the server passes the platform's "today" instead. */
-export function localIsoToday(now: Date = new Date()): string {
-  const month = String(now.getMonth() + 1).padStart(2, '0')
-  const day = String(now.getDate()).padStart(2, '0')
-  return `${now.getFullYear()}-${month}-${day}`
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Input normalisation: form strings and JSON values to one shape
 
@@ -298,7 +291,7 @@ function withCrossFieldRules<T extends z.ZodType>(schema: T) {
 }
 
 /** The record's editable fields; computed fields sent by a client are dropped (they are derived, never typed). */
-export function buildPtdiseaseSchema(today: () => string = localIsoToday) {
+export function buildPtdiseaseSchema(today: () => string) {
   return withCrossFieldRules(z.object(fieldShape(today)))
 }
 
@@ -319,7 +312,7 @@ export function isPtdiseaseIntent(value: unknown): value is PtdiseaseIntent {
 }
 
 /** The page's forms: one `intent` field chooses create, update or delete. */
-export function buildPtdiseaseIntentSchema(today: () => string = localIsoToday) {
+export function buildPtdiseaseIntentSchema(today: () => string) {
   const shape = fieldShape(today)
   return z.discriminatedUnion('intent', [
     withCrossFieldRules(z.object({ intent: z.literal('create'), ...shape })),
@@ -327,9 +320,6 @@ export function buildPtdiseaseIntentSchema(today: () => string = localIsoToday) 
     z.object({ intent: z.literal('delete'), id: recordId }),
   ])
 }
-
-/** For the browser (client-side validation and native constraints). The server builds its own with the platform's today. */
-export const ptdiseaseSchema = buildPtdiseaseSchema()
 
 export type PtdiseaseInput = z.output<ReturnType<typeof buildPtdiseaseSchema>>
 

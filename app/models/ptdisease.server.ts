@@ -1,4 +1,3 @@
-import { platformToday } from '#app/services/platform-today.server.ts'
 /**
  * Patient disease records. Clinicians share the records (no owner column); every read served and every change
  * is written to the append-only `ptdisease_audit` table in the same transaction as the read or change, so a
@@ -10,7 +9,6 @@ import { db, type Transaction } from '#db/client.server.ts'
 import { parseId } from './input-rules.ts'
 import { ptdisease, ptdiseaseAudit, type PtDisease, type PtDiseaseAudit } from '#db/schema.ts'
 import {
-  buildPtdiseaseIntentSchema,
   buildPtdiseaseSchema,
   deriveComputedFields,
   INT4_MAX,
@@ -33,13 +31,6 @@ export type PtdiseaseAuditAction = (typeof PTDISEASE_AUDIT_ACTIONS)[number]
 
 /** Before and after of each field a change touched. */
 export type FieldChanges = Record<string, { from: unknown; to: unknown }>
-
-/** "Today" in the platform time zone, so "date of birth in the future" means the same for every clinician. */
-export { platformToday }
-
-/** The schemas the server trusts (the browser's copies are only an enhancement). */
-export const ptdiseaseServerSchema = buildPtdiseaseSchema(() => platformToday())
-export const ptdiseaseIntentServerSchema = buildPtdiseaseIntentSchema(() => platformToday())
 
 /**
  * A failed query, without the query's text and parameters: drivers put both in their messages, and those
@@ -253,18 +244,20 @@ export type PatchResult =
 
 /**
  * A partial update: the fields given replace the stored ones and the merged record is validated as a whole,
- * so rules across fields (last reviewed not before date entered) hold between old and new values.
+ * so rules across fields (last reviewed not before date entered) hold between old and new values. `today` is the
+ * platform's, for "date of birth in the future".
  */
 export function patchPtdisease(
   id: number,
   patch: Record<string, unknown>,
   actor: AuditActor,
+  { today }: { today: string },
 ): Promise<PatchResult> {
   return scrubbed(() =>
     db.transaction(async (tx): Promise<PatchResult> => {
       const [before] = await lockRecord(tx, id)
       if (!before) return { status: 'not-found' }
-      const parsed = ptdiseaseServerSchema.safeParse({ ...recordToInput(before), ...patch })
+      const parsed = buildPtdiseaseSchema(() => today).safeParse({ ...recordToInput(before), ...patch })
       if (!parsed.success) return { status: 'invalid', error: parsed.error }
       return { status: 'updated', record: await applyUpdate(tx, before, parsed.data, actor) }
     }),

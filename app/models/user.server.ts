@@ -1,7 +1,6 @@
 import { eq, sql } from 'drizzle-orm'
 import type { AnyPgColumn } from 'drizzle-orm/pg-core'
 import { FULL_NAME_MAX, STAFF_ROLES, type StaffRole } from '#app/constants.ts'
-import type { SessionUser } from '#app/services/auth.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { db } from '#db/client.server.ts'
 import { users, type User } from '#db/schema.ts'
@@ -14,6 +13,14 @@ export function isStaffRole(value: unknown): value is StaffRole {
 
 export function displayName(user: Pick<User, 'fullName' | 'firstName' | 'lastName' | 'email'>) {
   return user.fullName || `${user.firstName} ${user.lastName}`.trim() || user.email
+}
+
+/** A `users` row as the session keeps it. */
+export interface SessionUser {
+  id: string
+  email: string
+  name: string
+  roles: StaffRole[]
 }
 
 export function toSessionUser(user: User): SessionUser {

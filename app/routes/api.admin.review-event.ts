@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
-import { reviewEvent, reviewSchema } from '#app/models/moderation.server.ts'
+import { reviewSchema } from '#app/models/moderation.server.ts'
 import { jsonError } from '#app/services/http.server.ts'
 import { requireAdminApi } from '#app/services/moderation-http.server.ts'
+import { reviewEvent } from '#app/services/moderation.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
 import { readJsonBody } from '#app/services/request-body.server.ts'
 

@@ -1,15 +1,15 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { clickStatsForBusiness } from '#app/models/event.server.ts'
 import { assertOwnBusiness, getBusiness } from '#app/services/auth.server.ts'
-import { getEnv } from '#app/services/env.server.ts'
+import { platformToday } from '#app/services/platform-today.server.ts'
 import { jsonError } from '#app/services/http.server.ts'
-import { monthBounds, todayInZone } from '#app/utils/time.ts'
+import { monthBounds } from '#app/utils/time.ts'
 
 /** GET /api/business/{id}/click-stats: [{eventID, totalClicks, totalBounces}] for this month (platform time zone). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const business = await getBusiness(request)
   if (!business) return jsonError('Unauthorized', 401)
   assertOwnBusiness(business, params.id)
-  const { first, last } = monthBounds(todayInZone(getEnv().APP_TIME_ZONE))
+  const { first, last } = monthBounds(platformToday())
   return Response.json(await clickStatsForBusiness(business.businessID, { from: first, to: last }))
 }

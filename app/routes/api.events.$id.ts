@@ -2,10 +2,9 @@ import type { LoaderFunctionArgs } from '@remix-run/node'
 import { getEventForViewer } from '#app/models/event.server.ts'
 import { eventFor } from '#app/models/event-projection.server.ts'
 import { parseIdParam } from '#app/models/format.ts'
-import { getEnv } from '#app/services/env.server.ts'
+import { platformToday } from '#app/services/platform-today.server.ts'
 import { jsonError } from '#app/services/http.server.ts'
 import { eventAudience } from '#app/services/public-events-api.server.ts'
-import { todayInZone } from '#app/utils/time.ts'
 
 /**
  * GET /api/events/{id}: a live event, or any of the signed-in business's own; otherwise 404 "Event not found".
@@ -14,7 +13,7 @@ import { todayInZone } from '#app/utils/time.ts'
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const eventID = parseIdParam(params.id)
   const audience = await eventAudience(request)
-  const today = todayInZone(getEnv().APP_TIME_ZONE)
+  const today = platformToday()
   const found = eventID ? await getEventForViewer(eventID, { businessID: audience.businessID, today }) : null
   if (!found) return jsonError('Event not found', 404)
   return Response.json(eventFor(audience, found.event), { headers: { Vary: 'Cookie' } })

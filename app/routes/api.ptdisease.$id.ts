@@ -7,6 +7,7 @@ import {
 } from '#app/models/ptdisease.server.ts'
 import { PTDISEASE_MESSAGES } from '#app/models/ptdisease-schema.ts'
 import { jsonError, methodNotAllowed } from '#app/services/http.server.ts'
+import { platformToday } from '#app/services/platform-today.server.ts'
 import { readJsonObject } from '#app/services/request-body.server.ts'
 import {
   auditActor,
@@ -48,7 +49,7 @@ export function action({ request, params }: ActionFunctionArgs) {
       return deleted ? new Response(null, { status: 204 }) : jsonError(PTDISEASE_MESSAGES.notFound, 404)
     }
 
-    const result = await patchPtdisease(id, await readJsonObject(request), actor)
+    const result = await patchPtdisease(id, await readJsonObject(request), actor, { today: platformToday() })
     if (result.status === 'invalid') return validationFailed(result.error)
     if (result.status === 'not-found') return jsonError(PTDISEASE_MESSAGES.notFound, 404)
     return Response.json(result.record)

@@ -1,10 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
-import { createPtdisease, listPtdiseases, ptdiseaseServerSchema } from '#app/models/ptdisease.server.ts'
+import { createPtdisease, listPtdiseases } from '#app/models/ptdisease.server.ts'
 import { methodNotAllowed, pageHeaders } from '#app/services/http.server.ts'
 import { readJsonObject } from '#app/services/request-body.server.ts'
 import {
   auditActor,
   ptdiseaseApi,
+  ptdiseaseServerSchema,
   requireClinicianApi,
   validationFailed,
 } from '#app/services/ptdisease-http.server.ts'

@@ -7,15 +7,15 @@ import { PRODUCT_NAME } from '#app/constants.ts'
 import { eventStatusLabel } from '#app/models/event-status.ts'
 import { clickStatsForBusiness, listEventsForBusiness } from '#app/models/event.server.ts'
 import { requireBusiness } from '#app/services/auth.server.ts'
-import { getEnv } from '#app/services/env.server.ts'
-import { monthBounds, todayInZone } from '#app/utils/time.ts'
+import { platformToday } from '#app/services/platform-today.server.ts'
+import { monthBounds } from '#app/utils/time.ts'
 
 export const meta: MetaFunction = () => [{ title: `Dashboard — ${PRODUCT_NAME}` }]
 
 /** The same model calls as GET /api/business/{id}/events and /api/business/{id}/click-stats. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const business = await requireBusiness(request)
-  const today = todayInZone(getEnv().APP_TIME_ZONE)
+  const today = platformToday()
   const { first, last } = monthBounds(today)
   const [events, stats] = await Promise.all([
     listEventsForBusiness(business.businessID),

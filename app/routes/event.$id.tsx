@@ -14,10 +14,9 @@ import { eventStatusLabel, isEditableByOwner, isLive } from '#app/models/event-s
 import { confirmEventByBusiness, getEventForViewer, getOwnedEvent } from '#app/models/event.server.ts'
 import { parseIdParam } from '#app/models/format.ts'
 import { getBusiness, requireBusiness } from '#app/services/auth.server.ts'
-import { getEnv } from '#app/services/env.server.ts'
+import { platformToday } from '#app/services/platform-today.server.ts'
 import { siteOrigin } from '#app/services/site-url.server.ts'
 import { redirectWithToast } from '#app/services/toast.server.ts'
-import { todayInZone } from '#app/utils/time.ts'
 import { readFormData } from '#app/services/request-body.server.ts'
 
 /**
@@ -56,7 +55,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const eventID = parseIdParam(params.id)
   const viewMode = new URL(request.url).searchParams.get('viewMode') === 'true'
   const business = await getBusiness(request)
-  const today = todayInZone(getEnv().APP_TIME_ZONE)
+  const today = platformToday()
   const found = eventID
     ? await getEventForViewer(eventID, { businessID: business?.businessID, today, ownerOnly: !viewMode })
     : null
@@ -86,7 +85,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const submission = parseWithZod(await readFormData(request), { schema: actionSchema })
   if (submission.status !== 'success') return data({ message: 'Unknown action' }, { status: 400 })
 
-  const today = todayInZone(getEnv().APP_TIME_ZONE)
+  const today = platformToday()
   if (!(await confirmEventByBusiness(eventID, business.businessID, today))) {
     return redirectWithToast(`/event/${eventID}?viewMode=true`, {
       title: 'Already paid',

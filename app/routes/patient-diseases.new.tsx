@@ -3,7 +3,7 @@ import { useActionData, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PtdiseaseDialog, PtdiseaseForm } from '#app/components/ptdisease-form.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { platformToday } from '#app/models/ptdisease.server.ts'
+import { platformToday } from '#app/services/platform-today.server.ts'
 import {
   handlePtdiseaseFormAction,
   listLocation,

@@ -1,30 +1,13 @@
 import { redirect } from '@remix-run/node'
 import type { z } from 'zod'
 import type { StaffRole } from '#app/constants.ts'
-import { currentRoles } from '#app/models/user.server.ts'
+import type { BusinessSessionCopy } from '#app/models/business.server.ts'
+import { currentRoles, type SessionUser } from '#app/models/user.server.ts'
 import { readJsonBody } from './request-body.server.ts'
 import { getSession, sessionStorage } from './session.server.ts'
 
-/** The session copy of the business (spec §3); the browser never supplies the business id. */
-export interface BusinessSessionCopy {
-  businessID: number
-  businessName: string
-  businessPhone: string
-  businessEmail: string
-  businessAddress: string
-  businessCity: string
-  businessState: string
-  businessZip: string
-  businessContact: string
-}
-
-/** A `users` row as the session keeps it. */
-export interface SessionUser {
-  id: string
-  email: string
-  name: string
-  roles: StaffRole[]
-}
+// The session's shapes are the models'; callers of this module get them from here with the functions returning them.
+export type { BusinessSessionCopy, SessionUser }
 
 /** How a `user` entry was signed in; kept so logout can end the provider's session too. */
 export interface SessionIdentity {

@@ -12,16 +12,28 @@ import {
   getPtdisease,
   normaliseSearch,
   parsePtdiseaseId,
-  ptdiseaseIntentServerSchema,
   PtdiseaseStoreError,
   updatePtdisease,
   type AuditActor,
 } from '#app/models/ptdisease.server.ts'
-import { isPtdiseaseIntent, PTDISEASE_MESSAGES } from '#app/models/ptdisease-schema.ts'
+import {
+  buildPtdiseaseIntentSchema,
+  buildPtdiseaseSchema,
+  isPtdiseaseIntent,
+  PTDISEASE_MESSAGES,
+} from '#app/models/ptdisease-schema.ts'
 import { requireRole, type SessionUser } from './auth.server.ts'
 import { combineHeaders, invariantResponse, jsonError } from './http.server.ts'
+import { platformToday } from './platform-today.server.ts'
 import { redirectWithToast } from './toast.server.ts'
 import { readFormData } from './request-body.server.ts'
+
+/**
+ * The schemas the server trusts (the browser's copies are only an enhancement), with the platform's "today", so
+ * "date of birth in the future" means the same for every clinician.
+ */
+export const ptdiseaseServerSchema = buildPtdiseaseSchema(platformToday)
+export const ptdiseaseIntentServerSchema = buildPtdiseaseIntentSchema(platformToday)
 
 /** Patient data must never sit in a browser or proxy cache. */
 export const NO_STORE = { 'Cache-Control': 'no-store' } as const

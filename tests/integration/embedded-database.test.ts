@@ -16,7 +16,7 @@ test('a second opener of the same embedded database folder is refused with a cle
     await expect(openEmbeddedDatabase(dataDir)).rejects.toThrow(/in use by another process/)
 
     // Another process (the seed, say) is refused too, and says so.
-    const seed = spawn(process.execPath, ['--import', 'tsx', 'db/seed.ts'], {
+    const seed = spawn(process.execPath, ['--import', 'tsx', 'scripts/seed.ts'], {
       env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', NODE_ENV: 'development', APP_ENV: 'development' },
     })
     let stderr = ''

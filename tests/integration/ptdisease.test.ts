@@ -19,6 +19,7 @@ import * as editPage from '#app/routes/patient-diseases.$id.edit.tsx'
 import * as historyPage from '#app/routes/patient-diseases.$id.history.tsx'
 import * as newPage from '#app/routes/patient-diseases.new.tsx'
 import * as listPage from '#app/routes/patient-diseases.tsx'
+import { platformToday } from '#app/services/platform-today.server.ts'
 import { getToast } from '#app/services/toast.server.ts'
 import { db } from '#db/client.server.ts'
 import { insertBusiness, insertUser } from '#db/factories.ts'
@@ -45,7 +46,7 @@ beforeAll(async () => {
   actor = { id: clinician.id, email: clinician.email }
 })
 
-const schema = buildPtdiseaseSchema()
+const schema = buildPtdiseaseSchema(platformToday)
 
 /** A record straight through the model (fast set-up). */
 async function seed(fields: Record<string, unknown>) {

@@ -1,12 +1,3 @@
-export interface EventFormValues {
-  eventTitle: string
-  eventDescription: string
-  eventCategory: string[]
-  showAdDates: string[]
-  eventDate: string
-  contactPerson: string
-  contactPhone: string
-  contactEmail: string
-}
+export type { EventFormValues } from '#app/models/event-schema.ts'
 
 export type FieldErrors = Record<string, string[] | undefined>
