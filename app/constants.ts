@@ -22,9 +22,6 @@ export const GALLERY_SCROLL_STEP_PX = 300
 export const GALLERY_ARROWS_ABOVE = 3
 
 export const FULL_NAME_MAX = 150
-export const USERNAME_MAX = 100
-export const PHONE_MAX = 20
-export const MEDIA_URL_MAX = 255
 export const PASSWORD_MIN = 6
 export const PASSWORD_MAX = 50
 
@@ -43,11 +40,6 @@ export const TOAST_HOTKEY = ['F8'] as const
 export const TOAST_CLOSE_LABEL = 'Dismiss'
 export const TOAST_VARIANTS = ['default', 'destructive'] as const
 export type ToastVariant = (typeof TOAST_VARIANTS)[number]
-
-export const TOOLTIP_OPEN_DELAY_MS = 700
-export const TOOLTIP_SKIP_DELAY_MS = 300
-/** date-fns weekStartsOn: Sunday. */
-export const WEEK_STARTS_ON = 0
 
 export const EVENT_STATUSES = ['pending', 'approved', 'rejected'] as const
 export type EventStatus = (typeof EVENT_STATUSES)[number]

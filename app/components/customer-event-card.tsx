@@ -1,5 +1,5 @@
-import { Link, useNavigate, useSearchParams } from '@remix-run/react'
-import { useId, type MouseEvent, type ReactNode } from 'react'
+import { Link } from '@remix-run/react'
+import { useId, type ReactNode } from 'react'
 import { toast } from '#app/components/toaster.tsx'
 import type { CustomerCardData } from '#app/models/customer-card.ts'
 import { externalUrl, formatPhone, mediaSrc, videoTypeFromUrl } from '#app/models/format.ts'
@@ -48,29 +48,6 @@ export interface CustomerEventCardProps {
 }
 
 export const RETURNING_TO_EDIT_TEXT = 'Returning to Edit'
-/** Without JavaScript the notice travels as this query flag to the page the reject link opens. */
-export const RETURNING_TO_EDIT_PARAM = 'notice'
-export const RETURNING_TO_EDIT_VALUE = 'returning-to-edit'
-
-export function withReturningToEditFlag(href: string) {
-  const [path = '', hash] = href.split('#', 2)
-  const sep = path.includes('?') ? '&' : '?'
-  return `${path}${sep}${RETURNING_TO_EDIT_PARAM}=${RETURNING_TO_EDIT_VALUE}${hash === undefined ? '' : `#${hash}`}`
-}
-
-/** Shows 'Returning to Edit' on the page a reject link led to when JavaScript was off. */
-export function ReturningToEditNotice({ className = '' }: { className?: string }) {
-  const [params] = useSearchParams()
-  if (params.get(RETURNING_TO_EDIT_PARAM) !== RETURNING_TO_EDIT_VALUE) return null
-  return (
-    <p
-      role="status"
-      className={`rounded-md border border-slate-200 bg-slate-50 px-4 py-3 text-sm font-medium ${className}`}
-    >
-      {RETURNING_TO_EDIT_TEXT}
-    </p>
-  )
-}
 
 export function approveLabel(mode: CustomerEventCardMode, cost = '0.00') {
   return mode === 'preview' ? `Approve Your Ad - $${cost}` : 'Approve your ad to publish'
@@ -288,7 +265,6 @@ function CardButton({
   isReject?: boolean
   children: ReactNode
 }) {
-  const navigate = useNavigate()
   const className = buttonClasses[variant]
 
   function notify() {
@@ -296,21 +272,13 @@ function CardButton({
   }
 
   if (action?.href && !action.submit && !action.disabled) {
-    const href = action.href
     return (
       <Link
-        to={isReject ? withReturningToEditFlag(href) : href}
+        to={action.href}
         className={className}
-        onClick={(e: MouseEvent<HTMLAnchorElement>) => {
-          if (!isReject) {
-            action.onClick?.()
-            return
-          }
-          // With JavaScript the toast carries the notice, so the flag is left out of the URL.
-          e.preventDefault()
+        onClick={() => {
           notify()
           action.onClick?.()
-          navigate(href)
         }}
       >
         {children}

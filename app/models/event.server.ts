@@ -207,11 +207,6 @@ export async function getEventMediaAudience(eventID: number) {
   return row ?? null
 }
 
-export async function deleteEvents(eventIDs: number[]) {
-  if (eventIDs.length === 0) return
-  await db.delete(events).where(inArray(events.eventID, eventIDs))
-}
-
 /**
  * The event if this viewer may see it: any of the signed-in business's own events, otherwise only a live one
  * (`ownerOnly` refuses even that). Null reads as "not found", so nobody learns that a hidden event exists.

@@ -1,5 +1,4 @@
 import { eq } from 'drizzle-orm'
-import { parseWithZod } from '@conform-to/zod/v4'
 import { db } from '#db/client.server.ts'
 import { events } from '#db/schema.ts'
 import { getOwnedEvent } from '#app/models/event.server.ts'
@@ -28,10 +27,6 @@ export function parseEventInput(payload: unknown): EventInput {
     throw new AppError(first, 400, { fieldErrors: errors })
   }
   return result.data
-}
-
-export function parseEventForm(formData: FormData) {
-  return parseWithZod(formData, { schema: eventInputSchema({ today: today() }) })
 }
 
 /** The older JSON use of approve-event: the owner approves an event already saved. */

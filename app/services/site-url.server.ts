@@ -9,7 +9,3 @@ export function siteOrigin(request: Request): string {
   if (configured) return new URL(configured).origin
   return new URL(request.url).origin
 }
-
-export function absoluteUrl(request: Request, path: string): string {
-  return new URL(path, `${siteOrigin(request)}/`).toString()
-}

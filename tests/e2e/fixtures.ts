@@ -2,7 +2,6 @@ import { test as base, expect, type Page } from '@playwright/test'
 import { DEMO_BUSINESSES, DEMO_STAFF } from '#db/demo-data.ts'
 
 export const demoBusiness = DEMO_BUSINESSES[0]
-export const otherDemoBusiness = DEMO_BUSINESSES[1]
 export const demoAdmin = DEMO_STAFF[0]!
 export const demoClinician = DEMO_STAFF[1]!
 
