@@ -4,6 +4,7 @@
  * requested range. Credentials come from the SDK's standard chain (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY,
  * AWS_PROFILE, an instance role…).
  */
+import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import fsp from 'node:fs/promises'
 import { Readable } from 'node:stream'
@@ -31,9 +32,16 @@ const PART_BYTES = 5 * 1024 * 1024
 const PARTS_IN_FLIGHT = 2
 const DELETE_BATCH = 1000
 
-/** The object's ETag is a digest of its content, so a replaced object gets a new version. */
-function versionFromEtag(etag: string | undefined) {
-  return (etag ?? '').replace(/[^0-9a-z]/gi, '').slice(0, 24) || '0'
+/**
+ * Every write stamps a new version in the object's metadata: the ETag alone is a digest of the content, so the same
+ * photo uploaded again would keep its URL, and LastModified has only whole seconds.
+ */
+function newVersion() {
+  return `${Date.now().toString(36)}${randomBytes(4).toString('hex')}`
+}
+
+function versionOf(out: { Metadata?: Record<string, string>; ETag?: string }) {
+  return out.Metadata?.v ?? ((out.ETag ?? '').replace(/[^0-9a-z]/gi, '').slice(0, 24) || '0')
 }
 
 function isMissing(error: unknown) {
@@ -58,7 +66,7 @@ export function s3MediaStorage({ bucket, endpoint, region, forcePathStyle }: S3O
       return {
         size: out.ContentLength ?? 0,
         modified: out.LastModified ?? new Date(0),
-        version: versionFromEtag(out.ETag),
+        version: versionOf(out),
       }
     } catch (error) {
       if (isMissing(error)) return null
@@ -92,7 +100,13 @@ export function s3MediaStorage({ bucket, endpoint, region, forcePathStyle }: S3O
       try {
         await new Upload({
           client,
-          params: { Bucket: bucket, Key: key, Body: body, ContentType: contentType },
+          params: {
+            Bucket: bucket,
+            Key: key,
+            Body: body,
+            ContentType: contentType,
+            Metadata: { v: newVersion() },
+          },
           partSize: PART_BYTES,
           queueSize: PARTS_IN_FLIGHT,
         }).done()
@@ -115,7 +129,7 @@ export function s3MediaStorage({ bucket, endpoint, region, forcePathStyle }: S3O
         const object: StoredObject = {
           size: Number(/\/(\d+)$/.exec(out.ContentRange ?? '')?.[1] ?? out.ContentLength ?? 0),
           modified: out.LastModified ?? new Date(0),
-          version: versionFromEtag(out.ETag),
+          version: versionOf(out),
         }
         const body = out.Body as Readable
         if (version !== undefined && object.version !== version) {
@@ -141,6 +155,7 @@ export function s3MediaStorage({ bucket, endpoint, region, forcePathStyle }: S3O
           CopySource: `${bucket}/${encodeURIComponent(assertStorageKey(from)).replace(/%2F/g, '/')}`,
           ContentType: contentType,
           MetadataDirective: 'REPLACE',
+          Metadata: { v: newVersion() },
         }),
       )
       await remove([from])
