@@ -5,6 +5,7 @@ import type { MediaType } from '#app/constants.ts'
 import { showDateBounds } from './event-dates.ts'
 import { isLive } from './event-status.ts'
 import type { EventInput } from './event-schema.ts'
+import { centsToDollars } from '#app/utils/pricing.ts'
 
 /** A business's public details as the screens read them next to an event (spec §3). */
 export const businessPublicColumns = {
@@ -72,7 +73,7 @@ function submittedColumns(data: NewEventData) {
     eventDate: data.eventDate,
     ...showDateBounds(data.eventDate, data.showAdDates),
     daysOrdered: data.showAdDates.length,
-    totalCost: data.totalCents / 100,
+    totalCost: centsToDollars(data.totalCents),
     contactPerson: data.contactPerson,
     contactPhone: data.contactPhone,
     contactEmail: data.contactEmail,

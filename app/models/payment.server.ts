@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, lt, notInArray, sql } from 'drizzle-orm'
 import { db, type Transaction } from '#db/client.server.ts'
 import { eventMedia, events, payments, type Payment } from '#db/schema.ts'
 import { announcePublicPagesChanged } from './public-pages-changes.server.ts'
+import { centsToDollars } from '#app/utils/pricing.ts'
 
 type Executor = Transaction | typeof db
 
@@ -87,7 +88,7 @@ export async function insertPayment(input: NewPayment, executor: Executor = db):
     .insert(payments)
     .values({
       eventID: input.eventID,
-      totalCost: input.amountDueCents / 100,
+      totalCost: centsToDollars(input.amountDueCents),
       currency: input.currency,
       amount_due_cents: input.amountDueCents,
       idempotency_key: input.idempotencyKey,
@@ -140,7 +141,7 @@ export async function markPaymentPaid(details: PaidDetails, executor?: Executor)
     .set({
       payment_status: 'paid',
       amount_paid_cents: details.amountPaidCents,
-      totalPaid: details.amountPaidCents / 100,
+      totalPaid: centsToDollars(details.amountPaidCents),
       paid_at: details.paidAt,
       datePaid: details.paidAt,
       stripe_charge_id: details.chargeId,

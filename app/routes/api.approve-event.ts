@@ -2,8 +2,7 @@ import type { ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
 import { idSchema } from '#app/models/input-rules.ts'
 import { getBusiness } from '#app/services/auth.server.ts'
-import { parseEventInput, approveSavedEvent, rememberPayment } from '#app/services/event-approval.server.ts'
-import { saveAd } from '#app/services/event-edit.server.ts'
+import { approveAdForPayment, parseEventInput, rememberPayment, saveAd } from '#app/services/event-ad/index.server.ts'
 import { parseIdParam } from '#app/models/format.ts'
 import { jsonError } from '#app/services/http.server.ts'
 import { parseMultipartUpload } from '#app/services/media-upload.server.ts'
@@ -34,8 +33,8 @@ export async function action({ request }: ActionFunctionArgs) {
       const { eventID } = await readJsonBody(request, savedEventSchema, {
         invalidMessage: 'eventID is required',
       })
-      const event = await approveSavedEvent(business, eventID)
-      return Response.json({ success: true, eventID: event.eventID })
+      await approveAdForPayment(business, eventID)
+      return Response.json({ success: true, eventID })
     }
 
     const { fields, files } = await parseMultipartUpload(request, {

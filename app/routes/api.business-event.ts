@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { getBusiness } from '#app/services/auth.server.ts'
-import { saveDemoEvent } from '#app/services/demo-event.server.ts'
+import { saveDemoEvent } from '#app/services/event-ad/index.server.ts'
 import { jsonError } from '#app/services/http.server.ts'
 
 /** The demo page's call: multipart event fields + image/video → `{ eventID, message }`. */

@@ -3,11 +3,8 @@ import { z } from 'zod'
 import { idSchema } from '#app/models/input-rules.ts'
 import { requireOwnBusinessJson } from '#app/services/auth.server.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
-import {
-  clearPaymentData,
-  completeEventPayment,
-  readPaymentData,
-} from '#app/services/payments.server.ts'
+import { clearPaymentData, readPaymentData } from '#app/services/checkout.server.ts'
+import { completeEventPayment } from '#app/services/payments.server.ts'
 import { getSession, sessionStorage } from '#app/services/session.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 

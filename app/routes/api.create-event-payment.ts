@@ -5,6 +5,7 @@ import { requireOwnBusinessJson } from '#app/services/auth.server.ts'
 import { jsonError } from '#app/services/http.server.ts'
 import { setUpEventPayment } from '#app/services/payments.server.ts'
 import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
+import { centsToDollars } from '#app/utils/pricing.ts'
 
 const numberish = z.union([z.number(), z.string().trim().min(1)]).transform(Number)
 
@@ -31,7 +32,7 @@ export async function action({ request }: ActionFunctionArgs) {
     })
     return Response.json({
       clientSecret: setup.clientSecret,
-      totalAmount: setup.totalCents / 100,
+      totalAmount: centsToDollars(setup.totalCents),
       selectedDatesCount: setup.selectedDatesCount,
     })
   } catch (error) {

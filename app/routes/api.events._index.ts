@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import { getBusiness } from '#app/services/auth.server.ts'
-import { parseEventInput } from '#app/services/event-approval.server.ts'
-import { saveEventDraft } from '#app/services/event-submission.server.ts'
+import { parseEventInput, saveEventDraft } from '#app/services/event-ad/index.server.ts'
 import { jsonError, methodNotAllowed } from '#app/services/http.server.ts'
 import { readJsonObject } from '#app/services/request-body.server.ts'
 import { liveEventsResponse } from '#app/services/public-events-api.server.ts'

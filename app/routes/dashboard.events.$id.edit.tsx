@@ -4,26 +4,18 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RouteDialog } from '#app/components/route-dialog.tsx'
 import { EventForm } from '#app/components/event-form.tsx'
 import { eventInputFromEvent } from '#app/models/event-schema.ts'
-import { requireBusiness, type BusinessSessionCopy } from '#app/services/auth.server.ts'
-import { requireEditableEvent } from '#app/services/event-edit.server.ts'
-import { eventFormPageData, stageDraftFromForm } from '#app/services/event-form-page.server.ts'
-import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
+import { requireBusiness } from '#app/services/auth.server.ts'
+import {
+  editableEventForPage,
+  eventFormPageData,
+  stageDraftFromForm,
+} from '#app/services/event-ad/index.server.ts'
 
 export const meta: MetaFunction = () => [{ title: 'Edit Event Listing · EventShout' }]
 
-/** The owner's unpaid ad, or the 404/409 answer as a thrown response. */
-async function editableEvent(business: BusinessSessionCopy, id: string | undefined) {
-  try {
-    return await requireEditableEvent(business, id)
-  } catch (error) {
-    if (error instanceof AppError) throw appErrorResponse(error)
-    throw error
-  }
-}
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const business = await requireBusiness(request)
-  const event = await editableEvent(business, params.id)
+  const event = await editableEventForPage(business, params.id)
   const page = await eventFormPageData(request, business, {
     eventID: event.eventID,
     saved: eventInputFromEvent(event),
@@ -38,7 +30,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 /** Without JavaScript: as for a new ad, with the draft marked as this ad's edit. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const business = await requireBusiness(request)
-  const event = await editableEvent(business, params.id)
+  const event = await editableEventForPage(business, params.id)
   return stageDraftFromForm(request, { eventID: event.eventID })
 }
 

@@ -10,7 +10,7 @@ import {
   blankFormValues,
   eventFormPageData,
   stageDraftFromForm,
-} from '#app/services/event-form-page.server.ts'
+} from '#app/services/event-ad/index.server.ts'
 
 export const meta: MetaFunction = () => [{ title: 'Create Event Listing · EventShout' }]
 

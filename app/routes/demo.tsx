@@ -6,7 +6,7 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { toast } from '#app/components/toaster.tsx'
 import { listCategories } from '#app/models/category.server.ts'
 import { requireBusiness } from '#app/services/auth.server.ts'
-import { saveDemoEvent } from '#app/services/demo-event.server.ts'
+import { saveDemoEvent } from '#app/services/event-ad/index.server.ts'
 import { redirectWithToast } from '#app/services/toast.server.ts'
 
 export const meta: MetaFunction = () => [{ title: 'Business Event Creation Card · EventShout' }]

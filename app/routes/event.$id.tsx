@@ -11,12 +11,15 @@ import { toPublicEvent } from '#app/models/event-projection.server.ts'
 import { eventSeo, eventSeoMeta } from '#app/models/event-seo.ts'
 import { customerCardData } from '#app/models/customer-card.ts'
 import { eventStatusLabel, isEditableByOwner, isLive } from '#app/models/event-status.ts'
-import { confirmEventByBusiness, getEventForViewer, getOwnedEvent } from '#app/models/event.server.ts'
+import { getEventForViewer } from '#app/models/event.server.ts'
 import { parseIdParam } from '#app/models/format.ts'
 import { getBusiness, requireBusiness } from '#app/services/auth.server.ts'
+import { approveAdForPayment } from '#app/services/event-ad/index.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
 import { siteOrigin } from '#app/services/site-url.server.ts'
 import { redirectWithToast } from '#app/services/toast.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
+import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { readFormData } from '#app/services/request-body.server.ts'
 
 /**
@@ -79,18 +82,17 @@ const actionSchema = z.discriminatedUnion('intent', [z.object({ intent: z.litera
 export async function action({ request, params }: ActionFunctionArgs) {
   const business = await requireBusiness(request)
   const eventID = parseIdParam(params.id)
-  const owned = eventID ? await getOwnedEvent(eventID, business.businessID) : null
-  if (!eventID || !owned) throw eventNotFound()
+  if (!eventID) throw eventNotFound()
 
   const submission = parseWithZod(await readFormData(request), { schema: actionSchema })
   if (submission.status !== 'success') return data({ message: 'Unknown action' }, { status: 400 })
 
-  const today = platformToday()
-  if (!(await confirmEventByBusiness(eventID, business.businessID, today))) {
-    return redirectWithToast(`/event/${eventID}?viewMode=true`, {
-      title: 'Already paid',
-      description: 'This ad has already been paid for.',
-    })
+  try {
+    await approveAdForPayment(business, eventID)
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error
+    if (error.status === 404) throw eventNotFound()
+    return redirectWithToast(`/event/${eventID}?viewMode=true`, PAYMENT_TEXT.alreadyPaid)
   }
   return redirectWithToast(`/checkout?eventID=${eventID}`, {
     title: 'Success!',

@@ -1,5 +1,5 @@
 import type { MetaFunction } from '@remix-run/node'
-import { MIN_AD_DAYS_MARKETING, PRODUCT_NAME, TAGLINE } from '#app/constants.ts'
+import { MAX_DISPLAY_DATES, MIN_AD_DAYS_MARKETING, PRODUCT_NAME, TAGLINE } from '#app/constants.ts'
 import { sharedPageHeaders } from '#app/services/page-cache.server.ts'
 
 export const handle = { hydrate: false }
@@ -23,7 +23,7 @@ const steps = [
 const benefits = [
   { title: 'Easy posting', text: 'A short form and a live preview — no design skills needed.' },
   { title: 'Photos and videos', text: 'Show your venue, your band or your special with a still photo and a video.' },
-  { title: 'Flexible periods', text: 'Pick exactly the days your ad runs, up to 21 days per ad.' },
+  { title: 'Flexible periods', text: `Pick exactly the days your ad runs, up to ${MAX_DISPLAY_DATES} days per ad.` },
   { title: 'Automatic cleanup', text: 'Ads leave the listings by themselves once their dates have passed.' },
 ]
 

@@ -1,5 +1,5 @@
 import { createEvents, type DateArray, type EventAttributes } from 'ics'
-import { PRODUCT_NAME, TAGLINE } from '#app/constants.ts'
+import { PRODUCT_NAME, TAGLINE, UNSET_DATE } from '#app/constants.ts'
 import { calendarSearchParams, dateWindow, normalizeCalendarFilters } from '#app/models/calendar-filters.ts'
 import { eventShowDates } from '#app/models/event-dates.ts'
 import { eventPagePath } from '#app/models/event-seo.ts'
@@ -92,7 +92,7 @@ export async function calendarRss(request: Request): Promise<string> {
     const url = new URL(eventPagePath(event.eventID), `${origin}/`).toString()
     const when = event.nextShowDate ? ` (${event.nextShowDate})` : ''
     const published =
-      event.approvedDateByAdmin !== '1989-01-01'
+      event.approvedDateByAdmin !== UNSET_DATE
         ? rfc822(event.approvedDateByAdmin)
         : rfc822(event.createdDate)
     return [
@@ -131,7 +131,7 @@ export async function sitemapXml(request: Request): Promise<string> {
     ...live.map((e) => {
       const loc = new URL(eventPagePath(e.eventID), `${origin}/`).toString()
       const lastmod =
-        e.approvedDateByAdmin !== '1989-01-01' ? `<lastmod>${e.approvedDateByAdmin}</lastmod>` : ''
+        e.approvedDateByAdmin !== UNSET_DATE ? `<lastmod>${e.approvedDateByAdmin}</lastmod>` : ''
       return `<url><loc>${xml(loc)}</loc>${lastmod}</url>`
     }),
   ]

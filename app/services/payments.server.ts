@@ -2,7 +2,6 @@
  * Paying for an ad: set-up (one PaymentIntent per event and amount), completion, webhooks and refunds. Whatever
  * the browser says, the amount comes from the event row and "paid" comes from the provider.
  */
-import type { Session } from '@remix-run/node'
 import { z } from 'zod'
 import { db, type Transaction } from '#db/client.server.ts'
 import type { Event, Payment } from '#db/schema.ts'
@@ -23,10 +22,8 @@ import {
   type MarkPaidResult,
   type PaidDetails,
 } from '#app/models/payment.server.ts'
-import { eventInputFromEvent } from '#app/models/event-schema.ts'
 import type { BusinessSessionCopy } from './auth.server.ts'
 import { getEnv } from './env.server.ts'
-import { getEventPaymentData, setEventPaymentData, type EventPaymentData } from './event-draft.server.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import {
   getPaymentProvider,
@@ -38,14 +35,9 @@ import {
   type TestCardInput,
 } from './payment-providers.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
-import { chargeCentsForDays } from '#app/utils/pricing.ts'
-import { TOTAL_MISMATCH_MESSAGE } from './event-submission.server.ts'
+import { chargeCentsForDays, claimedTotalMatches, TOTAL_MISMATCH_MESSAGE } from '#app/utils/pricing.ts'
 
-export {
-  getPaymentProvider,
-  type PaymentProvider,
-  type ProviderIntent,
-} from './payment-providers.server.ts'
+export { getPaymentProvider, type PaymentProvider, type ProviderIntent } from './payment-providers.server.ts'
 
 export const CURRENCY = 'usd'
 /** An unpaid draft is removed this long after it was saved (cleanup.server.ts); its intent expires with it. */
@@ -65,42 +57,6 @@ function requireProvider(): PaymentProvider {
 
 export function paymentsMode(): 'stripe' | 'test' | 'unavailable' {
   return getPaymentProvider()?.kind ?? 'unavailable'
-}
-
-/* The session's eventPaymentData --------------------------------------------------------------------------------- */
-
-const paymentDataSchema = z.object({
-  businessID: z.number().int().positive(),
-  selectedDates: z.array(z.string()),
-  eventData: z.looseObject({ eventTitle: z.string() }),
-  totalAmount: z.number().nonnegative(),
-  eventID: z.number().int().positive(),
-})
-
-export type StoredPaymentData =
-  { status: 'none' } | { status: 'invalid' } | { status: 'ok'; data: EventPaymentData }
-
-/** The session's payment data, checked: stored data that does not have the expected shape reads as 'invalid'. */
-export function readPaymentData(session: Session): StoredPaymentData {
-  const raw = getEventPaymentData(session)
-  if (raw === null || raw === undefined) return { status: 'none' }
-  const parsed = paymentDataSchema.safeParse(raw)
-  return parsed.success ? { status: 'ok', data: raw } : { status: 'invalid' }
-}
-
-export function clearPaymentData(session: Session) {
-  setEventPaymentData(session, null)
-}
-
-/** The spec's eventPaymentData rebuilt from a saved event (the "Confirm Ad" route from /event/{id}). */
-export function paymentDataFromEvent(event: Event): EventPaymentData {
-  return {
-    businessID: event.businessID,
-    selectedDates: event.showAdOnDates,
-    eventData: eventInputFromEvent(event),
-    totalAmount: chargeCentsForDays(event.showAdOnDates.length) / 100,
-    eventID: event.eventID,
-  }
 }
 
 /* Ownership ------------------------------------------------------------------------------------------------------ */
@@ -181,10 +137,8 @@ async function setUpLockedEventPayment(
 ): Promise<PaymentSetup> {
   assertPayable(event)
   const cents = amountDueCents(event)
-  if (claimedTotalDollars !== undefined && claimedTotalDollars !== null) {
-    if (!Number.isFinite(claimedTotalDollars) || Math.round(claimedTotalDollars * 100) !== cents) {
-      throw new AppError(TOTAL_MISMATCH_MESSAGE, 400, { code: 'amount_mismatch' })
-    }
+  if (!claimedTotalMatches(claimedTotalDollars, cents)) {
+    throw new AppError(TOTAL_MISMATCH_MESSAGE, 400, { code: 'amount_mismatch' })
   }
   const result = (intent: ProviderIntent): PaymentSetup => ({
     clientSecret: intent.clientSecret ?? '',
@@ -203,7 +157,9 @@ async function setUpLockedEventPayment(
       throw new AppError(ALREADY_PAID_MESSAGE, 409, { code: 'already_paid' })
     }
     if (intent?.status === 'processing') {
-      throw new AppError('Your payment is being processed. Please check back shortly.', 409, { code: 'processing' })
+      throw new AppError('Your payment is being processed. Please check back shortly.', 409, {
+        code: 'processing',
+      })
     }
   }
 
@@ -509,11 +465,8 @@ export async function handleStripeWebhook(rawBody: string, signature: string | n
       status: object.data.status,
       amount: object.data.amount,
     }
-    if (!(await getPaymentByIntentId(paymentIntentId)))
-      return { status: 200, body: { received: true, ignored: true } }
-    if (await hasProcessedProviderEvent(paymentIntentId, event.id)) {
-      return { status: 200, body: { received: true, duplicate: true } }
-    }
+    const skipped = await skipWebhook(paymentIntentId, event.id)
+    if (skipped) return skipped
     if (event.type === 'payment_intent.succeeded') {
       // The event's copy has no charge details; the provider's current state has them (and is what we trust).
       const intent = await stripeIntentOrThrow(paymentIntentId)
@@ -547,11 +500,8 @@ export async function handleStripeWebhook(rawBody: string, signature: string | n
       amount: charge.amount,
       amount_refunded: charge.amount_refunded,
     }
-    if (!(await getPaymentByIntentId(paymentIntentId)))
-      return { status: 200, body: { received: true, ignored: true } }
-    if (await hasProcessedProviderEvent(paymentIntentId, event.id)) {
-      return { status: 200, body: { received: true, duplicate: true } }
-    }
+    const skipped = await skipWebhook(paymentIntentId, event.id)
+    if (skipped) return skipped
     apply = async (tx) => {
       await markPaymentRefunded(
         paymentIntentId,
@@ -574,6 +524,16 @@ export async function handleStripeWebhook(rawBody: string, signature: string | n
     return claimed
   })
   return { status: 200, body: processed ? { received: true } : { received: true, duplicate: true } }
+}
+
+/** A webhook for a payment that is not ours is ignored, and one already processed is a duplicate. */
+async function skipWebhook(paymentIntentId: string, eventId: string): Promise<WebhookResult | null> {
+  if (!(await getPaymentByIntentId(paymentIntentId)))
+    return { status: 200, body: { received: true, ignored: true } }
+  if (await hasProcessedProviderEvent(paymentIntentId, eventId)) {
+    return { status: 200, body: { received: true, duplicate: true } }
+  }
+  return null
 }
 
 async function stripeIntentOrThrow(id: string) {

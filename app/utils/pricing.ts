@@ -22,10 +22,19 @@ export function chargeCentsForDays(days: number): number {
   return tier.cents
 }
 
+export const TOTAL_MISMATCH_MESSAGE =
+  'The total does not match the price of the chosen dates. Please review your ad.'
+
+/** Whether a total the browser sent (in dollars) is the price in cents; no total sent claims nothing. */
+export function claimedTotalMatches(claimedDollars: number | null | undefined, cents: number): boolean {
+  if (claimedDollars === undefined || claimedDollars === null) return true
+  return Number.isFinite(claimedDollars) && Math.round(claimedDollars * 100) === cents
+}
+
 export function centsToDollars(cents: number): number {
   return Math.round(cents) / 100
 }
 
 export function formatDollars(cents: number): string {
-  return (cents / 100).toFixed(2)
+  return centsToDollars(cents).toFixed(2)
 }

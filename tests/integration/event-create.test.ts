@@ -6,9 +6,11 @@ import { action as approveEvent } from '#app/routes/api.approve-event.ts'
 import { action as businessEvent } from '#app/routes/api.business-event.ts'
 import { action as newEventAction, loader as newEventLoader } from '#app/routes/dashboard.events.new.tsx'
 import { action as previewAction, loader as previewLoader } from '#app/routes/dashboard.events.preview.tsx'
-import { getEventPaymentData } from '#app/services/event-draft.server.ts'
-import { TOTAL_MISMATCH_MESSAGE } from '#app/services/event-submission.server.ts'
+import { action as confirmAd } from '#app/routes/event.$id.tsx'
+import { getEventPaymentData } from '#app/services/checkout.server.ts'
+import { TOTAL_MISMATCH_MESSAGE } from '#app/utils/pricing.ts'
 import { sessionStorage } from '#app/services/session.server.ts'
+import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { insertBusiness } from '#db/factories.ts'
@@ -210,6 +212,39 @@ describe('POST /api/approve-event (multipart)', () => {
       },
     )
     expect(refused.status).toBe(404)
+  })
+
+  test('a paid ad is approved again by neither door: the JSON call refuses it as the page does', async () => {
+    const approvedBefore = addDaysIso(today, -3)
+    const [paid] = await db
+      .insert(events)
+      .values({
+        businessID: owner.businessID,
+        eventTitle: 'Paid already',
+        eventDescription: 'x',
+        paymentStatus: 'paid',
+        approvedDateByBusiness: approvedBefore,
+      })
+      .returning()
+    const eventID = paid!.eventID
+    const approvedDate = async () =>
+      (await db.select().from(events).where(eq(events.eventID, eventID)))[0]!.approvedDateByBusiness
+
+    const page = await callRoute(confirmAd, `/event/${eventID}`, {
+      method: 'POST',
+      params: { id: String(eventID) },
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie },
+      body: new URLSearchParams({ intent: 'confirm' }).toString(),
+    })
+    expect(page.headers.get('Location')).toBe(`/event/${eventID}?viewMode=true`)
+    expect(await approvedDate()).toBe(approvedBefore)
+
+    const json = await post(approveEvent, '/api/approve-event', JSON.stringify({ eventID }), {
+      'Content-Type': 'application/json',
+    })
+    expect(json.status).toBe(409)
+    expect(((await json.json()) as { message: string }).message).toBe(PAYMENT_TEXT.alreadyPaid.description)
+    expect(await approvedDate()).toBe(approvedBefore)
   })
 })
 

@@ -1,3 +1,4 @@
+/** Saving an ad with its media in one unit, and the checks every way of creating an ad shares. */
 import { inArray } from 'drizzle-orm'
 import { db } from '#db/client.server.ts'
 import { categoryList } from '#db/schema.ts'
@@ -12,17 +13,16 @@ import {
 import { adContact } from '#app/models/customer-card.ts'
 import { isEditableByOwner } from '#app/models/event-status.ts'
 import type { EventInput } from '#app/models/event-schema.ts'
-import type { BusinessSessionCopy } from './auth.server.ts'
-import { getEnv } from './env.server.ts'
-import { deleteStoredMedia, storeMediaForEvent, type StagedFile } from './media.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { mediaFileName } from '#app/utils/media-types.ts'
-import { chargeCentsForDays } from '#app/utils/pricing.ts'
-import { todayInZone } from '#app/utils/time.ts'
+import { chargeCentsForDays, claimedTotalMatches, TOTAL_MISMATCH_MESSAGE } from '#app/utils/pricing.ts'
+import type { BusinessSessionCopy } from '../auth.server.ts'
+import { deleteStoredMedia, storeMediaForEvent, type StagedFile } from '../media.server.ts'
+import { platformToday } from '../platform-today.server.ts'
 
 export const EVENT_NOT_FOUND_MESSAGE = 'Event not found'
-export const TOTAL_MISMATCH_MESSAGE =
-  'The total does not match the price of the chosen dates. Please review your ad.'
+export const AD_NOT_EDITABLE_MESSAGE = 'This ad has been paid for and can no longer be edited.'
+export const CATEGORY_MESSAGE = 'Please choose a category from the list'
 
 export async function assertCategoriesExist(names: string[]) {
   const found = await db
@@ -30,41 +30,34 @@ export async function assertCategoriesExist(names: string[]) {
     .from(categoryList)
     .where(inArray(categoryList.categoryName, names))
   const known = new Set(found.map((f) => f.name))
-  const unknown = names.filter((n) => !known.has(n))
-  if (unknown.length) {
-    throw new AppError('Please choose a category from the list', 400, {
-      fieldErrors: { eventCategory: ['Please choose a category from the list'] },
-    })
+  if (names.some((n) => !known.has(n))) {
+    throw new AppError(CATEGORY_MESSAGE, 400, { fieldErrors: { eventCategory: [CATEGORY_MESSAGE] } })
   }
 }
 
 /** The price in cents for the chosen dates; a differing total sent by the browser is refused, never charged. */
 export function priceFor(input: EventInput, claimedDollars?: number | null) {
   const totalCents = chargeCentsForDays(input.showAdDates.length)
-  if (
-    claimedDollars !== undefined &&
-    claimedDollars !== null &&
-    Math.round(claimedDollars * 100) !== totalCents
-  ) {
-    throw new AppError(TOTAL_MISMATCH_MESSAGE, 400, { fieldErrors: { totalAmount: [TOTAL_MISMATCH_MESSAGE] } })
+  if (!claimedTotalMatches(claimedDollars, totalCents)) {
+    throw new AppError(TOTAL_MISMATCH_MESSAGE, 400, {
+      fieldErrors: { totalAmount: [TOTAL_MISMATCH_MESSAGE] },
+    })
   }
   return totalCents
 }
 
-export const AD_NOT_EDITABLE_MESSAGE = 'This ad has been paid for and can no longer be edited.'
-
 /**
- * Saves the advertiser's approved ad (pending payment and review) with its media in one unit: if anything fails,
- * the row is rolled back and the newly stored files are removed. With `eventID` the business's own unpaid ad is
- * rewritten in place (its media kept unless a new file replaces it); a paid one is refused with 409.
+ * Saves the advertiser's ad (pending payment and review) with its media in one unit: if anything fails, the row is
+ * rolled back and the newly stored files are removed. With `eventID` the business's own unpaid ad is rewritten in
+ * place (its media kept unless a new file replaces it); a paid one is refused with 409.
  */
-export async function saveApprovedEvent({
+export async function saveEventWithMedia({
   business,
   input,
   files,
   claimedTotal,
   eventID: editedID,
-  approvedDateByBusiness,
+  approvedDateByBusiness = platformToday(),
 }: {
   business: BusinessSessionCopy
   input: EventInput
@@ -74,7 +67,6 @@ export async function saveApprovedEvent({
   /** Today unless given: the advertiser approves the ad by saving it from the preview. */
   approvedDateByBusiness?: string
 }) {
-  const { APP_TIME_ZONE } = getEnv()
   await assertCategoriesExist(input.eventCategory)
   const totalCents = priceFor(input, claimedTotal)
   const storedKeys: string[] = []
@@ -87,7 +79,7 @@ export async function saveApprovedEvent({
         businessID: business.businessID,
         businessName: business.businessName,
         totalCents,
-        approvedDateByBusiness: approvedDateByBusiness ?? todayInZone(APP_TIME_ZONE),
+        approvedDateByBusiness,
       }
       let saved: { eventID: number; createdDate: Date }
       if (editedID === undefined) {
@@ -135,10 +127,7 @@ function sameMediaFile(a: string, b: string) {
   return mediaFileName(a) === mediaFileName(b)
 }
 
-/**
- * The older POST /api/events: the ad saved from its fields alone (no media) as an unpaid draft the advertiser has
- * not approved yet; the older approve-event call approves it.
- */
-export function saveEventDraft(business: BusinessSessionCopy, input: EventInput) {
-  return saveApprovedEvent({ business, input, files: {}, approvedDateByBusiness: UNSET_DATE })
+/** An ad saved from its fields alone (no media) that the advertiser has not approved yet. */
+export function saveUnapprovedEvent(business: BusinessSessionCopy, input: EventInput) {
+  return saveEventWithMedia({ business, input, files: {}, approvedDateByBusiness: UNSET_DATE })
 }

@@ -1,6 +1,6 @@
 import type { Session } from '@remix-run/node'
 import type { EventInput } from '#app/models/event-schema.ts'
-import type { StagedFile } from './media.server.ts'
+import type { StagedFile } from '../media.server.ts'
 
 /** An ad being written without JavaScript: the fields and the uploaded files wait in the server session. */
 export interface EventDraft {
@@ -11,17 +11,7 @@ export interface EventDraft {
   files: { photo?: StagedFile; video?: StagedFile }
 }
 
-/** What checkout needs (spec's eventPaymentData), kept in the server session rather than the browser. */
-export interface EventPaymentData {
-  businessID: number
-  selectedDates: string[]
-  eventData: EventInput
-  totalAmount: number
-  eventID: number
-}
-
 const DRAFT_KEY = 'eventDraft'
-const PAYMENT_KEY = 'eventPaymentData'
 
 export function getEventDraft(session: Session): EventDraft | null {
   return (session.get(DRAFT_KEY) as EventDraft | undefined) ?? null
@@ -36,13 +26,4 @@ export function getEventDraftFor(session: Session, eventID: number | undefined):
 export function setEventDraft(session: Session, draft: EventDraft | null) {
   if (draft) session.set(DRAFT_KEY, draft)
   else session.unset(DRAFT_KEY)
-}
-
-export function getEventPaymentData(session: Session): EventPaymentData | null {
-  return (session.get(PAYMENT_KEY) as EventPaymentData | undefined) ?? null
-}
-
-export function setEventPaymentData(session: Session, data: EventPaymentData | null) {
-  if (data) session.set(PAYMENT_KEY, data)
-  else session.unset(PAYMENT_KEY)
 }

@@ -1,0 +1,281 @@
+/**
+ * The checkout page's flow: the ad to pay for waits in the server session (the spec's eventPaymentData), the page
+ * sets up the payment with the provider, and the built-in test provider's card form pays it here.
+ */
+import { data, redirect, type Session } from '@remix-run/node'
+import { z } from 'zod'
+import { getOwnedEvent } from '#app/models/event.server.ts'
+import { eventInputFromEvent, type EventInput } from '#app/models/event-schema.ts'
+import { parseIdParam } from '#app/models/format.ts'
+import type { Event } from '#db/schema.ts'
+import { AppError } from '#app/utils/app-error.ts'
+import { EVENT_CREATION_FAILED_CODE, PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
+import { centsToDollars, chargeCentsForDays, formatDollars } from '#app/utils/pricing.ts'
+import type { BusinessSessionCopy } from './auth.server.ts'
+import { getEnv } from './env.server.ts'
+import { combineHeaders, invariantResponse } from './http.server.ts'
+import {
+  amountDueCents,
+  completeEventPayment,
+  payWithTestCard,
+  paymentsMode,
+  setUpEventPayment,
+} from './payments.server.ts'
+import { readFormData } from './request-body.server.ts'
+import { getSession, sessionStorage } from './session.server.ts'
+import { redirectWithToast } from './toast.server.ts'
+
+/* The session's eventPaymentData --------------------------------------------------------------------------------- */
+
+/** What checkout needs (spec's eventPaymentData), kept in the server session rather than the browser. */
+export interface EventPaymentData {
+  businessID: number
+  selectedDates: string[]
+  eventData: EventInput
+  totalAmount: number
+  eventID: number
+}
+
+const PAYMENT_KEY = 'eventPaymentData'
+
+export function getEventPaymentData(session: Session): EventPaymentData | null {
+  return (session.get(PAYMENT_KEY) as EventPaymentData | undefined) ?? null
+}
+
+export function setEventPaymentData(session: Session, value: EventPaymentData | null) {
+  if (value) session.set(PAYMENT_KEY, value)
+  else session.unset(PAYMENT_KEY)
+}
+
+export function clearPaymentData(session: Session) {
+  setEventPaymentData(session, null)
+}
+
+/** The eventPaymentData of a saved ad: its fields, dates and price. */
+export function paymentDataFor(ad: {
+  businessID: number
+  eventID: number
+  input: EventInput
+  totalCents: number
+}): EventPaymentData {
+  return {
+    businessID: ad.businessID,
+    selectedDates: ad.input.showAdDates,
+    eventData: ad.input,
+    totalAmount: centsToDollars(ad.totalCents),
+    eventID: ad.eventID,
+  }
+}
+
+/** The eventPaymentData rebuilt from an event row, its total from its own display dates. */
+export function paymentDataFromEvent(event: Event): EventPaymentData {
+  return paymentDataFor({
+    businessID: event.businessID,
+    eventID: event.eventID,
+    input: eventInputFromEvent(event),
+    totalCents: chargeCentsForDays(event.showAdOnDates.length),
+  })
+}
+
+const paymentDataSchema = z.object({
+  businessID: z.number().int().positive(),
+  selectedDates: z.array(z.string()),
+  eventData: z.looseObject({ eventTitle: z.string() }),
+  totalAmount: z.number().nonnegative(),
+  eventID: z.number().int().positive(),
+})
+
+export type StoredPaymentData =
+  { status: 'none' } | { status: 'invalid' } | { status: 'ok'; data: EventPaymentData }
+
+/** The session's payment data, checked: stored data that does not have the expected shape reads as 'invalid'. */
+export function readPaymentData(session: Session): StoredPaymentData {
+  const raw = getEventPaymentData(session)
+  if (raw === null || raw === undefined) return { status: 'none' }
+  const parsed = paymentDataSchema.safeParse(raw)
+  return parsed.success ? { status: 'ok', data: raw } : { status: 'invalid' }
+}
+
+/* The checkout page ---------------------------------------------------------------------------------------------- */
+
+async function cookieHeaders(session: Session) {
+  return { 'Set-Cookie': await sessionStorage.commitSession(session) }
+}
+
+/** Leaves checkout for `to` with a toast, the payment data cleared. */
+async function leaveCheckout(session: Session, to: string, toast: Parameters<typeof redirectWithToast>[1]) {
+  clearPaymentData(session)
+  return redirectWithToast(to, toast, { headers: await cookieHeaders(session) })
+}
+
+const alreadyPaid = (session: Session) => leaveCheckout(session, '/dashboard', PAYMENT_TEXT.alreadyPaid)
+const paymentSucceeded = (session: Session) => leaveCheckout(session, '/', PAYMENT_TEXT.success)
+
+/** The session's payment data, or the way out of checkout when there is none (or it is unreadable). */
+async function storedPaymentData(session: Session): Promise<EventPaymentData | Response> {
+  const stored = readPaymentData(session)
+  if (stored.status === 'none') return leaveCheckout(session, '/', PAYMENT_TEXT.noEventData)
+  if (stored.status === 'invalid') {
+    return leaveCheckout(session, '/', { ...PAYMENT_TEXT.invalidEventData, variant: 'destructive' })
+  }
+  return stored.data
+}
+
+/**
+ * A payment that did not go through: paid but the ad could not be recorded (data cleared, support message), or not
+ * paid (the payment data stays in the session, so the advertiser can try again).
+ */
+function unpaidRedirect(session: Session, result: { code?: string; message?: string }) {
+  if (result.code === EVENT_CREATION_FAILED_CODE) {
+    return leaveCheckout(session, '/', { ...PAYMENT_TEXT.eventCreationFailed, variant: 'destructive' })
+  }
+  return redirectWithToast('/checkout', {
+    title: PAYMENT_TEXT.failed.title,
+    description: result.message || PAYMENT_TEXT.failed.description,
+    variant: 'destructive',
+  })
+}
+
+/** Back from a card check on the provider's page (3-D Secure): the provider says whether it was paid. */
+async function finishRedirectedPayment(
+  business: BusinessSessionCopy,
+  session: Session,
+  paymentIntentId: string,
+) {
+  try {
+    const result = await completeEventPayment({ business, paymentIntentId })
+    if (result.success) return paymentSucceeded(session)
+    return unpaidRedirect(session, result)
+  } catch (error) {
+    if (!(error instanceof AppError)) console.error('Completing a redirected payment failed', error)
+    return redirectWithToast('/checkout', {
+      title: PAYMENT_TEXT.error.title,
+      description: error instanceof AppError ? error.message : PAYMENT_TEXT.error.description,
+      variant: 'destructive',
+    })
+  }
+}
+
+const isPaid = (event: Event) => event.paymentStatus === 'paid' || event.paymentStatus === 'refunded'
+
+/**
+ * The checkout page: the ad of the session's payment data (or of `?eventID=`, "Confirm Ad" on /event/{id}), its
+ * summary and how to pay for it; back from the provider's page (`?payment_intent=`), the payment is completed.
+ */
+export async function checkoutPage(request: Request, business: BusinessSessionCopy) {
+  const session = await getSession(request)
+  const url = new URL(request.url)
+
+  const returnedIntent = url.searchParams.get('payment_intent')
+  if (returnedIntent) return finishRedirectedPayment(business, session, returnedIntent)
+
+  let headers: HeadersInit | undefined
+  if (url.searchParams.has('eventID')) {
+    const eventID = parseIdParam(url.searchParams.get('eventID'))
+    const owned = eventID ? await getOwnedEvent(eventID, business.businessID) : null
+    invariantResponse(owned, 'Event not found')
+    if (isPaid(owned)) {
+      return redirectWithToast(`/event/${owned.eventID}?viewMode=true`, PAYMENT_TEXT.alreadyPaid)
+    }
+    setEventPaymentData(session, paymentDataFromEvent(owned))
+    headers = await cookieHeaders(session)
+  }
+
+  const stored = await storedPaymentData(session)
+  if (stored instanceof Response) return stored
+  const event =
+    stored.businessID === business.businessID
+      ? await getOwnedEvent(stored.eventID, business.businessID)
+      : null
+  if (!event) return leaveCheckout(session, '/', PAYMENT_TEXT.noEventData)
+  if (isPaid(event)) return alreadyPaid(session)
+
+  const mode = paymentsMode()
+  let setupError: string | null = null
+  let totalCents = 0
+  try {
+    totalCents = amountDueCents(event)
+    if (mode === 'test') await setUpEventPayment({ business, eventID: event.eventID })
+  } catch (error) {
+    if (!(error instanceof AppError)) console.error('Setting up a payment failed', error)
+    setupError = error instanceof AppError ? error.message : PAYMENT_TEXT.setupFailed.description
+  }
+
+  const summary = {
+    eventID: event.eventID,
+    eventTitle: event.eventTitle,
+    dates: event.showAdOnDates,
+    total: formatDollars(totalCents),
+  }
+  return data(
+    {
+      mode,
+      summary,
+      setupError,
+      stripe:
+        mode === 'stripe'
+          ? {
+              publishableKey: getEnv().STRIPE_PUBLISHABLE_KEY ?? '',
+              // The body of the set-up and completion calls; dates and total are the event's own.
+              paymentData: {
+                ...stored,
+                selectedDates: event.showAdOnDates,
+                totalAmount: centsToDollars(totalCents),
+              },
+            }
+          : null,
+    },
+    { headers },
+  )
+}
+
+/** The checkout form: "cancel" leaves checkout, "pay" pays with the test provider's card form. */
+export async function checkoutAction(request: Request, business: BusinessSessionCopy) {
+  const session = await getSession(request)
+  const form = await readFormData(request)
+  const intent = form.get('intent')
+
+  if (intent === 'cancel') {
+    clearPaymentData(session)
+    return redirect('/', { headers: await cookieHeaders(session) })
+  }
+  if (intent !== 'pay') return data({ message: 'Unknown action' }, { status: 400 })
+
+  const stored = await storedPaymentData(session)
+  if (stored instanceof Response) return stored
+  const text = (name: string) => {
+    const value = form.get(name)
+    return typeof value === 'string' ? value : ''
+  }
+
+  try {
+    const result = await payWithTestCard({
+      business,
+      eventID: stored.eventID,
+      card: { number: text('cardNumber'), expiry: text('expiry'), cvc: text('cvc') },
+    })
+    if (!result.success) return unpaidRedirect(session, result)
+    if (form.get('js') !== '1') return paymentSucceeded(session)
+    clearPaymentData(session)
+    return data(
+      { paid: true as const },
+      {
+        headers: combineHeaders(
+          await cookieHeaders(session),
+          (await redirectWithToast('/', PAYMENT_TEXT.success)).headers,
+        ),
+      },
+    )
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'already_paid') return alreadyPaid(session)
+    if (error instanceof AppError) {
+      return redirectWithToast('/checkout', {
+        title: PAYMENT_TEXT.setupFailed.title,
+        description: error.message || PAYMENT_TEXT.setupFailed.description,
+        variant: 'destructive',
+      })
+    }
+    console.error('Paying with the test provider failed', error)
+    return redirectWithToast('/checkout', { ...PAYMENT_TEXT.error, variant: 'destructive' })
+  }
+}
