@@ -43,9 +43,7 @@ module.exports = {
       severity: 'error',
       comment:
         'Services use models, db, utils and constants; never routes or components (rendering is theirs).',
-      // calendar-page.server.tsx still renders the calendar's results to HTML; it is the one exception until that
-      // rendering moves to its route.
-      from: { path: '^app/services/', pathNot: '^app/services/calendar-page\\.server\\.tsx$' },
+      from: { path: '^app/services/' },
       to: { path: TOP },
     },
     {

@@ -1,17 +1,9 @@
 import { formatShortDate, mediaSrc } from '#app/models/format.ts'
+import type { EventTileData } from '#app/models/event-tile.ts'
 import { MEDIA_PROPS } from '#app/utils/media-fallback.ts'
 
-/** The fields a calendar tile reads. */
-export interface EventTileData {
-  eventID: number
-  eventTitle: string
-  eventDescription: string
-  category: readonly string[]
-  stillPhotoPath: string
-  businessName: string
-  businessCity?: string
-  nextShowDate: string | null
-}
+export type { EventTileData }
+
 
 export const VIEW_DETAILS_TEXT = 'View details'
 

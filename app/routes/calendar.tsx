@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, useLoaderData } from '@remix-run/react'
 import type { InputHTMLAttributes } from 'react'
-import { NO_EVENTS_FOUND_TEXT } from '#app/components/calendar-results.tsx'
+import { CalendarResults, NO_EVENTS_FOUND_TEXT } from '#app/components/calendar-results.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Logo } from '#app/components/site-chrome.tsx'
 import { PRODUCT_NAME, TAGLINE } from '#app/constants.ts'
@@ -13,7 +13,7 @@ import {
   type CalendarFilters,
 } from '#app/models/calendar-filters.ts'
 import { getCategoryNames } from '#app/models/public-pages.server.ts'
-import { getCalendarResults } from '#app/services/calendar-page.server.tsx'
+import { getCalendarResults } from '#app/services/calendar-page.server.ts'
 import { sharedPageHeaders } from '#app/services/page-cache.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
 
@@ -23,6 +23,12 @@ export const headers = sharedPageHeaders
 
 export const CALENDAR_SUBTITLE = 'Discover upcoming events in your area'
 export { NO_EVENTS_FOUND_TEXT }
+
+/** The calendar's URL for these filters and page. */
+export function calendarHref(filters: CalendarFilters, page = 1) {
+  const query = calendarSearchParams(filters, page).toString()
+  return `/calendar${query ? `?${query}` : ''}`
+}
 
 export function foundEventsText(total: number) {
   return `We found ${total} event(s) for you!`
@@ -147,7 +153,7 @@ function Filters({ filters, categories }: { filters: CalendarFilters; categories
 }
 
 export default function CalendarPage() {
-  const { filters, notices, categories, total, html } = useLoaderData<typeof loader>()
+  const { filters, notices, categories, total, featured, events, page, pageCount } = useLoaderData<typeof loader>()
   const feedQuery = calendarSearchParams(filters).toString()
   const feedSuffix = feedQuery ? `?${feedQuery}` : ''
   return (
@@ -181,8 +187,15 @@ export default function CalendarPage() {
             {foundEventsText(total)}
           </h2>
 
-          {/* Rendered on the server from the same components (see calendar-page.server.tsx) and cached. */}
-          <div data-testid="calendar-results" dangerouslySetInnerHTML={{ __html: html }} />
+          <div data-testid="calendar-results">
+            <CalendarResults
+              featured={featured}
+              events={events}
+              page={page}
+              pageCount={pageCount}
+              pageHref={(p) => calendarHref(filters, p)}
+            />
+          </div>
 
           <p className="mt-8 text-sm text-slate-600">
             Follow these events:{' '}

@@ -7,7 +7,16 @@ import { countLiveEvents, listLiveEvents, loadCalendarListing } from '#app/model
 import { loader as apiEventsLoader } from '#app/routes/api.events._index.ts'
 import { loader as apiActiveLoader } from '#app/routes/api.events.active.ts'
 import { loader as apiPublicLoader } from '#app/routes/api.public-events.ts'
-import { foundEventsText, loader as calendarLoader, NO_EVENTS_FOUND_TEXT } from '#app/routes/calendar.tsx'
+import { createElement } from 'react'
+import { renderToStaticMarkup } from 'react-dom/server'
+import { CalendarResults } from '#app/components/calendar-results.tsx'
+import type { EventTileData } from '#app/models/event-tile.ts'
+import {
+  calendarHref,
+  foundEventsText,
+  loader as calendarLoader,
+  NO_EVENTS_FOUND_TEXT,
+} from '#app/routes/calendar.tsx'
 import { LOAD_FAILED_MESSAGE, loader as publicLoader } from '#app/routes/public.tsx'
 import { platformToday } from '#app/services/platform-today.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'
@@ -352,14 +361,29 @@ describe('GET /calendar', () => {
     expect(response.status).toBe(200)
     return (await response.json()) as {
       total: number
-      html: string
-      featuredIDs: number[]
-      eventIDs: number[]
+      featured: EventTileData[]
+      events: EventTileData[]
+      page: number
+      pageCount: number
       notices: string[]
       categories: string[]
       filters: CalendarFilters
     }
   }
+
+  /** The results section as the page renders it from the loader's data. */
+  function resultsHtml(page: Awaited<ReturnType<typeof getCalendar>>) {
+    return renderToStaticMarkup(
+      createElement(CalendarResults, {
+        featured: page.featured,
+        events: page.events,
+        page: page.page,
+        pageCount: page.pageCount,
+        pageHref: (p: number) => calendarHref(page.filters, p),
+      }),
+    )
+  }
+  const ids = (tiles: EventTileData[]) => tiles.map((e) => e.eventID)
 
   test('count, featured strip and grid for the filters in the query string', async () => {
     const jazz = await insertTestEvent(springfield, {
@@ -375,21 +399,22 @@ describe('GET /calendar', () => {
     const page = await getCalendar('?category=Concert')
     expect(page.total).toBe(1)
     expect(foundEventsText(page.total)).toBe('We found 1 event(s) for you!')
-    expect(page.featuredIDs).toEqual([jazz.eventID])
-    expect(page.eventIDs).toEqual([jazz.eventID])
-    expect(page.html).toContain('Featured Events')
-    expect(page.html).toContain('Jazz &lt;Night&gt;')
-    expect(page.html).not.toContain('Picnic')
-    expect(page.html).toContain(`action="/event/${jazz.eventID}/view"`)
-    expect(page.html).toContain('View details')
+    expect(ids(page.featured)).toEqual([jazz.eventID])
+    expect(ids(page.events)).toEqual([jazz.eventID])
+    const html = resultsHtml(page)
+    expect(html).toContain('Featured Events')
+    expect(html).toContain('Jazz &lt;Night&gt;')
+    expect(html).not.toContain('Picnic')
+    expect(html).toContain(`action="/event/${jazz.eventID}/view"`)
+    expect(html).toContain('View details')
     expect(page.categories).toEqual(expect.arrayContaining(['Concert', 'Family']))
   })
 
   test('no matches: the empty text and no featured strip', async () => {
     const page = await getCalendar('?keyword=nothing-like-this')
     expect(page.total).toBe(0)
-    expect(page.html).toContain(NO_EVENTS_FOUND_TEXT)
-    expect(page.html).not.toContain('Featured Events')
+    expect(resultsHtml(page)).toContain(NO_EVENTS_FOUND_TEXT)
+    expect(resultsHtml(page)).not.toContain('Featured Events')
   })
 
   test('an invalid date is ignored with a notice', async () => {
@@ -415,11 +440,11 @@ describe('GET /calendar', () => {
     )
     const first = await getCalendar('?keyword=bulk')
     expect(first.total).toBe(30)
-    expect(first.eventIDs).toHaveLength(24)
-    expect(first.html).toContain('href="/calendar?keyword=bulk&amp;page=2"')
+    expect(first.events).toHaveLength(24)
+    expect(resultsHtml(first)).toContain('href="/calendar?keyword=bulk&amp;page=2"')
     const second = await getCalendar('?keyword=bulk&page=2')
-    expect(second.eventIDs).toHaveLength(6)
-    expect(second.featuredIDs).toEqual(first.featuredIDs)
+    expect(second.events).toHaveLength(6)
+    expect(ids(second.featured)).toEqual(ids(first.featured))
   })
 })
 

@@ -1,0 +1,42 @@
+import type { CalendarFilters } from '#app/models/calendar-filters.ts'
+import type { EventTileData } from '#app/models/event-tile.ts'
+import { cachedLiveEvents } from '#app/models/live-events-cache.server.ts'
+import { loadCalendarListing, type LiveEvent } from '#app/models/public-events.server.ts'
+
+export interface CalendarPageResults {
+  total: number
+  page: number
+  pageCount: number
+  featured: EventTileData[]
+  events: EventTileData[]
+}
+
+function toTile(event: LiveEvent): EventTileData {
+  return {
+    eventID: event.eventID,
+    eventTitle: event.eventTitle,
+    eventDescription: event.eventDescription,
+    category: event.category,
+    stillPhotoPath: event.stillPhotoPath,
+    businessName: event.businessName,
+    nextShowDate: event.nextShowDate,
+  }
+}
+
+/** The calendar's results for these filters, from the listing cache (the shared page cache keeps whole pages). */
+export function getCalendarResults(
+  filters: CalendarFilters,
+  { today, page }: { today: string; page: number },
+): Promise<CalendarPageResults> {
+  const key = JSON.stringify(['calendar-results', today, page, filters])
+  return cachedLiveEvents(key, async () => {
+    const listing = await loadCalendarListing(filters, { today, page })
+    return {
+      total: listing.total,
+      page: listing.page,
+      pageCount: listing.pageCount,
+      featured: listing.featured.map(toTile),
+      events: listing.events.map(toTile),
+    }
+  })
+}
