@@ -16,6 +16,7 @@ import { parseIdParam } from '#app/models/format.ts'
 import { getBusiness, requireBusiness } from '#app/services/auth.server.ts'
 import { approveAdForPayment } from '#app/services/event-ad/index.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
+import { sharedPageHeaders } from '#app/services/page-cache.server.ts'
 import { siteOrigin } from '#app/services/site-url.server.ts'
 import { redirectWithToast } from '#app/services/toast.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
@@ -27,6 +28,12 @@ import { readFormData } from '#app/services/request-body.server.ts'
  * a link and a POST form.
  */
 export const handle = { hydrate: false }
+
+/**
+ * A live event's public page may come from the shared page cache. It is the only 200 a visitor without cookies can
+ * get here (anything else is a 404, never stored), and requests with cookies (an owner's preview) never share it.
+ */
+export const headers = sharedPageHeaders
 
 export const EVENT_NOT_FOUND_TITLE = 'Event Not Found'
 export const EVENT_NOT_FOUND_MESSAGE = "The event you're looking for doesn't exist or has been removed."
