@@ -1,6 +1,6 @@
 import { vitePlugin as remix } from '@remix-run/dev'
 import tailwindcss from '@tailwindcss/vite'
-import { defineConfig } from 'vite'
+import { defineConfig, type Rollup } from 'vite'
 import remixConfig from './remix.config.js'
 
 declare module '@remix-run/node' {
@@ -9,9 +9,40 @@ declare module '@remix-run/node' {
   }
 }
 
+/**
+ * Every hydrated page loads the framework and what the root route imports, so the browser build puts all of that
+ * in one chunk ('shell'): one file compresses better than a dozen small ones.
+ */
+function shellChunk(id: string, { getModuleInfo, getModuleIds }: Rollup.ManualChunkMeta) {
+  if (!shellModules) {
+    const ids = [...getModuleIds()]
+    const starts = ids.filter((m) => m.endsWith('/app/root.tsx') || /\/entry\.client\.[jt]sx?$/.test(m))
+    const reached = new Set<string>()
+    const queue = starts.flatMap((m) => getModuleInfo(m)?.importedIds ?? [])
+    while (queue.length > 0) {
+      const next = queue.pop()!
+      if (reached.has(next)) continue
+      reached.add(next)
+      queue.push(...(getModuleInfo(next)?.importedIds ?? []))
+    }
+    for (const start of starts) reached.delete(start)
+    shellModules = reached
+  }
+  return shellModules.has(id) ? 'shell' : undefined
+}
+let shellModules: Set<string> | undefined
+
 export default defineConfig(({ isSsrBuild }) => ({
-  // The server bundle opens the database with a top-level await.
-  build: { target: isSsrBuild ? 'node20' : 'es2022' },
+  build: isSsrBuild
+    ? // The server bundle opens the database with a top-level await.
+      { target: 'node20' }
+    : {
+        target: 'es2022',
+        // A few KB smaller than the default minifier's output, on every hydrated page.
+        minify: 'terser',
+        terserOptions: { compress: { passes: 2 }, module: true },
+        rollupOptions: { output: { manualChunks: shellChunk } },
+      },
   server: { port: 3000 },
   plugins: [tailwindcss(), remix(remixConfig)],
 }))

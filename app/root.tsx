@@ -1,4 +1,3 @@
-import '#app/zod-config.ts'
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
 import {

@@ -1,3 +1,4 @@
+import '#app/zod-config.ts'
 import {
   getFormProps,
   getInputProps,

@@ -2,6 +2,7 @@
  * Rules for business registration and sign-in (spec §5), shared by the browser forms, the page actions and the
  * JSON API, so a rule and its message exist once.
  */
+import '#app/zod-config.ts'
 import { z } from 'zod'
 import { PASSWORD_MAX, PASSWORD_MIN } from '#app/constants.ts'
 import { URL_FIELDS } from './customer-card.ts'

@@ -1,3 +1,4 @@
+import '#app/zod-config.ts'
 import { z } from 'zod'
 import type { Event } from '#db/schema.ts'
 import { DATE_HORIZON_DAYS, DESCRIPTION_MAX, MAX_DISPLAY_DATES, TITLE_MAX, UNSET_DATE } from '#app/constants.ts'

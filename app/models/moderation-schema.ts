@@ -1,3 +1,4 @@
+import '#app/zod-config.ts'
 import { z } from 'zod'
 import { idSchema, text } from './input-rules.ts'
 

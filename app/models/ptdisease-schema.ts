@@ -3,6 +3,7 @@
  * Inputs may arrive as form strings or as JSON values (§3: dates and numeric ids may be strings), so every field
  * normalises its input before it is checked; the API and the form therefore accept and reject the same things.
  */
+import '#app/zod-config.ts'
 import { z } from 'zod'
 
 export const PTDISEASE_SEXES = ['Male', 'Female', 'Other'] as const

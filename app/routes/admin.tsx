@@ -1,3 +1,4 @@
+import '#app/zod-config.ts'
 import { TZDate } from '@date-fns/tz'
 import { parseWithZod } from '@conform-to/zod/v4'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'

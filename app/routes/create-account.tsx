@@ -1,3 +1,4 @@
+import '#app/zod-config.ts'
 import { getFormProps, getInputProps, useForm, type FieldMetadata } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
@@ -35,7 +36,10 @@ import {
 import { redirectWithToast } from '#app/services/toast.server.ts'
 import { readFormData } from '#app/services/request-body.server.ts'
 
-export const meta: MetaFunction = () => [{ title: `Create Business Account — ${PRODUCT_NAME}` }]
+export const meta: MetaFunction = () => [
+  { title: `Create Business Account — ${PRODUCT_NAME}` },
+  { name: 'description', content: `Register your business on ${PRODUCT_NAME} to advertise your events.` },
+]
 
 /** Set by the browser once JavaScript runs: then the page shows the toast and moves on by itself. */
 const ENHANCED_FIELD = 'js'

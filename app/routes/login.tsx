@@ -24,7 +24,13 @@ import {
 import { safeRedirect } from '#app/services/http.server.ts'
 import { redirectWithToast } from '#app/services/toast.server.ts'
 
-export const meta: MetaFunction = () => [{ title: `Sign in — ${PRODUCT_NAME}` }]
+export const meta: MetaFunction = () => [
+  { title: `Sign in — ${PRODUCT_NAME}` },
+  {
+    name: 'description',
+    content: `Sign in to ${PRODUCT_NAME} to advertise your events and follow how your ads do.`,
+  },
+]
 
 export async function loader({ request }: LoaderFunctionArgs) {
   if (await getBusiness(request)) throw redirect('/dashboard')

@@ -1,54 +1,14 @@
 import crypto from 'node:crypto'
-import fs from 'node:fs'
-import zlib from 'node:zlib'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { platformToday } from '#app/services/platform-today.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
-import { BUILD_TIMEOUT_MS, builtClientFile, builtRequestHandler } from '#tests/support/built-app.ts'
+import { BUILD_TIMEOUT_MS, builtRequestHandler } from '#tests/support/built-app.ts'
 import { insertBusiness, insertTestEvent } from '#tests/support/events.ts'
+import { attribute, DATA_SCRIPT_TYPES, type LoadedScript, scriptsOf } from '#tests/support/page-scripts.ts'
 
 /** Public pages serve visitors on low-end devices: all of them together load at most this much script (gzip). */
 const JS_BUDGET_BYTES = 5 * 1024
-
-/** Script types that browsers do not run (structured data): not JavaScript, not counted. */
-const DATA_SCRIPT_TYPES = new Set(['application/ld+json', 'application/json'])
-
-function attribute(attributes: string, name: string) {
-  const match = new RegExp(`\\b${name}\\s*=\\s*("([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i').exec(attributes)
-  return match ? (match[2] ?? match[3] ?? match[4] ?? '') : null
-}
-
-const gzipSize = (content: Buffer | string) => zlib.gzipSync(content).length
-
-interface LoadedScript {
-  kind: 'inline' | 'src' | 'modulepreload'
-  name: string
-  gzipBytes: number
-}
-
-/** Every script the page makes the browser load or run: inline scripts, script src and module preloads. */
-function scriptsOf(html: string): LoadedScript[] {
-  const scripts: LoadedScript[] = []
-  for (const [, attributes = '', body = ''] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
-    const type = (attribute(attributes, 'type') ?? '').toLowerCase()
-    if (DATA_SCRIPT_TYPES.has(type)) continue
-    const src = attribute(attributes, 'src')
-    if (src)
-      scripts.push({ kind: 'src', name: src, gzipBytes: gzipSize(fs.readFileSync(builtClientFile(src))) })
-    if (body.trim()) scripts.push({ kind: 'inline', name: body.slice(0, 40), gzipBytes: gzipSize(body) })
-  }
-  for (const [, attributes = ''] of html.matchAll(/<link\b([^>]*)>/gi)) {
-    if ((attribute(attributes, 'rel') ?? '').toLowerCase() !== 'modulepreload') continue
-    const href = attribute(attributes, 'href')!
-    scripts.push({
-      kind: 'modulepreload',
-      name: href,
-      gzipBytes: gzipSize(fs.readFileSync(builtClientFile(href))),
-    })
-  }
-  return scripts
-}
 
 let request: Awaited<ReturnType<typeof builtRequestHandler>>
 let eventID: number
