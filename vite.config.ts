@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module'
 import { vitePlugin as remix } from '@remix-run/dev'
 import tailwindcss from '@tailwindcss/vite'
 import { defineConfig, type Rollup } from 'vite'
@@ -32,6 +33,16 @@ function shellChunk(id: string, { getModuleInfo, getModuleIds }: Rollup.ManualCh
 }
 let shellModules: Set<string> | undefined
 
+/** terser is a development dependency; a checkout whose packages predate it builds with the default minifier. */
+function terserInstalled() {
+  try {
+    createRequire(import.meta.url).resolve('terser')
+    return true
+  } catch {
+    return false
+  }
+}
+
 export default defineConfig(({ isSsrBuild }) => ({
   build: isSsrBuild
     ? // The server bundle opens the database with a top-level await.
@@ -39,7 +50,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     : {
         target: 'es2022',
         // A few KB smaller than the default minifier's output, on every hydrated page.
-        minify: 'terser',
+        minify: terserInstalled() ? 'terser' : 'esbuild',
         terserOptions: { compress: { passes: 2 }, module: true },
         rollupOptions: { output: { manualChunks: shellChunk } },
       },
