@@ -46,6 +46,8 @@ export async function ensureBuild() {
   try {
     if (buildIsCurrent()) return
     await promisify(execFile)('npx', ['remix', 'vite:build'], {
+      // The test runner sets NODE_ENV=test, which would build React's development bundle: build what is deployed.
+      env: { ...process.env, NODE_ENV: 'production' },
       timeout: BUILD_TIMEOUT_MS,
       maxBuffer: 64 * 1024 * 1024,
     })
