@@ -1,5 +1,3 @@
-import fs from 'node:fs'
-import path from 'node:path'
 import { count, eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { showDateBounds } from '#app/models/event-dates.ts'
@@ -39,7 +37,13 @@ function mediaKeyFor(kind: 'images', uploadDate: string, eventID: number, ext: s
   return `${kind}/${uploadDate.slice(0, 7)}/${uploadDate}_${eventID}.${ext}`
 }
 
-export async function seedDemoData(db: Database, { dataDir, timeZone }: { dataDir: string; timeZone: string }) {
+/** Stores a demo photo's bytes under a media key (the app's media storage: a folder or a bucket). */
+export type PutDemoMedia = (key: string, bytes: Buffer, contentType: string) => Promise<unknown>
+
+export async function seedDemoData(
+  db: Database,
+  { putMedia, timeZone }: { putMedia: PutDemoMedia; timeZone: string },
+) {
   const [existing] = await db.select({ n: count() }).from(business)
   if ((existing?.n ?? 0) > 0) return { seeded: false as const }
 
@@ -86,10 +90,8 @@ export async function seedDemoData(db: Database, { dataDir, timeZone }: { dataDi
     const eventID = row!.eventID
 
     const key = mediaKeyFor('images', uploadDate, eventID, 'webp')
-    const file = path.join(dataDir, 'media', key)
-    fs.mkdirSync(path.dirname(file), { recursive: true })
-    fs.writeFileSync(file, await makePoster(idea.title, i))
-    const url = `/api/media/${path.basename(key)}`
+    await putMedia(key, await makePoster(idea.title, i), 'image/webp')
+    const url = `/api/media/${key.slice(key.lastIndexOf('/') + 1)}`
     await db.update(events).set({ stillPhotoURL: url }).where(eqEvent(eventID))
     await db.insert(eventMedia).values({ eventId: eventID, mediaType: 'photo', mediaUrl: url })
 

@@ -1,5 +1,7 @@
 /** Fills an empty database with the demo data: `npm run seed`. */
+import { Readable } from 'node:stream'
 import { getEnv } from '#app/services/env.server.ts'
+import { mediaStorage } from '#app/services/media.server.ts'
 import { DatabaseLockedError, openConfiguredDatabase } from '#db/client.server.ts'
 import { DEMO_BUSINESSES, DEMO_STAFF } from '#db/demo-data.ts'
 import { seedDemoData } from '#db/seed.ts'
@@ -16,7 +18,10 @@ try {
   throw error
 }
 try {
-  const result = await seedDemoData(handle.db, { dataDir: env.DATA_DIR, timeZone: env.APP_TIME_ZONE })
+  const result = await seedDemoData(handle.db, {
+    putMedia: (key, bytes, contentType) => mediaStorage().put(key, Readable.from([bytes]), contentType),
+    timeZone: env.APP_TIME_ZONE,
+  })
   if (result.seeded) {
     console.info(`Seeded demo data: ${result.events} events, ${result.clicks} clicks.`)
     for (const b of DEMO_BUSINESSES) console.info(`  advertiser login: ${b.businessEmail} / ${b.password}`)

@@ -129,6 +129,14 @@ export const envSchema = z
         message: 'Set all three of OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET, or none',
       })
     }
+    const s3Settings = (['S3_ENDPOINT', 'S3_REGION', 'S3_FORCE_PATH_STYLE'] as const).filter((name) => env[name])
+    if (s3Settings.length && !env.S3_BUCKET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['S3_BUCKET'],
+        message: `${s3Settings.join(', ')} set without S3_BUCKET: set S3_BUCKET to store media in that bucket, or unset ${s3Settings.length > 1 ? 'them' : 'it'} to keep media in DATA_DIR`,
+      })
+    }
     if ((env.APP_ENV ?? env.NODE_ENV) === 'production') {
       if (!env.SESSION_SECRET || env.SESSION_SECRET.length < 32) {
         ctx.addIssue({

@@ -1,15 +1,21 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { DEFAULT_CATEGORIES } from '#app/constants.ts'
 import { loader as categoriesLoader } from '#app/routes/api.categories.ts'
+import { resetEnvCache } from '#app/services/env.server.ts'
 import { db } from '#db/client.server.ts'
 import { seedDemoData } from '#db/seed.ts'
+import { putStored } from '#tests/support/media-storage.ts'
 import { callRoute } from '#tests/support/routes.ts'
 import { TMP_DIR } from '#tests/support/test-database.ts'
 
 const dataDir = path.join(TMP_DIR, `categories-it-${process.pid}-${Date.now().toString(36)}`)
 
+beforeAll(() => {
+  process.env.DATA_DIR = dataDir
+  resetEnvCache()
+})
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }))
 
 async function categoryNames() {
@@ -30,7 +36,7 @@ describe('the default categories on an install without the demo seed', () => {
 
   // The whole demo seed (36 posters drawn with sharp) can take longer than the default timeout on a busy machine.
   test('seeding the demo data afterwards adds no duplicates', async () => {
-    const result = await seedDemoData(db, { dataDir, timeZone: 'America/New_York' })
+    const result = await seedDemoData(db, { putMedia: putStored, timeZone: 'America/New_York' })
     expect(result.seeded).toBe(true)
     const names = await categoryNames()
     expect([...names].sort()).toEqual([...DEFAULT_CATEGORIES].sort())

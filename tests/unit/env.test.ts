@@ -77,4 +77,16 @@ describe('parseEnv', () => {
       )
     }
   })
+
+  test('the S3 settings without S3_BUCKET are refused, since media would silently stay on the disk', () => {
+    expect(() => parseEnv({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toThrow(
+      /S3_BUCKET: S3_ENDPOINT set without S3_BUCKET/,
+    )
+    expect(() => parseEnv({ S3_REGION: 'eu-west-1', S3_FORCE_PATH_STYLE: 'true' })).toThrow(
+      /S3_REGION, S3_FORCE_PATH_STYLE set without S3_BUCKET/,
+    )
+    expect(() => parseEnv({ S3_REGION: ' ' })).not.toThrow()
+    const env = parseEnv({ S3_BUCKET: 'media', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_FORCE_PATH_STYLE: 'true' })
+    expect(env.S3_ENDPOINT).toBe('http://127.0.0.1:9000')
+  })
 })
