@@ -129,7 +129,9 @@ export const envSchema = z
         message: 'Set all three of OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET, or none',
       })
     }
-    const s3Settings = (['S3_ENDPOINT', 'S3_REGION', 'S3_FORCE_PATH_STYLE'] as const).filter((name) => env[name])
+    const s3Settings = (['S3_ENDPOINT', 'S3_REGION', 'S3_FORCE_PATH_STYLE'] as const).filter(
+      (name) => env[name],
+    )
     if (s3Settings.length && !env.S3_BUCKET) {
       ctx.addIssue({
         code: 'custom',

@@ -2,8 +2,8 @@
  * Two app servers on one PostgreSQL database, behind a small round-robin proxy, as a deployment past one machine
  * runs them: started at the same moment on a new database, both come up migrated; an advertiser uploads and pays
  * through one, an admin approves through the other, and the ad (photo and video, in ranges) is on both servers'
- * calendars within a second; the hourly cleanup runs on one of them. Media files are in one folder both servers
- * share (DATA_DIR).
+ * calendars within a second; the hourly cleanup runs on one of them. Media are in one bucket on an S3-compatible
+ * server; each server has a DATA_DIR of its own, so nothing reaches the other through the disk.
  */
 import type { ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
@@ -30,6 +30,7 @@ import { ensureBuild } from '#tests/support/built-app.ts'
 import { insertTestEvent } from '#tests/support/events.ts'
 import { mp4Bytes } from '#tests/support/media.ts'
 import { startPrivateCluster, type PrivateCluster } from '#tests/support/private-postgres.ts'
+import { s3Environment, startS3Server } from '#tests/support/s3-server.ts'
 import { startServerProcess, stopServer, type ServerProcess } from '#tests/support/server-process.ts'
 import { TMP_DIR, withDatabase } from '#tests/support/test-database.ts'
 
@@ -43,10 +44,14 @@ let a: ServerProcess
 let b: ServerProcess
 let proxy: http.Server
 let proxyBase: string
+let s3: Awaited<ReturnType<typeof startS3Server>>
 let startedAt: number
 const dataDir = path.join(TMP_DIR, `two-servers-${process.pid}`)
 const today = todayInZone('America/New_York')
 const db = () => database.db
+
+const filesIn = (dir: string) =>
+  fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }) : []
 
 /** Round robin over the servers, passing everything through (as a load balancer does). */
 function startProxy(targets: string[]) {
@@ -80,17 +85,20 @@ beforeAll(async () => {
   await admin.unsafe('create database two_servers')
   await admin.end()
   const url = withDatabase(cluster.url, 'two_servers')
-  const env = {
+  s3 = await startS3Server(path.join(dataDir, 's3'))
+  const bucket = await s3Environment(s3.endpoint, 'two-servers')
+  const env = (name: string) => ({
     ...process.env,
+    ...bucket,
     NODE_ENV: 'production' as const,
     APP_ENV: 'test',
     DATABASE_URL: url,
-    DATA_DIR: dataDir,
+    DATA_DIR: path.join(dataDir, name),
     TRUST_PROXY: 'loopback',
-  }
+  })
   startedAt = Date.now()
   // Both at the same moment, on a database no migration has touched.
-  ;[a, b] = await Promise.all([startServerProcess({ env }), startServerProcess({ env })])
+  ;[a, b] = await Promise.all([startServerProcess({ env: env('a') }), startServerProcess({ env: env('b') })])
   database = await openServerDatabase(url, { runMigrations: false })
   useDatabase(database)
   proxy = await startProxy([a.base, b.base])
@@ -103,6 +111,7 @@ afterAll(async () => {
   await Promise.all([a, b].filter(Boolean).map((s) => stopServer(s.server as ChildProcess)))
   await database?.close()
   await cluster?.destroy()
+  await s3?.close()
   fs.rmSync(dataDir, { recursive: true, force: true })
 })
 
@@ -193,6 +202,12 @@ test('an ad paid for on one server and approved on the other is on both calendar
       expect(part.status, `${base}${file}`).toBe(206)
       expect((await part.arrayBuffer()).byteLength).toBe(10)
     }
+  // Neither server wrote a stored file to its own disk: the bucket holds them.
+  for (const name of ['a', 'b'])
+    expect(
+      filesIn(path.join(dataDir, name)).filter((f) => /\.(webp|jpe?g|png|mp4)$/.test(f)),
+      name,
+    ).toEqual([])
 })
 
 test('the hourly cleanup runs on one of the two servers', async () => {

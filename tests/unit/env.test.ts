@@ -86,7 +86,11 @@ describe('parseEnv', () => {
       /S3_REGION, S3_FORCE_PATH_STYLE set without S3_BUCKET/,
     )
     expect(() => parseEnv({ S3_REGION: ' ' })).not.toThrow()
-    const env = parseEnv({ S3_BUCKET: 'media', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_FORCE_PATH_STYLE: 'true' })
+    const env = parseEnv({
+      S3_BUCKET: 'media',
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_FORCE_PATH_STYLE: 'true',
+    })
     expect(env.S3_ENDPOINT).toBe('http://127.0.0.1:9000')
   })
 })
