@@ -1,3 +1,4 @@
+import { UNSET_DATE } from '#app/constants.ts'
 import { count, eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { showDateBounds } from '#app/models/event-dates.ts'
@@ -61,7 +62,7 @@ export async function seedDemoData(
     const start = addDaysIso(today, (i * 2) % 40)
     const dayCount = [3, 5, 7, 10, 14][i % 5]!
     const showAdOnDates = Array.from({ length: dayCount }, (_, d) => addDaysIso(start, d))
-    const eventDate = i % 3 === 0 ? addDaysIso(start, dayCount - 1) : '1989-01-01'
+    const eventDate = i % 3 === 0 ? addDaysIso(start, dayCount - 1) : UNSET_DATE
     // 30 live, 4 paid and awaiting review, 2 saved but never paid.
     const state = i < 30 ? 'live' : i < 34 ? 'review' : 'unpaid'
     const cents = chargeCentsForDays(showAdOnDates.length)
@@ -82,7 +83,7 @@ export async function seedDemoData(
         contactEmail: owner.businessEmail,
         contactPhone: owner.businessPhone,
         approvedDateByBusiness: today,
-        approvedDateByAdmin: state === 'live' ? today : '1989-01-01',
+        approvedDateByAdmin: state === 'live' ? today : UNSET_DATE,
         paymentStatus: state === 'unpaid' ? 'pending' : 'paid',
         eventStatus: state === 'live' ? 'approved' : 'pending',
       })
