@@ -10,8 +10,8 @@ import {
 } from '#app/constants.ts'
 import type { CalendarMonth } from '#app/models/calendar.ts'
 import { customerCardData, type CardBusiness } from '#app/models/customer-card.ts'
-import { formatPhone } from '#app/models/format.ts'
-import { MAX_DATES_MESSAGE } from '#app/models/event-schema.ts'
+import { formatDatesLine, formatPhone, formatShortDate } from '#app/models/format.ts'
+import { DATES_LOCKED_MESSAGE, MAX_DATES_MESSAGE } from '#app/models/event-schema.ts'
 import {
   APPROVE_FAILED_MESSAGE,
   approvalBody,
@@ -31,12 +31,18 @@ export type { EventFormValues } from './event-form/values.ts'
 
 export type EventFormBusiness = CardBusiness
 
-/** Editing a saved, unpaid ad: saving rewrites it, and its media stays unless a new file is chosen. */
+/**
+ * Editing a saved ad: saving rewrites it, and its media stays unless a new file is chosen. A `paid` one keeps the
+ * dates it was paid for and is sent for review again instead of to payment.
+ */
 export interface EditedAd {
   eventID: number
   stillPhotoPath: string
   videoPath: string
+  paid?: boolean
 }
+
+export const RESUBMIT_LABEL = 'Send for review'
 
 interface Props {
   business: EventFormBusiness
@@ -169,6 +175,11 @@ export function EventForm({
     setProgress(0)
     try {
       const answer = await uploadApproval(body, setProgress)
+      if (answer.status >= 200 && answer.status < 300 && answer.json?.eventID && answer.json.resubmitted) {
+        toast({ title: 'Sent for review', description: answer.json.message })
+        navigate(`/event/${answer.json.eventID}`)
+        return
+      }
       if (answer.status >= 200 && answer.status < 300 && answer.json?.eventID) {
         toast({ title: 'Success!', description: 'Your ad has been saved. Taking you to payment...' })
         setTimeout(() => navigate('/checkout'), DELAY_TO_CHECKOUT_MS)
@@ -260,24 +271,20 @@ export function EventForm({
           <FieldError id="eventCategory-error" messages={errors.eventCategory} />
         </fieldset>
 
-        <DisplayDates months={months} dates={dates} onToggle={toggleDate} errors={errors.showAdDates} />
-
-        <div>
-          <label htmlFor="eventDate" className="block font-medium">
-            Event date <span className="font-normal text-slate-500">(optional, a single day)</span>
-          </label>
-          <input
-            id="eventDate"
-            type="date"
-            name="eventDate"
-            min={today}
-            max={lastDate}
-            value={eventDate}
-            onChange={(e) => setEventDate(e.target.value)}
-            className="mt-1 rounded-md border border-slate-300 px-3 py-2"
-          />
-          <FieldError id="eventDate-error" messages={errors.eventDate} />
-        </div>
+        {editing?.paid ? (
+          <PaidDatesField dates={dates} eventDate={eventDate} errors={errors} />
+        ) : (
+          <>
+            <DisplayDates months={months} dates={dates} onToggle={toggleDate} errors={errors.showAdDates} />
+            <EventDateField
+              eventDate={eventDate}
+              onChange={setEventDate}
+              today={today}
+              lastDate={lastDate}
+              errors={errors}
+            />
+          </>
+        )}
 
         <MediaInputs
           photoRef={photoRef}
@@ -359,8 +366,71 @@ export function EventForm({
           videoFileName={videoName}
           onApprove={onApprove}
           onReject={() => setPreviewOpen(false)}
+          approveLabel={editing?.paid ? RESUBMIT_LABEL : undefined}
         />
       ) : null}
     </>
+  )
+}
+
+function EventDateField({
+  eventDate,
+  onChange,
+  today,
+  lastDate,
+  errors,
+}: {
+  eventDate: string
+  onChange: (value: string) => void
+  today: string
+  lastDate: string
+  errors: FieldErrors
+}) {
+  return (
+    <div>
+      <label htmlFor="eventDate" className="block font-medium">
+        Event date <span className="font-normal text-slate-500">(optional, a single day)</span>
+      </label>
+      <input
+        id="eventDate"
+        type="date"
+        name="eventDate"
+        min={today}
+        max={lastDate}
+        value={eventDate}
+        onChange={(e) => onChange(e.target.value)}
+        className="mt-1 rounded-md border border-slate-300 px-3 py-2"
+      />
+      <FieldError id="eventDate-error" messages={errors.eventDate} />
+    </div>
+  )
+}
+
+/** A paid ad's dates: shown, and sent back unchanged (the server refuses any change). */
+function PaidDatesField({
+  dates,
+  eventDate,
+  errors,
+}: {
+  dates: string[]
+  eventDate: string
+  errors: FieldErrors
+}) {
+  return (
+    <section aria-labelledby="paid-dates-heading" className="rounded-xl border border-slate-200 p-4">
+      <h2 id="paid-dates-heading" className="font-medium">
+        Display dates (paid for)
+      </h2>
+      <p className="mt-1 text-sm text-slate-700" data-testid="paid-dates">
+        {formatDatesLine(dates, eventDate)}
+        {eventDate ? ` · Event date ${formatShortDate(eventDate, { withYear: true })}` : ''}
+      </p>
+      <p className="mt-1 text-xs text-slate-600">{DATES_LOCKED_MESSAGE}</p>
+      {dates.map((date) => (
+        <input key={date} type="hidden" name="showAdDates" value={date} />
+      ))}
+      <input type="hidden" name="eventDate" value={eventDate} />
+      <FieldError id="showAdDates-error" messages={errors.showAdDates ?? errors.eventDate} />
+    </section>
   )
 }

@@ -14,6 +14,10 @@ export interface GalleryEvent {
   bounces: number
   statusLabel: string
   receiptUrl: string | null
+  /** The reviewer's note while the ad is sent back or rejected. */
+  reviewReason: string | null
+  /** Where to fix and resubmit an ad sent back with changes requested. */
+  resubmitHref: string | null
 }
 
 const STATUS_STYLES: Record<string, string> = {
@@ -21,6 +25,7 @@ const STATUS_STYLES: Record<string, string> = {
   'Awaiting review': 'bg-amber-100 text-amber-800',
   'Awaiting payment': 'bg-brand-100 text-brand-700',
   Ended: 'bg-slate-100 text-slate-700',
+  'Changes requested': 'bg-amber-100 text-amber-900',
   Rejected: 'bg-red-100 text-red-800',
   Refunded: 'bg-slate-100 text-slate-700',
 }
@@ -120,6 +125,22 @@ function GalleryCard({ event }: { event: GalleryEvent }) {
         <p className="text-sm text-slate-600" data-testid="event-dates">
           {formatDatesLine(event.showAdOnDates, event.eventDate)}
         </p>
+        {event.reviewReason ? (
+          <p
+            data-testid="review-reason"
+            className="rounded-md bg-amber-50 px-2 py-1.5 text-sm break-words text-slate-800"
+          >
+            <span className="font-semibold">Reviewer:</span> {event.reviewReason}
+          </p>
+        ) : null}
+        {event.resubmitHref ? (
+          <Link
+            to={event.resubmitHref}
+            className="relative z-10 self-start text-sm font-medium text-brand-700 underline"
+          >
+            Edit and resubmit
+          </Link>
+        ) : null}
         <dl className="mt-auto grid grid-cols-2 gap-2 text-sm">
           <div className="rounded-md bg-slate-50 px-2 py-1.5">
             <dt className="text-slate-600">Clicks this month</dt>

@@ -28,9 +28,13 @@ export const EVENT_STATUS_LABELS = {
   awaitingReview: 'Awaiting review',
   live: 'Live',
   ended: 'Ended',
+  changesRequested: 'Changes requested',
   rejected: 'Rejected',
   refunded: 'Refunded',
 } as const
+
+/** An administrator sent the paid ad back to its advertiser to fix and resubmit (without paying again). */
+export const CHANGES_REQUESTED = 'changes_requested'
 
 export type EventStatusLabel = (typeof EVENT_STATUS_LABELS)[keyof typeof EVENT_STATUS_LABELS]
 
@@ -39,6 +43,7 @@ export function eventStatusLabel(event: EventStatusFields, today: string): Event
   if (event.eventStatus === 'rejected') return EVENT_STATUS_LABELS.rejected
   if (event.paymentStatus === 'refunded') return EVENT_STATUS_LABELS.refunded
   if (event.paymentStatus !== 'paid') return EVENT_STATUS_LABELS.awaitingPayment
+  if (event.eventStatus === CHANGES_REQUESTED) return EVENT_STATUS_LABELS.changesRequested
   if (event.eventStatus === 'approved') {
     return isLive(event, today) ? EVENT_STATUS_LABELS.live : EVENT_STATUS_LABELS.ended
   }
@@ -48,6 +53,33 @@ export function eventStatusLabel(event: EventStatusFields, today: string): Event
 /** An advertiser may change their ad only while it is unpaid: once paid it is reviewed (and then shown) as paid for. */
 export function isEditableByOwner(event: Pick<EventStatusFields, 'eventStatus' | 'paymentStatus'>): boolean {
   return event.paymentStatus === 'pending' && event.eventStatus === 'pending'
+}
+
+/**
+ * How the owner may change their ad now: `draft` (unpaid: everything, then pay), `resubmit` (paid and awaiting review
+ * or sent back with changes requested: text and media in place, then it waits for review again, dates and cost as
+ * paid for), or null (rejected, refunded, or live or ended).
+ */
+export type OwnerEdit = 'draft' | 'resubmit'
+
+export function ownerEditKind(
+  event: Pick<EventStatusFields, 'eventStatus' | 'paymentStatus'>,
+): OwnerEdit | null {
+  if (isEditableByOwner(event)) return 'draft'
+  if (
+    event.paymentStatus === 'paid' &&
+    (event.eventStatus === 'pending' || event.eventStatus === CHANGES_REQUESTED)
+  ) {
+    return 'resubmit'
+  }
+  return null
+}
+
+/** A review's reason is the advertiser's to read while it stands: the ad is sent back or rejected. */
+export function standingReviewReason(event: { eventStatus: string; rejectionReason: string }): string | null {
+  return event.eventStatus === CHANGES_REQUESTED || event.eventStatus === 'rejected'
+    ? event.rejectionReason || null
+    : null
 }
 
 /** Why the upload calls refuse to replace the media of an ad that is no longer editable (see `isEditableByOwner`). */

@@ -28,10 +28,7 @@ export const businessPublicColumns = {
 /** What the screens read for an event: the event plus its business's public details. */
 const eventWithBusinessColumns = { event: events, ...businessPublicColumns }
 
-type EventRow = { event: Event } & Omit<
-  { [K in keyof typeof eventWithBusinessColumns]: string },
-  'event'
->
+type EventRow = { event: Event } & Omit<{ [K in keyof typeof eventWithBusinessColumns]: string }, 'event'>
 
 export type EventView = Event & Omit<EventRow, 'event'> & { stillPhotoPath: string; videoPath: string }
 
@@ -62,21 +59,28 @@ export interface NewEventData extends EventInput {
   approvedDateByBusiness: string
 }
 
-/** The columns an advertiser's submission sets, on a new ad and on an edited one alike. */
-function submittedColumns(data: NewEventData) {
+/** What an advertiser may still change once the ad is paid for: its text and contact (media apart). */
+function adTextColumns(data: Omit<NewEventData, 'totalCents' | 'approvedDateByBusiness'>) {
   return {
     businessName: data.businessName,
     eventTitle: data.eventTitle,
     eventDescription: data.eventDescription,
     category: data.eventCategory,
+    contactPerson: data.contactPerson,
+    contactPhone: data.contactPhone,
+    contactEmail: data.contactEmail,
+  }
+}
+
+/** The columns an advertiser's submission sets, on a new ad and on an edited one alike. */
+function submittedColumns(data: NewEventData) {
+  return {
+    ...adTextColumns(data),
     showAdOnDates: data.showAdDates,
     eventDate: data.eventDate,
     ...showDateBounds(data.eventDate, data.showAdDates),
     daysOrdered: data.showAdDates.length,
     totalCost: centsToDollars(data.totalCents),
-    contactPerson: data.contactPerson,
-    contactPhone: data.contactPhone,
-    contactEmail: data.contactEmail,
     approvedDateByBusiness: data.approvedDateByBusiness,
   }
 }
@@ -112,10 +116,29 @@ export async function updateSubmittedEvent(tx: Transaction, eventID: number, dat
     .where(and(eq(events.eventID, eventID), eq(events.businessID, data.businessID)))
 }
 
+/**
+ * A paid ad's text rewritten by its owner and put back in the review queue (it was awaiting review, or sent back
+ * with changes requested); its dates and cost stay as paid for.
+ */
+export async function resubmitPaidEvent(tx: Transaction, eventID: number, data: NewEventData) {
+  await tx
+    .update(events)
+    .set({ ...adTextColumns(data), eventStatus: 'pending' })
+    .where(
+      and(
+        eq(events.eventID, eventID),
+        eq(events.businessID, data.businessID),
+        eq(events.paymentStatus, 'paid'),
+      ),
+    )
+}
+
 /** Forgets the media rows of these kinds, before new files of the same kinds are attached. */
 export async function detachEventMedia(tx: Transaction, eventID: number, kinds: MediaType[]) {
   if (kinds.length === 0) return
-  await tx.delete(eventMedia).where(and(eq(eventMedia.eventId, eventID), inArray(eventMedia.mediaType, kinds)))
+  await tx
+    .delete(eventMedia)
+    .where(and(eq(eventMedia.eventId, eventID), inArray(eventMedia.mediaType, kinds)))
 }
 
 export async function attachEventMedia(
@@ -124,7 +147,9 @@ export async function attachEventMedia(
   media: Array<{ mediaType: MediaType; url: string }>,
 ) {
   if (media.length === 0) return
-  await tx.insert(eventMedia).values(media.map((m) => ({ eventId: eventID, mediaType: m.mediaType, mediaUrl: m.url })))
+  await tx
+    .insert(eventMedia)
+    .values(media.map((m) => ({ eventId: eventID, mediaType: m.mediaType, mediaUrl: m.url })))
   const photo = media.find((m) => m.mediaType === 'photo')
   const video = media.find((m) => m.mediaType === 'video')
   await tx
@@ -185,7 +210,11 @@ export async function getOwnedEvent(eventID: number, businessID: number) {
  */
 export async function lockOwnedEventForMediaChange(tx: Transaction, eventID: number, businessID: number) {
   const [row] = await tx
-    .select({ createdDate: events.createdDate, eventStatus: events.eventStatus, paymentStatus: events.paymentStatus })
+    .select({
+      createdDate: events.createdDate,
+      eventStatus: events.eventStatus,
+      paymentStatus: events.paymentStatus,
+    })
     .from(events)
     .where(and(eq(events.eventID, eventID), eq(events.businessID, businessID)))
     .limit(1)

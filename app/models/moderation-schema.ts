@@ -18,27 +18,53 @@ export interface PendingEvent {
   videoPath: string
 }
 
-export const REVIEW_ACTIONS = ['approve', 'reject'] as const
+/** approve and reject are the spec's; request_changes sends a paid ad back to its advertiser to fix and resubmit. */
+/** `?date=all` on the moderation page: every paid ad awaiting review, whatever its upload day. */
+export const ALL_DAYS = 'all'
+
+export const REVIEW_ACTIONS = ['approve', 'reject', 'request_changes'] as const
 export type ReviewAction = (typeof REVIEW_ACTIONS)[number]
 export const REJECTION_REASON_MAX = 500
+
+export const BAD_ACTION_MESSAGE = 'action must be one of approve, reject or request_changes'
+export const REASON_REQUIRED_MESSAGE = 'A reason is required (the advertiser reads it)'
 
 const reasonSchema = text()
   .trim()
   .max(REJECTION_REASON_MAX, `The reason can be at most ${REJECTION_REASON_MAX} characters`)
 
+/**
+ * A decision's reason is required for these actions. The JSON call keeps the spec's reject without a reason
+ * (`{eventID, action: "reject"}`), so there only a request for changes needs one; the page asks for both.
+ */
+function requireReasonFor(actions: readonly ReviewAction[]) {
+  return (value: { action?: ReviewAction; intent?: ReviewAction; reason?: string }, ctx: z.RefinementCtx) => {
+    const action = value.action ?? value.intent
+    if (action && actions.includes(action) && !value.reason) {
+      ctx.addIssue({ code: 'custom', path: ['reason'], message: REASON_REQUIRED_MESSAGE })
+    }
+  }
+}
+
+const actionSchema = z.enum(REVIEW_ACTIONS, { error: BAD_ACTION_MESSAGE })
+
 /** A review request of the JSON API: {eventID, action, reason?}. */
-export const reviewSchema = z.object({
-  eventID: idSchema,
-  action: z.enum(REVIEW_ACTIONS),
-  reason: reasonSchema.optional().default(''),
-})
+export const reviewSchema = z
+  .object({
+    eventID: idSchema,
+    action: actionSchema,
+    reason: reasonSchema.optional().default(''),
+  })
+  .superRefine(requireReasonFor(['request_changes']))
 
 export type ReviewInput = z.infer<typeof reviewSchema>
 
 /** The moderation page's form: the pressed button's `intent`, and the upload date to return to. */
-export const reviewFormSchema = z.object({
-  intent: z.enum(REVIEW_ACTIONS),
-  eventID: idSchema,
-  reason: reasonSchema.optional(),
-  date: z.string().optional(),
-})
+export const reviewFormSchema = z
+  .object({
+    intent: actionSchema,
+    eventID: idSchema,
+    reason: reasonSchema.optional(),
+    date: z.string().optional(),
+  })
+  .superRefine(requireReasonFor(['reject', 'request_changes']))

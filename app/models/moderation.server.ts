@@ -1,9 +1,11 @@
 import { TZDate } from '@date-fns/tz'
-import { and, asc, eq, gte, lt } from 'drizzle-orm'
+import { and, asc, eq, gte, lt, sql, type SQL } from 'drizzle-orm'
 import { addDaysIso, isValidIsoDate } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
-import { events } from '#db/schema.ts'
+import { business, events } from '#db/schema.ts'
 import type { PendingEvent, ReviewInput } from './moderation-schema.ts'
+import { CHANGES_REQUESTED } from './event-status.ts'
+import { businessPublicColumns } from './event.server.ts'
 import { announcePublicPagesChanged } from './public-pages-changes.server.ts'
 
 export { reviewSchema, type PendingEvent, type ReviewInput } from './moderation-schema.ts'
@@ -17,10 +19,23 @@ export function zonedDayRange(isoDate: string, timeZone: string): { start: Date;
   return { start: startOf(isoDate), end: startOf(addDaysIso(isoDate, 1)) }
 }
 
-/** The pending-list query itself (not run), so the benchmark can EXPLAIN it. */
-export function pendingEventsQuery(uploadDate: string, { timeZone }: { timeZone: string }) {
+/** A paid ad awaiting review. */
+const awaitingReview = and(eq(events.eventStatus, 'pending'), eq(events.paymentStatus, 'paid'))
+
+/** Uploaded on that day in the platform time zone (as an instant range, so the pending index answers it). */
+function uploadedOn(uploadDate: string, timeZone: string): SQL {
   if (!isValidIsoDate(uploadDate)) throw new Error(`Not a date: ${uploadDate}`)
   const { start, end } = zonedDayRange(uploadDate, timeZone)
+  return and(gte(events.createdDate, start), lt(events.createdDate, end))!
+}
+
+/** The upload day of an event in the platform time zone, yyyy-mm-dd. */
+const uploadDay = (timeZone: string) =>
+  sql<string>`to_char(${events.createdDate} at time zone ${timeZone}, 'YYYY-MM-DD')`
+
+/** The pending-list query itself (not run), so the benchmark can EXPLAIN it. */
+export function pendingEventsQuery(uploadDate: string, { timeZone }: { timeZone: string }) {
+  const onDay = uploadedOn(uploadDate, timeZone)
   return db
     .select({
       eventID: events.eventID,
@@ -36,15 +51,31 @@ export function pendingEventsQuery(uploadDate: string, { timeZone }: { timeZone:
       videoPath: events.videoURL,
     })
     .from(events)
-    .where(
-      and(
-        eq(events.eventStatus, 'pending'),
-        eq(events.paymentStatus, 'paid'),
-        gte(events.createdDate, start),
-        lt(events.createdDate, end),
-      ),
-    )
+    .where(and(awaitingReview, onDay))
     .orderBy(asc(events.createdDate), asc(events.eventID))
+}
+
+/**
+ * The moderation page's queue: each paid ad awaiting review with what its customer card shows (the business's public
+ * details), uploaded on `uploadDate` or, with 'all', on any day; oldest first.
+ */
+export async function listReviewQueue(uploadDate: string | 'all', { timeZone }: { timeZone: string }) {
+  return db
+    .select({ event: events, ...businessPublicColumns })
+    .from(events)
+    .innerJoin(business, eq(business.businessID, events.businessID))
+    .where(uploadDate === 'all' ? awaitingReview : and(awaitingReview, uploadedOn(uploadDate, timeZone)))
+    .orderBy(asc(events.createdDate), asc(events.eventID))
+}
+
+/** How many paid ads await review per upload day (platform time zone), oldest day first: one grouped query. */
+export async function pendingCountsByDay({ timeZone }: { timeZone: string }) {
+  return db
+    .select({ date: uploadDay(timeZone), count: sql<number>`count(*)`.mapWith(Number) })
+    .from(events)
+    .where(awaitingReview)
+    .groupBy(sql`1`)
+    .orderBy(sql`1`)
 }
 
 /**
@@ -77,7 +108,7 @@ export async function notReviewable(
 }
 
 /**
- * Records an approval or a rejection of a paid event awaiting review in one conditional UPDATE, so of two reviews at
+ * Records an approval, a rejection or a request for changes of a paid event awaiting review in one conditional UPDATE, so of two reviews at
  * once only one applies. Returns the event's title, or null when it was not awaiting review.
  */
 export async function recordReview(
@@ -86,8 +117,8 @@ export async function recordReview(
 ): Promise<{ eventTitle: string } | null> {
   const decision =
     action === 'approve'
-      ? { eventStatus: 'approved' as const, approvedDateByAdmin: today, rejectionReason: '' }
-      : { eventStatus: 'rejected' as const, rejectionReason: reason }
+      ? { eventStatus: 'approved', approvedDateByAdmin: today, rejectionReason: '' }
+      : { eventStatus: action === 'reject' ? 'rejected' : CHANGES_REQUESTED, rejectionReason: reason }
   const [row] = await db
     .update(events)
     .set({ ...decision, reviewedByUserId: reviewerId, reviewedAt: new Date() })

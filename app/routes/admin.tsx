@@ -3,18 +3,20 @@ import { TZDate } from '@date-fns/tz'
 import { parseWithZod } from '@conform-to/zod/v4'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
-import { Form, useLoaderData, useNavigation } from '@remix-run/react'
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { format } from 'date-fns'
 import type { ReactNode } from 'react'
+import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { formatPhone, mediaSrc, videoTypeFromUrl } from '#app/models/format.ts'
-import { REJECTION_REASON_MAX, reviewFormSchema, type PendingEvent } from '#app/models/moderation-schema.ts'
-import { listPendingEvents } from '#app/models/moderation.server.ts'
+import { customerCardData } from '#app/models/customer-card.ts'
+import { formatPhone } from '#app/models/format.ts'
+import { ALL_DAYS, REJECTION_REASON_MAX, reviewFormSchema } from '#app/models/moderation-schema.ts'
+import { listReviewQueue, pendingCountsByDay } from '#app/models/moderation.server.ts'
 import { requireRole } from '#app/services/auth.server.ts'
 import { getEnv } from '#app/services/env.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
-import { uploadDateParam } from '#app/services/moderation-http.server.ts'
+import { reviewQueueDateParam } from '#app/services/moderation-http.server.ts'
 import { reviewEvent } from '#app/services/moderation.server.ts'
 import { isValidIsoDate } from '#app/utils/time.ts'
 import { redirectWithToast } from '#app/services/toast.server.ts'
@@ -24,39 +26,84 @@ export const MODERATION_TITLE = 'Content Moderation Review'
 export const INVALID_DATE_MESSAGE = 'That is not a valid date, so today is shown.'
 
 export function noPendingEventsText(date: string) {
-  return `No pending events for ${date}`
+  return date === ALL_DAYS ? 'No pending events' : `No pending events for ${date}`
+}
+
+/** "2 paid ads wait from other days" */
+export function otherDaysText(count: number) {
+  return `${count} paid ${count === 1 ? 'ad waits' : 'ads wait'} from other days`
 }
 
 export const meta: MetaFunction = () => [{ title: `${MODERATION_TITLE} · ${PRODUCT_NAME}` }]
 
+/**
+ * The queue of one upload day (today unless `?date=`), or of every day with `?date=all`, each ad as its customer card
+ * shows it, and how many wait on the other days, with a link to each day.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, 'admin')
   const timeZone = getEnv().APP_TIME_ZONE
-  const asked = uploadDateParam(request)
+  const asked = reviewQueueDateParam(request)
   const valid = asked !== null
   const date = asked ?? platformToday()
-  const pending = await listPendingEvents(date, { timeZone })
+  const [queue, counts] = await Promise.all([
+    listReviewQueue(date, { timeZone }),
+    pendingCountsByDay({ timeZone }),
+  ])
+  const otherDays = counts.filter((day) => day.date !== date && date !== ALL_DAYS)
   return data(
     {
       date,
       notice: valid ? null : INVALID_DATE_MESSAGE,
-      events: pending.map((event) => ({
-        ...event,
+      otherDays,
+      otherDaysTotal: otherDays.reduce((sum, day) => sum + day.count, 0),
+      events: queue.map(({ event, ...business }) => ({
+        eventID: event.eventID,
+        eventTitle: event.eventTitle,
+        businessName: event.businessName,
+        createdDate: event.createdDate.toISOString(),
         uploadedAt: format(new TZDate(event.createdDate, timeZone), 'MMM d, yyyy h:mm a'),
+        category: event.category,
+        contactPerson: event.contactPerson,
+        contactPhone: formatPhone(event.contactPhone),
+        contactEmail: event.contactEmail,
+        // Sent back before and resubmitted: what was asked then.
+        earlierRequest: event.reviewedAt ? event.rejectionReason : '',
+        card: customerCardData(
+          { ...business, businessName: event.businessName },
+          {
+            ...event,
+            stillPhotoPath: event.stillPhotoURL,
+            videoPath: event.videoURL,
+          },
+        ),
       })),
     },
     { status: valid ? 200 : 400, headers: { 'Cache-Control': 'no-store' } },
   )
 }
 
+const REVIEW_TOASTS = {
+  approved: (title: string) => ({ title: 'Event approved', description: `"${title}" is now live.` }),
+  changes_requested: (title: string) => ({
+    title: 'Changes requested',
+    description: `"${title}" was sent back to its advertiser with your reason.`,
+  }),
+  rejected: (title: string, refundMessage?: string) => ({
+    title: 'Event rejected',
+    description: `"${title}" was rejected${refundMessage ? `. ${refundMessage}` : ' and its payment refunded.'}`,
+  }),
+} as const
+
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireRole(request, 'admin')
-  const submission = parseWithZod(await readFormData(request), { schema: reviewFormSchema })
+  const form = await readFormData(request)
+  const submission = parseWithZod(form, { schema: reviewFormSchema })
   if (submission.status !== 'success') {
-    return data({ result: submission.reply() }, { status: 400 })
+    return data({ result: submission.reply(), eventID: String(form.get('eventID') ?? '') }, { status: 400 })
   }
   const { intent, eventID, reason = '', date } = submission.value
-  const back = `/admin${date && isValidIsoDate(date) ? `?date=${date}` : ''}`
+  const back = `/admin${date && (isValidIsoDate(date) || date === ALL_DAYS) ? `?date=${date}` : ''}`
   const outcome = await reviewEvent(
     { eventID, action: intent, reason },
     { reviewerId: admin.id, today: platformToday() },
@@ -70,12 +117,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   return redirectWithToast(
     back,
-    outcome.eventStatus === 'approved'
-      ? { title: 'Event approved', description: `"${outcome.eventTitle}" is now live.` }
-      : {
-          title: 'Event rejected',
-          description: `"${outcome.eventTitle}" was rejected${outcome.refund?.message ? `. ${outcome.refund.message}` : ' and its payment refunded.'}`,
-        },
+    REVIEW_TOASTS[outcome.eventStatus](outcome.eventTitle, outcome.refund?.message ?? undefined),
   )
 }
 
@@ -88,15 +130,30 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   )
 }
 
-function PendingEventItem({ event, date }: { event: PendingEvent & { uploadedAt: string }; date: string }) {
+type QueueItem = ReturnType<typeof useLoaderData<typeof loader>>['events'][number]
+
+const buttonClass = {
+  approve:
+    'rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700 disabled:opacity-60',
+  changes:
+    'rounded-md border border-amber-400 bg-white px-4 py-2 font-medium text-amber-800 hover:bg-amber-50 disabled:opacity-60',
+  reject:
+    'rounded-md border border-red-300 bg-white px-4 py-2 font-medium text-red-700 hover:bg-red-50 disabled:opacity-60',
+}
+
+function PendingEventItem({ event, date, error }: { event: QueueItem; date: string; error?: string }) {
   const navigation = useNavigation()
   const busy =
     navigation.state !== 'idle' && navigation.formData?.get('eventID') === String(event.eventID)
       ? navigation.formData.get('intent')
       : null
-  const photo = mediaSrc(event.photoPath)
-  const video = mediaSrc(event.videoPath)
   const reasonId = `reason-${event.eventID}`
+  const hidden = (
+    <>
+      <input type="hidden" name="eventID" value={event.eventID} />
+      <input type="hidden" name="date" value={date} />
+    </>
+  )
   return (
     <li>
       <article
@@ -113,75 +170,87 @@ function PendingEventItem({ event, date }: { event: PendingEvent & { uploadedAt:
           <Field label="Uploaded">
             <time dateTime={event.createdDate}>{event.uploadedAt}</time>
           </Field>
-          <Field label="Description">
-            <span className="whitespace-pre-line">{event.eventDescription}</span>
-          </Field>
           <Field label="Category">{event.category.join(', ') || '—'}</Field>
           <Field label="Contact person">{event.contactPerson || '—'}</Field>
-          <Field label="Contact phone">{formatPhone(event.contactPhone) || '—'}</Field>
+          <Field label="Contact phone">{event.contactPhone || '—'}</Field>
           <Field label="Contact email">{event.contactEmail || '—'}</Field>
-          <Field label="Photo">{event.photoPath || 'No photo'}</Field>
-          <Field label="Video">{event.videoPath || 'No video'}</Field>
+          {event.earlierRequest ? (
+            <Field label="Resubmitted after">
+              <span className="whitespace-pre-line">{event.earlierRequest}</span>
+            </Field>
+          ) : null}
         </dl>
-        {photo || video ? (
-          <div className="mt-4 grid gap-3 md:grid-cols-2">
-            {photo ? (
-              <img
-                src={photo}
-                alt={`Photo for ${event.eventTitle}`}
-                className="max-h-72 w-full rounded-lg object-contain"
-              />
-            ) : null}
-            {video ? (
-              <video controls preload="metadata" className="max-h-72 w-full rounded-lg bg-black">
-                <source src={video} type={videoTypeFromUrl(video)} />
-              </video>
-            ) : null}
-          </div>
-        ) : null}
-        <Form method="post" className="mt-5 grid gap-3">
-          <input type="hidden" name="eventID" value={event.eventID} />
-          <input type="hidden" name="date" value={date} />
-          <div>
+        <h3 className="mt-5 text-sm font-semibold text-slate-600">As customers will see it</h3>
+        <CustomerEventCard className="mt-2" event={event.card} mode="public" titleAs="h3" />
+        <div className="mt-5 grid gap-3">
+          <Form method="post" className="grid gap-2">
+            {hidden}
             <label htmlFor={reasonId} className="block text-sm font-medium text-slate-800">
-              Reason (optional)
+              Reason (required to request changes or reject; the advertiser reads it)
             </label>
             <textarea
               id={reasonId}
               name="reason"
               rows={2}
+              required
               maxLength={REJECTION_REASON_MAX}
-              className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? `${reasonId}-error` : undefined}
+              className="block w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
             />
-          </div>
-          <div className="flex flex-wrap justify-end gap-3">
-            <button
-              type="submit"
-              name="intent"
-              value="reject"
-              disabled={Boolean(busy)}
-              className="rounded-md border border-red-300 bg-white px-4 py-2 font-medium text-red-700 hover:bg-red-50 disabled:opacity-60"
-            >
-              {busy === 'reject' ? 'Rejecting...' : 'Reject'}
-            </button>
+            {error ? (
+              <p id={`${reasonId}-error`} role="alert" className="text-sm text-red-700">
+                {error}
+              </p>
+            ) : null}
+            <div className="flex flex-wrap justify-end gap-3">
+              <button
+                type="submit"
+                name="intent"
+                value="request_changes"
+                disabled={Boolean(busy)}
+                className={buttonClass.changes}
+              >
+                {busy === 'request_changes' ? 'Sending back...' : 'Request changes'}
+              </button>
+              <button
+                type="submit"
+                name="intent"
+                value="reject"
+                disabled={Boolean(busy)}
+                className={buttonClass.reject}
+              >
+                {busy === 'reject' ? 'Rejecting...' : 'Reject'}
+              </button>
+            </div>
+          </Form>
+          <Form method="post" className="flex justify-end">
+            {hidden}
             <button
               type="submit"
               name="intent"
               value="approve"
               disabled={Boolean(busy)}
-              className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
+              className={buttonClass.approve}
             >
               {busy === 'approve' ? 'Approving...' : 'Approve'}
             </button>
-          </div>
-        </Form>
+          </Form>
+        </div>
       </article>
     </li>
   )
 }
 
 export default function AdminModeration() {
-  const { date, notice, events } = useLoaderData<typeof loader>()
+  const { date, notice, events, otherDays, otherDaysTotal } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const failed = actionData && 'result' in actionData ? actionData : null
+  const failure = failed
+    ? Object.values(failed.result.error ?? {})
+        .flat()
+        .join(' ')
+    : ''
   return (
     <main className="mx-auto max-w-4xl px-4 py-10">
       <h1 className="text-3xl font-bold text-ink">{MODERATION_TITLE}</h1>
@@ -196,7 +265,7 @@ export default function AdminModeration() {
             id="upload-date"
             name="date"
             type="date"
-            defaultValue={date}
+            defaultValue={date === ALL_DAYS ? '' : date}
             key={date}
             required
             className="mt-1 rounded-md border border-slate-300 px-3 py-2"
@@ -208,10 +277,36 @@ export default function AdminModeration() {
         >
           Refresh
         </button>
+        <Link to={`/admin?date=${ALL_DAYS}`} className="px-2 py-2 font-medium text-brand-700 underline">
+          All pending
+        </Link>
       </Form>
       {notice ? (
         <p role="alert" className="mt-3 text-sm text-red-700">
           {notice}
+        </p>
+      ) : null}
+      {otherDaysTotal > 0 ? (
+        <nav
+          aria-label="Other upload days"
+          data-testid="other-days"
+          className="mt-4 rounded-md border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-slate-800"
+        >
+          <p className="font-medium">{otherDaysText(otherDaysTotal)}:</p>
+          <ul className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
+            {otherDays.map((day) => (
+              <li key={day.date}>
+                <Link to={`/admin?date=${day.date}`} className="text-brand-700 underline">
+                  {day.date} ({day.count})
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      ) : null}
+      {failed && !events.some((e) => String(e.eventID) === failed.eventID) ? (
+        <p role="alert" className="mt-3 text-sm text-red-700">
+          {failure}
         </p>
       ) : null}
 
@@ -222,7 +317,12 @@ export default function AdminModeration() {
       ) : (
         <ul aria-label="Pending events" className="mt-8 grid gap-6">
           {events.map((event) => (
-            <PendingEventItem key={event.eventID} event={event} date={date} />
+            <PendingEventItem
+              key={event.eventID}
+              event={event}
+              date={date}
+              error={failed?.eventID === String(event.eventID) ? failure : undefined}
+            />
           ))}
         </ul>
       )}

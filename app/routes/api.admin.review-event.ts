@@ -6,8 +6,15 @@ import { reviewEvent } from '#app/services/moderation.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
 import { readJsonBody } from '#app/services/request-body.server.ts'
 
+const REVIEW_MESSAGES = {
+  approved: 'Event approved',
+  rejected: 'Event rejected',
+  changes_requested: 'Changes requested',
+} as const
+
 /**
- * POST /api/admin/review-event, JSON {eventID, action: approve|reject, reason?}. Only a JSON body is read: a form
+ * POST /api/admin/review-event, JSON {eventID, action: approve|reject|request_changes, reason?} (a reason is required
+ * to request changes). Only a JSON body is read: a form
  * another site submits cannot carry that content type without the browser asking first.
  */
 export async function action({ request }: ActionFunctionArgs) {
@@ -22,7 +29,7 @@ export async function action({ request }: ActionFunctionArgs) {
   return Response.json({
     eventID: outcome.eventID,
     eventStatus: outcome.eventStatus,
-    message: outcome.eventStatus === 'approved' ? 'Event approved' : 'Event rejected',
+    message: REVIEW_MESSAGES[outcome.eventStatus],
     ...(outcome.refund ? { refund: outcome.refund } : {}),
   })
 }

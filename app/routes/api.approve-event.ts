@@ -2,7 +2,15 @@ import type { ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
 import { idSchema } from '#app/models/input-rules.ts'
 import { getBusiness } from '#app/services/auth.server.ts'
-import { approveAdForPayment, parseEventInput, rememberPayment, saveAd } from '#app/services/event-ad/index.server.ts'
+import {
+  approveAdForPayment,
+  parseEventInput,
+  rememberPayment,
+  requireEditableEvent,
+  RESUBMITTED_TOAST,
+  saveAd,
+} from '#app/services/event-ad/index.server.ts'
+import { paidDatesOf } from '#app/models/event-schema.ts'
 import { parseIdParam } from '#app/models/format.ts'
 import { jsonError } from '#app/services/http.server.ts'
 import { parseMultipartUpload } from '#app/services/media-upload.server.ts'
@@ -41,15 +49,19 @@ export async function action({ request }: ActionFunctionArgs) {
       files: { image: 'photo', video: 'video' },
     })
     try {
-      const eventData = parseJsonField(fields.eventData, 'eventData')
-      const selectedDates = parseJsonField(fields.selectedDates, 'selectedDates')
-      const input = parseEventInput({
-        ...(typeof eventData === 'object' && eventData ? eventData : {}),
-        ...(selectedDates !== undefined ? { showAdDates: selectedDates } : {}),
-      })
-      // Present when the advertiser edits their unpaid ad: it is saved in place instead of as a new one.
+      // Present when the advertiser edits their ad: it is saved in place instead of as a new one.
       const eventID = fields.eventID ? parseIdParam(fields.eventID) : undefined
       if (eventID === null) throw new AppError('eventID must be an event id', 400)
+      const edited = eventID === undefined ? null : await requireEditableEvent(business, eventID)
+      const eventData = parseJsonField(fields.eventData, 'eventData')
+      const selectedDates = parseJsonField(fields.selectedDates, 'selectedDates')
+      const input = parseEventInput(
+        {
+          ...(typeof eventData === 'object' && eventData ? eventData : {}),
+          ...(selectedDates !== undefined ? { showAdDates: selectedDates } : {}),
+        },
+        edited ? paidDatesOf(edited) : undefined,
+      )
       const claimed =
         fields.totalAmount === undefined || fields.totalAmount === '' ? null : Number(fields.totalAmount)
       if (claimed !== null && !Number.isFinite(claimed))
@@ -61,6 +73,13 @@ export async function action({ request }: ActionFunctionArgs) {
         claimedTotal: claimed,
         eventID,
       })
+      if (saved.resubmitted) {
+        return Response.json({
+          eventID: saved.eventID,
+          resubmitted: true,
+          message: RESUBMITTED_TOAST.description,
+        })
+      }
       rememberPayment(session, { business, input, eventID: saved.eventID, totalCents: saved.totalCents })
       return Response.json(
         { eventID: saved.eventID },

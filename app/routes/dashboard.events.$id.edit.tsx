@@ -1,9 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { ReviewReason } from '#app/components/review-reason.tsx'
 import { RouteDialog } from '#app/components/route-dialog.tsx'
 import { EventForm } from '#app/components/event-form.tsx'
-import { eventInputFromEvent } from '#app/models/event-schema.ts'
+import { eventInputFromEvent, paidDatesOf } from '#app/models/event-schema.ts'
+import { standingReviewReason } from '#app/models/event-status.ts'
 import { requireBusiness } from '#app/services/auth.server.ts'
 import {
   editableEventForPage,
@@ -24,6 +26,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     ...page,
     eventID: event.eventID,
     savedMedia: { stillPhotoPath: event.stillPhotoURL, videoPath: event.videoURL },
+    paid: Boolean(paidDatesOf(event)),
+    reviewReason: standingReviewReason(event),
   }
 }
 
@@ -31,11 +35,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const business = await requireBusiness(request)
   const event = await editableEventForPage(business, params.id)
-  return stageDraftFromForm(request, { eventID: event.eventID })
+  return stageDraftFromForm(request, { eventID: event.eventID, paidDates: paidDatesOf(event) })
 }
 
 export default function EditEventPage() {
-  const { eventID, savedMedia, ...form } = useLoaderData<typeof loader>()
+  const { eventID, savedMedia, paid, reviewReason, ...form } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
     <RouteDialog labelledBy="create-event-heading" closeTo={`/event/${eventID}`}>
@@ -43,10 +47,19 @@ export default function EditEventPage() {
         Edit Event Listing
       </h2>
       <p className="mt-1 text-slate-600">
-        Change your ad before you pay for it. Your photo and video stay unless you choose new files.
+        {paid
+          ? 'Your ad is paid for: change its text, photo or video and send it for review again. Its dates and cost stay as paid for.'
+          : 'Change your ad before you pay for it.'}{' '}
+        Your photo and video stay unless you choose new files.
       </p>
+      {reviewReason ? <ReviewReason reason={reviewReason} className="mt-4" /> : null}
       <div className="mt-6">
-        <EventForm key={eventID} {...form} errors={actionData?.errors} editing={{ eventID, ...savedMedia }} />
+        <EventForm
+          key={eventID}
+          {...form}
+          errors={actionData?.errors}
+          editing={{ eventID, ...savedMedia, paid }}
+        />
       </div>
     </RouteDialog>
   )

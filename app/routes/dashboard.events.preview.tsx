@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, useLoaderData, useNavigation } from '@remix-run/react'
 import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
+import { RESUBMIT_LABEL } from '#app/components/event-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RouteDialog } from '#app/components/route-dialog.tsx'
 import { requireBusiness } from '#app/services/auth.server.ts'
@@ -17,7 +18,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function PreviewPage() {
-  const { card, cost, photoFileName, videoFileName } = useLoaderData<typeof loader>()
+  const { card, cost, afterPayment, photoFileName, videoFileName } = useLoaderData<typeof loader>()
   const navigation = useNavigation()
   const busy = navigation.state !== 'idle'
   return (
@@ -25,7 +26,10 @@ export default function PreviewPage() {
       <h2 id="preview-page-heading" className="pr-16 text-3xl font-bold">
         Preview Your Ad - Customer View
       </h2>
-      <p className="mt-2 text-lg font-semibold">Total Cost: ${cost}</p>
+      <p className="mt-2 text-lg font-semibold">
+        Total Cost: ${cost}
+        {afterPayment ? ' (paid)' : ''}
+      </p>
       <Form method="post" id="preview-form" />
       <CustomerEventCard
         className="mt-4"
@@ -33,7 +37,11 @@ export default function PreviewPage() {
         cost={cost}
         event={card}
         media={{ photoFileName, videoFileName }}
-        approve={{ submit: { form: 'preview-form', name: 'intent', value: 'approve' }, disabled: busy }}
+        approve={{
+          submit: { form: 'preview-form', name: 'intent', value: 'approve' },
+          disabled: busy,
+          label: afterPayment ? RESUBMIT_LABEL : undefined,
+        }}
         reject={{ submit: { form: 'preview-form', name: 'intent', value: 'cancel' }, disabled: busy }}
       />
     </RouteDialog>

@@ -4,7 +4,12 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LogoutButton } from '#app/components/site-chrome.tsx'
 import { EventsGallery, type GalleryEvent } from '#app/components/events-gallery.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { eventStatusLabel } from '#app/models/event-status.ts'
+import {
+  CHANGES_REQUESTED,
+  eventStatusLabel,
+  ownerEditKind,
+  standingReviewReason,
+} from '#app/models/event-status.ts'
 import { clickStatsForBusiness, listEventsForBusiness } from '#app/models/event.server.ts'
 import { requireBusiness } from '#app/services/auth.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
@@ -32,6 +37,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     bounces: statsByEvent.get(event.eventID)?.totalBounces ?? 0,
     statusLabel: eventStatusLabel(event, today),
     receiptUrl: event.receiptUrl,
+    reviewReason: standingReviewReason(event),
+    // Sent back with changes requested: fixed and resubmitted without paying again.
+    resubmitHref:
+      event.eventStatus === CHANGES_REQUESTED && ownerEditKind(event) === 'resubmit'
+        ? `/dashboard/events/${event.eventID}/edit`
+        : null,
   }))
   return { businessID: business.businessID, businessName: business.businessName, events: gallery }
 }

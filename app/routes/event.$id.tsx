@@ -5,12 +5,13 @@ import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
 import { BounceBeacon } from '#app/components/bounce-beacon.tsx'
 import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
+import { ReviewReason } from '#app/components/review-reason.tsx'
 import { GeneralErrorBoundary, NotFoundScreen } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { toPublicEvent } from '#app/models/event-projection.server.ts'
 import { eventSeo, eventSeoMeta } from '#app/models/event-seo.ts'
 import { customerCardData } from '#app/models/customer-card.ts'
-import { eventStatusLabel, isEditableByOwner, isLive } from '#app/models/event-status.ts'
+import { eventStatusLabel, isLive, ownerEditKind, standingReviewReason } from '#app/models/event-status.ts'
 import { getEventForViewer } from '#app/models/event.server.ts'
 import { parseIdParam } from '#app/models/format.ts'
 import { getBusiness, requireBusiness } from '#app/services/auth.server.ts'
@@ -75,7 +76,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     event: found.isOwner ? found.event : toPublicEvent(found.event),
     // Built as the advertiser's preview builds it, so the preview shows exactly this.
     card: customerCardData(found.event, found.event),
-    editable: found.isOwner && isEditableByOwner(found.event),
+    editable: found.isOwner && ownerEditKind(found.event) !== null,
+    // Why the ad was sent back or rejected: for its owner only.
+    reviewReason: found.isOwner ? standingReviewReason(found.event) : null,
     isOwner: found.isOwner,
     viewMode,
     statusLabel: found.isOwner ? eventStatusLabel(found.event, today) : null,
@@ -111,7 +114,14 @@ const closeClasses =
   'rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50'
 
 export default function EventDetail() {
-  const { event, card, editable, viewMode, statusLabel, live } = useLoaderData<typeof loader>()
+  const { event, card, editable, viewMode, statusLabel, live, reviewReason } = useLoaderData<typeof loader>()
+  const paid = 'paymentStatus' in event && event.paymentStatus !== 'pending'
+  const sentBack = reviewReason ? (
+    <OwnerReview
+      reason={reviewReason}
+      editHref={editable && paid ? `/dashboard/events/${event.eventID}/edit` : null}
+    />
+  ) : null
 
   if (viewMode) {
     return (
@@ -121,6 +131,7 @@ export default function EventDetail() {
             Close
           </Link>
         </div>
+        {sentBack}
         <CustomerEventCard event={card} mode="public" titleAs="h1" />
         {/* Only a live event's bounces are counted (the endpoint answers 404 for anything else). */}
         {live ? <BounceBeacon eventID={event.eventID} /> : null}
@@ -137,18 +148,46 @@ export default function EventDetail() {
         </Link>
       </div>
 
-      {'paymentStatus' in event && event.paymentStatus === 'pending' ? (
-        <ConfirmDialog eventID={event.eventID} editable={editable} />
+      {paid ? (
+        <>
+          <p className="mt-6 rounded-md border border-slate-200 bg-slate-50 px-4 py-3 text-slate-700">
+            Status: <strong data-testid="event-status">{statusLabel}</strong>
+          </p>
+          {sentBack ?? (editable ? <EditLink eventID={event.eventID} className="mt-3" /> : null)}
+        </>
       ) : (
-        <p className="mt-6 rounded-md border border-slate-200 bg-slate-50 px-4 py-3 text-slate-700">
-          Status: <strong>{statusLabel}</strong>
-        </p>
+        <ConfirmDialog eventID={event.eventID} editable={editable} />
       )}
 
       <div className="mt-6">
         <CustomerEventCard event={card} mode="public" />
       </div>
     </main>
+  )
+}
+
+const editLinkClasses =
+  'inline-flex items-center justify-center rounded-md border border-slate-300 bg-white px-4 py-2 font-medium text-slate-800 hover:bg-slate-50'
+
+function EditLink({ eventID, className = '' }: { eventID: number; className?: string }) {
+  return (
+    <Link to={`/dashboard/events/${eventID}/edit`} className={`${editLinkClasses} ${className}`}>
+      Edit Event
+    </Link>
+  )
+}
+
+/** The reviewer's note, and for an ad sent back the way to fix it (no payment: it is paid for). */
+function OwnerReview({ reason, editHref }: { reason: string; editHref: string | null }) {
+  return (
+    <div className="mb-4 grid gap-3">
+      <ReviewReason reason={reason} />
+      {editHref ? (
+        <Link to={editHref} className={`${editLinkClasses} justify-self-start`}>
+          Edit and resubmit
+        </Link>
+      ) : null}
+    </div>
   )
 }
 
@@ -169,14 +208,7 @@ function ConfirmDialog({ eventID, editable }: { eventID: number; editable: boole
         Check your ad below as customers will see it. Confirm it to continue to payment, or edit it first.
       </p>
       <div className="mt-5 flex flex-col gap-3 sm:flex-row sm:justify-end">
-        {editable ? (
-          <Link
-            to={`/dashboard/events/${eventID}/edit`}
-            className="inline-flex items-center justify-center rounded-md border border-slate-300 bg-white px-4 py-2 font-medium text-slate-800 hover:bg-slate-50"
-          >
-            Edit Event
-          </Link>
-        ) : null}
+        {editable ? <EditLink eventID={eventID} /> : null}
         <Form method="post">
           <button
             type="submit"

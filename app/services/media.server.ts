@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import type { MediaType } from '#app/constants.ts'
 import { lockOwnedEventForMediaChange } from '#app/models/event.server.ts'
-import { isEditableByOwner, MEDIA_LOCKED_MESSAGE } from '#app/models/event-status.ts'
+import { MEDIA_LOCKED_MESSAGE, ownerEditKind, type OwnerEdit } from '#app/models/event-status.ts'
 import { db, type Transaction } from '#db/client.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import {
@@ -187,16 +187,23 @@ export async function storeEventMedia({
 
 /**
  * Stores a staged file as the media of one of the business's events, the one way event media is written: the event
- * row is locked for the rest of `tx` and the file is refused (AppError 409) unless {@link isEditableByOwner} allows
- * it, or 403 when the event is not the business's own.
+ * row is locked for the rest of `tx` and the file is refused (AppError 409) unless the ad's {@link ownerEditKind} is
+ * one of `allow` (by default only an unpaid ad: the upload calls; a resubmission after payment allows its own), or
+ * 403 when the event is not the business's own.
  */
 export async function storeMediaForEvent(
   tx: Transaction,
-  { eventID, businessID, file }: { eventID: number; businessID: number; file: StagedFile },
+  {
+    eventID,
+    businessID,
+    file,
+    allow = ['draft'],
+  }: { eventID: number; businessID: number; file: StagedFile; allow?: OwnerEdit[] },
 ): Promise<StoredMedia> {
   const event = await lockOwnedEventForMediaChange(tx, eventID, businessID)
   if (!event) throw new AppError('You can only upload media for your own events', 403)
-  if (!isEditableByOwner(event)) throw new AppError(MEDIA_LOCKED_MESSAGE, 409)
+  const kind = ownerEditKind(event)
+  if (!kind || !allow.includes(kind)) throw new AppError(MEDIA_LOCKED_MESSAGE, 409)
   return storeEventMedia({ eventID, createdDate: event.createdDate, file })
 }
 

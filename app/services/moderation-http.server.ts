@@ -2,6 +2,7 @@ import { OPEN_ENDED_DATE_LIMIT, UNSET_DATE } from '#app/constants.ts'
 import { requireRole, type SessionUser } from './auth.server.ts'
 import { jsonError } from './http.server.ts'
 import { platformToday } from './platform-today.server.ts'
+import { ALL_DAYS } from '#app/models/moderation-schema.ts'
 import { isValidIsoDate } from '#app/utils/time.ts'
 
 export const UNAUTHORIZED_MESSAGE = 'Unauthorized'
@@ -29,4 +30,9 @@ export function uploadDateParam(request: Request): string | null {
   const raw = new URL(request.url).searchParams.get('date')?.trim()
   if (!raw) return platformToday()
   return isValidIsoDate(raw) && raw >= UNSET_DATE && raw <= OPEN_ENDED_DATE_LIMIT ? raw : null
+}
+
+/** The moderation page's day: {@link uploadDateParam}, or {@link ALL_DAYS}. */
+export function reviewQueueDateParam(request: Request): string | null {
+  return new URL(request.url).searchParams.get('date')?.trim() === ALL_DAYS ? ALL_DAYS : uploadDateParam(request)
 }

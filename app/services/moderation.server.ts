@@ -11,13 +11,14 @@ export type ReviewOutcome =
       ok: true
       eventID: number
       eventTitle: string
-      eventStatus: 'approved' | 'rejected'
+      eventStatus: 'approved' | 'rejected' | 'changes_requested'
       refund: RefundResult | null
     }
   | { ok: false; status: 404 | 409 | 502; message: string }
 
 /**
- * Approves or rejects a paid event awaiting review; of two reviews at once only one applies and the other gets 409.
+ * Approves, rejects or sends back (changes requested: the advertiser keeps the payment, fixes the ad and resubmits
+ * it) a paid event awaiting review; of two reviews at once only one applies and the other gets 409.
  * A rejection then refunds the payment; if the refund fails the event goes back to pending, so the review can be
  * repeated rather than leaving a rejected ad unrefunded.
  */
@@ -28,8 +29,9 @@ export async function reviewEvent(
   const { eventID } = review
   const recorded = await recordReview(review, reviewer)
   if (!recorded) return notReviewable(eventID)
-  if (review.action === 'approve') {
-    return { ok: true, eventID, eventTitle: recorded.eventTitle, eventStatus: 'approved', refund: null }
+  if (review.action !== 'reject') {
+    const eventStatus = review.action === 'approve' ? 'approved' : 'changes_requested'
+    return { ok: true, eventID, eventTitle: recorded.eventTitle, eventStatus, refund: null }
   }
   try {
     const refund = await refundEventPayment(eventID, review.reason)

@@ -1,30 +1,11 @@
-import { chromium, type Page } from '@playwright/test'
-import { addDaysIso, todayInZone } from '#app/utils/time.ts'
+import { chromium } from '@playwright/test'
+import { todayInZone } from '#app/utils/time.ts'
 import { CHROMIUM_ARGS, findChromium } from './chromium.ts'
-import { demoAdmin, expect, signInAsNewBusiness, signInAsStaff, test } from './fixtures.ts'
+import { demoAdmin, expect, paidAd, signInAsNewBusiness, signInAsStaff, test } from './fixtures.ts'
 
 const today = todayInZone('America/New_York')
 const REAL_BROWSER =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36'
-
-async function paidAd(page: Page, title: string) {
-  const res = await page.request.post('/api/approve-event', {
-    multipart: {
-      eventData: JSON.stringify({ eventTitle: title, eventDescription: `${title}: come and see.`, eventCategory: ['Community'] }),
-      selectedDates: JSON.stringify([addDaysIso(today, 1)]),
-      totalAmount: '29.00',
-    },
-  })
-  expect(res.status(), await res.text()).toBe(200)
-  const { eventID } = (await res.json()) as { eventID: number }
-  await page.goto('/checkout')
-  await page.getByLabel('Card number').fill('4242 4242 4242 4242')
-  await page.getByLabel('Expiry (MM/YY)').fill('12/34')
-  await page.getByLabel('CVC').fill('123')
-  await page.getByRole('button', { name: 'Pay $29.00' }).click()
-  await expect(page.getByText('Your ad will go live after administrator approval.').first()).toBeVisible()
-  return eventID
-}
 
 test.describe('a visitor without JavaScript', () => {
   test.use({ javaScriptEnabled: false })
@@ -81,6 +62,7 @@ test.describe('a visitor without JavaScript', () => {
     await approveItem.getByRole('button', { name: 'Approve' }).click()
     await expect(admin.getByRole('listitem').filter({ hasText: 'Approve Me Social' })).toHaveCount(0)
     const rejectItem = admin.getByRole('listitem').filter({ hasText: 'Reject Me Social' })
+    await rejectItem.getByLabel(/^Reason/).fill('Not a local event')
     await rejectItem.getByRole('button', { name: 'Reject' }).click()
     await expect(admin.getByRole('listitem').filter({ hasText: 'Reject Me Social' })).toHaveCount(0)
 

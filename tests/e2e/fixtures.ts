@@ -1,4 +1,5 @@
 import { test as base, expect, type Page } from '@playwright/test'
+import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import { DEMO_BUSINESSES, DEMO_STAFF } from '#db/demo-data.ts'
 
 export const demoBusiness = DEMO_BUSINESSES[0]
@@ -90,4 +91,25 @@ export async function openFirstListedEvent(page: Page) {
     .click()
   await expect(page).toHaveURL(/\/event\/\d+\?viewMode=true$/)
   return new URL(page.url()).pathname + new URL(page.url()).search
+}
+
+/** A new ad of the signed-in advertiser, saved through the approve call and paid for at checkout (needs JavaScript). */
+export async function paidAd(page: Page, title: string) {
+  const tomorrow = addDaysIso(todayInZone('America/New_York'), 1)
+  const res = await page.request.post('/api/approve-event', {
+    multipart: {
+      eventData: JSON.stringify({ eventTitle: title, eventDescription: `${title}: come and see.`, eventCategory: ['Community'] }),
+      selectedDates: JSON.stringify([tomorrow]),
+      totalAmount: '29.00',
+    },
+  })
+  expect(res.status(), await res.text()).toBe(200)
+  const { eventID } = (await res.json()) as { eventID: number }
+  await page.goto('/checkout')
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242')
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34')
+  await page.getByLabel('CVC').fill('123')
+  await page.getByRole('button', { name: 'Pay $29.00' }).click()
+  await expect(page.getByText('Your ad will go live after administrator approval.').first()).toBeVisible()
+  return eventID
 }

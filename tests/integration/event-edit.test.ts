@@ -133,7 +133,6 @@ describe('the edit form (GET /dashboard/events/{id}/edit)', () => {
   })
 
   test.each([
-    ['awaiting review', { paymentStatus: 'paid', eventStatus: 'pending' }],
     ['live', { paymentStatus: 'paid', eventStatus: 'approved' }],
     ['rejected and refunded', { paymentStatus: 'refunded', eventStatus: 'rejected' }],
   ])('a paid ad (%s) is refused with 409 and a message', async (_label, statuses) => {
@@ -150,11 +149,11 @@ describe('the edit form (GET /dashboard/events/{id}/edit)', () => {
     expect(res.headers.get('Location')).toMatch(/^\/login\?redirectTo=/)
   })
 
-  test('the public page offers "Edit Event" for an unpaid ad only', async () => {
+  test('the public page offers "Edit Event" for an ad that may still be edited, not a refunded one', async () => {
     const ad = await unpaidAd('Offer Edit')
     const paid = await insertTestEvent(owner, {
-      paymentStatus: 'paid',
-      eventStatus: 'pending',
+      paymentStatus: 'refunded',
+      eventStatus: 'rejected',
       showAdOnDates: days(2),
     })
     const page = (id: number) =>
@@ -233,10 +232,10 @@ describe('saving an edit with JavaScript (POST /api/approve-event with eventID)'
     expect(theirs).toEqual([])
   })
 
-  test('a paid ad is refused (409) and stays as it was', async () => {
+  test('a live ad is refused (409) and stays as it was', async () => {
     const paid = await insertTestEvent(owner, {
       paymentStatus: 'paid',
-      eventStatus: 'pending',
+      eventStatus: 'approved',
       showAdOnDates: days(2),
     })
     const before = await countOwnerEvents()

@@ -208,7 +208,7 @@ describe('/admin page', () => {
   test('a second review is refused (409) and shown as a failure toast', async () => {
     const { event } = await awaitingReview(new Date('2026-01-15T17:30:00Z'))
     await review({ intent: 'approve', eventID: String(event.eventID) })
-    const again = await review({ intent: 'reject', eventID: String(event.eventID) })
+    const again = await review({ intent: 'reject', eventID: String(event.eventID), reason: 'Late' })
     expect(await toastOf(again)).toMatchObject({ title: 'Review failed', variant: 'destructive' })
     const [after] = await db.select().from(events).where(eq(events.eventID, event.eventID))
     expect(after!.eventStatus).toBe('approved')
@@ -229,7 +229,7 @@ describe('/admin page', () => {
     resetEnvCache()
     let response: Response
     try {
-      response = await review({ intent: 'reject', eventID: String(event.eventID) })
+      response = await review({ intent: 'reject', eventID: String(event.eventID), reason: 'Off topic' })
     } finally {
       process.env.APP_ENV = 'test'
       delete process.env.ALLOW_NO_IDENTITY_PROVIDER

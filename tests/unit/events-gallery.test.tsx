@@ -15,6 +15,8 @@ function galleryEvent(eventID: number, overrides: Partial<GalleryEvent>): Galler
     bounces: 0,
     statusLabel: 'Awaiting payment',
     receiptUrl: null,
+    reviewReason: null,
+    resubmitHref: null,
     ...overrides,
   }
 }

@@ -11,6 +11,7 @@ export function PreviewDialog({
   videoFileName,
   onApprove,
   onReject,
+  approveLabel,
 }: {
   card: CustomerCardData
   cost: string
@@ -20,6 +21,8 @@ export function PreviewDialog({
   videoFileName: string
   onApprove: () => void
   onReject: () => void
+  /** Replaces "Approve Your Ad - $cost" (an edit after payment is sent for review, not paid for). */
+  approveLabel?: string
 }) {
   return (
     <ModalBackdrop zIndex="z-40">
@@ -48,7 +51,7 @@ export function PreviewDialog({
           mode="preview"
           cost={cost}
           media={{ photoFileName: photoFileName || undefined, videoFileName: videoFileName || undefined }}
-          approve={{ onClick: onApprove, disabled: progress !== null }}
+          approve={{ onClick: onApprove, disabled: progress !== null, label: approveLabel }}
           reject={{ onClick: onReject }}
         />
       </div>

@@ -9,8 +9,14 @@ import { getCardBusiness } from '#app/models/business.server.ts'
 import { calendarMonths } from '#app/models/calendar.ts'
 import { listCategories } from '#app/models/category.server.ts'
 import { customerCardData } from '#app/models/customer-card.ts'
-import { eventInputSchema, lastBookableDate, type EventInput } from '#app/models/event-schema.ts'
-import { isEditableByOwner } from '#app/models/event-status.ts'
+import {
+  eventInputSchema,
+  lastBookableDate,
+  paidDatesOf,
+  type EventInput,
+  type PaidDates,
+} from '#app/models/event-schema.ts'
+import { ownerEditKind } from '#app/models/event-status.ts'
 import { confirmEventByBusiness, getOwnedEvent } from '#app/models/event.server.ts'
 import { parseIdParam } from '#app/models/format.ts'
 import type { Event } from '#db/schema.ts'
@@ -45,9 +51,12 @@ export const PAYMENT_UNDER_WAY_MESSAGE =
 
 /* Checking -------------------------------------------------------------------------------------------------------- */
 
-/** Validates an event payload (JSON or form fields) with the shared schema; throws a 400 AppError with field messages. */
-export function parseEventInput(payload: unknown): EventInput {
-  const result = eventInputSchema({ today: platformToday() }).safeParse(payload)
+/**
+ * Validates an event payload (JSON or form fields) with the shared schema; throws a 400 AppError with field messages.
+ * `paidDates`: the edit of a paid ad, whose dates must stay those paid for.
+ */
+export function parseEventInput(payload: unknown, paidDates?: PaidDates): EventInput {
+  const result = eventInputSchema({ today: platformToday(), paidDates }).safeParse(payload)
   if (!result.success) {
     const errors: Record<string, string[]> = {}
     for (const issue of result.error.issues) {
@@ -61,14 +70,15 @@ export function parseEventInput(payload: unknown): EventInput {
 }
 
 /**
- * The business's own ad when it may still be edited. Someone else's ad reads as not found (404), so nobody learns
- * it exists; a paid one (awaiting review, live, ended, refunded) is a 409.
+ * The business's own ad when it may still be edited (see `ownerEditKind`: unpaid, or paid and awaiting review or
+ * sent back). Someone else's ad reads as not found (404), so nobody learns it exists; any other (live, ended,
+ * rejected, refunded) is a 409.
  */
 export async function requireEditableEvent(business: BusinessSessionCopy, id: unknown): Promise<Event> {
   const eventID = typeof id === 'number' ? id : parseIdParam(typeof id === 'string' ? id : null)
   const event = eventID ? await getOwnedEvent(eventID, business.businessID) : null
   if (!event) throw new AppError(EVENT_NOT_FOUND_MESSAGE, 404)
-  if (!isEditableByOwner(event)) throw new AppError(AD_NOT_EDITABLE_MESSAGE, 409)
+  if (!ownerEditKind(event)) throw new AppError(AD_NOT_EDITABLE_MESSAGE, 409)
   return event
 }
 
@@ -138,7 +148,10 @@ export function blankFormValues(business: BusinessSessionCopy): EventInput {
  * ad (or of the edit of `eventID`), and the preview is its own page. A new file replaces the one chosen before;
  * otherwise the earlier upload is kept.
  */
-export async function stageDraftFromForm(request: Request, { eventID }: { eventID?: number } = {}) {
+export async function stageDraftFromForm(
+  request: Request,
+  { eventID, paidDates }: { eventID?: number; paidDates?: PaidDates } = {},
+) {
   const session = await getSession(request)
   let upload
   try {
@@ -157,11 +170,14 @@ export async function stageDraftFromForm(request: Request, { eventID }: { eventI
   }
   const { fields, fieldLists, files } = upload
   try {
-    const input = parseEventInput({
-      ...fields,
-      eventCategory: fieldLists.eventCategory ?? [],
-      showAdDates: fieldLists.showAdDates ?? [],
-    })
+    const input = parseEventInput(
+      {
+        ...fields,
+        eventCategory: fieldLists.eventCategory ?? [],
+        showAdDates: fieldLists.showAdDates ?? [],
+      },
+      paidDates,
+    )
     await assertCategoriesExist(input.eventCategory)
     const totalCents = priceFor(input)
     const previous = getEventDraft(session)
@@ -200,6 +216,8 @@ export async function draftPreview(request: Request, business: BusinessSessionCo
       videoPath: edited?.videoURL,
     }),
     cost: formatDollars(draft.totalCents),
+    /** Paid already: saving sends the edit for review, with nothing to pay. */
+    afterPayment: Boolean(edited && paidDatesOf(edited)),
     photoFileName: draft.files.photo?.originalName,
     videoFileName: draft.files.video?.originalName,
   }
@@ -221,7 +239,7 @@ export async function decideOnPreview(request: Request, business: BusinessSessio
   if (intent !== 'approve') return new Response('Unknown intent', { status: 400 })
 
   try {
-    const { eventID, totalCents } = await saveAd({
+    const { eventID, totalCents, resubmitted } = await saveAd({
       business,
       input: draft.input,
       files: draft.files,
@@ -229,6 +247,10 @@ export async function decideOnPreview(request: Request, business: BusinessSessio
     })
     await discardStaged(Object.values(draft.files))
     setEventDraft(session, null)
+    if (resubmitted) {
+      const headers = { 'Set-Cookie': await sessionStorage.commitSession(session) }
+      return redirectWithToast(`/event/${eventID}`, RESUBMITTED_TOAST, { headers })
+    }
     rememberPayment(session, { business, input: draft.input, eventID, totalCents })
     const cookie = await sessionStorage.commitSession(session)
     return redirectWithToast(
@@ -252,11 +274,18 @@ export async function decideOnPreview(request: Request, business: BusinessSessio
   }
 }
 
+export const RESUBMITTED_TOAST = {
+  title: 'Sent for review',
+  description:
+    'Your changes were sent to our reviewers. Your ad is already paid for: there is nothing more to pay.',
+}
+
 /* Saving and approving ------------------------------------------------------------------------------------------- */
 
 /**
- * Saves the approved ad: a new one, or (with `eventID`) the business's unpaid one in place. Before an edit, any
- * checkout still open for the ad as it was is settled with the provider, so an old price cannot pay for new dates.
+ * Saves the approved ad: a new one, or (with `eventID`) the business's own in place. Before the edit of an unpaid
+ * ad, any checkout still open for the ad as it was is settled with the provider, so an old price cannot pay for new
+ * dates. The edit of a paid ad goes back to review (`resubmitted`), never to payment.
  */
 export async function saveAd(args: {
   business: BusinessSessionCopy
@@ -266,7 +295,8 @@ export async function saveAd(args: {
   eventID?: number
 }) {
   if (args.eventID !== undefined) {
-    await requireEditableEvent(args.business, args.eventID)
+    const edited = await requireEditableEvent(args.business, args.eventID)
+    if (ownerEditKind(edited) === 'resubmit') return saveEventWithMedia(args)
     const payments = await settleOpenPayments(args.eventID)
     if (payments === 'paid') throw new AppError(AD_NOT_EDITABLE_MESSAGE, 409)
     if (payments === 'unknown') throw new AppError(PAYMENT_UNDER_WAY_MESSAGE, 409)

@@ -8,10 +8,11 @@ import {
   detachEventMedia,
   insertEvent,
   lockOwnedEvent,
+  resubmitPaidEvent,
   updateSubmittedEvent,
 } from '#app/models/event.server.ts'
 import { adContact } from '#app/models/customer-card.ts'
-import { isEditableByOwner } from '#app/models/event-status.ts'
+import { ownerEditKind } from '#app/models/event-status.ts'
 import type { EventInput } from '#app/models/event-schema.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { mediaFileName } from '#app/utils/media-types.ts'
@@ -48,8 +49,10 @@ export function priceFor(input: EventInput, claimedDollars?: number | null) {
 
 /**
  * Saves the advertiser's ad (pending payment and review) with its media in one unit: if anything fails, the row is
- * rolled back and the newly stored files are removed. With `eventID` the business's own unpaid ad is rewritten in
- * place (its media kept unless a new file replaces it); a paid one is refused with 409.
+ * rolled back and the newly stored files are removed. With `eventID` the business's own ad is rewritten in place
+ * (its media kept unless a new file replaces it): an unpaid one whole, a paid one awaiting review or sent back with
+ * changes requested in its text and media only, and it waits for review again (`resubmitted`: nothing to pay).
+ * Any other ad is refused with 409.
  */
 export async function saveEventWithMedia({
   business,
@@ -71,6 +74,7 @@ export async function saveEventWithMedia({
   const totalCents = priceFor(input, claimedTotal)
   const storedKeys: string[] = []
   let replacedUrls: string[] = []
+  let resubmitted = false
   try {
     const result = await db.transaction(async (tx) => {
       const data = {
@@ -87,8 +91,15 @@ export async function saveEventWithMedia({
       } else {
         const current = await lockOwnedEvent(tx, editedID, business.businessID)
         if (!current) throw new AppError(EVENT_NOT_FOUND_MESSAGE, 404)
-        if (!isEditableByOwner(current)) throw new AppError(AD_NOT_EDITABLE_MESSAGE, 409)
-        await updateSubmittedEvent(tx, editedID, data)
+        const kind = ownerEditKind(current)
+        if (!kind) throw new AppError(AD_NOT_EDITABLE_MESSAGE, 409)
+        if (kind === 'resubmit') {
+          // The schema already held the dates to those paid for, so the price is the one paid.
+          await resubmitPaidEvent(tx, editedID, data)
+          resubmitted = true
+        } else {
+          await updateSubmittedEvent(tx, editedID, data)
+        }
         saved = current
         replacedUrls = [files.photo && current.stillPhotoURL, files.video && current.videoURL].filter(
           (url): url is string => Boolean(url),
@@ -106,12 +117,13 @@ export async function saveEventWithMedia({
           eventID: saved.eventID,
           businessID: business.businessID,
           file,
+          allow: ['draft', 'resubmit'],
         })
         storedKeys.push(stored.key)
         media.push({ mediaType: stored.mediaType, url: stored.url })
       }
       await attachEventMedia(tx, saved.eventID, media)
-      return { eventID: saved.eventID, totalCents }
+      return { eventID: saved.eventID, totalCents, resubmitted }
     })
     // A replacement may reuse the old file's name (same kind and extension): that file is the new one now.
     await deleteStoredMedia(replacedUrls.filter((url) => !storedKeys.some((key) => sameMediaFile(url, key))))

@@ -1,0 +1,71 @@
+import type { Browser } from '@playwright/test'
+import { demoAdmin, expect, paidAd, signInAsNewBusiness, signInAsStaff, test } from './fixtures.ts'
+
+const REASON = 'Please add the start time to the description'
+
+/**
+ * The whole loop in one browser mode: an administrator requests changes with a reason, the advertiser reads it,
+ * edits the paid ad and sends it for review again (no payment), the administrator approves it, and it is live.
+ */
+async function reviewLoop(browser: Browser, javaScriptEnabled: boolean) {
+  const label = javaScriptEnabled ? 'Scripted' : 'Plain'
+  const title = `${label} Loop Social`
+  const fixed = `${label} Loop Social at 7 pm`
+
+  // Paying needs the card form's script; the rest runs in the mode under test with the same sign-in.
+  const payer = await browser.newContext()
+  const payerPage = await payer.newPage()
+  await signInAsNewBusiness(payerPage, `${label} Loop Club`)
+  const eventID = await paidAd(payerPage, title)
+  const advertiserContext = await browser.newContext({ javaScriptEnabled, storageState: await payer.storageState() })
+  await payer.close()
+  const advertiser = await advertiserContext.newPage()
+
+  const admin = await browser.newPage({ javaScriptEnabled })
+  await signInAsStaff(admin, demoAdmin.email)
+  await admin.goto('/admin')
+  const item = admin.getByRole('listitem').filter({ hasText: title })
+  await expect(item.getByTestId('customer-event-card')).toContainText(`${title}: come and see.`)
+  await item.getByLabel(/^Reason/).fill(REASON)
+  await item.getByRole('button', { name: 'Request changes' }).click()
+  await expect(admin.getByRole('listitem').filter({ hasText: title })).toHaveCount(0)
+
+  await advertiser.goto('/dashboard')
+  const card = advertiser.getByTestId('gallery-card').filter({ hasText: title })
+  await expect(card.getByTestId('event-status')).toHaveText('Changes requested')
+  await expect(card.getByTestId('review-reason')).toContainText(REASON)
+  await card.getByRole('link', { name: 'Edit and resubmit' }).click()
+  await expect(advertiser).toHaveURL(new RegExp(`/dashboard/events/${eventID}/edit$`))
+  const editDialog = advertiser.getByRole('dialog', { name: 'Edit Event Listing' })
+  await expect(editDialog.getByTestId('review-reason')).toContainText(REASON)
+  await advertiser.getByLabel('Title').fill(fixed)
+  await advertiser.getByLabel('Description').fill('Doors open at 7 pm: come and see.')
+  await advertiser.getByRole('button', { name: 'Ready to Preview' }).click()
+  await advertiser.getByRole('button', { name: 'Send for review' }).click()
+  await expect(advertiser).toHaveURL(new RegExp(`/event/${eventID}$`))
+  await expect(advertiser.getByTestId('event-status')).toHaveText('Awaiting review')
+  await expect(advertiser).not.toHaveURL(/checkout/)
+
+  await admin.goto('/admin')
+  const resubmitted = admin.getByRole('listitem').filter({ hasText: fixed })
+  await expect(resubmitted).toContainText(REASON)
+  await resubmitted.getByRole('button', { name: 'Approve' }).click()
+  await expect(admin.getByRole('listitem').filter({ hasText: fixed })).toHaveCount(0)
+
+  const visitor = await browser.newPage()
+  expect((await visitor.goto(`/event/${eventID}?viewMode=true`))?.status()).toBe(200)
+  await expect(visitor.getByRole('heading', { name: fixed })).toBeVisible()
+  await advertiser.goto('/dashboard')
+  await expect(
+    advertiser.getByTestId('gallery-card').filter({ hasText: fixed }).getByTestId('event-status'),
+  ).toHaveText('Live')
+  await Promise.all([advertiserContext.close(), admin.close(), visitor.close()])
+}
+
+test('request changes → the advertiser fixes and resubmits → approved and live, with JavaScript', async ({ browser }) => {
+  await reviewLoop(browser, true)
+})
+
+test('request changes → the advertiser fixes and resubmits → approved and live, without JavaScript', async ({ browser }) => {
+  await reviewLoop(browser, false)
+})
