@@ -5,6 +5,7 @@ const MEDIA_TESTS = [
   'tests/integration/media.test.ts',
   'tests/integration/event-create.test.ts',
   'tests/integration/event-edit.test.ts',
+  'tests/integration/ad-revisions.test.ts',
   'tests/integration/seed-media.test.ts',
 ]
 

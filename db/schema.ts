@@ -130,6 +130,7 @@ export const events = pgTable(
     payment_intent_id: text('payment_intent_id'),
     reviewedByUserId: uuid('reviewedByUserId').references(() => users.id, { onDelete: 'set null' }),
     reviewedAt: timestamp('reviewedAt', { withTimezone: true, mode: 'date' }),
+    /** The reason of the last rejection or request for changes: what the advertiser reads. */
     rejectionReason: text('rejectionReason').notNull().default(''),
   },
   (t) => [
@@ -143,6 +144,50 @@ export const events = pgTable(
     index('events_description_trgm_idx').using('gin', t.eventDescription.op('gin_trgm_ops')),
   ],
 )
+
+/**
+ * An advertiser's edit of a live ad's text and media, waiting for an administrator while the live version stays up.
+ * At most one is open (pending, or sent back with changes requested) per event. Its media are stored under keys of
+ * their own (`…_ID-rN.ext`), private until the revision is approved and they become the ad's. Empty media = unchanged.
+ */
+export const eventRevisions = pgTable(
+  'event_revisions',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.eventID, { onDelete: 'cascade' }),
+    /** When the advertiser last sent it for review: its day in the review queue. */
+    submittedAt: createdNow('submitted_at'),
+    /** pending, approved, rejected or changes_requested. */
+    status: varchar('status', { length: 20 }).notNull().default('pending'),
+    eventTitle: varchar('event_title', { length: 250 }).notNull(),
+    eventDescription: varchar('event_description', { length: 500 }).notNull(),
+    category: text('category')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    contactPerson: varchar('contact_person', { length: 250 }).notNull().default(''),
+    contactEmail: varchar('contact_email', { length: 150 }).notNull().default(''),
+    contactPhone: varchar('contact_phone', { length: 50 }).notNull().default(''),
+    stillPhotoURL: text('still_photo_url').notNull().default(''),
+    videoURL: text('video_url').notNull().default(''),
+    reason: text('reason').notNull().default(''),
+    reviewedByUserId: uuid('reviewed_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('event_revisions_open_idx')
+      .on(t.eventId)
+      .where(sql`"status" in ('pending', 'changes_requested')`),
+    index('event_revisions_event_idx').on(t.eventId, t.id),
+    index('event_revisions_pending_idx')
+      .on(t.submittedAt)
+      .where(sql`"status" = 'pending'`),
+  ],
+)
+
+export type EventRevision = typeof eventRevisions.$inferSelect
 
 /**
  * Every show date (the display dates and the event date) of each event that is approved and paid, with the event's

@@ -14,8 +14,10 @@ export interface GalleryEvent {
   bounces: number
   statusLabel: string
   receiptUrl: string | null
-  /** The reviewer's note while the ad is sent back or rejected. */
+  /** The reviewer's note while the ad (or, live, its latest edit) is sent back or rejected. */
   reviewReason: string | null
+  /** Where a live ad's latest edit stands, while it is not approved. */
+  editNote: string | null
   /** Where to fix and resubmit an ad sent back with changes requested. */
   resubmitHref: string | null
 }
@@ -125,6 +127,11 @@ function GalleryCard({ event }: { event: GalleryEvent }) {
         <p className="text-sm text-slate-600" data-testid="event-dates">
           {formatDatesLine(event.showAdOnDates, event.eventDate)}
         </p>
+        {event.editNote ? (
+          <p data-testid="edit-note" className="text-sm text-slate-700">
+            {event.editNote}
+          </p>
+        ) : null}
         {event.reviewReason ? (
           <p
             data-testid="review-reason"

@@ -57,22 +57,17 @@ export function isEditableByOwner(event: Pick<EventStatusFields, 'eventStatus' |
 
 /**
  * How the owner may change their ad now: `draft` (unpaid: everything, then pay), `resubmit` (paid and awaiting review
- * or sent back with changes requested: text and media in place, then it waits for review again, dates and cost as
- * paid for), or null (rejected, refunded, or live or ended).
+ * or sent back with changes requested: text and media in place, then it waits for review again), `revision` (live:
+ * text and media as a revision an administrator approves while the live version stays up), or null (rejected,
+ * refunded, ended). After payment the dates and cost stay as paid for.
  */
-export type OwnerEdit = 'draft' | 'resubmit'
+export type OwnerEdit = 'draft' | 'resubmit' | 'revision'
 
-export function ownerEditKind(
-  event: Pick<EventStatusFields, 'eventStatus' | 'paymentStatus'>,
-): OwnerEdit | null {
+export function ownerEditKind(event: EventStatusFields, today: string): OwnerEdit | null {
   if (isEditableByOwner(event)) return 'draft'
-  if (
-    event.paymentStatus === 'paid' &&
-    (event.eventStatus === 'pending' || event.eventStatus === CHANGES_REQUESTED)
-  ) {
-    return 'resubmit'
-  }
-  return null
+  if (event.paymentStatus !== 'paid') return null
+  if (event.eventStatus === 'pending' || event.eventStatus === CHANGES_REQUESTED) return 'resubmit'
+  return isLive(event, today) ? 'revision' : null
 }
 
 /** A review's reason is the advertiser's to read while it stands: the ad is sent back or rejected. */

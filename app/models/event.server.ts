@@ -214,6 +214,7 @@ export async function lockOwnedEventForMediaChange(tx: Transaction, eventID: num
       createdDate: events.createdDate,
       eventStatus: events.eventStatus,
       paymentStatus: events.paymentStatus,
+      lastShowDate: events.lastShowDate,
     })
     .from(events)
     .where(and(eq(events.eventID, eventID), eq(events.businessID, businessID)))
@@ -230,6 +231,8 @@ export async function getEventMediaAudience(eventID: number) {
       eventStatus: events.eventStatus,
       paymentStatus: events.paymentStatus,
       lastShowDate: events.lastShowDate,
+      stillPhotoURL: events.stillPhotoURL,
+      videoURL: events.videoURL,
     })
     .from(events)
     .where(eq(events.eventID, eventID))

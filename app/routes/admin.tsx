@@ -9,10 +9,18 @@ import type { ReactNode } from 'react'
 import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { customerCardData } from '#app/models/customer-card.ts'
-import { formatPhone } from '#app/models/format.ts'
+import { customerCardData, type CardBusiness } from '#app/models/customer-card.ts'
+import { formatPhone, mediaSrc, videoTypeFromUrl } from '#app/models/format.ts'
 import { ALL_DAYS, REJECTION_REASON_MAX, reviewFormSchema } from '#app/models/moderation-schema.ts'
-import { listReviewQueue, pendingCountsByDay } from '#app/models/moderation.server.ts'
+import {
+  listPendingRevisions,
+  pendingRevisionCountsByDay,
+  revisedAd,
+  revisionDiff,
+  type RevisionChange,
+} from '#app/models/event-revision.server.ts'
+import { listReviewQueue, pendingCountsByDay, zonedDayRange } from '#app/models/moderation.server.ts'
+import type { Event } from '#db/schema.ts'
 import { requireRole } from '#app/services/auth.server.ts'
 import { getEnv } from '#app/services/env.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
@@ -46,42 +54,80 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const asked = reviewQueueDateParam(request)
   const valid = asked !== null
   const date = asked ?? platformToday()
-  const [queue, counts] = await Promise.all([
+  const range = date === ALL_DAYS ? 'all' : zonedDayRange(date, timeZone)
+  const [queue, revisions, adCounts, revisionCounts] = await Promise.all([
     listReviewQueue(date, { timeZone }),
+    listPendingRevisions(range),
     pendingCountsByDay({ timeZone }),
+    pendingRevisionCountsByDay({ timeZone }),
   ])
-  const otherDays = counts.filter((day) => day.date !== date && date !== ALL_DAYS)
+  const perDay = new Map<string, number>()
+  for (const day of [...adCounts, ...revisionCounts])
+    perDay.set(day.date, (perDay.get(day.date) ?? 0) + day.count)
+  const otherDays = [...perDay]
+    .filter(([day]) => day !== date && date !== ALL_DAYS)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([day, count]) => ({ date: day, count }))
+  const item = (
+    event: Event,
+    cardBusiness: Omit<CardBusiness, 'businessName'>,
+    review: { submittedAt: Date; reviewedAt: Date | null; reason: string },
+  ) => ({
+    eventID: event.eventID,
+    eventTitle: event.eventTitle,
+    businessName: event.businessName,
+    createdDate: review.submittedAt.toISOString(),
+    uploadedAt: format(new TZDate(review.submittedAt, timeZone), 'MMM d, yyyy h:mm a'),
+    category: event.category,
+    contactPerson: event.contactPerson,
+    contactPhone: formatPhone(event.contactPhone),
+    contactEmail: event.contactEmail,
+    // Sent back before and resubmitted: what was asked then.
+    earlierRequest: review.reviewedAt ? review.reason : '',
+    card: customerCardData(
+      { ...cardBusiness, businessName: event.businessName },
+      { ...event, stillPhotoPath: event.stillPhotoURL, videoPath: event.videoURL },
+    ),
+  })
   return data(
     {
       date,
       notice: valid ? null : INVALID_DATE_MESSAGE,
       otherDays,
       otherDaysTotal: otherDays.reduce((sum, day) => sum + day.count, 0),
-      events: queue.map(({ event, ...business }) => ({
-        eventID: event.eventID,
-        eventTitle: event.eventTitle,
-        businessName: event.businessName,
-        createdDate: event.createdDate.toISOString(),
-        uploadedAt: format(new TZDate(event.createdDate, timeZone), 'MMM d, yyyy h:mm a'),
-        category: event.category,
-        contactPerson: event.contactPerson,
-        contactPhone: formatPhone(event.contactPhone),
-        contactEmail: event.contactEmail,
-        // Sent back before and resubmitted: what was asked then.
-        earlierRequest: event.reviewedAt ? event.rejectionReason : '',
-        card: customerCardData(
-          { ...business, businessName: event.businessName },
-          {
-            ...event,
-            stillPhotoPath: event.stillPhotoURL,
-            videoPath: event.videoURL,
-          },
-        ),
-      })),
+      events: [
+        ...queue.map(({ event, ...business }) => ({
+          ...item(event, business, {
+            submittedAt: event.createdDate,
+            reviewedAt: event.reviewedAt,
+            reason: event.rejectionReason,
+          }),
+          changes: null,
+        })),
+        ...revisions.map(({ event, revision, ...business }) => ({
+          ...item(revisedAd(event, revision), business, revision),
+          changes: revisionDiff(event, revision),
+        })),
+      ],
     },
     { status: valid ? 200 : 400, headers: { 'Cache-Control': 'no-store' } },
   )
 }
+
+const REVISION_TOASTS = {
+  approved: (title: string) => ({
+    title: 'Changes approved',
+    description: `"${title}" now shows the new version.`,
+  }),
+  changes_requested: (title: string) => ({
+    title: 'Changes requested',
+    description: `The edit of "${title}" was sent back to its advertiser; the live version stays.`,
+  }),
+  rejected: (title: string) => ({
+    title: 'Edit rejected',
+    description: `The edit of "${title}" was rejected; the live version stays.`,
+  }),
+} as const
 
 const REVIEW_TOASTS = {
   approved: (title: string) => ({ title: 'Event approved', description: `"${title}" is now live.` }),
@@ -117,7 +163,9 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   return redirectWithToast(
     back,
-    REVIEW_TOASTS[outcome.eventStatus](outcome.eventTitle, outcome.refund?.message ?? undefined),
+    outcome.revision
+      ? REVISION_TOASTS[outcome.eventStatus](outcome.eventTitle)
+      : REVIEW_TOASTS[outcome.eventStatus](outcome.eventTitle, outcome.refund?.message ?? undefined),
   )
 }
 
@@ -127,6 +175,70 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
       <dt className="font-medium text-slate-500">{label}</dt>
       <dd className="break-words text-slate-900">{children}</dd>
     </div>
+  )
+}
+
+function ChangedMedia({ change, which }: { change: RevisionChange; which: 'old' | 'new' }) {
+  const src = mediaSrc(change[which])
+  if (!src) return <span className="text-slate-500">None</span>
+  const label = `${which === 'old' ? 'Live' : 'New'} ${change.kind}`
+  return change.kind === 'photo' ? (
+    <img src={src} alt={label} className="max-h-48 w-full rounded-md object-contain" />
+  ) : (
+    <video controls preload="metadata" aria-label={label} className="max-h-48 w-full rounded-md bg-black">
+      <source src={src} type={videoTypeFromUrl(src)} />
+    </video>
+  )
+}
+
+/** The revision field by field: the live value beside the new one. */
+function RevisionChanges({ changes }: { changes: RevisionChange[] }) {
+  return (
+    <table data-testid="revision-changes" className="mt-4 w-full table-fixed border-collapse text-sm">
+      <caption className="mb-2 text-left text-sm font-semibold text-slate-600">What changes</caption>
+      <thead>
+        <tr className="text-left text-slate-500">
+          <th scope="col" className="w-32 py-1 font-medium">
+            Field
+          </th>
+          <th scope="col" className="py-1 font-medium">
+            Live now
+          </th>
+          <th scope="col" className="py-1 font-medium">
+            New
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {changes.length === 0 ? (
+          <tr>
+            <td colSpan={3} className="py-2 text-slate-600">
+              Nothing: the edit is the same as the live ad.
+            </td>
+          </tr>
+        ) : null}
+        {changes.map((change) => (
+          <tr key={change.field} data-field={change.field} className="border-t border-slate-200 align-top">
+            <th scope="row" className="py-2 pr-2 text-left font-medium text-slate-700">
+              {change.label}
+            </th>
+            {(['old', 'new'] as const).map((which) => (
+              <td
+                key={which}
+                data-testid={`change-${which}`}
+                className={`py-2 pr-2 break-words whitespace-pre-line ${which === 'old' ? 'text-slate-500' : 'text-slate-900'}`}
+              >
+                {change.kind === 'text' ? (
+                  change[which] || '—'
+                ) : (
+                  <ChangedMedia change={change} which={which} />
+                )}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
   )
 }
 
@@ -161,6 +273,11 @@ function PendingEventItem({ event, date, error }: { event: QueueItem; date: stri
         data-testid="pending-event"
         className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm"
       >
+        {event.changes ? (
+          <p className="mb-1 text-sm font-semibold tracking-wide text-amber-800 uppercase">
+            Changes to a live ad
+          </p>
+        ) : null}
         <h2 id={`pending-${event.eventID}`} className="text-xl font-bold break-words text-ink">
           {event.eventTitle}
         </h2>
@@ -180,7 +297,10 @@ function PendingEventItem({ event, date, error }: { event: QueueItem; date: stri
             </Field>
           ) : null}
         </dl>
-        <h3 className="mt-5 text-sm font-semibold text-slate-600">As customers will see it</h3>
+        {event.changes ? <RevisionChanges changes={event.changes} /> : null}
+        <h3 className="mt-5 text-sm font-semibold text-slate-600">
+          {event.changes ? 'As customers will see it once approved' : 'As customers will see it'}
+        </h3>
         <CustomerEventCard className="mt-2" event={event.card} mode="public" titleAs="h3" />
         <div className="mt-5 grid gap-3">
           <Form method="post" className="grid gap-2">
@@ -318,7 +438,7 @@ export default function AdminModeration() {
         <ul aria-label="Pending events" className="mt-8 grid gap-6">
           {events.map((event) => (
             <PendingEventItem
-              key={event.eventID}
+              key={`${event.changes ? 'revision' : 'ad'}-${event.eventID}`}
               event={event}
               date={date}
               error={failed?.eventID === String(event.eventID) ? failure : undefined}

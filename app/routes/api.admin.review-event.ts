@@ -12,9 +12,16 @@ const REVIEW_MESSAGES = {
   changes_requested: 'Changes requested',
 } as const
 
+/** A decision on a live ad's pending revision: the ad stays live; only an approved revision changes it. */
+const REVISION_MESSAGES = {
+  approved: 'Revision approved: the ad shows the new version',
+  rejected: 'Revision rejected: the live version stays',
+  changes_requested: 'Changes requested on the revision: the live version stays',
+} as const
+
 /**
  * POST /api/admin/review-event, JSON {eventID, action: approve|reject|request_changes, reason?} (a reason is required
- * to request changes). Only a JSON body is read: a form
+ * to request changes). On a live ad with a pending revision the decision is on the revision (`revision: true`). Only a JSON body is read: a form
  * another site submits cannot carry that content type without the browser asking first.
  */
 export async function action({ request }: ActionFunctionArgs) {
@@ -29,7 +36,8 @@ export async function action({ request }: ActionFunctionArgs) {
   return Response.json({
     eventID: outcome.eventID,
     eventStatus: outcome.eventStatus,
-    message: REVIEW_MESSAGES[outcome.eventStatus],
+    message: (outcome.revision ? REVISION_MESSAGES : REVIEW_MESSAGES)[outcome.eventStatus],
+    ...(outcome.revision ? { revision: true } : {}),
     ...(outcome.refund ? { refund: outcome.refund } : {}),
   })
 }

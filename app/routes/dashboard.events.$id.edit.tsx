@@ -4,10 +4,10 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { ReviewReason } from '#app/components/review-reason.tsx'
 import { RouteDialog } from '#app/components/route-dialog.tsx'
 import { EventForm } from '#app/components/event-form.tsx'
-import { eventInputFromEvent, paidDatesOf } from '#app/models/event-schema.ts'
-import { standingReviewReason } from '#app/models/event-status.ts'
+import { paidDatesOf } from '#app/models/event-schema.ts'
 import { requireBusiness } from '#app/services/auth.server.ts'
 import {
+  adAsEdited,
   editableEventForPage,
   eventFormPageData,
   stageDraftFromForm,
@@ -18,16 +18,15 @@ export const meta: MetaFunction = () => [{ title: 'Edit Event Listing · EventSh
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const business = await requireBusiness(request)
   const event = await editableEventForPage(business, params.id)
-  const page = await eventFormPageData(request, business, {
-    eventID: event.eventID,
-    saved: eventInputFromEvent(event),
-  })
+  const edited = await adAsEdited(event)
+  const page = await eventFormPageData(request, business, { eventID: event.eventID, saved: edited.input })
   return {
     ...page,
     eventID: event.eventID,
-    savedMedia: { stillPhotoPath: event.stillPhotoURL, videoPath: event.videoURL },
+    savedMedia: edited.media,
     paid: Boolean(paidDatesOf(event)),
-    reviewReason: standingReviewReason(event),
+    live: event.eventStatus === 'approved',
+    reviewReason: edited.reviewReason,
   }
 }
 
@@ -39,7 +38,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditEventPage() {
-  const { eventID, savedMedia, paid, reviewReason, ...form } = useLoaderData<typeof loader>()
+  const { eventID, savedMedia, paid, live, reviewReason, ...form } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
     <RouteDialog labelledBy="create-event-heading" closeTo={`/event/${eventID}`}>
@@ -47,9 +46,11 @@ export default function EditEventPage() {
         Edit Event Listing
       </h2>
       <p className="mt-1 text-slate-600">
-        {paid
-          ? 'Your ad is paid for: change its text, photo or video and send it for review again. Its dates and cost stay as paid for.'
-          : 'Change your ad before you pay for it.'}{' '}
+        {live
+          ? 'Your ad is live: change its text, photo or video and send the changes for review. Customers keep seeing the live version until they are approved. Its dates and cost stay as paid for.'
+          : paid
+            ? 'Your ad is paid for: change its text, photo or video and send it for review again. Its dates and cost stay as paid for.'
+            : 'Change your ad before you pay for it.'}{' '}
         Your photo and video stay unless you choose new files.
       </p>
       {reviewReason ? <ReviewReason reason={reviewReason} className="mt-4" /> : null}

@@ -4,12 +4,8 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LogoutButton } from '#app/components/site-chrome.tsx'
 import { EventsGallery, type GalleryEvent } from '#app/components/events-gallery.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import {
-  CHANGES_REQUESTED,
-  eventStatusLabel,
-  ownerEditKind,
-  standingReviewReason,
-} from '#app/models/event-status.ts'
+import { latestRevisions, ownerReviewNotice } from '#app/models/event-revision.server.ts'
+import { eventStatusLabel } from '#app/models/event-status.ts'
 import { clickStatsForBusiness, listEventsForBusiness } from '#app/models/event.server.ts'
 import { requireBusiness } from '#app/services/auth.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
@@ -26,6 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     listEventsForBusiness(business.businessID),
     clickStatsForBusiness(business.businessID, { from: first, to: last }),
   ])
+  const revisions = await latestRevisions(events.map((event) => event.eventID))
   const statsByEvent = new Map(stats.map((s) => [s.eventID, s]))
   const gallery: GalleryEvent[] = events.map((event) => ({
     eventID: event.eventID,
@@ -37,12 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     bounces: statsByEvent.get(event.eventID)?.totalBounces ?? 0,
     statusLabel: eventStatusLabel(event, today),
     receiptUrl: event.receiptUrl,
-    reviewReason: standingReviewReason(event),
-    // Sent back with changes requested: fixed and resubmitted without paying again.
-    resubmitHref:
-      event.eventStatus === CHANGES_REQUESTED && ownerEditKind(event) === 'resubmit'
-        ? `/dashboard/events/${event.eventID}/edit`
-        : null,
+    ...ownerReviewNotice(event, revisions.get(event.eventID), today),
   }))
   return { businessID: business.businessID, businessName: business.businessName, events: gallery }
 }

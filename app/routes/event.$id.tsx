@@ -11,7 +11,8 @@ import { PRODUCT_NAME } from '#app/constants.ts'
 import { toPublicEvent } from '#app/models/event-projection.server.ts'
 import { eventSeo, eventSeoMeta } from '#app/models/event-seo.ts'
 import { customerCardData } from '#app/models/customer-card.ts'
-import { eventStatusLabel, isLive, ownerEditKind, standingReviewReason } from '#app/models/event-status.ts'
+import { latestRevisions, ownerReviewNotice } from '#app/models/event-revision.server.ts'
+import { eventStatusLabel, isLive, ownerEditKind } from '#app/models/event-status.ts'
 import { getEventForViewer } from '#app/models/event.server.ts'
 import { parseIdParam } from '#app/models/format.ts'
 import { getBusiness, requireBusiness } from '#app/services/auth.server.ts'
@@ -76,9 +77,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     event: found.isOwner ? found.event : toPublicEvent(found.event),
     // Built as the advertiser's preview builds it, so the preview shows exactly this.
     card: customerCardData(found.event, found.event),
-    editable: found.isOwner && ownerEditKind(found.event) !== null,
-    // Why the ad was sent back or rejected: for its owner only.
-    reviewReason: found.isOwner ? standingReviewReason(found.event) : null,
+    editable: found.isOwner && ownerEditKind(found.event, today) !== null,
+    // Where its reviews stand, and why it (or its latest edit) was sent back or rejected: for its owner only.
+    ...(found.isOwner
+      ? ownerReviewNotice(
+          found.event,
+          (await latestRevisions([found.event.eventID])).get(found.event.eventID),
+          today,
+        )
+      : { reviewReason: null, editNote: null, resubmitHref: null }),
     isOwner: found.isOwner,
     viewMode,
     statusLabel: found.isOwner ? eventStatusLabel(found.event, today) : null,
@@ -114,14 +121,13 @@ const closeClasses =
   'rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50'
 
 export default function EventDetail() {
-  const { event, card, editable, viewMode, statusLabel, live, reviewReason } = useLoaderData<typeof loader>()
+  const { event, card, editable, viewMode, statusLabel, live, reviewReason, editNote, resubmitHref } =
+    useLoaderData<typeof loader>()
   const paid = 'paymentStatus' in event && event.paymentStatus !== 'pending'
-  const sentBack = reviewReason ? (
-    <OwnerReview
-      reason={reviewReason}
-      editHref={editable && paid ? `/dashboard/events/${event.eventID}/edit` : null}
-    />
-  ) : null
+  const sentBack =
+    reviewReason || editNote ? (
+      <OwnerReview reason={reviewReason} note={editNote} editHref={resubmitHref} />
+    ) : null
 
   if (viewMode) {
     return (
@@ -153,7 +159,8 @@ export default function EventDetail() {
           <p className="mt-6 rounded-md border border-slate-200 bg-slate-50 px-4 py-3 text-slate-700">
             Status: <strong data-testid="event-status">{statusLabel}</strong>
           </p>
-          {sentBack ?? (editable ? <EditLink eventID={event.eventID} className="mt-3" /> : null)}
+          <div className="mt-3">{sentBack}</div>
+          {editable && !resubmitHref ? <EditLink eventID={event.eventID} /> : null}
         </>
       ) : (
         <ConfirmDialog eventID={event.eventID} editable={editable} />
@@ -177,11 +184,24 @@ function EditLink({ eventID, className = '' }: { eventID: number; className?: st
   )
 }
 
-/** The reviewer's note, and for an ad sent back the way to fix it (no payment: it is paid for). */
-function OwnerReview({ reason, editHref }: { reason: string; editHref: string | null }) {
+/** Where the ad's review stands: the reviewer's note, and for an ad sent back the way to fix it (it is paid for). */
+function OwnerReview({
+  reason,
+  note,
+  editHref,
+}: {
+  reason: string | null
+  note: string | null
+  editHref: string | null
+}) {
   return (
     <div className="mb-4 grid gap-3">
-      <ReviewReason reason={reason} />
+      {note ? (
+        <p data-testid="edit-note" className="text-slate-700">
+          {note}
+        </p>
+      ) : null}
+      {reason ? <ReviewReason reason={reason} /> : null}
       {editHref ? (
         <Link to={editHref} className={`${editLinkClasses} justify-self-start`}>
           Edit and resubmit

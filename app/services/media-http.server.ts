@@ -6,7 +6,7 @@ import { createReadableStreamFromReadable } from '@remix-run/node'
 import { getEventMediaAudience } from '#app/models/event.server.ts'
 import { parseId } from '#app/models/input-rules.ts'
 import { isLive } from '#app/models/event-status.ts'
-import { MEDIA_SAMPLE_DATE, parseMediaFileName, type MediaName } from '#app/utils/media-types.ts'
+import { MEDIA_SAMPLE_DATE, mediaFileName, parseMediaFileName, type MediaName } from '#app/utils/media-types.ts'
 import { getBusiness, hasRole } from './auth.server.ts'
 import { jsonError } from './http.server.ts'
 import type { ByteRange } from './media-storage.server.ts'
@@ -24,7 +24,7 @@ function mediaNotFound() {
 }
 
 /**
- * Who may get a stored file: everyone when its ad is live; otherwise only its owner (the business in the session)
+ * Who may get a stored file: everyone when its ad is live (a revision's file once it is the ad's); otherwise only its owner (the business in the session)
  * and administrators, so a draft's preview and the moderation queue still show it; null = nobody (404).
  * Files under the sample date belong to the business whose id they carry (the upload test page) and are never public.
  * The id in the name is the event's primary key, so this is one indexed read.
@@ -36,7 +36,11 @@ async function mediaAudience(request: Request, media: MediaName): Promise<'every
   if (media.date !== MEDIA_SAMPLE_DATE) {
     const event = await getEventMediaAudience(id)
     if (!event) return null
-    if (isLive(event, platformToday())) return 'everyone'
+    // A revision's files stay private until it is approved and they are the live ad's own.
+    const adsOwn =
+      media.revision === undefined ||
+      [event.stillPhotoURL, event.videoURL].some((url) => mediaFileName(url) === media.baseName)
+    if (adsOwn && isLive(event, platformToday())) return 'everyone'
     ownerID = event.businessID
   }
   const business = await getBusiness(request)

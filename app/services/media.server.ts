@@ -162,13 +162,22 @@ export async function storeEventMedia({
   eventID,
   createdDate,
   file,
+  revisionID,
 }: {
   eventID: number | string
   createdDate: Date | string
   file: StagedFile
+  /** The media of this revision of the event: a key of its own, so the live file stays. */
+  revisionID?: number
 }): Promise<StoredMedia> {
   const store = mediaStorage()
-  const key = mediaKey({ kind: file.kind, date: mediaDate(createdDate), id: eventID, ext: file.ext })
+  const key = mediaKey({
+    kind: file.kind,
+    date: mediaDate(createdDate),
+    id: eventID,
+    ext: file.ext,
+    revision: revisionID,
+  })
   const contentType = contentTypeOf(file.ext)
   const placed: string[] = []
   try {
@@ -188,8 +197,9 @@ export async function storeEventMedia({
 /**
  * Stores a staged file as the media of one of the business's events, the one way event media is written: the event
  * row is locked for the rest of `tx` and the file is refused (AppError 409) unless the ad's {@link ownerEditKind} is
- * one of `allow` (by default only an unpaid ad: the upload calls; a resubmission after payment allows its own), or
- * 403 when the event is not the business's own.
+ * one of `allow` (by default only an unpaid ad: the upload calls; saving an edit after payment allows its own), or
+ * 403 when the event is not the business's own. A live ad's media are never replaced here: an edit of it stores its
+ * files as those of its revision (`revisionID`).
  */
 export async function storeMediaForEvent(
   tx: Transaction,
@@ -198,13 +208,16 @@ export async function storeMediaForEvent(
     businessID,
     file,
     allow = ['draft'],
-  }: { eventID: number; businessID: number; file: StagedFile; allow?: OwnerEdit[] },
+    revisionID,
+  }: { eventID: number; businessID: number; file: StagedFile; allow?: OwnerEdit[]; revisionID?: number },
 ): Promise<StoredMedia> {
   const event = await lockOwnedEventForMediaChange(tx, eventID, businessID)
   if (!event) throw new AppError('You can only upload media for your own events', 403)
-  const kind = ownerEditKind(event)
-  if (!kind || !allow.includes(kind)) throw new AppError(MEDIA_LOCKED_MESSAGE, 409)
-  return storeEventMedia({ eventID, createdDate: event.createdDate, file })
+  const kind = ownerEditKind(event, platformToday())
+  if (!kind || !allow.includes(kind) || (kind === 'revision') !== (revisionID !== undefined)) {
+    throw new AppError(MEDIA_LOCKED_MESSAGE, 409)
+  }
+  return storeEventMedia({ eventID, createdDate: event.createdDate, file, revisionID })
 }
 
 /** {@link storeMediaForEvent} in a transaction of its own. */

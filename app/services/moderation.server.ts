@@ -4,6 +4,8 @@ import {
   reopenRejectedEvent,
   type ReviewInput,
 } from '#app/models/moderation.server.ts'
+import { recordRevisionReview } from '#app/models/event-revision.server.ts'
+import { deleteStoredMedia } from './media.server.ts'
 import { refundEventPayment, type RefundResult } from './payments.server.ts'
 
 export type ReviewOutcome =
@@ -13,29 +15,60 @@ export type ReviewOutcome =
       eventTitle: string
       eventStatus: 'approved' | 'rejected' | 'changes_requested'
       refund: RefundResult | null
+      /** The decision was on a revision of the live ad, which stays up unless the revision is approved. */
+      revision: boolean
     }
   | { ok: false; status: 404 | 409 | 502; message: string }
+
+const DECIDED = { approve: 'approved', reject: 'rejected', request_changes: 'changes_requested' } as const
 
 /**
  * Approves, rejects or sends back (changes requested: the advertiser keeps the payment, fixes the ad and resubmits
  * it) a paid event awaiting review; of two reviews at once only one applies and the other gets 409.
  * A rejection then refunds the payment; if the refund fails the event goes back to pending, so the review can be
- * repeated rather than leaving a rejected ad unrefunded.
+ * repeated rather than leaving a rejected ad unrefunded. A live ad with a pending revision: the decision is on the
+ * revision (approved, it becomes the ad; rejected or sent back, the live version stays and nothing is refunded).
  */
 export async function reviewEvent(
   review: ReviewInput,
   reviewer: { reviewerId: string; today: string },
 ): Promise<ReviewOutcome> {
   const { eventID } = review
+  const decided = DECIDED[review.action]
   const recorded = await recordReview(review, reviewer)
-  if (!recorded) return notReviewable(eventID)
+  if (!recorded) {
+    const revised = await recordRevisionReview(review, reviewer)
+    if (!revised) return notReviewable(eventID)
+    await deleteStoredMedia(revised.unusedMedia)
+    return {
+      ok: true,
+      eventID,
+      eventTitle: revised.eventTitle,
+      eventStatus: decided,
+      refund: null,
+      revision: true,
+    }
+  }
   if (review.action !== 'reject') {
-    const eventStatus = review.action === 'approve' ? 'approved' : 'changes_requested'
-    return { ok: true, eventID, eventTitle: recorded.eventTitle, eventStatus, refund: null }
+    return {
+      ok: true,
+      eventID,
+      eventTitle: recorded.eventTitle,
+      eventStatus: decided,
+      refund: null,
+      revision: false,
+    }
   }
   try {
     const refund = await refundEventPayment(eventID, review.reason)
-    return { ok: true, eventID, eventTitle: recorded.eventTitle, eventStatus: 'rejected', refund }
+    return {
+      ok: true,
+      eventID,
+      eventTitle: recorded.eventTitle,
+      eventStatus: 'rejected',
+      refund,
+      revision: false,
+    }
   } catch (error) {
     console.error(`Refunding event ${eventID} after its rejection failed`, error)
     await reopenRejectedEvent(eventID)

@@ -243,7 +243,7 @@ export const MEDIA_EXTENSIONS: Record<string, { kind: MediaType; contentType: st
 const DATE = /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/
 const ID = /^[1-9]\d{0,11}$/
 const FILE_NAME =
-  /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])_([1-9]\d{0,11})(?:-(\d+)w)?\.(webp|jpg|png|gif|mp4|webm|ogg|ogv)$/
+  /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])_([1-9]\d{0,11})(?:-r([1-9]\d{0,11}))?(?:-(\d+)w)?\.(webp|jpg|png|gif|mp4|webm|ogg|ogv)$/
 
 export function isMediaDate(value: string) {
   const match = DATE.exec(value)
@@ -261,8 +261,12 @@ export interface MediaName {
   /** The yyyy-mm-dd date part. */
   date: string
   id: string
+  /** Set for the media of a revision of a live ad (`…_ID-rN.ext`): private until the revision is approved. */
+  revision?: string
   /** Set for the narrower srcset copies of a photo. */
   width?: PhotoVariantWidth
+  /** The file name without the srcset width: the name of the photo or video a copy belongs to. */
+  baseName: string
 }
 
 /** Reads a stored file name back into its key; null for anything that is not exactly a name this code writes. */
@@ -270,12 +274,13 @@ export function parseMediaFileName(fileName: string): MediaName | null {
   if (fileName.length > 64) return null
   const match = FILE_NAME.exec(fileName)
   if (!match) return null
-  const [, year, month, day, id, width, ext] = match as unknown as [
+  const [, year, month, day, id, revision, width, ext] = match as unknown as [
     string,
     string,
     string,
     string,
     string,
+    string | undefined,
     string | undefined,
     string,
   ]
@@ -295,25 +300,33 @@ export function parseMediaFileName(fileName: string): MediaName | null {
     contentType: type.contentType,
     date,
     id,
+    revision,
     width: variant,
+    baseName: `${date}_${id}${revision ? `-r${revision}` : ''}.${ext}`,
   }
 }
 
-/** The storage key of an event's media: `images|videos/yyyy-mm/yyyy-mm-dd_ID.ext` (spec §9). */
+/**
+ * The storage key of an event's media: `images|videos/yyyy-mm/yyyy-mm-dd_ID.ext` (spec §9), or `…_ID-rN.ext` for the
+ * media of the event's revision N.
+ */
 export function mediaKey({
   kind,
   date,
   id,
   ext,
+  revision,
 }: {
   kind: MediaType
   date: string
   id: number | string
   ext: string
+  revision?: number
 }) {
-  const idText = String(id)
+  const idText = revision === undefined ? String(id) : `${id}-r${revision}`
+  if (revision !== undefined && !ID.test(String(revision))) throw new Error(`Not a revision id: ${revision}`)
   if (!isMediaDate(date)) throw new Error(`Not a yyyy-mm-dd date: ${date}`)
-  if (!ID.test(idText)) throw new Error(`Not a media id: ${idText}`)
+  if (!ID.test(String(id))) throw new Error(`Not a media id: ${String(id)}`)
   const type = MEDIA_EXTENSIONS[ext]
   if (!type || type.kind !== kind) throw new Error(`Not a ${kind} extension: ${ext}`)
   return `${MEDIA_FOLDERS[kind]}/${date.slice(0, 7)}/${date}_${idText}.${ext}`

@@ -17,7 +17,10 @@ async function reviewLoop(browser: Browser, javaScriptEnabled: boolean) {
   const payerPage = await payer.newPage()
   await signInAsNewBusiness(payerPage, `${label} Loop Club`)
   const eventID = await paidAd(payerPage, title)
-  const advertiserContext = await browser.newContext({ javaScriptEnabled, storageState: await payer.storageState() })
+  const advertiserContext = await browser.newContext({
+    javaScriptEnabled,
+    storageState: await payer.storageState(),
+  })
   await payer.close()
   const advertiser = await advertiserContext.newPage()
 
@@ -62,10 +65,85 @@ async function reviewLoop(browser: Browser, javaScriptEnabled: boolean) {
   await Promise.all([advertiserContext.close(), admin.close(), visitor.close()])
 }
 
-test('request changes → the advertiser fixes and resubmits → approved and live, with JavaScript', async ({ browser }) => {
+test('request changes → the advertiser fixes and resubmits → approved and live, with JavaScript', async ({
+  browser,
+}) => {
   await reviewLoop(browser, true)
 })
 
-test('request changes → the advertiser fixes and resubmits → approved and live, without JavaScript', async ({ browser }) => {
+test('request changes → the advertiser fixes and resubmits → approved and live, without JavaScript', async ({
+  browser,
+}) => {
   await reviewLoop(browser, false)
+})
+
+/**
+ * An edit of a live ad in one browser mode: it waits as a revision while visitors keep seeing the live version, the
+ * administrator sees the change field by field and approves it, and visitors then see the new version.
+ */
+async function revisionLoop(browser: Browser, javaScriptEnabled: boolean) {
+  const label = javaScriptEnabled ? 'Scripted' : 'Plain'
+  const title = `${label} Live Supper`
+  const revised = `${label} Live Supper with dessert`
+
+  const payer = await browser.newContext()
+  const payerPage = await payer.newPage()
+  await signInAsNewBusiness(payerPage, `${label} Revising Club`)
+  const eventID = await paidAd(payerPage, title)
+  const advertiserContext = await browser.newContext({
+    javaScriptEnabled,
+    storageState: await payer.storageState(),
+  })
+  await payer.close()
+  const advertiser = await advertiserContext.newPage()
+  const admin = await browser.newPage({ javaScriptEnabled })
+  await signInAsStaff(admin, demoAdmin.email)
+  await admin.goto('/admin')
+  await admin
+    .getByRole('listitem')
+    .filter({ hasText: title })
+    .getByRole('button', { name: 'Approve' })
+    .click()
+  await expect(admin.getByRole('listitem').filter({ hasText: title })).toHaveCount(0)
+
+  await advertiser.goto(`/event/${eventID}`)
+  await expect(advertiser.getByTestId('event-status')).toHaveText('Live')
+  await advertiser.getByRole('link', { name: 'Edit Event' }).click()
+  await expect(advertiser).toHaveURL(new RegExp(`/dashboard/events/${eventID}/edit$`))
+  await advertiser.getByLabel('Title').fill(revised)
+  await advertiser.getByRole('button', { name: 'Ready to Preview' }).click()
+  await advertiser.getByRole('button', { name: 'Send for review' }).click()
+  await expect(advertiser).toHaveURL(new RegExp(`/event/${eventID}$`))
+  await expect(advertiser.getByTestId('edit-note')).toContainText('Your changes await review')
+
+  const visitor = await browser.newPage()
+  await visitor.goto(`/event/${eventID}?viewMode=true`)
+  await expect(visitor.getByRole('heading', { name: title, exact: true })).toBeVisible()
+
+  await admin.goto('/admin')
+  const item = admin
+    .getByRole('listitem')
+    .filter({ hasText: 'Changes to a live ad' })
+    .filter({ hasText: revised })
+  const titleRow = item.getByTestId('revision-changes').locator('tr[data-field="eventTitle"]')
+  await expect(titleRow.getByTestId('change-old')).toHaveText(title)
+  await expect(titleRow.getByTestId('change-new')).toHaveText(revised)
+  await item.getByRole('button', { name: 'Approve' }).click()
+  await expect(admin.getByRole('listitem').filter({ hasText: revised })).toHaveCount(0)
+
+  await visitor.goto(`/event/${eventID}?viewMode=true`)
+  await expect(visitor.getByRole('heading', { name: revised })).toBeVisible()
+  await Promise.all([advertiserContext.close(), admin.close(), visitor.close()])
+}
+
+test('an edit of a live ad waits for approval while the live version stays, with JavaScript', async ({
+  browser,
+}) => {
+  await revisionLoop(browser, true)
+})
+
+test('an edit of a live ad waits for approval while the live version stays, without JavaScript', async ({
+  browser,
+}) => {
+  await revisionLoop(browser, false)
 })

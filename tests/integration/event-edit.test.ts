@@ -133,10 +133,10 @@ describe('the edit form (GET /dashboard/events/{id}/edit)', () => {
   })
 
   test.each([
-    ['live', { paymentStatus: 'paid', eventStatus: 'approved' }],
-    ['rejected and refunded', { paymentStatus: 'refunded', eventStatus: 'rejected' }],
+    ['ended', { paymentStatus: 'paid', eventStatus: 'approved', showAdOnDates: days(2, -4) }],
+    ['rejected and refunded', { paymentStatus: 'refunded', eventStatus: 'rejected', showAdOnDates: days(2) }],
   ])('a paid ad (%s) is refused with 409 and a message', async (_label, statuses) => {
-    const paid = await insertTestEvent(owner, { ...statuses, showAdOnDates: days(2) })
+    const paid = await insertTestEvent(owner, statuses)
     const res = await getEdit(paid.eventID)
     expect(res.status).toBe(409)
     expect(await res.json()).toEqual({ message: AD_NOT_EDITABLE_MESSAGE })
@@ -232,11 +232,11 @@ describe('saving an edit with JavaScript (POST /api/approve-event with eventID)'
     expect(theirs).toEqual([])
   })
 
-  test('a live ad is refused (409) and stays as it was', async () => {
+  test('an ended ad is refused (409) and stays as it was', async () => {
     const paid = await insertTestEvent(owner, {
       paymentStatus: 'paid',
       eventStatus: 'approved',
-      showAdOnDates: days(2),
+      showAdOnDates: days(2, -4),
     })
     const before = await countOwnerEvents()
     const res = await post(
@@ -360,11 +360,11 @@ describe('saving an edit without JavaScript (edit form → preview page → appr
     expect(preview.status).toBe(302)
   })
 
-  test('a paid ad cannot be staged for editing', async () => {
+  test('an ended ad cannot be staged for editing', async () => {
     const paid = await insertTestEvent(owner, {
       paymentStatus: 'paid',
       eventStatus: 'approved',
-      showAdOnDates: days(2),
+      showAdOnDates: days(2, -4),
     })
     const res = await post(editAction, `/dashboard/events/${paid.eventID}/edit`, planForm('Plain Paid'), {
       params: { id: String(paid.eventID) },

@@ -16,6 +16,7 @@ function galleryEvent(eventID: number, overrides: Partial<GalleryEvent>): Galler
     statusLabel: 'Awaiting payment',
     receiptUrl: null,
     reviewReason: null,
+    editNote: null,
     resubmitHref: null,
     ...overrides,
   }

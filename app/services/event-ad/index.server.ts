@@ -10,13 +10,15 @@ import { calendarMonths } from '#app/models/calendar.ts'
 import { listCategories } from '#app/models/category.server.ts'
 import { customerCardData } from '#app/models/customer-card.ts'
 import {
+  eventInputFromEvent,
   eventInputSchema,
   lastBookableDate,
   paidDatesOf,
   type EventInput,
   type PaidDates,
 } from '#app/models/event-schema.ts'
-import { ownerEditKind } from '#app/models/event-status.ts'
+import { getOpenRevision, revisedAd, revisionNotice } from '#app/models/event-revision.server.ts'
+import { ownerEditKind, standingReviewReason } from '#app/models/event-status.ts'
 import { confirmEventByBusiness, getOwnedEvent } from '#app/models/event.server.ts'
 import { parseIdParam } from '#app/models/format.ts'
 import type { Event } from '#db/schema.ts'
@@ -78,8 +80,22 @@ export async function requireEditableEvent(business: BusinessSessionCopy, id: un
   const eventID = typeof id === 'number' ? id : parseIdParam(typeof id === 'string' ? id : null)
   const event = eventID ? await getOwnedEvent(eventID, business.businessID) : null
   if (!event) throw new AppError(EVENT_NOT_FOUND_MESSAGE, 404)
-  if (!ownerEditKind(event)) throw new AppError(AD_NOT_EDITABLE_MESSAGE, 409)
+  if (!ownerEditKind(event, platformToday())) throw new AppError(AD_NOT_EDITABLE_MESSAGE, 409)
   return event
+}
+
+/**
+ * The ad as its edit form starts from: a live ad with an open revision (pending, or sent back) from the revision,
+ * which is what the advertiser last sent; otherwise the saved ad.
+ */
+export async function adAsEdited(event: Event) {
+  const revision = event.eventStatus === 'approved' ? await getOpenRevision(event.eventID) : null
+  const current = revision ? revisedAd(event, revision) : event
+  return {
+    input: eventInputFromEvent(current),
+    media: { stillPhotoPath: current.stillPhotoURL, videoPath: current.videoURL },
+    reviewReason: revision ? revisionNotice(revision)?.reason || null : standingReviewReason(event),
+  }
 }
 
 /** As `requireEditableEvent`, for a page: the 404/409 is thrown as the page's answer. */
@@ -206,15 +222,12 @@ export async function draftPreview(request: Request, business: BusinessSessionCo
   const draft = getEventDraft(await getSession(request))
   if (!draft) throw redirect('/dashboard/events/new')
   const edited = draft.eventID === undefined ? null : await editableEventForPage(business, draft.eventID)
+  const media = edited ? (await adAsEdited(edited)).media : null
   const cardBusiness = await getCardBusiness(business.businessID)
   if (!cardBusiness) throw redirect('/login')
   return {
     // The same card data as the public page builds from the saved ad.
-    card: customerCardData(cardBusiness, {
-      ...draft.input,
-      stillPhotoPath: edited?.stillPhotoURL,
-      videoPath: edited?.videoURL,
-    }),
+    card: customerCardData(cardBusiness, { ...draft.input, ...media }),
     cost: formatDollars(draft.totalCents),
     /** Paid already: saving sends the edit for review, with nothing to pay. */
     afterPayment: Boolean(edited && paidDatesOf(edited)),
@@ -296,7 +309,7 @@ export async function saveAd(args: {
 }) {
   if (args.eventID !== undefined) {
     const edited = await requireEditableEvent(args.business, args.eventID)
-    if (ownerEditKind(edited) === 'resubmit') return saveEventWithMedia(args)
+    if (ownerEditKind(edited, platformToday()) !== 'draft') return saveEventWithMedia(args)
     const payments = await settleOpenPayments(args.eventID)
     if (payments === 'paid') throw new AppError(AD_NOT_EDITABLE_MESSAGE, 409)
     if (payments === 'unknown') throw new AppError(PAYMENT_UNDER_WAY_MESSAGE, 409)

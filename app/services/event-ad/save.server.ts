@@ -12,6 +12,7 @@ import {
   updateSubmittedEvent,
 } from '#app/models/event.server.ts'
 import { adContact } from '#app/models/customer-card.ts'
+import { saveOpenRevision, setRevisionMedia } from '#app/models/event-revision.server.ts'
 import { ownerEditKind } from '#app/models/event-status.ts'
 import type { EventInput } from '#app/models/event-schema.ts'
 import { AppError } from '#app/utils/app-error.ts'
@@ -22,7 +23,8 @@ import { deleteStoredMedia, storeMediaForEvent, type StagedFile } from '../media
 import { platformToday } from '../platform-today.server.ts'
 
 export const EVENT_NOT_FOUND_MESSAGE = 'Event not found'
-export const AD_NOT_EDITABLE_MESSAGE = 'This ad has been paid for and can no longer be edited.'
+export const AD_NOT_EDITABLE_MESSAGE =
+  'This ad has ended or was rejected or refunded, so it can no longer be edited.'
 export const CATEGORY_MESSAGE = 'Please choose a category from the list'
 
 export async function assertCategoriesExist(names: string[]) {
@@ -51,8 +53,9 @@ export function priceFor(input: EventInput, claimedDollars?: number | null) {
  * Saves the advertiser's ad (pending payment and review) with its media in one unit: if anything fails, the row is
  * rolled back and the newly stored files are removed. With `eventID` the business's own ad is rewritten in place
  * (its media kept unless a new file replaces it): an unpaid one whole, a paid one awaiting review or sent back with
- * changes requested in its text and media only, and it waits for review again (`resubmitted`: nothing to pay).
- * Any other ad is refused with 409.
+ * changes requested in its text and media only, and it waits for review again; a live one's text and media become
+ * its pending revision while the live version stays up (both `resubmitted`: nothing to pay). Any other ad is refused
+ * with 409.
  */
 export async function saveEventWithMedia({
   business,
@@ -75,6 +78,7 @@ export async function saveEventWithMedia({
   const storedKeys: string[] = []
   let replacedUrls: string[] = []
   let resubmitted = false
+  let revisionID: number | undefined
   try {
     const result = await db.transaction(async (tx) => {
       const data = {
@@ -91,24 +95,31 @@ export async function saveEventWithMedia({
       } else {
         const current = await lockOwnedEvent(tx, editedID, business.businessID)
         if (!current) throw new AppError(EVENT_NOT_FOUND_MESSAGE, 404)
-        const kind = ownerEditKind(current)
+        const kind = ownerEditKind(current, platformToday())
         if (!kind) throw new AppError(AD_NOT_EDITABLE_MESSAGE, 409)
-        if (kind === 'resubmit') {
-          // The schema already held the dates to those paid for, so the price is the one paid.
-          await resubmitPaidEvent(tx, editedID, data)
-          resubmitted = true
-        } else {
-          await updateSubmittedEvent(tx, editedID, data)
-        }
         saved = current
-        replacedUrls = [files.photo && current.stillPhotoURL, files.video && current.videoURL].filter(
-          (url): url is string => Boolean(url),
-        )
-        await detachEventMedia(
-          tx,
-          editedID,
-          [files.photo?.kind, files.video?.kind].filter((kind) => kind !== undefined),
-        )
+        resubmitted = kind !== 'draft'
+        // After payment the schema held the dates to those paid for, so the price is the one paid.
+        if (kind === 'revision') {
+          // The live version stays up: the edit waits as the ad's revision, with media of its own.
+          const open = await saveOpenRevision(tx, editedID, data)
+          revisionID = open.revisionID
+          replacedUrls = [
+            files.photo && open.before?.stillPhotoURL,
+            files.video && open.before?.videoURL,
+          ].filter((url): url is string => Boolean(url))
+        } else {
+          if (kind === 'resubmit') await resubmitPaidEvent(tx, editedID, data)
+          else await updateSubmittedEvent(tx, editedID, data)
+          replacedUrls = [files.photo && current.stillPhotoURL, files.video && current.videoURL].filter(
+            (url): url is string => Boolean(url),
+          )
+          await detachEventMedia(
+            tx,
+            editedID,
+            [files.photo?.kind, files.video?.kind].filter((kind) => kind !== undefined),
+          )
+        }
       }
       const media = []
       for (const file of [files.photo, files.video]) {
@@ -117,12 +128,14 @@ export async function saveEventWithMedia({
           eventID: saved.eventID,
           businessID: business.businessID,
           file,
-          allow: ['draft', 'resubmit'],
+          allow: ['draft', 'resubmit', 'revision'],
+          revisionID,
         })
         storedKeys.push(stored.key)
         media.push({ mediaType: stored.mediaType, url: stored.url })
       }
-      await attachEventMedia(tx, saved.eventID, media)
+      if (revisionID === undefined) await attachEventMedia(tx, saved.eventID, media)
+      else await setRevisionMedia(tx, revisionID, media)
       return { eventID: saved.eventID, totalCents, resubmitted }
     })
     // A replacement may reuse the old file's name (same kind and extension): that file is the new one now.
