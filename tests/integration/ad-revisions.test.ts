@@ -15,6 +15,7 @@ import { loader as dashboardLoader } from '#app/routes/dashboard.tsx'
 import { loader as editLoader } from '#app/routes/dashboard.events.$id.edit.tsx'
 import { loader as eventPageLoader } from '#app/routes/event.$id.tsx'
 import { getEventPaymentData } from '#app/services/checkout.server.ts'
+import { platformToday } from '#app/services/platform-today.server.ts'
 import { sessionStorage } from '#app/services/session.server.ts'
 import { mediaFileName } from '#app/utils/media-types.ts'
 import { db } from '#db/client.server.ts'
@@ -240,6 +241,28 @@ describe('the administrator decides on the revision', () => {
       },
       { field: 'photo', label: 'Photo', kind: 'photo', old: ad.stillPhotoURL, new: revision!.stillPhotoURL },
     ])
+  })
+
+  test('an edit sent on another day is counted there and listed with ?date=all', async () => {
+    const ad = await liveAd()
+    await editLive(ad.eventID)
+    const earlier = new Date(Date.now() - 4 * 24 * 3600 * 1000)
+    await db
+      .update(eventRevisions)
+      .set({ submittedAt: earlier })
+      .where(eq(eventRevisions.eventId, ad.eventID))
+    const page = async (query: string) =>
+      (await (
+        await callRoute(adminLoader, `/admin${query}`, { headers: { Cookie: adminCookie } })
+      ).json()) as {
+        otherDays: Array<{ date: string; count: number }>
+        events: Array<{ eventID: number }>
+      }
+    const today = await page('')
+    expect(today.events.map((e) => e.eventID)).not.toContain(ad.eventID)
+    expect(today.otherDays).toContainEqual({ date: platformToday(earlier), count: 1 })
+    expect((await page('?date=all')).events.map((e) => e.eventID)).toContain(ad.eventID)
+    expect((await page(`?date=${platformToday(earlier)}`)).events.map((e) => e.eventID)).toContain(ad.eventID)
   })
 
   test('approve: the public pages show the new version, the caches are told, the new photo is public and the old one gone', async () => {

@@ -114,6 +114,37 @@ describe('parseMediaFileName', () => {
     expect(parseMediaFileName('2000-01-01_42.webp')?.key).toBe('images/2000-01/2000-01-01_42.webp')
   })
 
+  test("a revision's media: a name of its own beside the ad's, its srcset copies belonging to it", () => {
+    expect(mediaKey({ kind: 'photo', date: '2024-05-01', id: 12, ext: 'webp', revision: 3 })).toBe(
+      'images/2024-05/2024-05-01_12-r3.webp',
+    )
+    expect(parseMediaFileName('2024-05-01_12-r3.webp')).toMatchObject({
+      key: 'images/2024-05/2024-05-01_12-r3.webp',
+      id: '12',
+      revision: '3',
+      baseName: '2024-05-01_12-r3.webp',
+    })
+    expect(parseMediaFileName('2024-05-01_12-r3-480w.webp')).toMatchObject({
+      id: '12',
+      revision: '3',
+      width: 480,
+      baseName: '2024-05-01_12-r3.webp',
+    })
+    expect(parseMediaFileName('2024-05-01_12.mp4')).toMatchObject({
+      revision: undefined,
+      baseName: '2024-05-01_12.mp4',
+    })
+    for (const bad of [
+      '2024-05-01_12-r0.webp',
+      '2024-05-01_12-r.webp',
+      '2024-05-01_12-rx3.webp',
+      '2024-05-01_12-480w-r3.webp',
+    ]) {
+      expect(parseMediaFileName(bad), bad).toBeNull()
+    }
+    expect(() => mediaKey({ kind: 'photo', date: '2024-05-01', id: 12, ext: 'webp', revision: 0 })).toThrow()
+  })
+
   test.each([
     '..',
     '../..',
