@@ -1,31 +1,21 @@
 import '#app/zod-config.ts'
-import { TZDate } from '@date-fns/tz'
 import { parseWithZod } from '@conform-to/zod/v4'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
-import { format } from 'date-fns'
 import type { ReactNode } from 'react'
 import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { customerCardData, type CardBusiness } from '#app/models/customer-card.ts'
-import { formatPhone, mediaSrc, videoTypeFromUrl } from '#app/models/format.ts'
+import { mediaSrc, videoTypeFromUrl } from '#app/models/format.ts'
 import { ALL_DAYS, REJECTION_REASON_MAX, reviewFormSchema } from '#app/models/moderation-schema.ts'
-import {
-  listPendingRevisions,
-  pendingRevisionCountsByDay,
-  revisedAd,
-  revisionDiff,
-  type RevisionChange,
-} from '#app/models/event-revision.server.ts'
-import { listReviewQueue, pendingCountsByDay, zonedDayRange } from '#app/models/moderation.server.ts'
-import type { Event } from '#db/schema.ts'
+import type { RevisionChange } from '#app/models/event-revision.server.ts'
 import { requireRole } from '#app/services/auth.server.ts'
 import { getEnv } from '#app/services/env.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
 import { reviewQueueDateParam } from '#app/services/moderation-http.server.ts'
 import { reviewEvent } from '#app/services/moderation.server.ts'
+import { reviewQueue } from '#app/services/review-queue.server.ts'
 import { isValidIsoDate } from '#app/utils/time.ts'
 import { redirectWithToast } from '#app/services/toast.server.ts'
 import { readFormData } from '#app/services/request-body.server.ts'
@@ -54,61 +44,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const asked = reviewQueueDateParam(request)
   const valid = asked !== null
   const date = asked ?? platformToday()
-  const range = date === ALL_DAYS ? 'all' : zonedDayRange(date, timeZone)
-  const [queue, revisions, adCounts, revisionCounts] = await Promise.all([
-    listReviewQueue(date, { timeZone }),
-    listPendingRevisions(range),
-    pendingCountsByDay({ timeZone }),
-    pendingRevisionCountsByDay({ timeZone }),
-  ])
-  const perDay = new Map<string, number>()
-  for (const day of [...adCounts, ...revisionCounts])
-    perDay.set(day.date, (perDay.get(day.date) ?? 0) + day.count)
-  const otherDays = [...perDay]
-    .filter(([day]) => day !== date && date !== ALL_DAYS)
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([day, count]) => ({ date: day, count }))
-  const item = (
-    event: Event,
-    cardBusiness: Omit<CardBusiness, 'businessName'>,
-    review: { submittedAt: Date; reviewedAt: Date | null; reason: string },
-  ) => ({
-    eventID: event.eventID,
-    eventTitle: event.eventTitle,
-    businessName: event.businessName,
-    createdDate: review.submittedAt.toISOString(),
-    uploadedAt: format(new TZDate(review.submittedAt, timeZone), 'MMM d, yyyy h:mm a'),
-    category: event.category,
-    contactPerson: event.contactPerson,
-    contactPhone: formatPhone(event.contactPhone),
-    contactEmail: event.contactEmail,
-    // Sent back before and resubmitted: what was asked then.
-    earlierRequest: review.reviewedAt ? review.reason : '',
-    card: customerCardData(
-      { ...cardBusiness, businessName: event.businessName },
-      { ...event, stillPhotoPath: event.stillPhotoURL, videoPath: event.videoURL },
-    ),
-  })
+  const queue = await reviewQueue(date, { timeZone })
   return data(
     {
       date,
       notice: valid ? null : INVALID_DATE_MESSAGE,
-      otherDays,
-      otherDaysTotal: otherDays.reduce((sum, day) => sum + day.count, 0),
-      events: [
-        ...queue.map(({ event, ...business }) => ({
-          ...item(event, business, {
-            submittedAt: event.createdDate,
-            reviewedAt: event.reviewedAt,
-            reason: event.rejectionReason,
-          }),
-          changes: null,
-        })),
-        ...revisions.map(({ event, revision, ...business }) => ({
-          ...item(revisedAd(event, revision), business, revision),
-          changes: revisionDiff(event, revision),
-        })),
-      ],
+      ...queue,
     },
     { status: valid ? 200 : 400, headers: { 'Cache-Control': 'no-store' } },
   )
