@@ -4,6 +4,13 @@ import { toast } from '#app/components/toaster.tsx'
 import type { CustomerCardData } from '#app/models/customer-card.ts'
 import { externalUrl, formatPhone, mediaSrc, videoTypeFromUrl } from '#app/models/format.ts'
 import { MEDIA_FALLBACK_PROPS, MEDIA_PROPS } from '#app/utils/media-fallback.ts'
+import { photoSrcSet } from '#app/utils/media-types.ts'
+import { photoLoadingProps, type PhotoPriority } from './photo-loading.ts'
+
+/** The card is at most 48rem wide (the event page's column), the full width of a phone. */
+const CARD_PHOTO_SIZES = '(min-width: 48rem) 46rem, 100vw'
+const CARD_PHOTO_WIDTH = 1600
+const CARD_PHOTO_HEIGHT = 1200
 
 /** Built by `customerCardData` (#app/models/customer-card.ts), the one source of what the card shows. */
 export type CustomerEventCardData = CustomerCardData
@@ -44,6 +51,15 @@ export interface CustomerEventCardProps {
   /** Replaces both buttons (normal and preview modes only). */
   actions?: ReactNode
   titleAs?: 'h1' | 'h2' | 'h3'
+  /**
+   * Visitors' order: the photo, the title with `details` (date, category) and the description come first, the
+   * business's contact block after them. Without it, the specification's order (business first).
+   */
+  eventFirst?: boolean
+  /** Shown under the title, e.g. the event's date and category. */
+  details?: ReactNode
+  /** Whether the photo is the first thing on the screen (fetched first) or further down (fetched lazily). */
+  photoPriority?: PhotoPriority
   className?: string
 }
 
@@ -82,6 +98,9 @@ export function CustomerEventCard({
   reject,
   actions,
   titleAs: Title = 'h2',
+  eventFirst = false,
+  details,
+  photoPriority,
   className = '',
 }: CustomerEventCardProps) {
   const titleId = useId()
@@ -104,6 +123,81 @@ export function CustomerEventCard({
   const photo = mediaSrc(event.stillPhotoPath)
   const video = mediaSrc(event.videoPath)
 
+  const businessBlock = (
+    <header
+      className={`bg-slate-50 px-5 py-4 ${eventFirst ? 'border-t border-slate-200' : 'border-b border-slate-200'}`}
+    >
+      <p className="text-lg font-bold text-ink">{event.businessName}</p>
+      <address className="mt-1 grid gap-0.5 text-sm text-slate-700 not-italic">
+        {text(event.businessAddress) ? <span>{text(event.businessAddress)}</span> : null}
+        {cityLine ? <span>{cityLine}</span> : null}
+        {phone ? (
+          <span>
+            Phone: <a href={`tel:${phone.replace(/[^\d+]/g, '')}`}>{formatPhone(phone)}</a>
+          </span>
+        ) : null}
+        {contact ? <span>Contact: {contact}</span> : null}
+        {email ? (
+          <span>
+            Email:{' '}
+            <a href={`mailto:${email}`} className="break-all text-brand-700 underline">
+              {email}
+            </a>
+          </span>
+        ) : null}
+      </address>
+      {links.length > 0 ? (
+        <ul className="mt-3 flex flex-wrap gap-2 text-sm" aria-label="Links">
+          {links.map((link) => (
+            <li key={link.label}>
+              <a
+                href={link.href}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="inline-block rounded-full border border-slate-300 bg-white px-3 py-1 font-medium text-slate-800 hover:border-brand-500 hover:text-brand-700"
+              >
+                {link.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </header>
+  )
+  const titleBlock = (
+    <div className="px-5 py-4">
+      <Title id={titleId} className="text-2xl font-bold break-words text-ink">
+        {event.eventTitle}
+      </Title>
+      {details}
+      <p className="mt-2 break-words whitespace-pre-line text-slate-700">{event.eventDescription}</p>
+    </div>
+  )
+  const photoBlock = (
+    <div className={eventFirst ? 'px-5 pt-5' : 'px-5 pb-5'}>
+      {photoFileName ? (
+        <MediaPlaceholder kind="Photo" fileName={photoFileName} />
+      ) : (
+        <CardPhoto
+          key={photo ?? ''}
+          src={photo}
+          alt={event.eventTitle}
+          businessName={event.businessName}
+          priority={photoPriority}
+        />
+      )}
+    </div>
+  )
+  const videoBlock = videoFileName ? (
+    <div className="px-5 pb-5">
+      <MediaPlaceholder kind="Video" fileName={videoFileName} />
+    </div>
+  ) : video ? (
+    <div className="px-5 pb-5">
+      <CardVideo key={video} src={video} />
+    </div>
+  ) : null
+
   return (
     <article
       aria-labelledby={titleId}
@@ -111,63 +205,21 @@ export function CustomerEventCard({
       data-mode={mode}
       className={`overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm ${className}`}
     >
-      <header className="border-b border-slate-200 bg-slate-50 px-5 py-4">
-        <p className="text-lg font-bold text-ink">{event.businessName}</p>
-        <address className="mt-1 grid gap-0.5 text-sm text-slate-700 not-italic">
-          {text(event.businessAddress) ? <span>{text(event.businessAddress)}</span> : null}
-          {cityLine ? <span>{cityLine}</span> : null}
-          {phone ? (
-            <span>
-              Phone: <a href={`tel:${phone.replace(/[^\d+]/g, '')}`}>{formatPhone(phone)}</a>
-            </span>
-          ) : null}
-          {contact ? <span>Contact: {contact}</span> : null}
-          {email ? (
-            <span>
-              Email:{' '}
-              <a href={`mailto:${email}`} className="break-all text-brand-700 underline">
-                {email}
-              </a>
-            </span>
-          ) : null}
-        </address>
-        {links.length > 0 ? (
-          <ul className="mt-3 flex flex-wrap gap-2 text-sm" aria-label="Links">
-            {links.map((link) => (
-              <li key={link.label}>
-                <a
-                  href={link.href}
-                  target="_blank"
-                  rel="noopener noreferrer"
-                  className="inline-block rounded-full border border-slate-300 bg-white px-3 py-1 font-medium text-slate-800 hover:border-brand-500 hover:text-brand-700"
-                >
-                  {link.label}
-                </a>
-              </li>
-            ))}
-          </ul>
-        ) : null}
-      </header>
-
-      <div className="px-5 py-4">
-        <Title id={titleId} className="text-2xl font-bold break-words text-ink">
-          {event.eventTitle}
-        </Title>
-        <p className="mt-2 break-words whitespace-pre-line text-slate-700">{event.eventDescription}</p>
-      </div>
-
-      <div className="grid gap-3 px-5 pb-5">
-        {photoFileName ? (
-          <MediaPlaceholder kind="Photo" fileName={photoFileName} />
-        ) : (
-          <CardPhoto key={photo ?? ''} src={photo} alt={event.eventTitle} businessName={event.businessName} />
-        )}
-        {videoFileName ? (
-          <MediaPlaceholder kind="Video" fileName={videoFileName} />
-        ) : video ? (
-          <CardVideo key={video} src={video} />
-        ) : null}
-      </div>
+      {eventFirst ? (
+        <>
+          {photoBlock}
+          {titleBlock}
+          {videoBlock}
+          {businessBlock}
+        </>
+      ) : (
+        <>
+          {businessBlock}
+          {titleBlock}
+          {photoBlock}
+          {videoBlock}
+        </>
+      )}
 
       {mode === 'public' ? null : (
         <footer className="flex flex-col gap-3 border-t border-slate-200 px-5 py-4 sm:flex-row sm:justify-end">
@@ -216,16 +268,33 @@ function PhotoFallback({ businessName, hidden }: { businessName: string; hidden?
 
 // When the media fail to load, the page's media fallback script hides them and shows the fallback (works without
 // hydration; suppressHydrationWarning because it may have done so before React hydrates).
-function CardPhoto({ src, alt, businessName }: { src: string | null; alt: string; businessName: string }) {
+function CardPhoto({
+  src,
+  alt,
+  businessName,
+  priority,
+}: {
+  src: string | null
+  alt: string
+  businessName: string
+  priority?: PhotoPriority
+}) {
   if (!src) return <PhotoFallback businessName={businessName} />
   return (
     <>
       <img
         {...MEDIA_PROPS}
+        {...photoLoadingProps(priority)}
         suppressHydrationWarning
         src={src}
+        srcSet={photoSrcSet(src) || undefined}
+        sizes={photoSrcSet(src) ? CARD_PHOTO_SIZES : undefined}
+        // The box is reserved before the photo arrives (4:3, at most 400 px high), so nothing below it moves.
+        width={CARD_PHOTO_WIDTH}
+        height={CARD_PHOTO_HEIGHT}
+        decoding="async"
         alt={alt}
-        className="mx-auto max-h-[400px] w-full rounded-lg object-contain"
+        className="mx-auto h-auto max-h-[400px] w-full rounded-lg object-contain"
       />
       <PhotoFallback businessName={businessName} hidden />
     </>

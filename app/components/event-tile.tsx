@@ -1,9 +1,9 @@
-import { formatShortDate, mediaSrc } from '#app/models/format.ts'
+import { EventWhenLine } from '#app/components/event-facts.tsx'
+import { mediaSrc } from '#app/models/format.ts'
 import type { EventTileData } from '#app/models/event-tile.ts'
 import { MEDIA_PROPS } from '#app/utils/media-fallback.ts'
 
 export type { EventTileData }
-
 
 export const VIEW_DETAILS_TEXT = 'View details'
 
@@ -69,7 +69,6 @@ export function EventThumb({
 }
 
 export function EventTile({ event, compact = false }: { event: EventTileData; compact?: boolean }) {
-  const categories = event.category.join(', ')
   return (
     <article
       data-testid={compact ? 'featured-event' : 'calendar-event'}
@@ -83,11 +82,7 @@ export function EventTile({ event, compact = false }: { event: EventTileData; co
       <div className="flex flex-1 flex-col gap-2 p-4">
         <h3 className="font-semibold break-words text-ink">{event.eventTitle}</h3>
         {compact ? null : <p className="line-clamp-2 text-sm text-slate-600">{event.eventDescription}</p>}
-        <p className="text-xs text-slate-500">
-          {categories ? <span className="font-medium text-brand-700">{categories}</span> : null}
-          {categories && event.nextShowDate ? ' · ' : null}
-          {event.nextShowDate ? <span>{formatShortDate(event.nextShowDate, { withYear: true })}</span> : null}
-        </p>
+        <EventWhenLine date={event.date} category={event.category} />
         <ViewDetailsButton eventID={event.eventID} className="mt-auto pt-2" />
       </div>
     </article>

@@ -1,5 +1,5 @@
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { eventShowDates } from './event-dates.ts'
+import { eventDates, nextEventDate } from './event-dates.ts'
 import { externalUrl, mediaSrc } from './format.ts'
 
 /** What search engines and link previews read of a live event. */
@@ -38,7 +38,7 @@ function clip(text: string, max: number) {
 
 /**
  * Canonical URL, Open Graph values and schema.org Event data for a live event. Its dates have no times, so start
- * and end are dates: the next show date (today or later) and the last one.
+ * and end are dates: the next of the event's dates (`eventDates`: its own date, else its display dates) and the last.
  */
 export function eventSeo(
   event: EventSeoSource,
@@ -47,9 +47,8 @@ export function eventSeo(
   const canonicalUrl = new URL(eventPagePath(event.eventID), `${origin}/`).toString()
   const photo = mediaSrc(event.stillPhotoPath)
   const imageUrl = photo && !/^(blob|data):/i.test(photo) ? new URL(photo, `${origin}/`).toString() : null
-  const dates = eventShowDates(event.eventDate, event.showAdOnDates)
-  const startDate = dates.find((d) => d >= today) ?? dates[0]
-  const endDate = dates.at(-1)
+  const startDate = nextEventDate(event, today)
+  const endDate = eventDates(event.eventDate, event.showAdOnDates).at(-1)
   const description = clip(event.eventDescription, 300)
   const address = {
     '@type': 'PostalAddress',

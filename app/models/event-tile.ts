@@ -7,5 +7,6 @@ export interface EventTileData {
   stillPhotoPath: string
   businessName: string
   businessCity?: string
-  nextShowDate: string | null
+  /** The date the card shows (`nextEventDate`): the event's own date, else its next display date. */
+  date: string | null
 }

@@ -7,8 +7,17 @@ import { BounceBeacon } from '#app/components/bounce-beacon.tsx'
 import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
 import { ReviewReason } from '#app/components/review-reason.tsx'
 import { GeneralErrorBoundary, NotFoundScreen } from '#app/components/error-boundary.tsx'
+import { EventPageFacts } from '#app/components/event-facts.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { toPublicEvent } from '#app/models/event-projection.server.ts'
+import { eventDates } from '#app/models/event-dates.ts'
+import {
+  eventIcsPath,
+  googleCalendarUrl,
+  mapSearchUrl,
+  shareByEmailUrl,
+  streetAddress,
+} from '#app/models/event-links.ts'
 import { eventSeo, eventSeoMeta } from '#app/models/event-seo.ts'
 import { customerCardData } from '#app/models/customer-card.ts'
 import { latestRevisions, ownerReviewNotice } from '#app/models/event-revision.server.ts'
@@ -73,6 +82,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     : null
   if (!found) throw eventNotFound()
   const live = isLive(found.event, today)
+  const origin = siteOrigin(request)
+  const address = streetAddress(found.event)
   return {
     event: found.isOwner ? found.event : toPublicEvent(found.event),
     // Built as the advertiser's preview builds it, so the preview shows exactly this.
@@ -90,7 +101,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     viewMode,
     statusLabel: found.isOwner ? eventStatusLabel(found.event, today) : null,
     live,
-    seo: live ? eventSeo(found.event, { origin: siteOrigin(request), today }) : null,
+    seo: live ? eventSeo(found.event, { origin, today }) : null,
+    facts: {
+      dates: eventDates(found.event.eventDate, found.event.showAdOnDates),
+      category: found.event.category,
+      address,
+      mapUrl: address ? mapSearchUrl(address) : null,
+      icsPath: eventIcsPath(found.event.eventID),
+      googleCalendarUrl: googleCalendarUrl(found.event, { origin, today }),
+      shareUrl: shareByEmailUrl(found.event, origin),
+    },
   }
 }
 
@@ -121,7 +141,7 @@ const closeClasses =
   'rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50'
 
 export default function EventDetail() {
-  const { event, card, editable, viewMode, statusLabel, live, reviewReason, editNote, resubmitHref } =
+  const { event, card, editable, viewMode, statusLabel, live, reviewReason, editNote, resubmitHref, facts } =
     useLoaderData<typeof loader>()
   const paid = 'paymentStatus' in event && event.paymentStatus !== 'pending'
   const sentBack =
@@ -132,13 +152,23 @@ export default function EventDetail() {
   if (viewMode) {
     return (
       <main className="mx-auto max-w-3xl px-4 py-8">
-        <div className="mb-4 flex justify-end">
+        <div className="mb-4 flex items-center justify-between gap-3">
+          <a href="/calendar" className="text-sm font-medium text-brand-700 underline">
+            ← All events
+          </a>
           <Link to="/dashboard" className={closeClasses}>
             Close
           </Link>
         </div>
         {sentBack}
-        <CustomerEventCard event={card} mode="public" titleAs="h1" />
+        <CustomerEventCard
+          event={card}
+          mode="public"
+          titleAs="h1"
+          eventFirst
+          photoPriority="high"
+          details={<EventPageFacts {...facts} />}
+        />
         {/* Only a live event's bounces are counted (the endpoint answers 404 for anything else). */}
         {live ? <BounceBeacon eventID={event.eventID} /> : null}
       </main>

@@ -4,11 +4,12 @@ import { useLoaderData } from '@remix-run/react'
 import { Pagination } from '#app/components/calendar-results.tsx'
 import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { EventWhenLine } from '#app/components/event-facts.tsx'
 import { ViewDetailsButton } from '#app/components/event-tile.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { EMPTY_CALENDAR_FILTERS, MAX_PAGE } from '#app/models/calendar-filters.ts'
 import { customerCardData } from '#app/models/customer-card.ts'
-import { formatDatesLine } from '#app/models/format.ts'
+import { nextEventDate } from '#app/models/event-dates.ts'
 import { getLiveEventsCount, getLiveEventsPage } from '#app/models/public-events.server.ts'
 import { sharedPageHeaders } from '#app/services/page-cache.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
@@ -42,7 +43,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
       }),
       getLiveEventsCount(EMPTY_CALENDAR_FILTERS, { today }),
     ])
-    return { events, page, pageCount: Math.max(1, Math.ceil(total / PUBLIC_PAGE_SIZE)), error: null }
+    const withDates = events.map((event) => ({ ...event, date: nextEventDate(event, today) }))
+    return {
+      events: withDates,
+      page,
+      pageCount: Math.max(1, Math.ceil(total / PUBLIC_PAGE_SIZE)),
+      error: null,
+    }
   } catch (error) {
     // The spec's failure state: the page still renders, with its message instead of the list.
     console.error('Loading the public events failed', error)
@@ -71,15 +78,16 @@ export default function PublicEvents() {
         </p>
       ) : (
         <ul aria-label="Events" className="mt-8 grid gap-8">
-          {events.map((event) => (
+          {events.map((event, i) => (
             <li key={event.eventID} className="grid gap-3">
-              <CustomerEventCard event={customerCardData(event, event)} mode="public" />
-              <div className="flex flex-wrap items-center justify-between gap-3 px-1">
-                <p className="text-sm text-slate-600">
-                  {formatDatesLine(event.showAdOnDates, event.eventDate)}
-                </p>
-                <ViewDetailsButton eventID={event.eventID} />
-              </div>
+              <CustomerEventCard
+                event={customerCardData(event, event)}
+                mode="public"
+                eventFirst
+                photoPriority={i === 0 ? 'high' : 'lazy'}
+                details={<EventWhenLine date={event.date} category={event.category} />}
+              />
+              <ViewDetailsButton eventID={event.eventID} className="justify-self-end px-1" />
             </li>
           ))}
         </ul>

@@ -1,4 +1,5 @@
 import type { CalendarFilters } from '#app/models/calendar-filters.ts'
+import { nextEventDate } from '#app/models/event-dates.ts'
 import type { EventTileData } from '#app/models/event-tile.ts'
 import { cachedLiveEvents } from '#app/models/live-events-cache.server.ts'
 import { loadCalendarListing, type LiveEvent } from '#app/models/public-events.server.ts'
@@ -11,7 +12,7 @@ export interface CalendarPageResults {
   events: EventTileData[]
 }
 
-function toTile(event: LiveEvent): EventTileData {
+function toTile(event: LiveEvent, today: string): EventTileData {
   return {
     eventID: event.eventID,
     eventTitle: event.eventTitle,
@@ -19,7 +20,7 @@ function toTile(event: LiveEvent): EventTileData {
     category: event.category,
     stillPhotoPath: event.stillPhotoPath,
     businessName: event.businessName,
-    nextShowDate: event.nextShowDate,
+    date: nextEventDate(event, today),
   }
 }
 
@@ -35,8 +36,8 @@ export function getCalendarResults(
       total: listing.total,
       page: listing.page,
       pageCount: listing.pageCount,
-      featured: listing.featured.map(toTile),
-      events: listing.events.map(toTile),
+      featured: listing.featured.map((e) => toTile(e, today)),
+      events: listing.events.map((e) => toTile(e, today)),
     }
   })
 }

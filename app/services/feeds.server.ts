@@ -1,9 +1,10 @@
 import { createEvents, type DateArray, type EventAttributes } from 'ics'
 import { PRODUCT_NAME, TAGLINE, UNSET_DATE } from '#app/constants.ts'
 import { calendarSearchParams, dateWindow, normalizeCalendarFilters } from '#app/models/calendar-filters.ts'
-import { eventShowDates } from '#app/models/event-dates.ts'
+import { eventDates, hasOwnDate, nextEventDate } from '#app/models/event-dates.ts'
+import { eventLocation, type CalendarEntrySource } from '#app/models/event-links.ts'
 import { eventPagePath } from '#app/models/event-seo.ts'
-import { getLiveEventsPage, listLiveEventIds, type LiveEvent } from '#app/models/public-events.server.ts'
+import { getLiveEventsPage, listLiveEventIds } from '#app/models/public-events.server.ts'
 import { platformToday } from './platform-today.server.ts'
 import { siteOrigin } from './site-url.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'
@@ -22,50 +23,64 @@ function feedRequest(request: Request) {
   return { filters, today, origin: siteOrigin(request) }
 }
 
-function locationOf(event: LiveEvent) {
-  const region = [event.businessState, event.businessZip].filter(Boolean).join(' ')
-  return [event.businessName, event.businessAddress, event.businessCity, region].filter(Boolean).join(', ')
-}
-
 function dateArray(isoDate: string): DateArray {
   const [y, m, d] = isoDate.split('-').map(Number) as [number, number, number]
   return [y, m, d]
 }
 
+/** One all-day entry per given date of the event, each linking to the event's page. */
+function calendarEntries(
+  event: CalendarEntrySource,
+  dates: readonly string[],
+  origin: string,
+): EventAttributes[] {
+  const url = new URL(eventPagePath(event.eventID), `${origin}/`).toString()
+  const host = new URL(origin).host
+  return dates.map((date): EventAttributes => ({
+    uid: `event-${event.eventID}-${date}@${host}`,
+    start: dateArray(date),
+    end: dateArray(addDaysIso(date, 1)),
+    title: event.eventTitle,
+    description: `${event.eventDescription}\n\n${url}`,
+    location: eventLocation(event),
+    url,
+    categories: event.category.length > 0 ? [...event.category] : undefined,
+    status: 'CONFIRMED',
+    busyStatus: 'FREE',
+    transp: 'TRANSPARENT',
+  }))
+}
+
+function icsText(entries: EventAttributes[], calName: string) {
+  const { error, value } = createEvents(entries, { productId: `-//${PRODUCT_NAME}//Calendar//EN`, calName })
+  if (error || value === null) throw error ?? new Error('The calendar could not be written')
+  return value
+}
+
 /**
- * The live events matching the calendar's filters as iCalendar: one all-day entry per show date from today on (and
- * inside the date filter, when one is set), each linking to the event's page.
+ * The live events matching the calendar's filters as iCalendar, one all-day entry per event date from today on: an
+ * event's own date, or each of its display dates inside the date filter (when one is set). Each links to the page.
  */
 export async function calendarIcs(request: Request): Promise<string> {
   const { filters, today, origin } = feedRequest(request)
   const window = dateWindow(filters)
+  const inWindow = (d: string) => !window || ((window.from === null || d >= window.from) && d <= window.to)
   const events = await getLiveEventsPage(filters, { today, limit: FEED_EVENTS_LIMIT })
-  const host = new URL(origin).host
-  const entries: EventAttributes[] = events.flatMap((event) => {
-    const url = new URL(eventPagePath(event.eventID), `${origin}/`).toString()
-    const dates = eventShowDates(event.eventDate, event.showAdOnDates).filter(
-      (d) => d >= today && (!window || ((window.from === null || d >= window.from) && d <= window.to)),
-    )
-    return dates.map((date): EventAttributes => ({
-      uid: `event-${event.eventID}-${date}@${host}`,
-      start: dateArray(date),
-      end: dateArray(addDaysIso(date, 1)),
-      title: event.eventTitle,
-      description: `${event.eventDescription}\n\n${url}`,
-      location: locationOf(event),
-      url,
-      categories: event.category.length > 0 ? [...event.category] : undefined,
-      status: 'CONFIRMED',
-      busyStatus: 'FREE',
-      transp: 'TRANSPARENT',
-    }))
+  const entries = events.flatMap((event) => {
+    const upcoming = eventDates(event.eventDate, event.showAdOnDates).filter((d) => d >= today)
+    // The filter picked the event; its own date is when it happens, whichever display date matched.
+    const dates = hasOwnDate(event.eventDate) ? upcoming : upcoming.filter(inWindow)
+    return calendarEntries(event, dates, origin)
   })
-  const { error, value } = createEvents(entries, {
-    productId: `-//${PRODUCT_NAME}//Calendar//EN`,
-    calName: `${PRODUCT_NAME} events`,
-  })
-  if (error || value === null) throw error ?? new Error('The calendar could not be written')
-  return value
+  return icsText(entries, `${PRODUCT_NAME} events`)
+}
+
+/** One event as iCalendar ("Add to calendar"): an entry per event date. */
+export function eventIcs(event: CalendarEntrySource, origin: string): string {
+  return icsText(
+    calendarEntries(event, eventDates(event.eventDate, event.showAdOnDates), origin),
+    event.eventTitle,
+  )
 }
 
 function xml(text: string) {
@@ -90,11 +105,10 @@ export async function calendarRss(request: Request): Promise<string> {
   const selfUrl = `${origin}/calendar.rss${query ? `?${query}` : ''}`
   const items = events.map((event) => {
     const url = new URL(eventPagePath(event.eventID), `${origin}/`).toString()
-    const when = event.nextShowDate ? ` (${event.nextShowDate})` : ''
+    const date = nextEventDate(event, today)
+    const when = date ? ` (${date})` : ''
     const published =
-      event.approvedDateByAdmin !== UNSET_DATE
-        ? rfc822(event.approvedDateByAdmin)
-        : rfc822(event.createdDate)
+      event.approvedDateByAdmin !== UNSET_DATE ? rfc822(event.approvedDateByAdmin) : rfc822(event.createdDate)
     return [
       '<item>',
       `<title>${xml(`${event.eventTitle}${when}`)}</title>`,

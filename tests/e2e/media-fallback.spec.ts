@@ -118,6 +118,8 @@ test.describe('media that fails to load on the pages without the framework’s J
       pageNumber++
     }
     card = page.getByTestId('customer-event-card').filter({ hasText: ad.title })
+    // Photos below the first are fetched lazily: only once near the screen can one fail.
+    await card.scrollIntoViewIfNeeded()
     await expectCardFallbacks(card, ad.account.businessName)
   })
 

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { loader as icsLoader } from '#app/routes/calendar[.]ics.ts'
 import { loader as rssLoader } from '#app/routes/calendar[.]rss.ts'
 import { loader as eventLoader } from '#app/routes/event.$id.tsx'
+import { loader as eventIcsLoader } from '#app/routes/event.$id_.calendar[.]ics.ts'
 import { loader as robotsLoader } from '#app/routes/robots[.]txt.ts'
 import { loader as sitemapLoader } from '#app/routes/sitemap[.]xml.ts'
 import { resetEnvCache } from '#app/services/env.server.ts'
@@ -76,14 +77,9 @@ describe('/calendar.ics', () => {
     expect(response.headers.get('Content-Type')).toMatch(/^text\/calendar/)
     const entries = vevents(await response.text())
     const keys = entries.map((e) => `${String(e.summary)} ${isoDay(e.start)}`).sort()
-    // The date already past (day -1) is left out; the picnic's event date counts as one of its dates.
+    // The date already past (day -1) is left out; the picnic has its own date, so its display date is no entry.
     expect(keys).toEqual(
-      [
-        `Brass </script> Concert ${day(2)}`,
-        `Brass </script> Concert ${day(4)}`,
-        `Picnic ${day(5)}`,
-        `Picnic ${day(6)}`,
-      ].sort(),
+      [`Brass </script> Concert ${day(2)}`, `Brass </script> Concert ${day(4)}`, `Picnic ${day(6)}`].sort(),
     )
     const first = entries.find((e) => String(e.summary).startsWith('Brass'))!
     expect(first.datetype).toBe('date')
@@ -94,10 +90,11 @@ describe('/calendar.ics', () => {
 
   test('the calendar’s filters apply, dates outside the window are left out', async () => {
     const byCategory = vevents(await (await get(icsLoader, '/calendar.ics?category=Family')).text())
-    expect(byCategory.map((e) => String(e.summary))).toEqual(['Picnic', 'Picnic'])
+    expect(byCategory.map((e) => `${String(e.summary)} ${isoDay(e.start)}`)).toEqual([`Picnic ${day(6)}`])
     const windowed = vevents(await (await get(icsLoader, `/calendar.ics?from=${day(4)}&to=${day(5)}`)).text())
-    const starts = windowed.map((e) => isoDay(e.start)).sort()
-    expect(starts).toEqual([day(4), day(5)])
+    // The concert's display dates inside the window; the picnic (matched by its display date) on its own date.
+    const starts = windowed.map((e) => `${String(e.summary)} ${isoDay(e.start)}`).sort()
+    expect(starts).toEqual([`Brass </script> Concert ${day(4)}`, `Picnic ${day(6)}`])
   })
 
   test('no matches is still a valid calendar', async () => {
@@ -118,7 +115,8 @@ describe('/calendar.rss', () => {
     expect(items[0]).toContain(`<title>Brass &lt;/script&gt; Concert (${day(2)})</title>`)
     expect(items[0]).toContain('Trumpets, &quot;tubas&quot; &amp; trombones, &lt;b&gt;loud&lt;/b&gt;.')
     expect(items[0]).toContain(`<link>http://localhost/event/${concert.eventID}?viewMode=true</link>`)
-    expect(items[1]).toContain('<title>Picnic')
+    // The picnic's own date, not the first day its ad runs.
+    expect(items[1]).toContain(`<title>Picnic (${day(6)})</title>`)
     expect(xml).not.toContain('Ended')
     expect(xml).not.toContain('Pending')
   })
@@ -227,6 +225,11 @@ describe('event pages for search engines and link previews', () => {
     expect(html).toContain('<meta name="twitter:card" content="summary_large_image"/>')
   })
 
+  test('JSON-LD dates an event with its own date by that date, not by the days its ad runs', async () => {
+    const html = await (await request(`/event/${picnic.eventID}?viewMode=true`)).text()
+    expect(jsonLdOf(html)[0]).toMatchObject({ startDate: day(6), endDate: day(6) })
+  })
+
   test('an owner’s preview of an event that is not live has no structured data and is not indexed', async () => {
     const cookie = await sessionCookieFor({ business: owner })
     const response = await callRoute(eventLoader, `/event/${pending.eventID}?viewMode=true`, {
@@ -234,5 +237,112 @@ describe('event pages for search engines and link previews', () => {
       headers: { Cookie: cookie },
     })
     expect(await response.json()).toMatchObject({ live: false, seo: null })
+  })
+})
+
+describe('when events happen, on every page visitors see', () => {
+  let request: Awaited<ReturnType<typeof builtRequestHandler>>
+
+  beforeAll(async () => {
+    request = await builtRequestHandler()
+  }, BUILD_TIMEOUT_MS)
+
+  /** The `<time>` dates shown in the block of HTML that holds `title`. */
+  function datesNear(html: string, title: string, blockTag: 'article' | 'li') {
+    const blocks = html.split(`<${blockTag}`).filter((b) => b.includes(`>${title}<`))
+    expect(blocks.length).toBeGreaterThan(0)
+    return [...new Set(blocks.flatMap((b) => [...b.matchAll(/<time dateTime="([\d-]+)"/g)].map((m) => m[1])))]
+  }
+
+  test('calendar cards and the featured strip show the event’s own date, else its next display date', async () => {
+    const html = await (await request('/calendar')).text()
+    expect(datesNear(html, 'Picnic', 'article')).toEqual([day(6)])
+    expect(datesNear(html, 'Brass &lt;/script&gt; Concert', 'article')).toEqual([day(2)])
+    expect(html.match(/data-testid="featured-event"/g)).toHaveLength(2)
+  })
+
+  test('/public leads with the event: photo, title, then its date and category, the business after', async () => {
+    const html = await (await request('/public')).text()
+    expect(datesNear(html, 'Picnic', 'li')).toEqual([day(6)])
+    expect(datesNear(html, 'Brass &lt;/script&gt; Concert', 'li')).toEqual([day(2)])
+    const card = html.slice(html.indexOf('data-testid="customer-event-card"'))
+    const photo = card.indexOf('<img')
+    const title = card.indexOf('Brass &lt;/script&gt; Concert</h2>')
+    const business = card.indexOf('<address')
+    expect(photo).toBeGreaterThan(-1)
+    expect(photo).toBeLessThan(title)
+    expect(title).toBeLessThan(business)
+    expect(card.slice(title, business)).toContain('>Concert<')
+    // The first photo is fetched first.
+    expect(card.slice(photo, card.indexOf('>', photo))).toContain('fetchpriority="high"')
+  })
+
+  test('the event page lists every date, the category, the address with a map link and calendar links', async () => {
+    const picnicHtml = await (await request(`/event/${picnic.eventID}?viewMode=true`)).text()
+    expect(datesNear(picnicHtml, 'Picnic', 'article')).toEqual([day(6)])
+    const html = await (await request(`/event/${concert.eventID}?viewMode=true`)).text()
+    const facts = html.slice(html.indexOf('data-testid="event-facts"'))
+    expect([...facts.matchAll(/<time dateTime="([\d-]+)"/g)].map((m) => m[1])).toEqual([
+      day(-1),
+      day(2),
+      day(4),
+    ])
+    expect(facts).toContain('<dd>Concert</dd>')
+    expect(facts).toContain('5 Elm St, Springfield, IL 62704')
+    expect(facts).toContain(
+      'href="https://www.openstreetmap.org/search?query=5%20Elm%20St%2C%20Springfield%2C%20IL%2062704"',
+    )
+    expect(facts).toContain(`href="/event/${concert.eventID}/calendar.ics"`)
+    expect(facts).toMatch(
+      /href="https:\/\/calendar\.google\.com\/calendar\/render\?action=TEMPLATE&amp;text=Brass[^"]*dates=/,
+    )
+    expect(facts).toContain('href="mailto:?subject=')
+    expect(html).toContain('href="/calendar"')
+    expect(html).toContain('href="/dashboard"')
+  })
+})
+
+describe('/event/{id}/calendar.ics', () => {
+  function getIcs(id: string | number, cookie?: string) {
+    return callRoute(eventIcsLoader, `/event/${id}/calendar.ics`, {
+      params: { id: String(id) },
+      headers: cookie ? { Cookie: cookie } : {},
+    })
+  }
+
+  test('a live event as valid iCalendar: one all-day entry per event date', async () => {
+    const response = await getIcs(picnic.eventID)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('Content-Type')).toMatch(/^text\/calendar/)
+    expect(response.headers.get('Cache-Control')).toBe('public, max-age=300')
+    const text = await response.text()
+    expect(text).toMatch(/^BEGIN:VCALENDAR\r\nVERSION:2\.0\r\n/)
+    const entries = vevents(text)
+    expect(entries.map((e) => [String(e.summary), isoDay(e.start), isoDay(e.end!), e.datetype])).toEqual([
+      ['Picnic', day(6), day(7), 'date'],
+    ])
+    expect(entries[0]!.url).toBe(`http://localhost/event/${picnic.eventID}?viewMode=true`)
+    const concertEntries = vevents(await (await getIcs(concert.eventID)).text())
+    expect(concertEntries.map((e) => isoDay(e.start)).sort()).toEqual([day(-1), day(2), day(4)])
+  })
+
+  test('an event that is not live is a 404 for visitors and other businesses, its advertiser gets it privately', async () => {
+    const stranger = await insertBusiness(db, { businessName: 'Stranger Ltd' })
+    for (const event of [pending, ended]) {
+      expect((await getIcs(event.eventID)).status).toBe(404)
+      expect((await getIcs(event.eventID, await sessionCookieFor({ business: stranger }))).status).toBe(404)
+      const own = await getIcs(event.eventID, await sessionCookieFor({ business: owner }))
+      expect(own.status).toBe(200)
+      expect(own.headers.get('Cache-Control')).toBe('private, no-store')
+      expect(vevents(await own.text())).toHaveLength(1)
+    }
+  })
+
+  test('missing and hostile ids are a 404 with a message, never a 500', async () => {
+    for (const id of ['999999', 'abc', '-1', '0', '1.5', '99999999999', "1' OR 1=1", '%00', '']) {
+      const response = await getIcs(id)
+      expect(response.status, id).toBe(404)
+      expect(await response.json()).toEqual({ message: 'Event not found' })
+    }
   })
 })
