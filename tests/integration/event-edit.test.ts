@@ -7,7 +7,7 @@ import { loader as newEventLoader } from '#app/routes/dashboard.events.new.tsx'
 import { action as previewAction, loader as previewLoader } from '#app/routes/dashboard.events.preview.tsx'
 import { loader as eventPageLoader } from '#app/routes/event.$id.tsx'
 import { getEventPaymentData } from '#app/services/checkout.server.ts'
-import { AD_NOT_EDITABLE_MESSAGE } from '#app/services/event-ad/index.server.ts'
+import { AD_NOT_EDITABLE_MESSAGE, PAID_MEANWHILE_MESSAGE } from '#app/services/event-ad/index.server.ts'
 import { testProvider } from '#app/services/payment-providers.server.ts'
 import { setUpEventPayment } from '#app/services/payments.server.ts'
 import { sessionStorage } from '#app/services/session.server.ts'
@@ -290,6 +290,7 @@ describe('saving an edit with JavaScript (POST /api/approve-event with eventID)'
       approveBody({ eventID: String(ad.eventID), eventData: { eventTitle: 'Too Late' } }),
     )
     expect(res.status).toBe(409)
+    expect(await res.json()).toMatchObject({ message: PAID_MEANWHILE_MESSAGE })
     expect(await row(ad.eventID)).toMatchObject({ eventTitle: 'Paid Unrecorded', paymentStatus: 'paid' })
   })
 })

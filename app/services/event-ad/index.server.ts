@@ -48,6 +48,9 @@ import {
 export { AD_NOT_EDITABLE_MESSAGE, EVENT_NOT_FOUND_MESSAGE }
 export { getEventDraft, type EventDraft } from './draft.server.ts'
 
+export const PAID_MEANWHILE_MESSAGE =
+  'This ad has just been paid for, so this edit was not saved. Open it again to change its text, photo or video.'
+
 export const PAYMENT_UNDER_WAY_MESSAGE =
   'A payment for this ad is being processed, so it cannot be edited now. Please check back shortly.'
 
@@ -311,7 +314,7 @@ export async function saveAd(args: {
     const edited = await requireEditableEvent(args.business, args.eventID)
     if (ownerEditKind(edited, platformToday()) !== 'draft') return saveEventWithMedia(args)
     const payments = await settleOpenPayments(args.eventID)
-    if (payments === 'paid') throw new AppError(AD_NOT_EDITABLE_MESSAGE, 409)
+    if (payments === 'paid') throw new AppError(PAID_MEANWHILE_MESSAGE, 409)
     if (payments === 'unknown') throw new AppError(PAYMENT_UNDER_WAY_MESSAGE, 409)
   }
   return saveEventWithMedia(args)
