@@ -7,7 +7,8 @@ import { renderToPipeableStream } from 'react-dom/server'
 import { NonceProvider } from '#app/components/nonce.tsx'
 import { startCleanupSchedule } from '#app/services/cleanup.server.ts'
 import { noteRequestError } from '#app/services/database-health.server.ts'
-import { startDatabase } from '#app/services/database.server.ts'
+import { startDatabase, stopBeforeDatabaseCloses } from '#app/services/database.server.ts'
+import { startMailWorker } from '#app/services/mail.server.ts'
 import { getEnv } from '#app/services/env.server.ts'
 import { createRequestGuard } from '#app/services/request-guard.server.ts'
 import { createNonce, securityHeaders } from '#app/services/security.server.ts'
@@ -18,6 +19,7 @@ const env = getEnv()
 try {
   await startDatabase()
   startCleanupSchedule()
+  stopBeforeDatabaseCloses(startMailWorker())
 } catch (error) {
   if (error instanceof DatabaseLockedError) {
     console.error(error.message)

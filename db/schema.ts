@@ -373,3 +373,38 @@ export const jobRuns = pgTable('job_runs', {
   finishedAt: timestamp('finishedAt', { withTimezone: true, mode: 'date' }),
   runs: integer('runs').notNull().default(1),
 })
+
+/**
+ * Email waiting to be sent, written in the same transaction as the change it tells about, so a message exists exactly
+ * when its change does. The mail worker claims due rows (`FOR UPDATE SKIP LOCKED`), sends them over SMTP and marks
+ * them sent; a failure is retried with exponential backoff. `dedupeKey` makes an enqueue idempotent where the same
+ * change can be recorded twice (a refund reported by both the provider's webhook and the refund call).
+ */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    createdAt: createdNow('createdAt'),
+    kind: varchar('kind', { length: 40 }).notNull(),
+    dedupeKey: text('dedupeKey'),
+    toAddress: text('toAddress').notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('textBody').notNull(),
+    htmlBody: text('htmlBody').notNull(),
+    /** pending (due at nextAttemptAt), sending (claimed until nextAttemptAt), sent, failed (gave up). */
+    status: varchar('status', { length: 10 }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('nextAttemptAt', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    lastError: text('lastError'),
+    sentAt: timestamp('sentAt', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('outbox_dedupe_key_unique').on(t.dedupeKey),
+    index('outbox_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`"status" in ('pending', 'sending')`),
+    check('outbox_status_check', sql`${t.status} in ('pending', 'sending', 'sent', 'failed')`),
+  ],
+)
+
+export type OutboxMessage = typeof outbox.$inferSelect

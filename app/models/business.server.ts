@@ -6,6 +6,7 @@ import { business, users, type Business } from '#db/schema.ts'
 import { DUPLICATE_EMAIL_MESSAGE, type Registration } from './business-schema.ts'
 import type { CardBusiness } from './customer-card.ts'
 import { businessPublicColumns } from './event.server.ts'
+import { enqueueAccountCreatedEmail } from './notifications.server.ts'
 
 /** A business as the API shows it: everything but the password hash. */
 export type PublicBusiness = Omit<Business, 'businessPassword'>
@@ -82,7 +83,11 @@ function isUniqueViolation(error: unknown): boolean {
  * it in the same transaction. A duplicate email (even one that slipped past the earlier check) is a
  * 409 AppError.
  */
-export async function createBusiness(input: Registration, { linkUserId }: { linkUserId?: string } = {}) {
+/** Creates the account and, in the same transaction, queues its welcome email (links to `origin`). */
+export async function createBusiness(
+  input: Registration,
+  { linkUserId, origin }: { linkUserId?: string; origin: string },
+) {
   const businessPassword = await hashPassword(input.businessPassword)
   const businessEmail = input.businessEmail.trim().toLowerCase()
   try {
@@ -117,6 +122,7 @@ export async function createBusiness(input: Registration, { linkUserId }: { link
           .set({ businessID: created.businessID, updatedAt: new Date() })
           .where(eq(users.id, linkUserId))
       }
+      await enqueueAccountCreatedEmail(tx, { ...created, origin })
       return created
     })
   } catch (error) {

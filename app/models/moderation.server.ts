@@ -6,6 +6,7 @@ import { business, events } from '#db/schema.ts'
 import type { PendingEvent, ReviewInput } from './moderation-schema.ts'
 import { CHANGES_REQUESTED } from './event-status.ts'
 import { businessPublicColumns } from './event.server.ts'
+import { enqueueAdApprovedEmail, enqueueChangesRequestedEmail } from './notifications.server.ts'
 import { announcePublicPagesChanged } from './public-pages-changes.server.ts'
 
 export { reviewSchema, type PendingEvent, type ReviewInput } from './moderation-schema.ts'
@@ -108,27 +109,33 @@ export async function notReviewable(
 }
 
 /**
- * Records an approval, a rejection or a request for changes of a paid event awaiting review in one conditional UPDATE, so of two reviews at
- * once only one applies. Returns the event's title, or null when it was not awaiting review.
+ * Records an approval, a rejection or a request for changes of a paid event awaiting review in one conditional
+ * UPDATE, so of two reviews at once only one applies; an approval or a request for changes queues its email to the
+ * advertiser (links to `origin`) in the same transaction. Returns the event's title, or null when it was not awaiting
+ * review.
  */
 export async function recordReview(
   { eventID, action, reason }: ReviewInput,
-  { reviewerId, today }: { reviewerId: string; today: string },
+  { reviewerId, today, origin }: { reviewerId: string; today: string; origin: string },
 ): Promise<{ eventTitle: string } | null> {
   const decision =
     action === 'approve'
       ? { eventStatus: 'approved', approvedDateByAdmin: today, rejectionReason: '' }
       : { eventStatus: action === 'reject' ? 'rejected' : CHANGES_REQUESTED, rejectionReason: reason }
-  const [row] = await db
-    .update(events)
-    .set({ ...decision, reviewedByUserId: reviewerId, reviewedAt: new Date() })
-    .where(
-      and(eq(events.eventID, eventID), eq(events.eventStatus, 'pending'), eq(events.paymentStatus, 'paid')),
-    )
-    .returning({ eventTitle: events.eventTitle })
-  if (!row) return null
-  await announcePublicPagesChanged()
-  return row
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(events)
+      .set({ ...decision, reviewedByUserId: reviewerId, reviewedAt: new Date() })
+      .where(
+        and(eq(events.eventID, eventID), eq(events.eventStatus, 'pending'), eq(events.paymentStatus, 'paid')),
+      )
+      .returning({ eventTitle: events.eventTitle })
+    if (!row) return null
+    if (action === 'approve') await enqueueAdApprovedEmail(tx, { eventID, origin })
+    else if (action !== 'reject') await enqueueChangesRequestedEmail(tx, { eventID, reason, origin })
+    await announcePublicPagesChanged(tx)
+    return row
+  })
 }
 
 /** Puts a rejected event back to pending with no review recorded (its refund failed, so the review can be repeated). */

@@ -12,6 +12,7 @@ import { ALL_DAYS, REJECTION_REASON_MAX, reviewFormSchema } from '#app/models/mo
 import type { RevisionChange } from '#app/models/event-revision.server.ts'
 import { requireRole } from '#app/services/auth.server.ts'
 import { getEnv } from '#app/services/env.server.ts'
+import { linkOrigin } from '#app/services/site-url.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
 import { reviewQueueDateParam } from '#app/services/moderation-http.server.ts'
 import { reviewEvent } from '#app/services/moderation.server.ts'
@@ -93,7 +94,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const back = `/admin${date && (isValidIsoDate(date) || date === ALL_DAYS) ? `?date=${date}` : ''}`
   const outcome = await reviewEvent(
     { eventID, action: intent, reason },
-    { reviewerId: admin.id, today: platformToday() },
+    { reviewerId: admin.id, today: platformToday(), origin: linkOrigin(request) },
   )
   if (!outcome.ok) {
     return redirectWithToast(back, {

@@ -3,6 +3,7 @@ import { reviewSchema } from '#app/models/moderation.server.ts'
 import { jsonError } from '#app/services/http.server.ts'
 import { requireAdminApi } from '#app/services/moderation-http.server.ts'
 import { reviewEvent } from '#app/services/moderation.server.ts'
+import { linkOrigin } from '#app/services/site-url.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
 import { readJsonBody } from '#app/services/request-body.server.ts'
 
@@ -31,6 +32,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const outcome = await reviewEvent(review, {
     reviewerId: admin.id,
     today: platformToday(),
+    origin: linkOrigin(request),
   })
   if (!outcome.ok) return jsonError(outcome.message, outcome.status)
   return Response.json({

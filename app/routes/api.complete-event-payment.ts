@@ -5,6 +5,7 @@ import { requireOwnBusinessJson } from '#app/services/auth.server.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { clearPaymentData, readPaymentData } from '#app/services/checkout.server.ts'
 import { completeEventPayment } from '#app/services/payments.server.ts'
+import { mailContext } from '#app/services/site-url.server.ts'
 import { getSession, sessionStorage } from '#app/services/session.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 
@@ -23,7 +24,11 @@ export async function action({ request }: ActionFunctionArgs) {
     'paymentIntentId and businessID are required',
   )
   try {
-    const result = await completeEventPayment({ business, paymentIntentId: body.paymentIntentId })
+    const result = await completeEventPayment({
+      business,
+      paymentIntentId: body.paymentIntentId,
+      mail: mailContext(request),
+    })
     const headers = new Headers()
     if (result.success) {
       const session = await getSession(request)

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { jsonError } from '#app/services/http.server.ts'
 import { handleStripeWebhook } from '#app/services/payments.server.ts'
+import { mailContext } from '#app/services/site-url.server.ts'
 import { readBodyText } from '#app/services/request-body.server.ts'
 
 /** POST /api/stripe/webhook: signed provider events (the signature covers the raw body, so it is read as text). */
@@ -8,7 +9,11 @@ export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return jsonError('Method not allowed', 405)
   const rawBody = await readBodyText(request)
   try {
-    const { status, body } = await handleStripeWebhook(rawBody, request.headers.get('Stripe-Signature'))
+    const { status, body } = await handleStripeWebhook(
+      rawBody,
+      request.headers.get('Stripe-Signature'),
+      mailContext(request),
+    )
     return Response.json(body, { status })
   } catch (error) {
     // A 5xx makes the provider retry later; the event id was not recorded, so the retry is processed.

@@ -22,6 +22,8 @@ import {
   setUpEventPayment,
 } from './payments.server.ts'
 import { readFormData } from './request-body.server.ts'
+import { mailContext } from './site-url.server.ts'
+import type { MailContext } from '#app/models/notifications.server.ts'
 import { getSession, sessionStorage } from './session.server.ts'
 import { redirectWithToast } from './toast.server.ts'
 
@@ -141,9 +143,10 @@ async function finishRedirectedPayment(
   business: BusinessSessionCopy,
   session: Session,
   paymentIntentId: string,
+  mail: MailContext,
 ) {
   try {
-    const result = await completeEventPayment({ business, paymentIntentId })
+    const result = await completeEventPayment({ business, paymentIntentId, mail })
     if (result.success) return paymentSucceeded(session)
     return unpaidRedirect(session, result)
   } catch (error) {
@@ -167,7 +170,7 @@ export async function checkoutPage(request: Request, business: BusinessSessionCo
   const url = new URL(request.url)
 
   const returnedIntent = url.searchParams.get('payment_intent')
-  if (returnedIntent) return finishRedirectedPayment(business, session, returnedIntent)
+  if (returnedIntent) return finishRedirectedPayment(business, session, returnedIntent, mailContext(request))
 
   let headers: HeadersInit | undefined
   if (url.searchParams.has('eventID')) {
@@ -253,6 +256,7 @@ export async function checkoutAction(request: Request, business: BusinessSession
       business,
       eventID: stored.eventID,
       card: { number: text('cardNumber'), expiry: text('expiry'), cvc: text('cvc') },
+      mail: mailContext(request),
     })
     if (!result.success) return unpaidRedirect(session, result)
     if (form.get('js') !== '1') return paymentSucceeded(session)

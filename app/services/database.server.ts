@@ -5,6 +5,13 @@ import { getEnv } from './env.server.ts'
 const SHUTDOWN_GRACE_MS = 4000
 
 let shutdownHooked = false
+/** What must stop before the database closes (the mail worker finishing its round). */
+const beforeClose = new Set<() => Promise<void>>()
+
+/** Runs `stop` on SIGTERM/SIGINT before the database is closed. */
+export function stopBeforeDatabaseCloses(stop: () => Promise<void>) {
+  beforeClose.add(stop)
+}
 
 /** Opens the database for the server process and closes it on SIGTERM/SIGINT. */
 export async function startDatabase() {
@@ -16,7 +23,9 @@ export async function startDatabase() {
       process.once(signal, () => {
         // A lingering keep-alive socket must not keep the server up past the grace period.
         setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS).unref()
-        closeDatabase().catch((error) => console.error('Closing the database failed', error))
+        Promise.allSettled([...beforeClose].map((stop) => stop()))
+          .then(() => closeDatabase())
+          .catch((error) => console.error('Closing the database failed', error))
       })
     }
   }

@@ -33,6 +33,13 @@ const optional = z
   .transform((v) => (v === '' ? undefined : v))
   .optional()
 
+const DEFAULT_MAIL_FROM = 'EventShout <no-reply@eventshout.example>'
+
+/** "a@b.c" or "Name <a@b.c>"; no line breaks (a header value). */
+function isMailFrom(value: string) {
+  return /^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)$/.test(value)
+}
+
 const DEV_SESSION_SECRET = 'dev-only-session-secret-change-me'
 
 export const envSchema = z
@@ -108,6 +115,28 @@ export const envSchema = z
     S3_REGION: optional,
     /** `true` for stores that want the bucket in the path (MinIO, Ceph) rather than in the host name. */
     S3_FORCE_PATH_STYLE: optional.pipe(z.enum(['true', 'false']).optional()),
+    /** Email over SMTP, e.g. smtp://user:pass@host:587 or smtps://user:pass@host:465; unset = email stays in the outbox. */
+    SMTP_URL: optional.pipe(
+      z
+        .string()
+        .refine((v) => {
+          try {
+            return ['smtp:', 'smtps:'].includes(new URL(v).protocol) && Boolean(new URL(v).hostname)
+          } catch {
+            return false
+          }
+        }, 'SMTP_URL must be smtp://[user:password@]host[:port] or smtps://…')
+        .optional(),
+    ),
+    /** The sender of every email: an address, or a name and an address ("EventShout <no-reply@example.com>"). */
+    MAIL_FROM: z
+      .string()
+      .trim()
+      .default(DEFAULT_MAIL_FROM)
+      .refine(
+        isMailFrom,
+        'MAIL_FROM must be an email address, optionally with a name: Name <address@example.com>',
+      ),
     /** Production only: run without an identity provider (business email sign-in only). */
     ALLOW_NO_IDENTITY_PROVIDER: optional.pipe(z.enum(['true', 'false']).optional()),
   })

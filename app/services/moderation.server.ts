@@ -6,7 +6,9 @@ import {
 } from '#app/models/moderation.server.ts'
 import { recordRevisionReview } from '#app/models/event-revision.server.ts'
 import { deleteStoredMedia } from './media.server.ts'
+import { enqueueAdRejectedEmail } from '#app/models/notifications.server.ts'
 import { refundEventPayment, type RefundResult } from './payments.server.ts'
+import { linkOrigin } from './site-url.server.ts'
 
 export type ReviewOutcome =
   | {
@@ -28,14 +30,16 @@ const DECIDED = { approve: 'approved', reject: 'rejected', request_changes: 'cha
  * A rejection then refunds the payment; if the refund fails the event goes back to pending, so the review can be
  * repeated rather than leaving a rejected ad unrefunded. A live ad with a pending revision: the decision is on the
  * revision (approved, it becomes the ad; rejected or sent back, the live version stays and nothing is refunded).
+ * The advertiser's email is queued with the decision, or for a rejection with the refund's record (so a rejection
+ * whose refund failed sends none).
  */
 export async function reviewEvent(
   review: ReviewInput,
-  reviewer: { reviewerId: string; today: string },
+  { origin = linkOrigin(), ...reviewer }: { reviewerId: string; today: string; origin?: string },
 ): Promise<ReviewOutcome> {
   const { eventID } = review
   const decided = DECIDED[review.action]
-  const recorded = await recordReview(review, reviewer)
+  const recorded = await recordReview(review, { ...reviewer, origin })
   if (!recorded) {
     const revised = await recordRevisionReview(review, reviewer)
     if (!revised) return notReviewable(eventID)
@@ -60,7 +64,10 @@ export async function reviewEvent(
     }
   }
   try {
-    const refund = await refundEventPayment(eventID, review.reason)
+    const refund = await refundEventPayment(eventID, review.reason, {
+      alsoInTransaction: (tx, refundedCents) =>
+        enqueueAdRejectedEmail(tx, { eventID, reason: review.reason, refundedCents, origin }),
+    })
     return {
       ok: true,
       eventID,

@@ -22,8 +22,10 @@ import {
   type MarkPaidResult,
   type PaidDetails,
 } from '#app/models/payment.server.ts'
+import { enqueuePaymentReceivedEmails, type MailContext } from '#app/models/notifications.server.ts'
 import type { BusinessSessionCopy } from './auth.server.ts'
 import { getEnv } from './env.server.ts'
+import { mailContext } from './site-url.server.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import {
   getPaymentProvider,
@@ -254,15 +256,22 @@ function paidDetails(intent: ProviderIntent): PaidDetails {
 
 /**
  * Applies what the provider says about an intent to our rows. The completion call and the webhook both come
- * through here (and so through the one `markPaymentPaid`).
+ * through here (and so through the one `markPaymentPaid`). `mail` gives the links of the receipt email.
  */
 export async function recordIntentOutcome(
   intent: ProviderIntent,
-  executor?: Parameters<typeof markPaymentPaid>[1],
+  executor?: Transaction,
+  mail: MailContext = mailContext(),
 ): Promise<IntentOutcome> {
   switch (intent.status) {
     case 'succeeded': {
-      const result = await markPaymentPaid(paidDetails(intent), executor)
+      // The receipt and the administrators' notice are queued with the change that makes the ad paid.
+      const record = async (tx: Transaction) => {
+        const result = await markPaymentPaid(paidDetails(intent), tx)
+        if (result.outcome === 'paid') await enqueuePaymentReceivedEmails(tx, result.payment.paymentID, mail)
+        return result
+      }
+      const result = executor ? await record(executor) : await db.transaction(record)
       if (result.outcome === 'paid') return { kind: 'paid', payment: result.payment, firstTime: true }
       if (result.outcome === 'already-paid')
         return { kind: 'paid', payment: result.payment, firstTime: false }
@@ -297,9 +306,11 @@ export interface CompletionResult {
 export async function completeEventPayment({
   business,
   paymentIntentId,
+  mail,
 }: {
   business: BusinessSessionCopy
   paymentIntentId: string
+  mail?: MailContext
 }): Promise<CompletionResult> {
   const provider = requireProvider()
   if (!/^pi_[A-Za-z0-9_]+$/.test(paymentIntentId)) throw new AppError('paymentIntentId is required', 400)
@@ -329,7 +340,7 @@ export async function completeEventPayment({
     throw new AppError(NOT_YOUR_EVENT_MESSAGE, 403)
   }
 
-  const outcome = await recordIntentOutcome(intent)
+  const outcome = await recordIntentOutcome(intent, undefined, mail)
   switch (outcome.kind) {
     case 'paid':
       return { success: true, message: PAYMENT_TEXT.success.description, status: 200, eventID }
@@ -377,10 +388,12 @@ export async function payWithTestCard({
   business,
   eventID,
   card,
+  mail,
 }: {
   business: BusinessSessionCopy
   eventID: number
   card: TestCardInput
+  mail?: MailContext
 }): Promise<CompletionResult> {
   if (getPaymentProvider()?.kind !== 'test') throw new AppError(PAYMENTS_UNAVAILABLE_MESSAGE, 503)
   const setup = await setUpEventPayment({ business, eventID })
@@ -391,7 +404,7 @@ export async function payWithTestCard({
     await markPaymentFailed(setup.paymentIntentId, { code: error.code, message: error.message })
     return { success: false, message: error.message, status: 402, code: error.code, eventID }
   }
-  return completeEventPayment({ business, paymentIntentId: setup.paymentIntentId })
+  return completeEventPayment({ business, paymentIntentId: setup.paymentIntentId, mail })
 }
 
 /* Webhooks ------------------------------------------------------------------------------------------------------- */
@@ -435,7 +448,11 @@ export interface WebhookResult {
  * A Stripe webhook: the raw body is verified against STRIPE_WEBHOOK_SECRET, an event id already processed is
  * ignored, and the change is applied in the same transaction that records the event id.
  */
-export async function handleStripeWebhook(rawBody: string, signature: string | null): Promise<WebhookResult> {
+export async function handleStripeWebhook(
+  rawBody: string,
+  signature: string | null,
+  mail?: MailContext,
+): Promise<WebhookResult> {
   const env = getEnv()
   if (!env.stripeEnabled || !env.STRIPE_WEBHOOK_SECRET) {
     return { status: 404, body: { received: false, message: 'Webhooks are not enabled' } }
@@ -452,7 +469,7 @@ export async function handleStripeWebhook(rawBody: string, signature: string | n
   const event = parsed.data
 
   let paymentIntentId: string
-  let apply: (tx: Parameters<typeof claimProviderEvent>[0]) => Promise<void>
+  let apply: (tx: Transaction) => Promise<void>
   let summary: Record<string, unknown>
 
   if (event.type === 'payment_intent.succeeded' || event.type === 'payment_intent.payment_failed') {
@@ -471,7 +488,7 @@ export async function handleStripeWebhook(rawBody: string, signature: string | n
       // The event's copy has no charge details; the provider's current state has them (and is what we trust).
       const intent = await stripeIntentOrThrow(paymentIntentId)
       apply = async (tx) => {
-        await recordIntentOutcome(intent, tx)
+        await recordIntentOutcome(intent, tx, mail)
       }
     } else {
       const error = object.data.last_payment_error
@@ -555,11 +572,20 @@ export interface RefundResult {
 
 /**
  * Fully refunds an event's payment through its provider (used when moderation rejects a paid ad). Calling it again
- * changes nothing; an event that was never paid has nothing to refund.
+ * changes nothing; an event that was never paid has nothing to refund. `alsoInTransaction` runs with the refund's
+ * record (the rejection's email), given the amount refunded.
  */
-export async function refundEventPayment(eventID: number, reason: string): Promise<RefundResult> {
+export async function refundEventPayment(
+  eventID: number,
+  reason: string,
+  {
+    alsoInTransaction = async () => {},
+  }: { alsoInTransaction?: (tx: Transaction, refundedCents: number) => Promise<void> } = {},
+): Promise<RefundResult> {
   const payment = await getSettledPaymentForEvent(eventID)
+  const alone = (refundedCents: number) => db.transaction((tx) => alsoInTransaction(tx, refundedCents))
   if (!payment?.payment_intent_id) {
+    await alone(0)
     return {
       refunded: false,
       changed: false,
@@ -568,6 +594,7 @@ export async function refundEventPayment(eventID: number, reason: string): Promi
     }
   }
   if (payment.payment_status === 'refunded') {
+    await alone(payment.amount_refunded_cents)
     return {
       refunded: true,
       changed: false,
@@ -585,10 +612,15 @@ export async function refundEventPayment(eventID: number, reason: string): Promi
       idempotencyKey: `refund-${payment.paymentID}-${amount}`,
     })
   }
-  const { changed, payment: after } = await markPaymentRefunded(payment.payment_intent_id, {
-    amountRefundedCents: payment.amount_paid_cents,
-    full: true,
-    reason,
+  const paymentIntentId = payment.payment_intent_id
+  const { changed, payment: after } = await db.transaction(async (tx) => {
+    const marked = await markPaymentRefunded(
+      paymentIntentId,
+      { amountRefundedCents: payment.amount_paid_cents, full: true, reason },
+      tx,
+    )
+    await alsoInTransaction(tx, marked.payment?.amount_refunded_cents ?? payment.amount_paid_cents)
+    return marked
   })
   return {
     refunded: true,

@@ -12,6 +12,7 @@ import {
 } from '#app/models/business.server.ts'
 import type { Business } from '#db/schema.ts'
 import { getEnv } from './env.server.ts'
+import { linkOrigin } from './site-url.server.ts'
 import { getSessionIdentity, getUser, startSession } from './auth.server.ts'
 import { databaseFailureResponse } from './database-errors.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
@@ -117,10 +118,10 @@ export function fieldErrorsOf(error: Record<string, string[] | null> | null | un
 /** Creates the account (password hashed; linked to the identity-provider user when one is signed in). */
 export async function registerBusiness(
   data: Registration,
-  { linkUserId }: { linkUserId?: string } = {},
+  { linkUserId, origin }: { linkUserId?: string; origin: string },
 ): Promise<{ ok: true; business: Business } | RegistrationFailure> {
   try {
-    return { ok: true, business: await createBusiness(data, { linkUserId }) }
+    return { ok: true, business: await createBusiness(data, { linkUserId, origin }) }
   } catch (error) {
     return failure(error)
   }
@@ -154,7 +155,7 @@ export async function completeRegistration(
     await recordFailure(limitKey, { windowMs: REGISTRATION_WINDOW_MS })
   }
   const user = await getUser(request)
-  const created = await registerBusiness(data, { linkUserId: user?.id })
+  const created = await registerBusiness(data, { linkUserId: user?.id, origin: linkOrigin(request) })
   if (!created.ok || !user) return created
   const headers = await startSession(request, {
     user,

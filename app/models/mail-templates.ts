@@ -1,0 +1,177 @@
+/**
+ * The emails' wording, as plain text and HTML from one description, so the two never disagree. Every value is
+ * escaped in the HTML: titles, reasons and names are what users typed.
+ */
+import { PRODUCT_NAME } from '#app/constants.ts'
+import { formatDollars } from '#app/utils/pricing.ts'
+
+export type MailBlock =
+  | { paragraph: string }
+  | { rows: ReadonlyArray<readonly [label: string, value: string]> }
+  | { link: string; href: string }
+
+export interface ComposedMail {
+  subject: string
+  text: string
+  html: string
+}
+
+export function escapeHtml(value: string) {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
+}
+
+function blockText(block: MailBlock) {
+  if ('paragraph' in block) return block.paragraph
+  if ('rows' in block) return block.rows.map(([label, value]) => `${label}: ${value}`).join('\n')
+  return `${block.link}: ${block.href}`
+}
+
+function blockHtml(block: MailBlock) {
+  if ('paragraph' in block) return `<p>${escapeHtml(block.paragraph).replace(/\n/g, '<br>')}</p>`
+  if ('rows' in block) {
+    const rows = block.rows
+      .map(
+        ([label, value]) =>
+          `<tr><th align="left" style="padding:2px 12px 2px 0">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`,
+      )
+      .join('')
+    return `<table role="presentation">${rows}</table>`
+  }
+  return `<p><a href="${escapeHtml(block.href)}">${escapeHtml(block.link)}</a></p>`
+}
+
+export function composeMail(subject: string, blocks: MailBlock[]): ComposedMail {
+  const footer = `— ${PRODUCT_NAME}`
+  return {
+    subject,
+    text: [...blocks.map(blockText), footer].join('\n\n') + '\n',
+    html:
+      `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">` +
+      `<h1 style="font-size:20px">${escapeHtml(subject)}</h1>${blocks.map(blockHtml).join('')}` +
+      `<p style="color:#64748b">${escapeHtml(footer)}</p></body></html>`,
+  }
+}
+
+/** "$12.00" */
+export function dollars(cents: number) {
+  return `$${formatDollars(cents)}`
+}
+
+/** "Visa •••• 4242", or the test provider's note. */
+export function cardLine(
+  payment: { card_brand: string | null; card_last4: string | null },
+  testMode: boolean,
+) {
+  if (testMode) return 'Test mode — no real charge'
+  if (!payment.card_last4) return payment.card_brand ? capitalize(payment.card_brand) : 'Card'
+  return `${payment.card_brand ? capitalize(payment.card_brand) : 'Card'} •••• ${payment.card_last4}`
+}
+
+function capitalize(value: string) {
+  return value === 'amex' ? 'American Express' : value.charAt(0).toUpperCase() + value.slice(1)
+}
+
+export interface AdFacts {
+  eventID: number
+  eventTitle: string
+  displayDates: string
+}
+
+export const mailLinks = {
+  dashboard: (origin: string) => `${origin}/dashboard`,
+  login: (origin: string) => `${origin}/login`,
+  eventPage: (origin: string, eventID: number) => `${origin}/event/${eventID}?viewMode=true`,
+  editAd: (origin: string, eventID: number) => `${origin}/dashboard/events/${eventID}/edit`,
+  receipt: (origin: string, paymentID: number) => `${origin}/dashboard/receipts/${paymentID}`,
+  review: (origin: string, uploadDate: string) => `${origin}/admin?date=${uploadDate}`,
+}
+
+export function accountCreatedMail({ businessName, origin }: { businessName: string; origin: string }) {
+  return composeMail(`Welcome to ${PRODUCT_NAME}, ${businessName}`, [
+    { paragraph: `Your business account for ${businessName} has been created.` },
+    {
+      paragraph:
+        'Sign in to create ad listings for your events and specials; once paid and approved, they appear on the public events page and calendar.',
+    },
+    { link: 'Sign in', href: mailLinks.login(origin) },
+  ])
+}
+
+export interface ReceiptFacts extends AdFacts {
+  paymentID: number
+  providerReference: string | null
+  amountCents: number
+  card: string
+  paidAt: string
+}
+
+export function paymentReceivedMail(receipt: ReceiptFacts & { origin: string }) {
+  return composeMail(`Payment received: ${receipt.eventTitle}`, [
+    {
+      paragraph: `Thank you: we received your payment for the ad "${receipt.eventTitle}". An administrator reviews it before it goes live; we will email you the decision.`,
+    },
+    {
+      rows: [
+        ['Ad', receipt.eventTitle],
+        ['Display dates', receipt.displayDates],
+        ['Amount', dollars(receipt.amountCents)],
+        ['Card', receipt.card],
+        ['Payment ID', String(receipt.paymentID)],
+        ...(receipt.providerReference ? [['Reference', receipt.providerReference] as const] : []),
+        ['Paid', receipt.paidAt],
+      ],
+    },
+    { link: 'Your receipt', href: mailLinks.receipt(receipt.origin, receipt.paymentID) },
+  ])
+}
+
+export function reviewWaitingMail(
+  ad: AdFacts & { businessName: string; uploadDate: string; origin: string },
+) {
+  return composeMail(`Ad waiting for review: ${ad.eventTitle}`, [
+    { paragraph: `${ad.businessName} paid for the ad "${ad.eventTitle}"; it is waiting for your review.` },
+    {
+      rows: [
+        ['Display dates', ad.displayDates],
+        ['Uploaded', ad.uploadDate],
+      ],
+    },
+    { link: 'Review it', href: mailLinks.review(ad.origin, ad.uploadDate) },
+  ])
+}
+
+export function adApprovedMail(ad: AdFacts & { origin: string }) {
+  return composeMail(`Your ad is live: ${ad.eventTitle}`, [
+    {
+      paragraph: `Your ad "${ad.eventTitle}" was approved and appears on its display dates (${ad.displayDates}).`,
+    },
+    { link: 'See its page', href: mailLinks.eventPage(ad.origin, ad.eventID) },
+  ])
+}
+
+export function adRejectedMail(ad: AdFacts & { reason: string; refundedCents: number; origin: string }) {
+  return composeMail(`Your ad was not approved: ${ad.eventTitle}`, [
+    { paragraph: `Your ad "${ad.eventTitle}" was not approved. The reason given:` },
+    { paragraph: ad.reason },
+    {
+      paragraph:
+        ad.refundedCents > 0
+          ? `Your payment of ${dollars(ad.refundedCents)} has been refunded to your card.`
+          : 'There was no payment to refund.',
+    },
+    { link: 'Edit your ad', href: mailLinks.editAd(ad.origin, ad.eventID) },
+  ])
+}
+
+export function changesRequestedMail(ad: AdFacts & { reason: string; origin: string }) {
+  return composeMail(`Changes requested for your ad: ${ad.eventTitle}`, [
+    { paragraph: `An administrator asks for changes to your ad "${ad.eventTitle}" before it can go live:` },
+    { paragraph: ad.reason },
+    { link: 'Edit your ad', href: mailLinks.editAd(ad.origin, ad.eventID) },
+  ])
+}

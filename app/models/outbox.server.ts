@@ -1,0 +1,132 @@
+import { and, desc, eq, inArray, lt, lte, sql } from 'drizzle-orm'
+import { db, type Transaction } from '#db/client.server.ts'
+import { outbox, type OutboxMessage } from '#db/schema.ts'
+
+type Executor = Transaction | typeof db
+
+export type OutboxStatus = OutboxMessage['status']
+
+export interface NewMessage {
+  kind: string
+  to: string
+  subject: string
+  text: string
+  html: string
+  /** The same key enqueued twice keeps the first message only. */
+  dedupeKey?: string
+}
+
+/**
+ * Queues a message. Call it with the transaction of the change the message tells about: it is written if and only
+ * if that change commits.
+ */
+export async function enqueueMessage(executor: Executor, message: NewMessage) {
+  const rows = await executor
+    .insert(outbox)
+    .values({
+      kind: message.kind,
+      toAddress: message.to,
+      subject: message.subject,
+      textBody: message.text,
+      htmlBody: message.html,
+      dedupeKey: message.dedupeKey ?? null,
+    })
+    .onConflictDoNothing()
+    .returning({ id: outbox.id })
+  return rows[0]?.id ?? null
+}
+
+/**
+ * Claims up to `limit` due messages for one delivery attempt: each becomes 'sending' until `now + leaseMs` and its
+ * attempt is counted. `SKIP LOCKED` lets several servers claim at once without taking the same row; a message whose
+ * sender died (still 'sending' after its lease) is due again.
+ */
+export async function claimDueMessages({
+  now,
+  limit,
+  leaseMs,
+}: {
+  now: Date
+  limit: number
+  leaseMs: number
+}): Promise<OutboxMessage[]> {
+  const due = db
+    .select({ id: outbox.id })
+    .from(outbox)
+    .where(and(inArray(outbox.status, ['pending', 'sending']), lte(outbox.nextAttemptAt, now)))
+    .orderBy(outbox.nextAttemptAt, outbox.id)
+    .limit(limit)
+    .for('update', { skipLocked: true })
+  return db
+    .update(outbox)
+    .set({
+      status: 'sending',
+      attempts: sql`${outbox.attempts} + 1`,
+      nextAttemptAt: new Date(now.getTime() + leaseMs),
+    })
+    .where(inArray(outbox.id, due))
+    .returning()
+}
+
+/** The claimed attempt went through. */
+export async function markMessageSent(id: number, now: Date) {
+  await db
+    .update(outbox)
+    .set({ status: 'sent', sentAt: now, lastError: null })
+    .where(and(eq(outbox.id, id), eq(outbox.status, 'sending')))
+}
+
+/** The claimed attempt failed: due again at `retryAt`, or given up on (null). */
+export async function markMessageFailed(id: number, error: string, retryAt: Date | null) {
+  await db
+    .update(outbox)
+    .set(
+      retryAt
+        ? { status: 'pending', nextAttemptAt: retryAt, lastError: error }
+        : { status: 'failed', lastError: error },
+    )
+    .where(and(eq(outbox.id, id), eq(outbox.status, 'sending')))
+}
+
+export const OUTBOX_PAGE_SIZE = 50
+
+export type OutboxListItem = Pick<
+  OutboxMessage,
+  'id' | 'createdAt' | 'kind' | 'toAddress' | 'subject' | 'status' | 'attempts' | 'lastError' | 'sentAt'
+>
+
+/** Messages newest first, a page at a time (1-based). */
+export async function listOutbox(page: number): Promise<{ messages: OutboxListItem[]; total: number }> {
+  const messages = await db
+    .select({
+      id: outbox.id,
+      createdAt: outbox.createdAt,
+      kind: outbox.kind,
+      toAddress: outbox.toAddress,
+      subject: outbox.subject,
+      status: outbox.status,
+      attempts: outbox.attempts,
+      lastError: outbox.lastError,
+      sentAt: outbox.sentAt,
+    })
+    .from(outbox)
+    .orderBy(desc(outbox.id))
+    .limit(OUTBOX_PAGE_SIZE)
+    .offset((page - 1) * OUTBOX_PAGE_SIZE)
+  const [count] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(outbox)
+  return { messages, total: count?.n ?? 0 }
+}
+
+export async function getOutboxMessage(id: number): Promise<OutboxMessage | null> {
+  const [row] = await db.select().from(outbox).where(eq(outbox.id, id)).limit(1)
+  return row ?? null
+}
+
+/** Sent messages older than `cutoff` are removed (the hourly clean-up); unsent ones stay. */
+export async function deleteSentMessagesBefore(cutoff: Date) {
+  const rows = await db
+    .delete(outbox)
+    .where(and(eq(outbox.status, 'sent'), lt(outbox.sentAt, cutoff)))
+    .returning({ id: outbox.id })
+  return rows.length
+}

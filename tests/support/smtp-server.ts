@@ -1,0 +1,76 @@
+import type { AddressInfo } from 'node:net'
+import { simpleParser, type ParsedMail } from 'mailparser'
+import { SMTPServer } from 'smtp-server'
+
+export const SMTP_USER = 'mailer'
+export const SMTP_PASSWORD = 's3cret-smtp-pa55'
+
+export interface ReceivedMail {
+  to: string[]
+  from: string
+  subject: string
+  text: string
+  html: string
+  messageId: string
+}
+
+/**
+ * A real SMTP server on loopback (smtp-server) that asks for a login and keeps what it receives. `stop()` and
+ * `start()` again on the same port stand for an outage of the mail server.
+ */
+export class TestSmtpServer {
+  readonly received: ReceivedMail[] = []
+  private server: SMTPServer | null = null
+  port = 0
+
+  get url() {
+    return `smtp://${SMTP_USER}:${SMTP_PASSWORD}@127.0.0.1:${this.port}`
+  }
+
+  async start() {
+    const server = new SMTPServer({
+      secure: false,
+      disabledCommands: ['STARTTLS'],
+      allowInsecureAuth: true,
+      logger: false,
+      onAuth: (auth, _session, callback) => {
+        if (auth.username === SMTP_USER && auth.password === SMTP_PASSWORD)
+          callback(null, { user: auth.username })
+        else callback(new Error('Invalid username or password'))
+      },
+      onData: (stream, session, callback) => {
+        simpleParser(stream)
+          .then((mail: ParsedMail) => {
+            this.received.push({
+              to: session.envelope.rcptTo.map((r) => r.address),
+              from: typeof session.envelope.mailFrom === 'object' ? session.envelope.mailFrom.address : '',
+              subject: mail.subject ?? '',
+              text: mail.text ?? '',
+              html: typeof mail.html === 'string' ? mail.html : '',
+              messageId: mail.messageId ?? '',
+            })
+            callback()
+          })
+          .catch((error: Error) => callback(error))
+      },
+    })
+    server.on('error', () => {})
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(this.port, '127.0.0.1', () => resolve())
+    })
+    this.port = (server.server.address() as AddressInfo).port
+    this.server = server
+  }
+
+  async stop() {
+    const server = this.server
+    this.server = null
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()))
+  }
+
+  /** The messages received for `address`. */
+  to(address: string) {
+    return this.received.filter((mail) => mail.to.includes(address))
+  }
+}
