@@ -39,6 +39,8 @@ function pageRequest(req) {
     method: req.method,
     url: `${req.headers.host}${req.originalUrl}`,
     hasCookie: Boolean(req.headers.cookie),
+    ip: req.ip,
+    userAgent: req.headers['user-agent'],
   }
 }
 

@@ -12,6 +12,7 @@ import { startMailWorker } from '#app/services/mail.server.ts'
 import { getEnv } from '#app/services/env.server.ts'
 import { createRequestGuard } from '#app/services/request-guard.server.ts'
 import { createNonce, securityHeaders } from '#app/services/security.server.ts'
+import { startViewCounting } from '#app/services/view-counter.server.ts'
 import { DatabaseLockedError } from '#db/client.server.ts'
 
 const env = getEnv()
@@ -20,6 +21,7 @@ try {
   await startDatabase()
   startCleanupSchedule()
   stopBeforeDatabaseCloses(startMailWorker())
+  stopBeforeDatabaseCloses(startViewCounting())
 } catch (error) {
   if (error instanceof DatabaseLockedError) {
     console.error(error.message)

@@ -90,6 +90,8 @@ export const sessions = pgTable(
 export const categoryList = pgTable('categoryList', {
   categoryID: integer('categoryID').primaryKey().generatedAlwaysAsIdentity(),
   categoryName: varchar('categoryName', { length: 100 }).notNull().unique(),
+  /** A hidden category is not offered for new ads nor in the calendar's filter; ads that have it keep it. */
+  hidden: boolean('hidden').notNull().default(false),
 })
 
 export const events = pgTable(
@@ -292,6 +294,31 @@ export const clickCount = pgTable(
   ],
 )
 
+/**
+ * Each ad's figures per day (platform time zone): views counted in memory by every server and added in batches,
+ * clicks and bounces added by the trigger `click_count_daily_stats` for every row written to clickCount
+ * (db/migrations/0009_event_daily_stats.sql). What the dashboard, the ad's page and the analytics call read.
+ */
+export const eventDailyStats = pgTable(
+  'event_daily_stats',
+  {
+    eventID: integer('eventID')
+      .notNull()
+      .references(() => events.eventID, { onDelete: 'cascade' }),
+    businessID: integer('businessID')
+      .notNull()
+      .references(() => business.businessID, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    views: integer('views').notNull().default(0),
+    clicks: integer('clicks').notNull().default(0),
+    bounces: integer('bounces').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.eventID, t.day] }),
+    index('event_daily_stats_business_idx').on(t.businessID, t.day),
+  ],
+)
+
 export const ptdisease = pgTable(
   'ptdisease',
   {
@@ -339,6 +366,7 @@ export type EventMedia = typeof eventMedia.$inferSelect
 export type Payment = typeof payments.$inferSelect
 export type Category = typeof categoryList.$inferSelect
 export type ClickCount = typeof clickCount.$inferSelect
+export type EventDailyStats = typeof eventDailyStats.$inferSelect
 export type PtDisease = typeof ptdisease.$inferSelect
 
 /** Failed sign-in attempts per key (email + IP) inside a sliding window, for rate limiting. */

@@ -5,8 +5,16 @@ import { db, type Transaction } from '#db/client.server.ts'
 import { clickCount, events } from '#db/schema.ts'
 import { liveEventConditions } from './public-events.server.ts'
 
-/** A second click (or bounce) by the same visitor on the same event within this window is not counted again. */
+/**
+ * A second click (or bounce, or view) by the same visitor on the same event within this window is not counted
+ * again.
+ */
 export const REPEAT_WINDOW_MINUTES = 30
+
+/** Visits from crawlers and other bots (by User-Agent) are never counted: clicks, bounces or views. */
+export function isBotVisitor(userAgent: string | null | undefined): boolean {
+  return isbot(userAgent ?? '')
+}
 
 export type VisitKind = 'click' | 'bounce'
 
@@ -60,7 +68,7 @@ export async function recordEventVisit({
   today,
   secret,
 }: VisitInput): Promise<VisitResult> {
-  const bot = isbot(userAgent ?? '')
+  const bot = isBotVisitor(userAgent)
   const visitor = ip ? hashVisitorIp(ip, secret) : ''
   const bounce = kind === 'bounce'
   return db.transaction(async (tx) => {

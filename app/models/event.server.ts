@@ -1,7 +1,8 @@
-import { and, asc, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gte, inArray, lte } from 'drizzle-orm'
 import { db, type Transaction } from '#db/client.server.ts'
-import { business, clickCount, eventMedia, events, payments, type Event } from '#db/schema.ts'
+import { business, eventDailyStats, eventMedia, events, payments, type Event } from '#db/schema.ts'
 import type { MediaType } from '#app/constants.ts'
+import { sumOf } from './analytics.server.ts'
 import { showDateBounds } from './event-dates.ts'
 import { isLive } from './event-status.ts'
 import type { EventInput } from './event-schema.ts'
@@ -178,18 +179,20 @@ export async function listEventsForBusiness(businessID: number) {
  * without any as zeros, in one aggregate query.
  */
 export async function clickStatsForBusiness(businessID: number, { from, to }: { from: string; to: string }) {
-  // An event without visits joins one all-null row, which neither filter counts.
-  const visits = (bounce: boolean) =>
-    sql<number>`count(*) filter (where ${clickCount.bounceClick} = ${bounce})`.mapWith(Number)
+  // Read from the daily figures (one row per ad and day), not the click rows themselves.
   const inPeriod = and(
-    eq(clickCount.eventID, events.eventID),
-    gte(clickCount.clickDate, from),
-    lte(clickCount.clickDate, to),
+    eq(eventDailyStats.eventID, events.eventID),
+    gte(eventDailyStats.day, from),
+    lte(eventDailyStats.day, to),
   )
   return db
-    .select({ eventID: events.eventID, totalClicks: visits(false), totalBounces: visits(true) })
+    .select({
+      eventID: events.eventID,
+      totalClicks: sumOf(eventDailyStats.clicks),
+      totalBounces: sumOf(eventDailyStats.bounces),
+    })
     .from(events)
-    .leftJoin(clickCount, inPeriod)
+    .leftJoin(eventDailyStats, inPeriod)
     .where(eq(events.businessID, businessID))
     .groupBy(events.eventID)
     .orderBy(asc(events.eventID))
@@ -277,4 +280,26 @@ export async function confirmEventByBusiness(eventID: number, businessID: number
     )
     .returning({ eventID: events.eventID })
   return rows.length > 0
+}
+
+/**
+ * An ad with what its owner's page shows besides it: the payment that paid for it (its receipt), if any. Null when
+ * there is no such ad; whose it is, the caller checks.
+ */
+export async function getEventForOwnerPage(eventID: number) {
+  const [row] = await db
+    .select({
+      event: events,
+      payment: { paymentID: payments.paymentID, paidAt: payments.paid_at, datePaid: payments.datePaid },
+    })
+    .from(events)
+    .leftJoin(
+      payments,
+      and(eq(payments.eventID, events.eventID), inArray(payments.payment_status, ['paid', 'refunded'])),
+    )
+    .where(eq(events.eventID, eventID))
+    .orderBy(desc(payments.paymentID))
+    .limit(1)
+  if (!row) return null
+  return { event: row.event, payment: row.payment?.paymentID ? row.payment : null }
 }

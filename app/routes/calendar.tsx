@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { data } from '@remix-run/node'
 import { Form, useLoaderData } from '@remix-run/react'
 import type { InputHTMLAttributes } from 'react'
 import { CalendarResults, NO_EVENTS_FOUND_TEXT } from '#app/components/calendar-results.tsx'
@@ -14,7 +15,7 @@ import {
 } from '#app/models/calendar-filters.ts'
 import { getCategoryNames } from '#app/models/public-pages.server.ts'
 import { getCalendarResults } from '#app/services/calendar-page.server.ts'
-import { sharedPageHeaders } from '#app/services/page-cache.server.ts'
+import { listedEventsHeaders, sharedPageHeaders } from '#app/services/page-cache.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
 
 /** Plain HTML: the filters are a GET form and 'View details' a POST form, so no script is needed. */
@@ -41,7 +42,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getCalendarResults(filters, { today, page }),
     getCategoryNames(),
   ])
-  return { filters, notices, categories, ...results }
+  const shown = new Set([...results.featured, ...results.events].map((event) => event.eventID))
+  return data({ filters, notices, categories, ...results }, { headers: listedEventsHeaders([...shown]) })
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
@@ -153,7 +155,8 @@ function Filters({ filters, categories }: { filters: CalendarFilters; categories
 }
 
 export default function CalendarPage() {
-  const { filters, notices, categories, total, featured, events, page, pageCount } = useLoaderData<typeof loader>()
+  const { filters, notices, categories, total, featured, events, page, pageCount } =
+    useLoaderData<typeof loader>()
   const feedQuery = calendarSearchParams(filters).toString()
   const feedSuffix = feedQuery ? `?${feedQuery}` : ''
   return (

@@ -27,7 +27,7 @@ import { parseIdParam } from '#app/models/format.ts'
 import { getBusiness, requireBusiness } from '#app/services/auth.server.ts'
 import { approveAdForPayment } from '#app/services/event-ad/index.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
-import { sharedPageHeaders } from '#app/services/page-cache.server.ts'
+import { listedEventsHeaders, sharedPageHeaders } from '#app/services/page-cache.server.ts'
 import { siteOrigin } from '#app/services/site-url.server.ts'
 import { redirectWithToast } from '#app/services/toast.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
@@ -84,7 +84,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const live = isLive(found.event, today)
   const origin = siteOrigin(request)
   const address = streetAddress(found.event)
-  return {
+  const payload = {
     event: found.isOwner ? found.event : toPublicEvent(found.event),
     // Built as the advertiser's preview builds it, so the preview shows exactly this.
     card: customerCardData(found.event, found.event),
@@ -112,6 +112,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       shareUrl: shareByEmailUrl(found.event, origin),
     },
   }
+  // A view of the live ad's public page is counted wherever the page is served (the shared page cache included).
+  return data(payload, { headers: listedEventsHeaders(live && viewMode ? [found.event.eventID] : []) })
 }
 
 const actionSchema = z.discriminatedUnion('intent', [z.object({ intent: z.literal('confirm') })])

@@ -11,7 +11,7 @@ import { EMPTY_CALENDAR_FILTERS, MAX_PAGE } from '#app/models/calendar-filters.t
 import { customerCardData } from '#app/models/customer-card.ts'
 import { nextEventDate } from '#app/models/event-dates.ts'
 import { getLiveEventsCount, getLiveEventsPage } from '#app/models/public-events.server.ts'
-import { sharedPageHeaders } from '#app/services/page-cache.server.ts'
+import { listedEventsHeaders, sharedPageHeaders } from '#app/services/page-cache.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
 
 /** Plain HTML: nothing on this page needs a script. */
@@ -44,12 +44,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
       getLiveEventsCount(EMPTY_CALENDAR_FILTERS, { today }),
     ])
     const withDates = events.map((event) => ({ ...event, date: nextEventDate(event, today) }))
-    return {
-      events: withDates,
-      page,
-      pageCount: Math.max(1, Math.ceil(total / PUBLIC_PAGE_SIZE)),
-      error: null,
-    }
+    return data(
+      {
+        events: withDates,
+        page,
+        pageCount: Math.max(1, Math.ceil(total / PUBLIC_PAGE_SIZE)),
+        error: null,
+      },
+      { headers: listedEventsHeaders(events.map((event) => event.eventID)) },
+    )
   } catch (error) {
     // The spec's failure state: the page still renders, with its message instead of the list.
     console.error('Loading the public events failed', error)

@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib'
 import type { HeadersFunction } from '@remix-run/node'
 import { LIVE_EVENTS_CACHE_TTL_MS, liveEventsGeneration } from '#app/models/live-events-cache.server.ts'
 import { createNonce } from './security.server.ts'
+import { viewCounter } from './view-counter.server.ts'
 
 /**
  * A shared cache of whole public pages for visitors without cookies, in front of the rendering (server.js asks it
@@ -15,11 +16,29 @@ import { createNonce } from './security.server.ts'
  *
  * A CSP nonce must never be shared: every hit gets a fresh one, put in place of the stored page's nonce in its
  * Content-Security-Policy and wherever its HTML carries it (a script's nonce attribute).
+ *
+ * Views of ads are counted here, where a page is served: a rendered page names the ads it shows in the
+ * LISTED_EVENTS_HEADER (taken off before the response leaves), and a stored page keeps that list for its hits.
  */
 const MAX_PAGES = 200
 const MAX_PAGE_BYTES = 512 * 1024
 
 export const SHARED_PAGE_MAX_AGE_S = LIVE_EVENTS_CACHE_TTL_MS / 1000
+
+/** A loader's word to the server on which ads its page shows, for the view counter; never sent to the client. */
+export const LISTED_EVENTS_HEADER = 'X-Listed-Events'
+
+/** The headers a loader returns to have a view of each of these ads counted wherever its page is served. */
+export function listedEventsHeaders(eventIDs: readonly number[]): HeadersInit {
+  return eventIDs.length ? { [LISTED_EVENTS_HEADER]: eventIDs.join(',') } : {}
+}
+
+function takeListedEvents(headers: Headers): number[] {
+  const value = headers.get(LISTED_EVENTS_HEADER)
+  if (value === null) return []
+  headers.delete(LISTED_EVENTS_HEADER)
+  return value.split(',').map(Number).filter(Number.isSafeInteger)
+}
 
 /**
  * A route's `headers` for a page any anonymous visitor may get from the shared cache. Its error pages are not shared,
@@ -27,11 +46,14 @@ export const SHARED_PAGE_MAX_AGE_S = LIVE_EVENTS_CACHE_TTL_MS / 1000
  */
 export const sharedPageHeaders: HeadersFunction = ({ loaderHeaders, errorHeaders }) => {
   if (errorHeaders) return new Headers()
-  return {
+  const headers = new Headers({
     'Cache-Control':
       loaderHeaders.get('Cache-Control') ?? `public, max-age=0, s-maxage=${SHARED_PAGE_MAX_AGE_S}`,
     Vary: 'Cookie',
-  }
+  })
+  const listed = loaderHeaders.get(LISTED_EVENTS_HEADER)
+  if (listed) headers.set(LISTED_EVENTS_HEADER, listed)
+  return headers
 }
 
 /** A page as one hit serves it: its own nonce, if the stored page had one. */
@@ -56,6 +78,8 @@ interface StoredPage {
   storedAt: number
   freshUntil: number
   generation: number
+  /** The ads the page shows: a view of each is counted on every hit. */
+  listedEvents: number[]
 }
 
 /** What a lookup needs of the incoming request (an Express request or a Fetch Request can both give it). */
@@ -64,6 +88,13 @@ export interface PageRequest {
   /** Host, path and query string: the cache key. */
   url: string
   hasCookie: boolean
+  /** The client's address as the server vouches for it, and its User-Agent: for counting views. */
+  ip?: string | null
+  userAgent?: string | null
+}
+
+function countViews(req: PageRequest, eventIDs: number[]) {
+  if (req.method === 'GET') viewCounter.count(eventIDs, req)
 }
 
 const pages = new Map<string, StoredPage>()
@@ -81,6 +112,7 @@ export function lookupPage(req: PageRequest, now = Date.now()): CachedPage | und
     pages.delete(req.url)
     return undefined
   }
+  countViews(req, page.listedEvents)
   return servePage(page)
 }
 
@@ -135,6 +167,8 @@ function sharedMaxAge(cacheControl: string | null): number | undefined {
  * marked private, so no cache further down the line keeps a signed-in visitor's copy.
  */
 export async function keepPage(req: PageRequest, response: Response, now = Date.now()): Promise<Response> {
+  const listedEvents = takeListedEvents(response.headers)
+  if (response.status === 200) countViews(req, listedEvents)
   const maxAge = sharedMaxAge(response.headers.get('Cache-Control'))
   if (maxAge === undefined) return response
   if (!isCacheableRequest(req)) {
@@ -155,6 +189,7 @@ export async function keepPage(req: PageRequest, response: Response, now = Date.
       storedAt: now,
       freshUntil: now + maxAge * 1000,
       generation,
+      listedEvents,
     })
     while (pages.size > MAX_PAGES) {
       const oldest = pages.keys().next().value

@@ -10,7 +10,7 @@ import { getEnv } from '#app/services/env.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
-import { clickCount, events, type Business, type Event } from '#db/schema.ts'
+import { clickCount, eventDailyStats, events, type Business, type Event } from '#db/schema.ts'
 import { sessionCookieFor } from '#tests/support/auth.ts'
 import { insertBusiness, insertTestEvent } from '#tests/support/events.ts'
 import { expectConsoleError } from '#tests/support/fail-on-console-error.ts'
@@ -29,7 +29,9 @@ beforeAll(async () => {
 })
 
 beforeEach(async () => {
+  // The daily figures are a rollup kept by a trigger on insert; removing click rows does not take them back.
   await db.delete(clickCount)
+  await db.delete(eventDailyStats)
   live = await insertTestEvent(owner, { showAdOnDates: [today, addDaysIso(today, 3)] })
 })
 

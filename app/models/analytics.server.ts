@@ -1,0 +1,115 @@
+import { and, asc, eq, gt, gte, lte, or, sql, type AnyColumn } from 'drizzle-orm'
+import { db } from '#db/client.server.ts'
+import { eventDailyStats, events } from '#db/schema.ts'
+
+/** One ad's figures on one day. */
+export interface DailyStats {
+  eventID: number
+  date: string
+  views: number
+  clicks: number
+  bounces: number
+}
+
+/** The sum of a count over the rows (0 for none). */
+export function sumOf(column: AnyColumn) {
+  return sql<number>`coalesce(sum(${column}), 0)`.mapWith(Number)
+}
+
+/** Views counted by one server since its last batch: per ad and day. */
+export interface ViewIncrement {
+  eventID: number
+  day: string
+  views: number
+}
+
+/**
+ * Adds views to each ad's day in one statement, so servers counting at the same time add to the same rows without
+ * losing each other's counts. Views of an ad deleted meanwhile are dropped.
+ */
+export async function addDailyViews(increments: readonly ViewIncrement[]): Promise<void> {
+  if (increments.length === 0) return
+  const values = sql.join(
+    increments.map((i) => sql`(${i.eventID}::integer, ${i.day}::date, ${i.views}::integer)`),
+    sql`, `,
+  )
+  await db.execute(sql`
+    INSERT INTO ${eventDailyStats} ("eventID", "businessID", "day", "views")
+    SELECT e."eventID", e."businessID", v.day, v.views
+    FROM (VALUES ${values}) AS v(event_id, day, views)
+    JOIN ${events} e ON e."eventID" = v.event_id
+    ORDER BY e."eventID", v.day
+    ON CONFLICT ("eventID", "day") DO UPDATE SET "views" = ${eventDailyStats}."views" + EXCLUDED."views"`)
+}
+
+const hasActivity = or(
+  gt(eventDailyStats.views, 0),
+  gt(eventDailyStats.clicks, 0),
+  gt(eventDailyStats.bounces, 0),
+)
+
+const dailyColumns = {
+  eventID: eventDailyStats.eventID,
+  date: eventDailyStats.day,
+  views: eventDailyStats.views,
+  clicks: eventDailyStats.clicks,
+  bounces: eventDailyStats.bounces,
+}
+
+/** Every ad of the business, one row per ad and day with any activity in [from, to], by date then ad. */
+export function dailyStatsForBusiness(
+  businessID: number,
+  { from, to }: { from: string; to: string },
+): Promise<DailyStats[]> {
+  return db
+    .select(dailyColumns)
+    .from(eventDailyStats)
+    .where(
+      and(
+        eq(eventDailyStats.businessID, businessID),
+        gte(eventDailyStats.day, from),
+        lte(eventDailyStats.day, to),
+        hasActivity,
+      ),
+    )
+    .orderBy(asc(eventDailyStats.day), asc(eventDailyStats.eventID))
+}
+
+/** One ad's days with any activity in [from, to], oldest first. */
+export function dailyStatsForEvent(
+  eventID: number,
+  { from, to }: { from: string; to: string },
+): Promise<DailyStats[]> {
+  return db
+    .select(dailyColumns)
+    .from(eventDailyStats)
+    .where(
+      and(
+        eq(eventDailyStats.eventID, eventID),
+        gte(eventDailyStats.day, from),
+        lte(eventDailyStats.day, to),
+        hasActivity,
+      ),
+    )
+    .orderBy(asc(eventDailyStats.day))
+}
+
+/** Each ad's totals over [from, to] (ads without activity have no row). */
+export function totalsForBusiness(businessID: number, { from, to }: { from: string; to: string }) {
+  return db
+    .select({
+      eventID: eventDailyStats.eventID,
+      views: sumOf(eventDailyStats.views),
+      clicks: sumOf(eventDailyStats.clicks),
+      bounces: sumOf(eventDailyStats.bounces),
+    })
+    .from(eventDailyStats)
+    .where(
+      and(
+        eq(eventDailyStats.businessID, businessID),
+        gte(eventDailyStats.day, from),
+        lte(eventDailyStats.day, to),
+      ),
+    )
+    .groupBy(eventDailyStats.eventID)
+}

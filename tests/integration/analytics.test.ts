@@ -1,0 +1,252 @@
+import { eq } from 'drizzle-orm'
+import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
+import { dailyStatsForBusiness } from '#app/models/analytics.server.ts'
+import { recordEventVisit } from '#app/models/click.server.ts'
+import { loader as analyticsLoader } from '#app/routes/api.business.$id.analytics.ts'
+import { getEnv } from '#app/services/env.server.ts'
+import {
+  keepPage,
+  LISTED_EVENTS_HEADER,
+  lookupPage,
+  type PageRequest,
+} from '#app/services/page-cache.server.ts'
+import { platformToday } from '#app/services/platform-today.server.ts'
+import {
+  startViewCounting,
+  stopViewCounting,
+  VIEW_FLUSH_INTERVAL_MS,
+  ViewCounter,
+  viewCounter,
+} from '#app/services/view-counter.server.ts'
+import { addDaysIso } from '#app/utils/time.ts'
+import { db } from '#db/client.server.ts'
+import { clickCount, eventDailyStats, events, type Business, type Event } from '#db/schema.ts'
+import { sessionCookieFor } from '#tests/support/auth.ts'
+import { BUILD_TIMEOUT_MS, builtRequestHandler } from '#tests/support/built-app.ts'
+import { insertBusiness, insertTestEvent } from '#tests/support/events.ts'
+import { callRoute } from '#tests/support/routes.ts'
+
+const today = platformToday()
+const BROWSER =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36'
+const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'
+
+let request: Awaited<ReturnType<typeof builtRequestHandler>>
+let owner: Business
+let neighbour: Business
+let shown: Event
+let other: Event
+let ipCounter = 0
+
+beforeAll(async () => {
+  request = await builtRequestHandler()
+  owner = await insertBusiness(db, { businessName: 'Counted Coffee' })
+  neighbour = await insertBusiness(db, { businessName: 'Next Door Deli' })
+  shown = await insertTestEvent(owner, { eventTitle: 'Latte Art Night', showAdOnDates: [today] })
+  other = await insertTestEvent(neighbour, { eventTitle: 'Pickle Tasting', showAdOnDates: [today] })
+}, BUILD_TIMEOUT_MS)
+
+beforeEach(async () => {
+  await viewCounter.flush()
+  await db.delete(eventDailyStats)
+})
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+/** A visitor of their own (a new address each time unless given). */
+function visitor(overrides: Partial<PageRequest> = {}) {
+  return { ip: `198.51.100.${++ipCounter}`, userAgent: BROWSER, ...overrides }
+}
+
+/** A page served as server.js serves it: rendered by the built app and passed through the shared page cache. */
+async function serve(path: string, who = visitor()) {
+  const req: PageRequest = { method: 'GET', url: `analytics.test${path}`, hasCookie: false, ...who }
+  const cached = lookupPage(req)
+  if (cached) return { status: cached.status, fromCache: true, headers: new Headers(cached.headers) }
+  const response = await keepPage(req, await request(path))
+  return { status: response.status, fromCache: false, headers: response.headers }
+}
+
+async function viewsOf(eventID: number) {
+  await viewCounter.flush()
+  const rows = await dailyStatsForBusiness(
+    eventID === shown.eventID ? owner.businessID : neighbour.businessID,
+    {
+      from: today,
+      to: today,
+    },
+  )
+  return rows.find((row) => row.eventID === eventID)?.views ?? 0
+}
+
+describe('views, counted where a page is served', () => {
+  test("a visit of the ad's public page counts a view, also when the page comes from the shared cache", async () => {
+    const path = `/event/${shown.eventID}?viewMode=true`
+    const first = await serve(path)
+    expect(first).toMatchObject({ status: 200, fromCache: false })
+    expect(first.headers.has(LISTED_EVENTS_HEADER)).toBe(false)
+    const second = await serve(path)
+    expect(second).toMatchObject({ status: 200, fromCache: true })
+    expect(second.headers.has(LISTED_EVENTS_HEADER)).toBe(false)
+    expect(await viewsOf(shown.eventID)).toBe(2)
+    expect(await viewsOf(other.eventID)).toBe(0)
+  })
+
+  test('each ad listed on /calendar and /public counts a view, from the cache too', async () => {
+    for (const path of ['/calendar', '/calendar', '/public', '/public'])
+      expect((await serve(path)).status).toBe(200)
+    expect(await viewsOf(shown.eventID)).toBe(4)
+    expect(await viewsOf(other.eventID)).toBe(4)
+  })
+
+  test('bots are not counted, rendered or cached', async () => {
+    const bot = visitor({ userAgent: GOOGLEBOT })
+    await serve(`/event/${other.eventID}?viewMode=true`, bot)
+    await serve(`/event/${other.eventID}?viewMode=true`, bot)
+    await serve('/calendar?keyword=Pickle', bot)
+    expect(await viewsOf(other.eventID)).toBe(0)
+  })
+
+  test('the same visitor again within the window is not counted again; after it, it is', async () => {
+    const regular = visitor()
+    const counter = new ViewCounter()
+    const start = Date.now()
+    counter.count([shown.eventID], regular, start)
+    counter.count([shown.eventID], regular, start + 29 * 60_000)
+    counter.count([shown.eventID, other.eventID], regular, start + 29 * 60_000)
+    expect(counter.pendingViews().map((v) => [v.eventID, v.views])).toEqual([
+      [shown.eventID, 1],
+      [other.eventID, 1],
+    ])
+    counter.count([shown.eventID], regular, start + 31 * 60_000)
+    expect(counter.pendingViews().find((v) => v.eventID === shown.eventID)?.views).toBe(2)
+
+    await serve('/calendar?keyword=Latte', regular)
+    await serve('/calendar?keyword=Latte', regular)
+    await serve(`/event/${shown.eventID}?viewMode=true`, regular)
+    expect(await viewsOf(shown.eventID)).toBe(1)
+  })
+
+  test('an unpublished ad counts no view, and a HEAD request counts none', async () => {
+    const hidden = await insertTestEvent(owner, { showAdOnDates: [today], eventStatus: 'pending' })
+    expect((await serve(`/event/${hidden.eventID}?viewMode=true`)).status).toBe(404)
+    const req: PageRequest = { method: 'HEAD', url: `analytics.test/public`, hasCookie: false, ...visitor() }
+    await serve('/public?page=1')
+    expect(lookupPage({ ...req, url: 'analytics.test/public?page=1' })).toBeDefined()
+    expect(viewCounter.pendingViews().find((v) => v.eventID === hidden.eventID)).toBeUndefined()
+    expect(await viewsOf(shown.eventID)).toBe(1)
+  })
+})
+
+describe('the batch writer', () => {
+  test('writes on its interval, as increments to the ad-day row', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
+    startViewCounting()
+    viewCounter.count([shown.eventID], visitor())
+    viewCounter.count([shown.eventID], visitor())
+    expect(await db.select().from(eventDailyStats)).toEqual([])
+    vi.advanceTimersByTime(VIEW_FLUSH_INTERVAL_MS)
+    await viewCounter.settled()
+    expect(viewCounter.pendingViews()).toEqual([])
+    const rows = await dailyStatsForBusiness(owner.businessID, { from: today, to: today })
+    expect(rows).toEqual([{ eventID: shown.eventID, date: today, views: 2, clicks: 0, bounces: 0 }])
+    await stopViewCounting()
+  })
+
+  test('stopping (the server shutting down) writes what is left', async () => {
+    startViewCounting()
+    viewCounter.count([other.eventID], visitor())
+    await stopViewCounting()
+    expect(viewCounter.pendingViews()).toEqual([])
+    expect(await viewsOf(other.eventID)).toBe(1)
+  })
+
+  test('two servers adding to the same ad and day at once lose nothing', async () => {
+    const a = new ViewCounter()
+    const b = new ViewCounter()
+    for (let i = 0; i < 30; i++) a.count([shown.eventID], visitor())
+    for (let i = 0; i < 12; i++) b.count([shown.eventID], visitor())
+    await Promise.all([a.flush(), b.flush()])
+    for (let i = 0; i < 5; i++) a.count([shown.eventID], visitor())
+    await Promise.all([a.flush(), b.flush()])
+    expect(await viewsOf(shown.eventID)).toBe(47)
+  })
+
+  test('the views of an ad deleted before the batch are dropped, the rest written', async () => {
+    const doomed = await insertTestEvent(owner, { showAdOnDates: [today] })
+    const counter = new ViewCounter()
+    counter.count([doomed.eventID, shown.eventID], visitor())
+    await db.delete(events).where(eq(events.eventID, doomed.eventID))
+    await counter.flush()
+    expect(await viewsOf(shown.eventID)).toBe(1)
+  })
+})
+
+describe('clicks and bounces in the daily figures', () => {
+  test('each click or bounce recorded adds to its day; bots and repeats do not', async () => {
+    const secret = getEnv().sessionSecrets[0]!
+    const visit = (kind: 'click' | 'bounce', ip: string, userAgent = BROWSER) =>
+      recordEventVisit({ eventID: shown.eventID, kind, ip, userAgent, today, secret })
+    expect(await visit('click', '203.0.113.1')).toBe('recorded')
+    expect(await visit('click', '203.0.113.1')).toBe('ignored')
+    expect(await visit('click', '203.0.113.2')).toBe('recorded')
+    expect(await visit('bounce', '203.0.113.1')).toBe('recorded')
+    expect(await visit('click', '203.0.113.3', GOOGLEBOT)).toBe('ignored')
+    expect(await dailyStatsForBusiness(owner.businessID, { from: today, to: today })).toEqual([
+      { eventID: shown.eventID, date: today, views: 0, clicks: 2, bounces: 1 },
+    ])
+  })
+})
+
+describe('GET /api/business/{id}/analytics', () => {
+  const yesterday = addDaysIso(today, -1)
+
+  async function get(query: string, as: Business | null = owner, id = owner.businessID) {
+    const headers: Record<string, string> = as ? { Cookie: await sessionCookieFor({ business: as }) } : {}
+    return callRoute(analyticsLoader, `/api/business/${id}/analytics${query}`, {
+      params: { id: String(id) },
+      headers,
+    })
+  }
+
+  test('one row per ad and day with any activity, only the business’s own ads', async () => {
+    await db.insert(clickCount).values([
+      { businessID: owner.businessID, eventID: shown.eventID, clickDate: yesterday, userIPaddress: 'a' },
+      { businessID: owner.businessID, eventID: shown.eventID, clickDate: yesterday, bounceClick: true },
+      { businessID: neighbour.businessID, eventID: other.eventID, clickDate: yesterday, userIPaddress: 'b' },
+    ])
+    const counter = new ViewCounter()
+    counter.count([shown.eventID, other.eventID], visitor())
+    await counter.flush()
+    const response = await get(`?from=${yesterday}&to=${today}`)
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual([
+      { eventID: shown.eventID, date: yesterday, views: 0, clicks: 1, bounces: 1 },
+      { eventID: shown.eventID, date: today, views: 1, clicks: 0, bounces: 0 },
+    ])
+    expect(await (await get(`?from=${yesterday}&to=${yesterday}`)).json()).toHaveLength(1)
+    expect(await (await get(`?from=2020-01-01&to=2020-01-31`)).json()).toEqual([])
+  })
+
+  test.each([
+    ['', /from: a date/],
+    [`?from=${today}`, /to: a date/],
+    ['?from=2026-13-45&to=2026-12-01', /from: "2026-13-45" is not a valid date/],
+    ['?from=2026-02-01&to=2026-02-30', /to: "2026-02-30" is not a valid date/],
+    ['?from=yesterday&to=today', /not a valid date/],
+    ['?from=2026-03-02&to=2026-03-01', /ends before it starts/],
+    ['?from=2024-01-01&to=2026-01-01', /longer than 366 days/],
+  ])('400 for %s', async (query, message) => {
+    const response = await get(query)
+    expect(response.status).toBe(400)
+    expect(((await response.json()) as { message: string }).message).toMatch(message)
+  })
+
+  test('401 signed out, 403 for another business’s id', async () => {
+    expect((await get(`?from=${today}&to=${today}`, null)).status).toBe(401)
+    const foreign = await get(`?from=${today}&to=${today}`, owner, neighbour.businessID)
+    expect(foreign.status).toBe(403)
+  })
+})
