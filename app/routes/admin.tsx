@@ -316,7 +316,13 @@ export default function AdminModeration() {
   return (
     <main className="mx-auto max-w-4xl px-4 py-10">
       <h1 className="text-3xl font-bold text-ink">{MODERATION_TITLE}</h1>
-      <p className="mt-2 text-slate-600">Paid events awaiting review, by the day they were uploaded.</p>
+      <p className="mt-2 text-slate-600">
+        Paid events awaiting review, by the day they were uploaded.{' '}
+        <Link to="/admin/outbox" className="font-medium text-brand-700 underline">
+          Outbox
+        </Link>{' '}
+        (the platform's email).
+      </p>
 
       <Form method="get" className="mt-6 flex flex-wrap items-end gap-3">
         <div>
