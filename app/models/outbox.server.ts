@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, lte, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, lte, sql } from 'drizzle-orm'
 import { db, type Transaction } from '#db/client.server.ts'
 import { outbox, type OutboxMessage } from '#db/schema.ts'
 
@@ -120,13 +120,4 @@ export async function listOutbox(page: number): Promise<{ messages: OutboxListIt
 export async function getOutboxMessage(id: number): Promise<OutboxMessage | null> {
   const [row] = await db.select().from(outbox).where(eq(outbox.id, id)).limit(1)
   return row ?? null
-}
-
-/** Sent messages older than `cutoff` are removed (the hourly clean-up); unsent ones stay. */
-export async function deleteSentMessagesBefore(cutoff: Date) {
-  const rows = await db
-    .delete(outbox)
-    .where(and(eq(outbox.status, 'sent'), lt(outbox.sentAt, cutoff)))
-    .returning({ id: outbox.id })
-  return rows.length
 }
