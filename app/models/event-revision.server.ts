@@ -15,6 +15,7 @@ import {
 } from './event-status.ts'
 import { businessPublicColumns } from './event.server.ts'
 import type { ReviewInput } from './moderation-schema.ts'
+import { enqueueRevisionDecidedEmail } from './notifications.server.ts'
 import { announcePublicPagesChanged } from './public-pages-changes.server.ts'
 
 /** An open revision is pending or sent back; at most one per event (a unique partial index). */
@@ -283,7 +284,7 @@ export type RevisionReviewResult = null | {
  */
 export async function recordRevisionReview(
   review: ReviewInput,
-  reviewer: { reviewerId: string },
+  reviewer: { reviewerId: string; origin: string },
 ): Promise<RevisionReviewResult> {
   const result = await decideOnRevision(review, reviewer)
   // Told once saved, so no server refills its caches from the version before.
@@ -293,7 +294,7 @@ export async function recordRevisionReview(
 
 function decideOnRevision(
   { eventID, action, reason }: ReviewInput,
-  { reviewerId }: { reviewerId: string },
+  { reviewerId, origin }: { reviewerId: string; origin: string },
 ): Promise<RevisionReviewResult> {
   return db.transaction(async (tx) => {
     const [found] = await tx
@@ -322,45 +323,50 @@ function decideOnRevision(
         reviewedAt: new Date(),
       })
       .where(eq(eventRevisions.id, revision.id))
-    if (action === 'request_changes') return { eventTitle: event.eventTitle, unusedMedia: [] }
-    if (action === 'reject') {
-      return {
-        eventTitle: event.eventTitle,
-        unusedMedia: [revision.stillPhotoURL, revision.videoURL].filter(Boolean),
-      }
-    }
-    const revised = revisedAd(event, revision)
-    await tx
-      .update(events)
-      .set({
-        eventTitle: revised.eventTitle,
-        eventDescription: revised.eventDescription,
-        category: revised.category,
-        contactPerson: revised.contactPerson,
-        contactPhone: revised.contactPhone,
-        contactEmail: revised.contactEmail,
-        stillPhotoURL: revised.stillPhotoURL,
-        videoURL: revised.videoURL,
-      })
-      .where(eq(events.eventID, eventID))
-    const replaced: Array<{ kind: MediaType; url: string; old: string }> = []
-    if (revision.stillPhotoURL)
-      replaced.push({ kind: 'photo', url: revision.stillPhotoURL, old: event.stillPhotoURL })
-    if (revision.videoURL) replaced.push({ kind: 'video', url: revision.videoURL, old: event.videoURL })
-    if (replaced.length > 0) {
-      await tx.delete(eventMedia).where(
-        and(
-          eq(eventMedia.eventId, eventID),
-          inArray(
-            eventMedia.mediaType,
-            replaced.map((m) => m.kind),
-          ),
-        ),
-      )
-      await tx
-        .insert(eventMedia)
-        .values(replaced.map((m) => ({ eventId: eventID, mediaType: m.kind, mediaUrl: m.url })))
-    }
-    return { eventTitle: revised.eventTitle, unusedMedia: replaced.map((m) => m.old).filter(Boolean) }
+    const decided =
+      action === 'approve'
+        ? await applyRevision(tx, event, revision)
+        : {
+            eventTitle: event.eventTitle,
+            // A rejected revision's own files are no one's any more; one sent back keeps them for the next try.
+            unusedMedia:
+              action === 'reject' ? [revision.stillPhotoURL, revision.videoURL].filter(Boolean) : [],
+          }
+    // Written after the ad, so an approval's email names the new version.
+    await enqueueRevisionDecidedEmail(tx, { eventID, decision: status, reason, origin })
+    return decided
   })
+}
+
+/** The revision becomes the ad: its text, and the media it replaces (the replaced files are returned as unused). */
+async function applyRevision(tx: Transaction, event: Event, revision: EventRevision) {
+  const eventID = event.eventID
+  const revised = revisedAd(event, revision)
+  await tx
+    .update(events)
+    .set({
+      eventTitle: revised.eventTitle,
+      eventDescription: revised.eventDescription,
+      category: revised.category,
+      contactPerson: revised.contactPerson,
+      contactPhone: revised.contactPhone,
+      contactEmail: revised.contactEmail,
+      stillPhotoURL: revised.stillPhotoURL,
+      videoURL: revised.videoURL,
+    })
+    .where(eq(events.eventID, eventID))
+  const replaced: Array<{ kind: MediaType; url: string; old: string }> = []
+  if (revision.stillPhotoURL)
+    replaced.push({ kind: 'photo', url: revision.stillPhotoURL, old: event.stillPhotoURL })
+  if (revision.videoURL) replaced.push({ kind: 'video', url: revision.videoURL, old: event.videoURL })
+  if (replaced.length > 0) {
+    const kinds = replaced.map((m) => m.kind)
+    await tx
+      .delete(eventMedia)
+      .where(and(eq(eventMedia.eventId, eventID), inArray(eventMedia.mediaType, kinds)))
+    await tx
+      .insert(eventMedia)
+      .values(replaced.map((m) => ({ eventId: eventID, mediaType: m.kind, mediaUrl: m.url })))
+  }
+  return { eventTitle: revised.eventTitle, unusedMedia: replaced.map((m) => m.old).filter(Boolean) }
 }

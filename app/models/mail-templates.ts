@@ -175,3 +175,32 @@ export function changesRequestedMail(ad: AdFacts & { reason: string; origin: str
     { link: 'Edit your ad', href: mailLinks.editAd(ad.origin, ad.eventID) },
   ])
 }
+
+/** A decision on the advertiser's changes to their live ad (a revision): approved, not approved, or sent back. */
+export function revisionDecidedMail(
+  ad: AdFacts & { decision: 'approved' | 'rejected' | 'changes_requested'; reason: string; origin: string },
+) {
+  if (ad.decision === 'approved') {
+    return composeMail(`Your changes are live: ${ad.eventTitle}`, [
+      {
+        paragraph: `The changes to your ad "${ad.eventTitle}" were approved: its page shows the new version.`,
+      },
+      { link: 'See its page', href: mailLinks.eventPage(ad.origin, ad.eventID) },
+    ])
+  }
+  const [subject, opening] =
+    ad.decision === 'rejected'
+      ? [
+          `Your changes were not approved: ${ad.eventTitle}`,
+          `The changes to your ad "${ad.eventTitle}" were not approved; the ad stays live as it was. The reason given:`,
+        ]
+      : [
+          `Changes requested to your edit: ${ad.eventTitle}`,
+          `An administrator asks for changes to your edit of "${ad.eventTitle}"; the ad stays live as it was meanwhile:`,
+        ]
+  return composeMail(subject, [
+    { paragraph: opening },
+    { paragraph: ad.reason || 'No reason was given.' },
+    { link: 'Edit your ad', href: mailLinks.editAd(ad.origin, ad.eventID) },
+  ])
+}

@@ -16,6 +16,7 @@ import {
   accountCreatedMail,
   adApprovedMail,
   adRejectedMail,
+  revisionDecidedMail,
   cardLine,
   changesRequestedMail,
   paymentReceivedMail,
@@ -163,4 +164,31 @@ export async function enqueueChangesRequestedEmail(
 ) {
   const ad = await adWithOwner(tx, eventID)
   await enqueue(tx, 'changes-requested', ad.businessEmail, changesRequestedMail({ ...ad, reason, origin }))
+}
+
+/**
+ * A decision on the changes to a live ad (its revision): approved, rejected or sent back, with the reason. Call it in
+ * the transaction that records the decision; each decision is one message.
+ */
+export async function enqueueRevisionDecidedEmail(
+  tx: Transaction,
+  {
+    eventID,
+    decision,
+    reason,
+    origin,
+  }: {
+    eventID: number
+    decision: 'approved' | 'rejected' | 'changes_requested'
+    reason: string
+    origin: string
+  },
+) {
+  const ad = await adWithOwner(tx, eventID)
+  await enqueue(
+    tx,
+    `revision-${decision.replace('_', '-')}`,
+    ad.businessEmail,
+    revisionDecidedMail({ ...ad, decision, reason, origin }),
+  )
 }

@@ -41,7 +41,7 @@ export async function reviewEvent(
   const decided = DECIDED[review.action]
   const recorded = await recordReview(review, { ...reviewer, origin })
   if (!recorded) {
-    const revised = await recordRevisionReview(review, reviewer)
+    const revised = await recordRevisionReview(review, { ...reviewer, origin })
     if (!revised) return notReviewable(eventID)
     await deleteStoredMedia(revised.unusedMedia)
     return {

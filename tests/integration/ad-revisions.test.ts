@@ -3,7 +3,7 @@
  * field-by-field diff for the administrator, and approve / reject / request changes on the revision.
  */
 import { eq } from 'drizzle-orm'
-import { beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { DATES_LOCKED_MESSAGE } from '#app/models/event-schema.ts'
 import { EDIT_NOTES } from '#app/models/event-revision.server.ts'
 import { liveEventsGeneration } from '#app/models/live-events-cache.server.ts'
@@ -20,7 +20,7 @@ import { sessionStorage } from '#app/services/session.server.ts'
 import { mediaFileName } from '#app/utils/media-types.ts'
 import { db } from '#db/client.server.ts'
 import { insertUser } from '#db/factories.ts'
-import { eventRevisions, events, payments, type Business } from '#db/schema.ts'
+import { eventRevisions, events, outbox, payments, type Business } from '#db/schema.ts'
 import { sessionCookieFor } from '#tests/support/auth.ts'
 import { toastOf } from '#tests/support/cookie-jar.ts'
 import { approveBody, days, solidPng, useUploadFolder } from '#tests/support/ad-submission.ts'
@@ -71,6 +71,16 @@ async function liveAd(title = 'Soup Night') {
 async function row(eventID: number) {
   const [found] = await db.select().from(events).where(eq(events.eventID, eventID))
   return found!
+}
+
+/** The emails about this ad's changes queued for its advertiser, oldest first. */
+async function revisionMails() {
+  const rows = await db
+    .select()
+    .from(outbox)
+    .where(eq(outbox.toAddress, owner.businessEmail))
+    .orderBy(outbox.id)
+  return rows.filter((row) => row.kind.startsWith('revision-'))
 }
 
 async function revisionsOf(eventID: number) {
@@ -212,6 +222,10 @@ describe('an edit of a live ad waits as a revision', () => {
 })
 
 describe('the administrator decides on the revision', () => {
+  beforeEach(async () => {
+    await db.delete(outbox)
+  })
+
   test('the queue shows it with a field-by-field diff (old and new text, old and new photo)', async () => {
     const ad = await liveAd()
     await editLive(ad.eventID)
@@ -287,6 +301,12 @@ describe('the administrator decides on the revision', () => {
     expect((await media(revision!.stillPhotoURL)).status).toBe(200)
     expect((await media(ad.stillPhotoURL, ownerCookie)).status).toBe(404)
     expect((await revisionsOf(ad.eventID))[0]!.status).toBe('approved')
+    expect(await revisionMails()).toEqual([
+      expect.objectContaining({
+        kind: 'revision-approved',
+        subject: 'Your changes are live: Soup Night, now with bread',
+      }),
+    ])
     expect(await dashboardCard(ad.eventID)).toMatchObject({ editNote: null, reviewReason: null })
   })
 
@@ -309,6 +329,13 @@ describe('the administrator decides on the revision', () => {
       payment_status: 'paid',
       amount_refunded_cents: 0,
     })
+    expect(await revisionMails()).toEqual([
+      expect.objectContaining({
+        kind: 'revision-rejected',
+        subject: 'Your changes were not approved: Soup Night',
+        textBody: expect.stringContaining('The new photo is not of the event'),
+      }),
+    ])
     expect((await media(revision!.stillPhotoURL, ownerCookie)).status).toBe(404)
     expect(await dashboardCard(ad.eventID)).toMatchObject({
       statusLabel: 'Live',
@@ -341,6 +368,12 @@ describe('the administrator decides on the revision', () => {
     ).toBe(403)
     const res = await review({ eventID: ad.eventID, action: 'request_changes', reason: 'Say which soups' })
     expect(await res.json()).toMatchObject({ eventStatus: 'changes_requested', revision: true })
+    expect(await revisionMails()).toEqual([
+      expect.objectContaining({
+        kind: 'revision-changes-requested',
+        textBody: expect.stringContaining('Say which soups'),
+      }),
+    ])
     expect(await publicTitle(ad.eventID)).toBe('Soup Night')
     expect(await dashboardCard(ad.eventID)).toMatchObject({
       editNote: EDIT_NOTES.changes_requested,

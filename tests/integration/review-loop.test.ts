@@ -18,7 +18,7 @@ import { platformToday } from '#app/services/platform-today.server.ts'
 import { sessionStorage } from '#app/services/session.server.ts'
 import { db } from '#db/client.server.ts'
 import { insertUser } from '#db/factories.ts'
-import { events, payments, type Business, type Event } from '#db/schema.ts'
+import { events, outbox, payments, type Business, type Event } from '#db/schema.ts'
 import { sessionCookieFor } from '#tests/support/auth.ts'
 import { toastOf } from '#tests/support/cookie-jar.ts'
 import { approveBody, days, plainEventForm, solidPng, useUploadFolder } from '#tests/support/ad-submission.ts'
@@ -46,7 +46,13 @@ beforeAll(async () => {
 
 beforeEach(async () => {
   await db.delete(events)
+  await db.delete(outbox)
 })
+
+/** The emails queued for the advertiser, oldest first. */
+async function mailsToOwner() {
+  return db.select().from(outbox).where(eq(outbox.toAddress, owner.businessEmail)).orderBy(outbox.id)
+}
 
 /** A paid ad of the owner's awaiting review, uploaded now, with its payment. */
 async function paidAwaitingReview(overrides: Partial<Event> = {}) {
@@ -155,6 +161,19 @@ describe('decisions with reasons (POST /api/admin/review-event)', () => {
       }),
     ])
     expect((await adminPage()).events).toEqual([])
+    // The advertiser's email is queued with the decision.
+    expect(await mailsToOwner()).toEqual([
+      expect.objectContaining({
+        kind: 'changes-requested',
+        subject: 'Changes requested for your ad: Needs Work Night',
+        textBody: expect.stringContaining('Please use a sharper photo'),
+      }),
+    ])
+    // A decision that does not apply (not awaiting review any more) queues nothing.
+    expect(
+      (await postReview({ eventID: event.eventID, action: 'request_changes', reason: 'Again' })).status,
+    ).toBe(409)
+    expect(await mailsToOwner()).toHaveLength(1)
   })
 
   test('reject with a reason refunds; the spec’s reject without a reason keeps working', async () => {
@@ -492,5 +511,6 @@ describe('the advertiser reads the reason, fixes the ad and resubmits it without
     })
     expect(visitor.status).toBe(200)
     expect(await visitor.json()).toMatchObject({ card: { eventTitle: 'Fixed' }, reviewReason: null })
+    expect((await mailsToOwner()).map((m) => m.kind)).toEqual(['changes-requested', 'ad-approved'])
   })
 })
