@@ -162,6 +162,12 @@ function GalleryCard({ event }: { event: GalleryEvent }) {
             </dd>
           </div>
         </dl>
+        <Link
+          to={`/dashboard/events/${event.eventID}`}
+          className="relative z-10 self-start text-sm font-medium text-brand-700 underline"
+        >
+          Analytics and history<span className="sr-only"> of {event.eventTitle}</span>
+        </Link>
         {receipt ? (
           <a
             href={receipt}

@@ -53,3 +53,8 @@ export function daysOf({ from, to }: DateRange): string[] {
     days.push(new Date(start + i * 86_400_000).toISOString().slice(0, 10))
   return days
 }
+
+/** Clicks per view, as a percentage with one decimal ("—" without views). */
+export function clickThroughRate({ views, clicks }: { views: number; clicks: number }): string {
+  return views > 0 ? `${((clicks / views) * 100).toFixed(1)}%` : '—'
+}

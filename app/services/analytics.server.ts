@@ -1,14 +1,19 @@
 import {
   analyticsRangeOrThisMonth,
+  clickThroughRate,
   daysOf,
   parseAnalyticsRange,
   type DateRange,
 } from '#app/models/analytics-range.ts'
 import { dailyStatsForBusiness, dailyStatsForEvent, type DailyStats } from '#app/models/analytics.server.ts'
 import { getEventForOwnerPage } from '#app/models/event.server.ts'
+import { eventStatusLabel, ownerEditKind } from '#app/models/event-status.ts'
+import { latestRevisions, ownerReviewNotice } from '#app/models/event-revision.server.ts'
 import { parseIdParam } from '#app/models/format.ts'
+import { isoDateInZone } from '#app/utils/time.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import type { BusinessSessionCopy } from './auth.server.ts'
+import { getEnv } from './env.server.ts'
 import { platformToday } from './platform-today.server.ts'
 
 export const AD_NOT_FOUND_MESSAGE = 'No ad with this id'
@@ -42,10 +47,6 @@ export function adPageRange(query: URLSearchParams): DateRange {
   return analyticsRangeOrThisMonth(query, platformToday())
 }
 
-/** Clicks per view, as a percentage with one decimal ("—" without views). */
-export function clickThroughRate({ views, clicks }: { views: number; clicks: number }): string {
-  return views > 0 ? `${((clicks / views) * 100).toFixed(1)}%` : '—'
-}
 
 function csvField(value: string | number) {
   const text = String(value)
@@ -58,4 +59,64 @@ export function analyticsCsv(rows: readonly DailyStats[]): string {
   for (const row of rows)
     lines.push([row.date, String(row.views), String(row.clicks), String(row.bounces), clickThroughRate(row)])
   return `${lines.map((line) => line.map(csvField).join(',')).join('\r\n')}\r\n`
+}
+
+export interface TimelineStep {
+  label: string
+  /** yyyy-mm-dd, or null for a step not reached. */
+  date: string | null
+}
+
+const UNSET_DATE = '1989-01-01'
+
+/** The ad's page for its owner: where it stands, why, its receipt, and its figures over the range asked for. */
+export async function adPageData(
+  business: BusinessSessionCopy,
+  id: string | undefined,
+  query: URLSearchParams,
+) {
+  const { event, payment } = await requireOwnAd(business, id)
+  const today = platformToday()
+  const range = adPageRange(query)
+  const days = await adDailyFigures(event.eventID, range)
+  const zone = getEnv().APP_TIME_ZONE
+  const dayOf = (instant: Date | null) => (instant ? isoDateInZone(instant, zone) : null)
+  const approved = event.eventStatus === 'approved'
+  const rejected = event.eventStatus === 'rejected'
+  const shownFrom = approved && event.paymentStatus !== 'pending' ? event.firstShowDate : null
+  const timeline: TimelineStep[] = [
+    { label: 'Created', date: dayOf(event.createdDate) },
+    {
+      label: 'Confirmed for payment',
+      date: event.approvedDateByBusiness === UNSET_DATE ? null : event.approvedDateByBusiness,
+    },
+    { label: 'Paid', date: dayOf(payment?.paidAt ?? payment?.datePaid ?? null) },
+    { label: rejected ? 'Rejected' : 'Reviewed', date: event.reviewedAt ? dayOf(event.reviewedAt) : null },
+    { label: 'Live', date: shownFrom && shownFrom <= today ? shownFrom : null },
+    {
+      label: 'Ended',
+      date: approved && event.lastShowDate && event.lastShowDate < today ? event.lastShowDate : null,
+    },
+  ]
+  const notice = ownerReviewNotice(event, (await latestRevisions([event.eventID])).get(event.eventID), today)
+  const totals = days.reduce(
+    (sum, day) => ({
+      views: sum.views + day.views,
+      clicks: sum.clicks + day.clicks,
+      bounces: sum.bounces + day.bounces,
+    }),
+    { views: 0, clicks: 0, bounces: 0 },
+  )
+  return {
+    eventID: event.eventID,
+    eventTitle: event.eventTitle,
+    statusLabel: eventStatusLabel(event, today),
+    timeline,
+    reviewReason: notice.reviewReason,
+    receiptHref: payment ? `/dashboard/receipts/${payment.paymentID}` : null,
+    editHref: ownerEditKind(event, today) ? `/dashboard/events/${event.eventID}/edit` : null,
+    range,
+    days,
+    totals: { ...totals, clickThroughRate: clickThroughRate(totals) },
+  }
 }

@@ -250,3 +250,98 @@ describe('GET /api/business/{id}/analytics', () => {
     expect(foreign.status).toBe(403)
   })
 })
+
+describe("the ad's page and its CSV", () => {
+  const from = addDaysIso(today, -2)
+  const range = `?from=${from}&to=${today}`
+
+  async function seedFigures() {
+    await db.insert(clickCount).values([
+      { businessID: owner.businessID, eventID: shown.eventID, clickDate: from, userIPaddress: 'x' },
+      { businessID: owner.businessID, eventID: shown.eventID, clickDate: today, userIPaddress: 'y' },
+      { businessID: owner.businessID, eventID: shown.eventID, clickDate: today, bounceClick: true },
+    ])
+    const counter = new ViewCounter()
+    for (let i = 0; i < 8; i++) counter.count([shown.eventID], visitor())
+    await counter.flush()
+  }
+
+  async function page(path: string, as: Business | null = owner) {
+    const headers: Record<string, string> = as ? { Cookie: await sessionCookieFor({ business: as }) } : {}
+    return request(path, { headers })
+  }
+
+  test('the owner sees the history, the totals, an SVG chart with its title and description, and a table', async () => {
+    await seedFigures()
+    const response = await page(`/dashboard/events/${shown.eventID}${range}`)
+    expect(response.status).toBe(200)
+    const html = await response.text()
+    expect(html).toContain('Latte Art Night')
+    expect(html).toMatch(/<svg[^>]*role="img"/)
+    expect(html).toContain(`<title id="chart-title">Views and clicks per day for Latte Art Night</title>`)
+    expect(html).toContain(`from ${from} to ${today}: 8 views and 2 clicks in all`)
+    expect(html).toContain(`<title>${today}: 8 views</title>`)
+    expect(html).toContain(`<title>${from}: 1 clicks</title>`)
+    const table = /<table[^]*?<\/table>/.exec(html)?.[0] ?? ''
+    expect(table.match(/<th scope="row">/g)).toHaveLength(3)
+    expect(table).toContain(`<th scope="row">${today}</th><td>8</td><td>1</td><td>1</td><td>12.5%</td>`)
+    expect(html).toContain('Click-through rate')
+    expect(html).toContain(`/dashboard/events/${shown.eventID}/analytics.csv?from=${from}&amp;to=${today}`)
+    expect(html).toMatch(/Created<\/span>\d{4}-\d{2}-\d{2}/)
+    // Plain HTML: no application script is loaded.
+    expect(html).not.toContain('<script type="module"')
+  })
+
+  test('this month by default; a bad range is a 400 saying why', async () => {
+    const response = await page(`/dashboard/events/${shown.eventID}`)
+    expect(response.status).toBe(200)
+    expect(await response.text()).toMatch(new RegExp(`name="from"[^>]*value="${today.slice(0, 7)}-01"`))
+    for (const bad of [
+      '?from=2026-02-30&to=2026-03-01',
+      `?from=${today}&to=${from}`,
+      '?from=2020-01-01&to=2026-01-01',
+    ]) {
+      expect((await page(`/dashboard/events/${shown.eventID}${bad}`)).status).toBe(400)
+    }
+  })
+
+  test('the CSV holds one line per day of the range', async () => {
+    await seedFigures()
+    const response = await page(`/dashboard/events/${shown.eventID}/analytics.csv${range}`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('Content-Type')).toMatch(/^text\/csv/)
+    expect(response.headers.get('Content-Disposition')).toContain(`ad-${shown.eventID}-${from}-${today}.csv`)
+    expect(await response.text()).toBe(
+      [
+        'date,views,clicks,bounces,click_through_rate',
+        `${from},0,1,0,—`,
+        `${addDaysIso(today, -1)},0,0,0,—`,
+        `${today},8,1,1,12.5%`,
+        '',
+      ].join('\r\n'),
+    )
+    expect((await page(`/dashboard/events/${shown.eventID}/analytics.csv?from=x&to=y`)).status).toBe(400)
+  })
+
+  test('another business gets 403, a missing ad 404, and signed out there is nothing to see', async () => {
+    for (const path of [
+      `/dashboard/events/${shown.eventID}`,
+      `/dashboard/events/${shown.eventID}/analytics.csv`,
+    ]) {
+      const foreign = await page(path, neighbour)
+      expect(foreign.status).toBe(403)
+      expect(await foreign.text()).not.toContain('Latte Art Night')
+    }
+    expect((await page('/dashboard/events/999999', owner)).status).toBe(404)
+    expect((await page('/dashboard/events/999999/analytics.csv', owner)).status).toBe(404)
+    expect((await page(`/dashboard/events/${shown.eventID}/analytics.csv`, null)).status).toBe(401)
+    const signedOut = await page(`/dashboard/events/${shown.eventID}`, null)
+    expect(signedOut.status).toBe(302)
+    expect(signedOut.headers.get('Location')).toMatch(/^\/login/)
+  })
+
+  test('the dashboard card links to the ad’s page', async () => {
+    const html = await (await page('/dashboard')).text()
+    expect(html).toContain(`href="/dashboard/events/${shown.eventID}"`)
+  })
+})

@@ -1,0 +1,173 @@
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { Form, Link, useLoaderData } from '@remix-run/react'
+import { AnalyticsChart } from '#app/components/analytics-chart.tsx'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { PRODUCT_NAME } from '#app/constants.ts'
+import { clickThroughRate } from '#app/models/analytics-range.ts'
+import { adPageData } from '#app/services/analytics.server.ts'
+import { requireBusiness } from '#app/services/auth.server.ts'
+import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
+
+/** Plain HTML: the range is a GET form, the chart an SVG drawn on the server. */
+export const handle = { hydrate: false }
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data ? data.eventTitle : 'Ad'} · Analytics · ${PRODUCT_NAME}` },
+]
+
+/** GET /dashboard/events/{id}?from=&to=: the ad's page for its owner; 404 for no such ad, 403 for another's. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const business = await requireBusiness(request)
+  try {
+    return await adPageData(business, params.id, new URL(request.url).searchParams)
+  } catch (error) {
+    if (error instanceof AppError) throw appErrorResponse(error)
+    throw error
+  }
+}
+
+const buttonClasses =
+  'rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50'
+
+export default function AdPage() {
+  const ad = useLoaderData<typeof loader>()
+  const query = new URLSearchParams(ad.range).toString()
+  return (
+    <main className="mx-auto max-w-5xl px-4 py-8">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold break-words text-ink">{ad.eventTitle}</h1>
+        <Link to="/dashboard" className={buttonClasses}>
+          Back to dashboard
+        </Link>
+      </div>
+      <p className="mt-2 text-slate-700">
+        Status: <strong data-testid="ad-status">{ad.statusLabel}</strong>
+      </p>
+      {ad.reviewReason ? (
+        <p data-testid="review-reason" className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-slate-800">
+          <span className="font-semibold">Reviewer:</span> {ad.reviewReason}
+        </p>
+      ) : null}
+      <div className="mt-4 flex flex-wrap gap-3">
+        <Link to={`/event/${ad.eventID}?viewMode=true`} className={buttonClasses}>
+          View the ad
+        </Link>
+        {ad.editHref ? (
+          <Link to={ad.editHref} className={buttonClasses}>
+            Edit Event
+          </Link>
+        ) : null}
+        {ad.receiptHref ? (
+          <a href={ad.receiptHref} className={buttonClasses}>
+            Receipt
+          </a>
+        ) : null}
+      </div>
+
+      <section aria-labelledby="timeline-heading" className="mt-8">
+        <h2 id="timeline-heading" className="text-xl font-bold text-ink">
+          History
+        </h2>
+        <ol className="mt-3 grid gap-2 sm:grid-cols-3 lg:grid-cols-6" data-testid="ad-timeline">
+          {ad.timeline.map((step) => (
+            <li
+              key={step.label}
+              className={`rounded-md px-3 py-2 text-sm ${step.date ? 'bg-brand-50 text-ink' : 'bg-slate-50 text-slate-500'}`}
+            >
+              <span className="block font-semibold">{step.label}</span>
+              {step.date ?? 'not yet'}
+            </li>
+          ))}
+        </ol>
+      </section>
+
+      <section aria-labelledby="figures-heading" className="mt-8">
+        <h2 id="figures-heading" className="text-xl font-bold text-ink">
+          Views, clicks and bounces
+        </h2>
+        <Form method="get" className="mt-3 flex flex-wrap items-end gap-3">
+          <label className="text-sm text-slate-700">
+            From
+            <input
+              type="date"
+              name="from"
+              defaultValue={ad.range.from}
+              className="ml-2 rounded border px-2 py-1"
+            />
+          </label>
+          <label className="text-sm text-slate-700">
+            To
+            <input
+              type="date"
+              name="to"
+              defaultValue={ad.range.to}
+              className="ml-2 rounded border px-2 py-1"
+            />
+          </label>
+          <button type="submit" className={buttonClasses}>
+            Show
+          </button>
+          <a
+            href={`/dashboard/events/${ad.eventID}/analytics.csv?${query}`}
+            className={buttonClasses}
+            download
+          >
+            Download CSV
+          </a>
+        </Form>
+        <dl className="mt-4 grid grid-cols-2 gap-2 text-sm sm:grid-cols-4" data-testid="ad-totals">
+          {(
+            [
+              ['Views', ad.totals.views],
+              ['Clicks', ad.totals.clicks],
+              ['Bounces', ad.totals.bounces],
+              ['Click-through rate', ad.totals.clickThroughRate],
+            ] as const
+          ).map(([label, value]) => (
+            <div key={label} className="rounded-md bg-slate-50 px-3 py-2">
+              <dt className="text-slate-600">{label}</dt>
+              <dd className="text-lg font-bold text-ink">{value}</dd>
+            </div>
+          ))}
+        </dl>
+        <div className="mt-4">
+          <AnalyticsChart days={ad.days} title={`Views and clicks per day for ${ad.eventTitle}`} />
+          <p className="mt-1 text-sm text-slate-600">
+            <span className="text-blue-600">■</span> views <span className="ml-3 text-amber-500">■</span>{' '}
+            clicks
+          </p>
+        </div>
+        <details className="mt-4">
+          <summary className="cursor-pointer text-sm font-medium text-brand-700">The figures per day</summary>
+          <table className="mt-2 w-full text-left text-sm" data-testid="ad-figures">
+            <caption className="sr-only">Views, clicks, bounces and click-through rate per day</caption>
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">Views</th>
+                <th scope="col">Clicks</th>
+                <th scope="col">Bounces</th>
+                <th scope="col">Click-through rate</th>
+              </tr>
+            </thead>
+            <tbody>
+              {ad.days.map((d) => (
+                <tr key={d.date}>
+                  <th scope="row">{d.date}</th>
+                  <td>{d.views}</td>
+                  <td>{d.clicks}</td>
+                  <td>{d.bounces}</td>
+                  <td>{clickThroughRate(d)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      </section>
+    </main>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}
