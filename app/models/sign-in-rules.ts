@@ -9,6 +9,8 @@ export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password'
 /** "{email} without spaces". */
 const SIGN_IN_EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
+export const isSignInEmail = (email: string) => SIGN_IN_EMAIL_PATTERN.test(email)
+
 export interface SignInProblem {
   field: 'email' | 'password'
   title: string
@@ -23,7 +25,7 @@ export function checkSignIn(input: { email?: unknown; password?: unknown }): Sig
     return { field: 'email', title: 'Email Required', description: 'Please enter your email address' }
   if (!password)
     return { field: 'password', title: 'Password Required', description: 'Please enter your password' }
-  if (!SIGN_IN_EMAIL_PATTERN.test(email)) {
+  if (!isSignInEmail(email)) {
     return { field: 'email', title: 'Invalid Email', description: INVALID_EMAIL_MESSAGE }
   }
   return null

@@ -1,6 +1,4 @@
-import '#app/zod-config.ts'
-import { getFormProps, getInputProps, useForm, type FieldMetadata } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '@conform-to/zod/v4'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data, redirect } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation } from '@remix-run/react'
@@ -12,17 +10,19 @@ import {
   TextField,
   useHydrated,
 } from '#app/components/account-ui.tsx'
+import { useCheckedForm } from '#app/components/checked-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { toast } from '#app/components/toaster.tsx'
 import { DELAY_AFTER_REGISTRATION_MS, PRODUCT_NAME } from '#app/constants.ts'
+import { registrationSchema } from '#app/models/business-schema.ts'
 import {
   DUPLICATE_EMAIL_MESSAGE,
-  REGISTRATION_RULES,
+  isRequiredRegistrationField,
   registrationLengthConstraints,
-  registrationSchema,
+  registrationProblems,
   withHttpsScheme,
   type RegistrationField,
-} from '#app/models/business-schema.ts'
+} from '#app/models/registration-rules.ts'
 import { getBusiness, getUser } from '#app/services/auth.server.ts'
 import {
   completeRegistration,
@@ -107,13 +107,6 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 const lengths = registrationLengthConstraints()
-const zodConstraint = getZodConstraint(registrationSchema)
-const constraint = Object.fromEntries(
-  (Object.keys(REGISTRATION_RULES) as RegistrationField[]).map((field) => [
-    field,
-    { ...zodConstraint[field], ...lengths[field] },
-  ]),
-)
 
 const URL_FIELD_LABELS = [
   ['businessWebsite', 'Website'],
@@ -145,14 +138,12 @@ export default function CreateAccount() {
   const submitting = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'POST'
   const success = actionData?.success ?? null
 
-  const [form, fields] = useForm({
+  const { formProps, field: checkedField, formErrors, formErrorId } = useCheckedForm({
     id: 'create-business-account',
-    lastResult: actionData?.result,
-    constraint,
+    reply: actionData?.result,
     defaultValue: { businessEmail: signedInEmail ?? '' },
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: registrationSchema }),
+    checkOnBlur: true,
+    check: registrationProblems,
   })
 
   useEffect(() => {
@@ -169,7 +160,7 @@ export default function CreateAccount() {
   }, [actionData])
 
   const field = (
-    meta: FieldMetadata<string | undefined>,
+    name: RegistrationField,
     label: ReactNode,
     options: {
       type?: 'text' | 'email' | 'password' | 'tel' | 'url'
@@ -178,14 +169,17 @@ export default function CreateAccount() {
     } = {},
   ) => {
     const { type = 'text', autoComplete, url = false } = options
-    const props = getInputProps(meta, { type: type === 'url' ? 'text' : type })
+    const { errors, errorId, inputProps } = checkedField(name)
     return (
       <TextField
         label={label}
-        errors={meta.errors}
-        errorId={meta.errorId}
+        errors={errors}
+        errorId={errorId}
         inputProps={{
-          ...props,
+          ...inputProps,
+          ...lengths[name],
+          required: isRequiredRegistrationField(name),
+          type: type === 'url' ? 'text' : type,
           autoComplete,
           inputMode: url ? 'url' : undefined,
           onBlur: url ? addScheme : undefined,
@@ -206,13 +200,13 @@ export default function CreateAccount() {
           </p>
         ) : null}
 
-        {form.errors?.length ? (
+        {formErrors.length ? (
           <div
-            id={form.errorId}
+            id={formErrorId}
             role="alert"
             className="mt-6 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800"
           >
-            {form.errors.map((e) => (
+            {formErrors.map((e) => (
               <p key={e}>{e}</p>
             ))}
           </div>
@@ -226,7 +220,7 @@ export default function CreateAccount() {
           </p>
         ) : null}
 
-        <Form method="post" {...getFormProps(form)} className="mt-6 space-y-8">
+        <Form method="post" {...formProps} className="mt-6 space-y-8">
           {hydrated ? <input type="hidden" name={ENHANCED_FIELD} value="1" /> : null}
           <div aria-hidden className="hidden">
             <label htmlFor="create-business-account-nickname">Leave this field empty</label>
@@ -240,11 +234,11 @@ export default function CreateAccount() {
 
           <fieldset className="grid gap-4 sm:grid-cols-2">
             <legend className="mb-2 text-lg font-semibold text-ink">Business</legend>
-            {field(fields.businessName, 'Business Name', { autoComplete: 'organization' })}
-            {field(fields.businessContact, 'Contact Name', { autoComplete: 'name' })}
-            {field(fields.businessPhone, 'Business Phone', { type: 'tel', autoComplete: 'tel' })}
+            {field('businessName', 'Business Name', { autoComplete: 'organization' })}
+            {field('businessContact', 'Contact Name', { autoComplete: 'name' })}
+            {field('businessPhone', 'Business Phone', { type: 'tel', autoComplete: 'tel' })}
             {field(
-              fields.businessFax,
+              'businessFax',
               <>
                 Fax
                 <Optional />
@@ -256,20 +250,20 @@ export default function CreateAccount() {
           <fieldset className="grid gap-4 sm:grid-cols-2">
             <legend className="mb-2 text-lg font-semibold text-ink">Address</legend>
             <div className="sm:col-span-2">
-              {field(fields.businessAddress, 'Address', { autoComplete: 'street-address' })}
+              {field('businessAddress', 'Address', { autoComplete: 'street-address' })}
             </div>
-            {field(fields.businessCity, 'City', { autoComplete: 'address-level2' })}
-            {field(fields.businessState, 'State', { autoComplete: 'address-level1' })}
-            {field(fields.businessZip, 'ZIP Code', { autoComplete: 'postal-code' })}
+            {field('businessCity', 'City', { autoComplete: 'address-level2' })}
+            {field('businessState', 'State', { autoComplete: 'address-level1' })}
+            {field('businessZip', 'ZIP Code', { autoComplete: 'postal-code' })}
           </fieldset>
 
           <fieldset className="grid gap-4 sm:grid-cols-2">
             <legend className="mb-2 text-lg font-semibold text-ink">Sign-in details</legend>
             <div className="sm:col-span-2">
-              {field(fields.businessEmail, 'Email', { type: 'email', autoComplete: 'email' })}
+              {field('businessEmail', 'Email', { type: 'email', autoComplete: 'email' })}
             </div>
-            {field(fields.businessPassword, 'Password', { type: 'password', autoComplete: 'new-password' })}
-            {field(fields.verifyPassword, 'Verify Password', {
+            {field('businessPassword', 'Password', { type: 'password', autoComplete: 'new-password' })}
+            {field('verifyPassword', 'Verify Password', {
               type: 'password',
               autoComplete: 'new-password',
             })}
@@ -284,7 +278,7 @@ export default function CreateAccount() {
             </p>
             {URL_FIELD_LABELS.map(([name, label]) => (
               <div key={name}>
-                {field(fields[name], label, { type: 'url', autoComplete: 'url', url: true })}
+                {field(name, label, { type: 'url', autoComplete: 'url', url: true })}
               </div>
             ))}
           </fieldset>

@@ -1,6 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data, redirect } from '@remix-run/node'
-import { getFormProps, getInputProps, parse, useForm } from '@conform-to/react'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import {
@@ -11,10 +10,11 @@ import {
   TextField,
   useHydrated,
 } from '#app/components/account-ui.tsx'
+import { useCheckedForm } from '#app/components/checked-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { toast } from '#app/components/toaster.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { parseSignIn } from '#app/models/sign-in-rules.ts'
+import { checkSignIn } from '#app/models/sign-in-rules.ts'
 import { getBusiness, startSession } from '#app/services/auth.server.ts'
 import {
   LOGIN_SUCCESS_TITLE,
@@ -71,26 +71,22 @@ export default function SignIn() {
     if (error) toast({ title: error.title, description: error.message, variant: 'destructive' })
   }, [error])
 
-  // The browser runs the spec's checks without zod (the server's schema applies the same rules); conform focuses
-  // the field in question. Validation runs on submit only, so the toast belongs to a submit.
-  const [form, fields] = useForm({
+  // The browser runs the spec's checks (the server repeats them) on submit only, so the toast belongs to a submit.
+  const { formProps, field } = useCheckedForm({
     id: 'sign-in',
-    lastResult: actionData?.result,
+    reply: actionData?.result,
     defaultValue: { email: actionData?.email ?? '' },
-    shouldValidate: 'onSubmit',
-    onValidate({ formData }) {
-      return parse(formData, {
-        resolve(payload) {
-          const { problem, credentials } = parseSignIn(payload)
-          if (!problem) return { value: credentials }
-          toast({ title: problem.title, description: problem.description, variant: 'destructive' })
-          return { error: { [problem.field]: [problem.description] } }
-        },
-      })
+    check(values) {
+      const problem = checkSignIn(values)
+      return problem ? { [problem.field]: problem.description } : {}
+    },
+    onInvalid(_, values) {
+      const problem = checkSignIn(values)
+      if (problem) toast({ title: problem.title, description: problem.description, variant: 'destructive' })
     },
   })
-  const emailProps = getInputProps(fields.email, { type: 'email' })
-  const passwordProps = getInputProps(fields.password, { type: showPassword ? 'text' : 'password' })
+  const email = field('email')
+  const password = field('password')
 
   return (
     <main className="mx-auto flex max-w-md flex-col px-4 py-12">
@@ -109,14 +105,15 @@ export default function SignIn() {
           </div>
         ) : null}
 
-        <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4">
+        <Form method="post" {...formProps} className="mt-6 space-y-4">
           {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
           <TextField
             label="Email"
-            errorId={fields.email.errorId}
-            errors={fields.email.errors}
+            errorId={email.errorId}
+            errors={email.errors}
             inputProps={{
-              ...emailProps,
+              ...email.inputProps,
+              type: 'email',
               id: 'email',
               autoComplete: 'email',
               required: true,
@@ -124,10 +121,11 @@ export default function SignIn() {
           />
           <TextField
             label="Password"
-            errorId={fields.password.errorId}
-            errors={fields.password.errors}
+            errorId={password.errorId}
+            errors={password.errors}
             inputProps={{
-              ...passwordProps,
+              ...password.inputProps,
+              type: showPassword ? 'text' : 'password',
               id: 'password',
               autoComplete: 'current-password',
               required: true,

@@ -1,10 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { z } from 'zod'
-import {
-  DUPLICATE_EMAIL_MESSAGE,
-  registrationSchema,
-  type Registration,
-} from '#app/models/business-schema.ts'
+import { registrationSchema, type Registration } from '#app/models/business-schema.ts'
+import { DUPLICATE_EMAIL_MESSAGE } from '#app/models/registration-rules.ts'
 import {
   businessEmailTaken,
   createBusiness,

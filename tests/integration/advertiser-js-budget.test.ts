@@ -19,7 +19,7 @@ beforeAll(async () => {
 
 describe('JavaScript on the advertiser pages (built app)', () => {
   // /login and /create-account still load the form validation library up front, and are over this budget.
-  test.each([['/dashboard', true]])(
+  test.each([['/dashboard', true], ['/login', false], ['/create-account', false]])(
     `%s loads at most ${ADVERTISER_JS_BUDGET_BYTES / 1024} KB of gzipped JavaScript`,
     async (page, signedIn) => {
       const response = await request(page, signedIn ? { headers: { Cookie: cookie } } : undefined)

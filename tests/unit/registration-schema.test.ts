@@ -1,15 +1,16 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { describe, expect, test } from 'vitest'
 import { checkSignIn, parseSignIn } from '#app/models/sign-in-rules.ts'
+import { registrationSchema, type RegistrationInput } from '#app/models/business-schema.ts'
 import {
   PASSWORDS_DO_NOT_MATCH_MESSAGE,
   REGISTRATION_RULES,
+  registrationFieldProblem,
   registrationLengthConstraints,
-  registrationSchema,
   URL_FIELDS,
   withHttpsScheme,
-  type RegistrationInput,
-} from '#app/models/business-schema.ts'
+  type RegistrationField,
+} from '#app/models/registration-rules.ts'
 
 const valid: RegistrationInput = {
   businessName: 'Blue Door Cafe',
@@ -255,5 +256,33 @@ describe('sign-in checks (spec §5: in this order, inputs trimmed)', () => {
     expect(parseSignIn({ email: ' owner@example.com ', password: ' secret ' })).toEqual({
       credentials: { email: 'owner@example.com', password: 'secret' },
     })
+  })
+})
+
+describe('the browser’s registration check agrees with the server’s schema', () => {
+  const fields = Object.keys(REGISTRATION_RULES) as RegistrationField[]
+  const candidates = (field: RegistrationField) => {
+    const rule: { min?: number; max: number } = REGISTRATION_RULES[field]
+    const lengths = [0, 1, rule.min ?? 0, (rule.min ?? 1) - 1, rule.max, rule.max + 1, rule.max - 8]
+    const values = lengths.filter((n) => n >= 0).flatMap((n) => [x(n), `  ${x(n)}  `])
+    if (field === 'businessEmail')
+      values.push('owner@bluedoor.example', 'not-an-email', ' Owner@Bluedoor.Example ', `${x(140)}@a.example`)
+    if (URL_FIELDS.includes(field as (typeof URL_FIELDS)[number])) values.push('example.com', 'https://a.example')
+    return values
+  }
+
+  test.each(fields)('%s', (field) => {
+    for (const value of candidates(field)) {
+      const input: Record<string, string> = { ...(valid as Record<string, string>), [field]: value }
+      if (field === 'businessPassword') input.verifyPassword = value
+      const server = errorsFor(input)[field]?.[0]
+      expect(registrationFieldProblem(field, input), `${field} = "${value}"`).toBe(server)
+    }
+  })
+
+  test('different passwords are caught in the browser as on the server', () => {
+    const input = { ...(valid as Record<string, string>), verifyPassword: 'secret2' }
+    expect(registrationFieldProblem('verifyPassword', input)).toBe(errorsFor(input).verifyPassword?.[0])
+    expect(registrationFieldProblem('verifyPassword', { ...input, verifyPassword: ' secret1 ' })).toBeUndefined()
   })
 })
