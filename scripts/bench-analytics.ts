@@ -45,7 +45,7 @@ try {
     )
     .returning({ eventID: events.eventID })
   const first = ads[0]!.eventID
-  console.log(`Seeding ${ROWS.toLocaleString('en')} click rows over the last year…`)
+  console.info(`Seeding ${ROWS.toLocaleString('en')} click rows over the last year…`)
   const started = performance.now()
   for (let done = 0; done < ROWS; done += 100_000) {
     await db.execute(sql`
@@ -55,7 +55,7 @@ try {
       FROM generate_series(${done + 1}::integer, ${done + 100_000}::integer) AS n`)
   }
   await db.execute(sql`ANALYZE`)
-  console.log(`Seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  console.info(`Seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`)
 
   async function timed(name: string, run: () => Promise<unknown>) {
     for (let i = 0; i < 5; i++) await run()
@@ -69,7 +69,7 @@ try {
     const median = times[25]!
     const p95 = times[47]!
     const verdict = p95 < BUDGET_MS ? 'within' : 'OVER'
-    console.log(
+    console.info(
       `${name}: median ${median.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms (${verdict} the ${BUDGET_MS} ms budget)`,
     )
   }
