@@ -9,29 +9,21 @@ import {
   statusForFieldErrors,
   type ParsedRegistration,
 } from '#app/services/registration.server.ts'
-import { isJsonRequest, readFormData, readJsonBody } from '#app/services/request-body.server.ts'
+import { readJsonOrFormBody } from '#app/services/request-body.server.ts'
 
 const INVALID_MESSAGE = 'Please correct the highlighted fields'
 
-async function readPayload(request: Request): Promise<ParsedRegistration | Response> {
-  const type = request.headers.get('Content-Type')?.toLowerCase() ?? ''
-  if (isJsonRequest(request)) {
-    const body = await readJsonBody(request, z.record(z.string(), z.unknown()), {
-      invalidMessage: 'Send the registration fields as a JSON object',
-    })
-    return parseRegistrationJson(body)
-  }
-  if (type.includes('application/x-www-form-urlencoded') || type.includes('multipart/form-data')) {
-    return parseRegistrationFormFields(await readFormData(request))
-  }
-  return jsonError('Send the registration fields as JSON or as a form', 415)
+async function readPayload(request: Request): Promise<ParsedRegistration> {
+  const body = await readJsonOrFormBody(request, z.record(z.string(), z.unknown()), {
+    invalidMessage: 'Send the registration fields as a JSON object',
+  })
+  return body.form ? parseRegistrationFormFields(body.form) : parseRegistrationJson(body.json)
 }
 
 /** POST /api/business: registration (spec §7) → 201 with the business (never the password), 400, 409. */
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return jsonError('Method not allowed', 405)
   const parsed = await readPayload(request)
-  if (parsed instanceof Response) return parsed
   if (!parsed.ok) return jsonError(parsed.message, parsed.status)
   if ('errors' in parsed) {
     const status = statusForFieldErrors(parsed.errors)

@@ -160,3 +160,22 @@ export function withFormBody(request: Request, form: FormData): Request {
   headers.delete('Content-Length')
   return new Request(request.url, { method: request.method, headers, body, signal: request.signal })
 }
+
+export const JSON_OR_FORM_CONTENT_TYPE_MESSAGE = 'Send the fields as JSON (application/json) or as a form'
+
+/**
+ * A body that may come as JSON (validated by `schema`) or as a form post, read by the reader for its Content-Type;
+ * 415 for any other type. Each reader's own limits and answers apply.
+ */
+export async function readJsonOrFormBody<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+  options: { invalidMessage?: string; maxBytes?: number } = {},
+): Promise<{ json: z.output<S>; form?: never } | { form: FormData; json?: never }> {
+  if (isJsonRequest(request)) return { json: await readJsonBody(request, schema, options) }
+  if (!FORM_TYPE.test(request.headers.get('Content-Type') ?? '')) {
+    await request.body?.cancel().catch(() => {})
+    throw jsonError(JSON_OR_FORM_CONTENT_TYPE_MESSAGE, 415)
+  }
+  return { form: await readFormData(request, options.maxBytes) }
+}

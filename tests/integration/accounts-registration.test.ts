@@ -12,6 +12,7 @@ import {
 } from '#app/routes/create-business-account.tsx'
 import { verifyPassword } from '#app/utils/password.server.ts'
 import { registerBusiness } from '#app/services/registration.server.ts'
+import { JSON_OR_FORM_CONTENT_TYPE_MESSAGE } from '#app/services/request-body.server.ts'
 import { sessionCookie } from '#app/services/session.server.ts'
 import {
   closeDatabase,
@@ -301,6 +302,9 @@ describe('POST /api/business', () => {
     expect(await broken.json()).toMatchObject({ message: expect.stringMatching(/JSON/) })
     const text = await postApi('hello', 'text/plain')
     expect(text.status).toBe(415)
+    expect(await text.json()).toEqual({ message: JSON_OR_FORM_CONTENT_TYPE_MESSAGE })
+    const multipartWithoutBoundary = await postApi('a=1', 'multipart/form-data')
+    expect(multipartWithoutBoundary.status).toBe(415)
     const array = await postApi([payload()])
     expect(array.status).toBe(400)
   })
