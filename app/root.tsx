@@ -37,6 +37,10 @@ export interface RouteHandle {
   hydrate?: boolean
 }
 
+/** The first stop of the keyboard on every page: past the site's header to the page itself. */
+export const SKIP_LINK_TEXT = 'Skip to content'
+const CONTENT_ID = 'content'
+
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce()
   const matches = useMatches()
@@ -52,8 +56,16 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body className="flex min-h-full flex-col bg-white text-slate-900 antialiased">
+        <a
+          href={`#${CONTENT_ID}`}
+          className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-4 focus:py-2 focus:font-semibold focus:text-ink focus:ring-2 focus:ring-brand-600"
+        >
+          {SKIP_LINK_TEXT}
+        </a>
         <SiteHeader viewer={rootData?.viewer ?? null} />
-        <div className="flex-1">{children}</div>
+        <div id={CONTENT_ID} tabIndex={-1} className="flex-1 focus:outline-none">
+          {children}
+        </div>
         <SiteFooter />
         <Toaster serverToast={rootData?.toast ?? null} />
         {hydrate ? (

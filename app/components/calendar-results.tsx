@@ -53,9 +53,10 @@ export function CalendarResults({ featured, events, page, pageCount, pageHref }:
             {FEATURED_EVENTS_HEADING}
           </h2>
           <ul className="mt-3 flex snap-x gap-4 overflow-x-auto pb-3">
-            {featured.map((event) => (
+            {featured.map((event, i) => (
               <li key={event.eventID} className="w-56 shrink-0 snap-start">
-                <EventTile event={event} compact />
+                {/* The first featured photo is the first on the screen. */}
+                <EventTile event={event} compact photoPriority={i === 0 ? 'high' : 'lazy'} />
               </li>
             ))}
           </ul>
@@ -64,9 +65,9 @@ export function CalendarResults({ featured, events, page, pageCount, pageHref }:
 
       {events.length > 0 ? (
         <ul aria-label="Events" className="mt-6 grid gap-5 sm:grid-cols-2 xl:grid-cols-3">
-          {events.map((event) => (
+          {events.map((event, i) => (
             <li key={event.eventID}>
-              <EventTile event={event} />
+              <EventTile event={event} photoPriority={i === 0 && featured.length === 0 ? 'high' : 'lazy'} />
             </li>
           ))}
         </ul>

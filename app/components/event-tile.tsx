@@ -2,6 +2,8 @@ import { EventWhenLine } from '#app/components/event-facts.tsx'
 import { mediaSrc } from '#app/models/format.ts'
 import type { EventTileData } from '#app/models/event-tile.ts'
 import { MEDIA_PROPS } from '#app/utils/media-fallback.ts'
+import { photoSrcSet } from '#app/utils/media-types.ts'
+import { photoLoadingProps, type PhotoPriority } from './photo-loading.ts'
 
 export type { EventTileData }
 
@@ -36,10 +38,15 @@ export function ViewDetailsButton({ eventID, className = '' }: { eventID: number
 export function EventThumb({
   title,
   photoPath,
+  priority = 'lazy',
+  sizes,
   className = '',
 }: {
   title: string
   photoPath: string
+  priority?: PhotoPriority
+  /** How wide the tile is on the page, for the browser's choice among the photo's copies. */
+  sizes: string
   className?: string
 }) {
   const src = mediaSrc(photoPath)
@@ -57,9 +64,14 @@ export function EventThumb({
         <img
           {...MEDIA_PROPS}
           suppressHydrationWarning
+          {...photoLoadingProps(priority)}
           src={src}
+          srcSet={photoSrcSet(src) || undefined}
+          sizes={photoSrcSet(src) ? sizes : undefined}
+          // The tile's box has a fixed height; these only tell the browser the shape before the photo arrives.
+          width={TILE_PHOTO_WIDTH}
+          height={TILE_PHOTO_HEIGHT}
           alt=""
-          loading="lazy"
           decoding="async"
           className="absolute inset-0 size-full object-cover"
         />
@@ -68,7 +80,21 @@ export function EventThumb({
   )
 }
 
-export function EventTile({ event, compact = false }: { event: EventTileData; compact?: boolean }) {
+/** A featured tile is 14rem wide; a grid tile up to a third of 80rem, the full width of a phone. */
+const FEATURED_SIZES = '14rem'
+const GRID_SIZES = '(min-width: 80rem) 26rem, (min-width: 40rem) 50vw, 100vw'
+const TILE_PHOTO_WIDTH = 960
+const TILE_PHOTO_HEIGHT = 540
+
+export function EventTile({
+  event,
+  compact = false,
+  photoPriority = 'lazy',
+}: {
+  event: EventTileData
+  compact?: boolean
+  photoPriority?: PhotoPriority
+}) {
   return (
     <article
       data-testid={compact ? 'featured-event' : 'calendar-event'}
@@ -77,6 +103,8 @@ export function EventTile({ event, compact = false }: { event: EventTileData; co
       <EventThumb
         title={event.eventTitle}
         photoPath={event.stillPhotoPath}
+        priority={photoPriority}
+        sizes={compact ? FEATURED_SIZES : GRID_SIZES}
         className={compact ? 'h-28' : 'h-40'}
       />
       <div className="flex flex-1 flex-col gap-2 p-4">

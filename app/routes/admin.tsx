@@ -113,7 +113,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <div className="grid grid-cols-[9rem_1fr] gap-2 text-sm">
+    <div className="grid gap-x-2 text-sm sm:grid-cols-[9rem_1fr]">
       <dt className="font-medium text-slate-500">{label}</dt>
       <dd className="break-words text-slate-900">{children}</dd>
     </div>
@@ -383,7 +383,7 @@ export default function AdminModeration() {
           {noPendingEventsText(date)}
         </p>
       ) : (
-        <ul aria-label="Pending events" className="mt-8 grid gap-6">
+        <ul aria-label="Pending events" className="mt-8 grid grid-cols-1 gap-6">
           {events.map((event) => (
             <PendingEventItem
               key={`${event.changes ? 'revision' : 'ad'}-${event.eventID}`}

@@ -4,7 +4,6 @@ import { Form, useLoaderData } from '@remix-run/react'
 import type { InputHTMLAttributes } from 'react'
 import { CalendarResults, NO_EVENTS_FOUND_TEXT } from '#app/components/calendar-results.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
-import { Logo } from '#app/components/site-chrome.tsx'
 import { PRODUCT_NAME, TAGLINE } from '#app/constants.ts'
 import {
   ALL_CATEGORIES,
@@ -13,6 +12,7 @@ import {
   normalizeCalendarFilters,
   type CalendarFilters,
 } from '#app/models/calendar-filters.ts'
+import { formatShortDate } from '#app/models/format.ts'
 import { getCategoryNames } from '#app/models/public-pages.server.ts'
 import { getCalendarResults } from '#app/services/calendar-page.server.ts'
 import { listedEventsHeaders, sharedPageHeaders } from '#app/services/page-cache.server.ts'
@@ -89,6 +89,37 @@ function FilterInput({
   )
 }
 
+/** The filters set, in a few words ("Keyword “jazz”, Music, from Dec 1"), '' when none is. */
+export function activeFiltersSummary(filters: CalendarFilters) {
+  const parts = [
+    filters.keyword ? `Keyword “${filters.keyword}”` : '',
+    filters.category && filters.category !== ALL_CATEGORIES ? filters.category : '',
+    filters.zip ? `ZIP ${filters.zip}` : '',
+    filters.from ? `from ${formatShortDate(filters.from, { withYear: true })}` : '',
+    filters.to ? `to ${formatShortDate(filters.to, { withYear: true })}` : '',
+  ]
+  return parts.filter(Boolean).join(', ')
+}
+
+/**
+ * The filters behind a "Filters" disclosure (a plain <details>, no script): closed, with the active filters in its
+ * summary, so the results come first on a phone.
+ */
+function FiltersDisclosure({ filters, categories }: { filters: CalendarFilters; categories: string[] }) {
+  const active = activeFiltersSummary(filters)
+  return (
+    <details data-testid="calendar-filters" className="rounded-lg border border-slate-200 bg-white">
+      <summary className="cursor-pointer px-4 py-3 text-lg font-bold text-ink">
+        Filters
+        {active ? <span className="block text-sm font-normal text-slate-700">{active}</span> : null}
+      </summary>
+      <div className="px-4 pb-4">
+        <Filters filters={filters} categories={categories} />
+      </div>
+    </details>
+  )
+}
+
 function Filters({ filters, categories }: { filters: CalendarFilters; categories: string[] }) {
   const selected = filters.category || ALL_CATEGORIES
   // A category typed into the URL that no longer exists still shows as selected.
@@ -161,8 +192,8 @@ export default function CalendarPage() {
   const feedSuffix = feedQuery ? `?${feedQuery}` : ''
   return (
     <main className="mx-auto max-w-7xl px-4 py-8">
-      <header className="flex flex-wrap items-center gap-4 border-b border-slate-200 pb-6">
-        <Logo className="text-2xl text-ink" />
+      {/* The site header above carries the logo; the page shows it once. */}
+      <header className="border-b border-slate-200 pb-6">
         <div>
           <h1 className="text-lg font-semibold text-brand-700">{TAGLINE}</h1>
           <p className="text-slate-600">{CALENDAR_SUBTITLE}</p>
@@ -170,12 +201,8 @@ export default function CalendarPage() {
       </header>
 
       <div className="mt-8 grid gap-8 lg:grid-cols-[16rem_1fr]">
-        <aside className="lg:sticky lg:top-4 lg:self-start">
-          <h2 className="mb-4 text-lg font-bold text-ink">Filters</h2>
-          <Filters filters={filters} categories={categories} />
-        </aside>
-
-        <section aria-labelledby="found-heading" className="min-w-0">
+        {/* After the results in the page, so a phone shows them first; beside them, first, on wide screens. */}
+        <section aria-labelledby="found-heading" className="min-w-0 lg:col-start-2 lg:row-start-1">
           {notices.length > 0 ? (
             <ul
               role="status"
@@ -211,6 +238,10 @@ export default function CalendarPage() {
             </a>
           </p>
         </section>
+
+        <aside className="lg:sticky lg:top-4 lg:col-start-1 lg:row-start-1 lg:self-start">
+          <FiltersDisclosure filters={filters} categories={categories} />
+        </aside>
       </div>
     </main>
   )

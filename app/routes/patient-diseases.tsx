@@ -213,7 +213,7 @@ export default function PatientDiseases() {
                     Previous
                   </Link>
                 ) : (
-                  <span className="rounded-md border border-slate-200 px-3 py-1.5 text-slate-400">
+                  <span className="rounded-md border border-slate-200 px-3 py-1.5 text-slate-500">
                     Previous
                   </span>
                 )}
@@ -226,7 +226,7 @@ export default function PatientDiseases() {
                     Next
                   </Link>
                 ) : (
-                  <span className="rounded-md border border-slate-200 px-3 py-1.5 text-slate-400">Next</span>
+                  <span className="rounded-md border border-slate-200 px-3 py-1.5 text-slate-500">Next</span>
                 )}
               </div>
             ) : null}
