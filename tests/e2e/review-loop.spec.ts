@@ -62,18 +62,28 @@ async function reviewLoop(browser: Browser, javaScriptEnabled: boolean) {
   await expect(
     advertiser.getByTestId('gallery-card').filter({ hasText: fixed }).getByTestId('event-status'),
   ).toHaveText('Live')
+
+  // Both emails to the advertiser are in the outbox (no SMTP server in these tests: they wait there).
+  await admin.goto('/admin/outbox')
+  const outbox = admin.getByTestId('outbox')
+  await expect(
+    outbox.getByRole('link', { name: `Changes requested for your ad: ${title}`, exact: true }),
+  ).toBeVisible()
+  await expect(outbox.getByRole('link', { name: `Your ad is live: ${fixed}`, exact: true })).toBeVisible()
   await Promise.all([advertiserContext.close(), admin.close(), visitor.close()])
 }
 
 test('request changes → the advertiser fixes and resubmits → approved and live, with JavaScript', async ({
   browser,
 }) => {
+  test.setTimeout(60_000)
   await reviewLoop(browser, true)
 })
 
 test('request changes → the advertiser fixes and resubmits → approved and live, without JavaScript', async ({
   browser,
 }) => {
+  test.setTimeout(60_000)
   await reviewLoop(browser, false)
 })
 
