@@ -13,7 +13,10 @@ export interface GalleryEvent {
   clicks: number
   bounces: number
   statusLabel: string
+  /** The card processor's receipt (Stripe), when it gave one. */
   receiptUrl: string | null
+  /** Our receipt of the ad's payment, once paid. */
+  receiptHref: string | null
   /** The reviewer's note while the ad (or, live, its latest edit) is sent back or rejected. */
   reviewReason: string | null
   /** Where a live ad's latest edit stands, while it is not approved. */
@@ -168,15 +171,24 @@ function GalleryCard({ event }: { event: GalleryEvent }) {
         >
           Analytics and history<span className="sr-only"> of {event.eventTitle}</span>
         </Link>
-        {receipt ? (
-          <a
-            href={receipt}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="relative z-10 self-start text-sm font-medium text-brand-700 underline"
-          >
-            View receipt
-          </a>
+        {event.receiptHref || receipt ? (
+          <p className="relative z-10 flex gap-3 self-start text-sm font-medium">
+            {event.receiptHref ? (
+              <Link to={event.receiptHref} className="text-brand-700 underline">
+                Receipt
+              </Link>
+            ) : null}
+            {receipt ? (
+              <a
+                href={receipt}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="text-brand-700 underline"
+              >
+                Card receipt (Stripe)
+              </a>
+            ) : null}
+          </p>
         ) : null}
       </div>
     </li>

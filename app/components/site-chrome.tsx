@@ -29,7 +29,7 @@ export function LogoutButton({ className = '' }: { className?: string }) {
 
 export function SiteHeader({ viewer }: { viewer: Viewer | null }) {
   return (
-    <header className="border-b border-slate-200 bg-white">
+    <header className="border-b border-slate-200 bg-white print:hidden">
       <nav className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3">
         <Logo className="text-lg text-ink" />
         <ul className="flex flex-wrap items-center gap-4 text-sm font-medium text-slate-700">
@@ -85,7 +85,7 @@ export function SiteHeader({ viewer }: { viewer: Viewer | null }) {
 
 export function SiteFooter() {
   return (
-    <footer className="mt-16 border-t border-slate-200 bg-slate-50">
+    <footer className="mt-16 border-t border-slate-200 bg-slate-50 print:hidden">
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-4 px-4 py-6 text-sm text-slate-600">
         <p>
           <strong className="text-slate-800">{PRODUCT_NAME}</strong> — {TAGLINE}

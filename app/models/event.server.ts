@@ -162,16 +162,19 @@ export async function attachEventMedia(
     .where(eq(events.eventID, eventID))
 }
 
-/** The business's own events, newest first, with the receipt of a paid one. */
+/** The business's own events, newest first, with the payment of a paid (or refunded) one and its card receipt. */
 export async function listEventsForBusiness(businessID: number) {
   const rows = await db
-    .select({ ...eventWithBusinessColumns, receiptUrl: payments.receipt_url })
+    .select({ ...eventWithBusinessColumns, paymentID: payments.paymentID, receiptUrl: payments.receipt_url })
     .from(events)
     .innerJoin(business, eq(business.businessID, events.businessID))
-    .leftJoin(payments, and(eq(payments.eventID, events.eventID), eq(payments.payment_status, 'paid')))
+    .leftJoin(
+      payments,
+      and(eq(payments.eventID, events.eventID), inArray(payments.payment_status, ['paid', 'refunded'])),
+    )
     .where(eq(events.businessID, businessID))
     .orderBy(desc(events.createdDate), desc(events.eventID))
-  return rows.map(({ receiptUrl, ...row }) => ({ ...toView(row), receiptUrl }))
+  return rows.map(({ paymentID, receiptUrl, ...row }) => ({ ...toView(row), paymentID, receiptUrl }))
 }
 
 /**

@@ -63,11 +63,13 @@ export function dollars(cents: number) {
 }
 
 /** "Visa •••• 4242", or the test provider's note. */
+export const TEST_MODE_CARD_TEXT = 'Test mode — no real charge'
+
 export function cardLine(
   payment: { card_brand: string | null; card_last4: string | null },
   testMode: boolean,
 ) {
-  if (testMode) return 'Test mode — no real charge'
+  if (testMode) return TEST_MODE_CARD_TEXT
   if (!payment.card_last4) return payment.card_brand ? capitalize(payment.card_brand) : 'Card'
   return `${payment.card_brand ? capitalize(payment.card_brand) : 'Card'} •••• ${payment.card_last4}`
 }

@@ -34,6 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     bounces: statsByEvent.get(event.eventID)?.totalBounces ?? 0,
     statusLabel: eventStatusLabel(event, today),
     receiptUrl: event.receiptUrl,
+    receiptHref: event.paymentID ? `/dashboard/receipts/${event.paymentID}` : null,
     ...ownerReviewNotice(event, revisions.get(event.eventID), today),
   }))
   return { businessID: business.businessID, businessName: business.businessName, events: gallery }

@@ -15,6 +15,7 @@ function galleryEvent(eventID: number, overrides: Partial<GalleryEvent>): Galler
     bounces: 0,
     statusLabel: 'Awaiting payment',
     receiptUrl: null,
+    receiptHref: null,
     reviewReason: null,
     editNote: null,
     resubmitHref: null,
