@@ -1,13 +1,14 @@
 import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { enqueueMessage, OUTBOX_PAGE_SIZE } from '#app/models/outbox.server.ts'
 import { loader as messageLoader, MESSAGE_NOT_FOUND } from '#app/routes/admin_.outbox.$id.tsx'
-import { loader as outboxLoader } from '#app/routes/admin_.outbox.tsx'
+import { loader as outboxLoader } from '#app/routes/admin_.outbox._index.tsx'
 import { db } from '#db/client.server.ts'
 import { insertUser } from '#db/factories.ts'
 import { outbox } from '#db/schema.ts'
 import { sessionCookieFor } from '#tests/support/auth.ts'
 import { insertBusiness } from '#tests/support/events.ts'
 import { callRoute } from '#tests/support/routes.ts'
+import { BUILD_TIMEOUT_MS, builtRequestHandler } from '#tests/support/built-app.ts'
 
 let adminCookie: string
 let clinicianCookie: string
@@ -120,4 +121,15 @@ describe('/admin/outbox', () => {
       expect(await res.json()).toEqual({ message: 'page must be a whole number from 1' })
     }
   })
+})
+
+describe('/admin/outbox in the built app', () => {
+  test('a message opens on its own page (the list does not stand in for it)', async () => {
+    const request = await builtRequestHandler()
+    const id = await queue(7)
+    await queue(8)
+    const html = await (await request(`/admin/outbox/${id}`, { headers: { Cookie: adminCookie } })).text()
+    expect(html).toContain('Text body 7')
+    expect(html).not.toContain('Subject 8')
+  }, BUILD_TIMEOUT_MS)
 })
