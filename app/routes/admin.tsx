@@ -321,7 +321,11 @@ export default function AdminModeration() {
         <Link to="/admin/outbox" className="font-medium text-brand-700 underline">
           Outbox
         </Link>{' '}
-        (the platform's email).
+        (the platform's email),{' '}
+        <Link to="/admin/categories" className="font-medium text-brand-700 underline">
+          Categories
+        </Link>{' '}
+        (the ads' categories).
       </p>
 
       <Form method="get" className="mt-6 flex flex-wrap items-end gap-3">

@@ -114,9 +114,10 @@ export async function editableEventForPage(business: BusinessSessionCopy, id: un
 /* The form ------------------------------------------------------------------------------------------------------- */
 
 /** Everything the event form needs besides the advertiser: categories, the date picker's months, the price table. */
-export async function eventFormOptions() {
+/** `keep`: the categories the edited ad has, offered even when hidden. */
+export async function eventFormOptions(keep: readonly string[] = []) {
   const day = platformToday()
-  const categories = (await listCategories()).map((c) => c.categoryName)
+  const categories = (await listCategories({ keep })).map((c) => c.categoryName)
   let from = 1
   const priceTable = PRICE_TIERS.map((tier) => {
     const label = `${from}–${tier.upToDays} days`
@@ -139,7 +140,7 @@ export async function eventFormPageData(
 ) {
   const [cardBusiness, options] = await Promise.all([
     getCardBusiness(business.businessID),
-    eventFormOptions(),
+    eventFormOptions(saved.eventCategory),
   ])
   if (!cardBusiness) throw redirect('/login')
   const draft = getEventDraftFor(await getSession(request), eventID)

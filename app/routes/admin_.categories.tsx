@@ -1,0 +1,137 @@
+import '#app/zod-config.ts'
+import { parseWithZod } from '@conform-to/zod/v4'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { data } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { PRODUCT_NAME } from '#app/constants.ts'
+import { CATEGORY_NAME_MAX, categoryFormSchema } from '#app/models/category-schema.ts'
+import { requireRole } from '#app/services/auth.server.ts'
+import { categoriesPage, changeCategory } from '#app/services/categories.server.ts'
+import { readFormData } from '#app/services/request-body.server.ts'
+import { redirectWithToast } from '#app/services/toast.server.ts'
+import { isAppError } from '#app/utils/app-error.ts'
+
+export const CATEGORIES_TITLE = 'Categories'
+
+export const meta: MetaFunction = () => [{ title: `${CATEGORIES_TITLE} · ${PRODUCT_NAME}` }]
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRole(request, 'admin')
+  return data({ categories: await categoriesPage() }, { headers: { 'Cache-Control': 'no-store' } })
+}
+
+/** A refusal: its message for the page, and which form it belongs to (the category's id; '' for the add form). */
+function refused(message: string, status: number, categoryID: string) {
+  return data({ message, categoryID }, { status })
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireRole(request, 'admin')
+  const form = await readFormData(request)
+  const categoryID = String(form.get('categoryID') ?? '')
+  const submission = parseWithZod(form, { schema: categoryFormSchema })
+  if (submission.status !== 'success') {
+    const messages = Object.values(submission.error ?? {}).flat()
+    return refused(messages.join(' ') || 'The form could not be read', 400, categoryID)
+  }
+  try {
+    return redirectWithToast('/admin/categories', await changeCategory(submission.value))
+  } catch (error) {
+    if (isAppError(error)) return refused(error.message, error.status, categoryID)
+    throw error
+  }
+}
+
+const input = 'rounded-md border border-slate-300 px-3 py-2'
+const button = 'rounded-md border border-slate-300 px-3 py-2 text-sm font-medium hover:bg-slate-50'
+
+export default function AdminCategories() {
+  const { categories } = useLoaderData<typeof loader>()
+  const failed = useActionData<typeof action>()
+  const errorFor = (categoryID: string) =>
+    failed && failed.categoryID === categoryID ? (
+      <p role="alert" className="mt-1 text-sm text-red-700">
+        {failed.message}
+      </p>
+    ) : null
+  const known = new Set(categories.map((c) => String(c.categoryID)))
+  return (
+    <main className="mx-auto max-w-4xl px-4 py-10">
+      <h1 className="text-3xl font-bold text-ink">{CATEGORIES_TITLE}</h1>
+      <p className="mt-2 text-slate-600">
+        The categories advertisers choose from, with how many ads have each. A hidden category is not offered
+        for new ads or in the calendar's filter; the ads that have it keep it.{' '}
+        <Link to="/admin" className="font-medium text-brand-700 underline">
+          Back to moderation
+        </Link>
+      </p>
+      {failed && failed.categoryID !== '' && !known.has(failed.categoryID)
+        ? errorFor(failed.categoryID)
+        : null}
+
+      <Form method="post" className="mt-6">
+        <label htmlFor="new-category" className="block text-sm font-medium text-slate-800">
+          New category
+        </label>
+        <div className="mt-1 flex flex-wrap gap-2">
+          <input id="new-category" name="name" required maxLength={CATEGORY_NAME_MAX} className={input} />
+          <button type="submit" name="intent" value="add" className={button}>
+            Add category
+          </button>
+        </div>
+        {errorFor('')}
+      </Form>
+
+      <table className="mt-8 w-full text-left text-sm" data-testid="categories">
+        <thead>
+          <tr className="border-b border-slate-200">
+            <th className="py-2 pr-3">Name</th>
+            <th className="py-2 pr-3">Ads</th>
+            <th className="py-2">Offered</th>
+          </tr>
+        </thead>
+        <tbody>
+          {categories.map((c) => (
+            <tr key={c.categoryID} className="border-b border-slate-100 align-top">
+              <td className="py-2 pr-3">
+                <Form method="post" className="flex flex-wrap gap-2">
+                  <input type="hidden" name="categoryID" value={c.categoryID} />
+                  <label htmlFor={`category-${c.categoryID}`} className="sr-only">
+                    Name of {c.categoryName}
+                  </label>
+                  <input
+                    id={`category-${c.categoryID}`}
+                    name="name"
+                    defaultValue={c.categoryName}
+                    required
+                    maxLength={CATEGORY_NAME_MAX}
+                    className={input}
+                  />
+                  <button type="submit" name="intent" value="rename" className={button}>
+                    Rename
+                  </button>
+                </Form>
+                {errorFor(String(c.categoryID))}
+              </td>
+              <td className="py-2 pr-3">{c.adCount}</td>
+              <td className="py-2">
+                <Form method="post" className="flex items-center gap-2">
+                  <input type="hidden" name="categoryID" value={c.categoryID} />
+                  <span>{c.hidden ? 'Hidden' : 'Yes'}</span>
+                  <button type="submit" name="intent" value={c.hidden ? 'show' : 'hide'} className={button}>
+                    {c.hidden ? 'Show' : 'Hide'}
+                  </button>
+                </Form>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </main>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}
