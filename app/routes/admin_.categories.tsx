@@ -83,51 +83,53 @@ export default function AdminCategories() {
         {errorFor('')}
       </Form>
 
-      <table className="mt-8 w-full text-left text-sm" data-testid="categories">
-        <thead>
-          <tr className="border-b border-slate-200">
-            <th className="py-2 pr-3">Name</th>
-            <th className="py-2 pr-3">Ads</th>
-            <th className="py-2">Offered</th>
-          </tr>
-        </thead>
-        <tbody>
-          {categories.map((c) => (
-            <tr key={c.categoryID} className="border-b border-slate-100 align-top">
-              <td className="py-2 pr-3">
-                <Form method="post" className="flex flex-wrap gap-2">
-                  <input type="hidden" name="categoryID" value={c.categoryID} />
-                  <label htmlFor={`category-${c.categoryID}`} className="sr-only">
-                    Name of {c.categoryName}
-                  </label>
-                  <input
-                    id={`category-${c.categoryID}`}
-                    name="name"
-                    defaultValue={c.categoryName}
-                    required
-                    maxLength={CATEGORY_NAME_MAX}
-                    className={input}
-                  />
-                  <button type="submit" name="intent" value="rename" className={button}>
-                    Rename
-                  </button>
-                </Form>
-                {errorFor(String(c.categoryID))}
-              </td>
-              <td className="py-2 pr-3">{c.adCount}</td>
-              <td className="py-2">
-                <Form method="post" className="flex items-center gap-2">
-                  <input type="hidden" name="categoryID" value={c.categoryID} />
-                  <span>{c.hidden ? 'Hidden' : 'Yes'}</span>
-                  <button type="submit" name="intent" value={c.hidden ? 'show' : 'hide'} className={button}>
-                    {c.hidden ? 'Show' : 'Hide'}
-                  </button>
-                </Form>
-              </td>
+      <div className="mt-8 overflow-x-auto">
+        <table className="w-full text-left text-sm" data-testid="categories">
+          <thead>
+            <tr className="border-b border-slate-200">
+              <th className="py-2 pr-3">Name</th>
+              <th className="py-2 pr-3">Ads</th>
+              <th className="py-2">Offered</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {categories.map((c) => (
+              <tr key={c.categoryID} className="border-b border-slate-100 align-top">
+                <td className="py-2 pr-3">
+                  <Form method="post" className="flex flex-wrap gap-2">
+                    <input type="hidden" name="categoryID" value={c.categoryID} />
+                    <label htmlFor={`category-${c.categoryID}`} className="sr-only">
+                      Name of {c.categoryName}
+                    </label>
+                    <input
+                      id={`category-${c.categoryID}`}
+                      name="name"
+                      defaultValue={c.categoryName}
+                      required
+                      maxLength={CATEGORY_NAME_MAX}
+                      className={input}
+                    />
+                    <button type="submit" name="intent" value="rename" className={button}>
+                      Rename
+                    </button>
+                  </Form>
+                  {errorFor(String(c.categoryID))}
+                </td>
+                <td className="py-2 pr-3">{c.adCount}</td>
+                <td className="py-2">
+                  <Form method="post" className="flex items-center gap-2">
+                    <input type="hidden" name="categoryID" value={c.categoryID} />
+                    <span>{c.hidden ? 'Hidden' : 'Yes'}</span>
+                    <button type="submit" name="intent" value={c.hidden ? 'show' : 'hide'} className={button}>
+                      {c.hidden ? 'Show' : 'Hide'}
+                    </button>
+                  </Form>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </main>
   )
 }
