@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, gte, lte, or, sql, type AnyColumn } from 'drizzle-orm'
+import { and, asc, eq, gt, gte, lte, or, sql, type AnyColumn, type SQL } from 'drizzle-orm'
 import { db } from '#db/client.server.ts'
 import { eventDailyStats, events } from '#db/schema.ts'
 
@@ -56,42 +56,30 @@ const dailyColumns = {
   bounces: eventDailyStats.bounces,
 }
 
-/** Every ad of the business, one row per ad and day with any activity in [from, to], by date then ad. */
-export function dailyStatsForBusiness(
-  businessID: number,
-  { from, to }: { from: string; to: string },
-): Promise<DailyStats[]> {
+function dailyStatsWhere(scope: SQL | undefined, { from, to }: { from: string; to: string }) {
   return db
     .select(dailyColumns)
     .from(eventDailyStats)
-    .where(
-      and(
-        eq(eventDailyStats.businessID, businessID),
-        gte(eventDailyStats.day, from),
-        lte(eventDailyStats.day, to),
-        hasActivity,
-      ),
-    )
-    .orderBy(asc(eventDailyStats.day), asc(eventDailyStats.eventID))
+    .where(and(scope, gte(eventDailyStats.day, from), lte(eventDailyStats.day, to), hasActivity))
+}
+
+/** Every ad of the business, one row per ad and day with any activity in [from, to], by date then ad. */
+export function dailyStatsForBusiness(
+  businessID: number,
+  range: { from: string; to: string },
+): Promise<DailyStats[]> {
+  return dailyStatsWhere(eq(eventDailyStats.businessID, businessID), range).orderBy(
+    asc(eventDailyStats.day),
+    asc(eventDailyStats.eventID),
+  )
 }
 
 /** One ad's days with any activity in [from, to], oldest first. */
 export function dailyStatsForEvent(
   eventID: number,
-  { from, to }: { from: string; to: string },
+  range: { from: string; to: string },
 ): Promise<DailyStats[]> {
-  return db
-    .select(dailyColumns)
-    .from(eventDailyStats)
-    .where(
-      and(
-        eq(eventDailyStats.eventID, eventID),
-        gte(eventDailyStats.day, from),
-        lte(eventDailyStats.day, to),
-        hasActivity,
-      ),
-    )
-    .orderBy(asc(eventDailyStats.day))
+  return dailyStatsWhere(eq(eventDailyStats.eventID, eventID), range).orderBy(asc(eventDailyStats.day))
 }
 
 /** Each ad's totals over [from, to] (ads without activity have no row). */

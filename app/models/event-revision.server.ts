@@ -198,30 +198,21 @@ const TEXT_FIELDS = [
   ['contactEmail', 'Contact email'],
 ] as const
 
+/** What an edit of a live ad may change. */
+type RevisableField =
+  | 'eventTitle'
+  | 'eventDescription'
+  | 'category'
+  | 'contactPerson'
+  | 'contactPhone'
+  | 'contactEmail'
+  | 'stillPhotoURL'
+  | 'videoURL'
+
 /** Field by field, what the revision changes in the live ad (unchanged fields left out). */
 export function revisionDiff(
-  event: Pick<
-    Event,
-    | 'eventTitle'
-    | 'eventDescription'
-    | 'category'
-    | 'contactPerson'
-    | 'contactPhone'
-    | 'contactEmail'
-    | 'stillPhotoURL'
-    | 'videoURL'
-  >,
-  revision: Pick<
-    EventRevision,
-    | 'eventTitle'
-    | 'eventDescription'
-    | 'category'
-    | 'contactPerson'
-    | 'contactPhone'
-    | 'contactEmail'
-    | 'stillPhotoURL'
-    | 'videoURL'
-  >,
+  event: Pick<Event, RevisableField>,
+  revision: Pick<EventRevision, RevisableField>,
 ): RevisionChange[] {
   const changes: RevisionChange[] = []
   for (const [field, label] of TEXT_FIELDS) {
