@@ -2,6 +2,7 @@ import { UNSET_DATE } from '#app/constants.ts'
 import { count, eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { showDateBounds } from '#app/models/event-dates.ts'
+import { PHOTO_SRCSET_WIDTHS, photoVariantKey } from '#app/utils/media-types.ts'
 import { centsToDollars, chargeCentsForDays } from '#app/utils/pricing.ts'
 import { addDaysIso, isoDateInZone, todayInZone } from '#app/utils/time.ts'
 import type { Database } from './client.server.ts'
@@ -91,7 +92,13 @@ export async function seedDemoData(
     const eventID = row!.eventID
 
     const key = mediaKeyFor('images', uploadDate, eventID, 'webp')
-    await putMedia(key, await makePoster(idea.title, i), 'image/webp')
+    const poster = await makePoster(idea.title, i)
+    await putMedia(key, poster, 'image/webp')
+    // The smaller copies an uploaded photo gets too, which the pages offer phones in srcset.
+    for (const width of PHOTO_SRCSET_WIDTHS) {
+      const copy = await sharp(poster).resize({ width, withoutEnlargement: true }).webp({ quality: 78 }).toBuffer()
+      await putMedia(photoVariantKey(key, width), copy, 'image/webp')
+    }
     const url = `/api/media/${key.slice(key.lastIndexOf('/') + 1)}`
     await db.update(events).set({ stillPhotoURL: url }).where(eqEvent(eventID))
     await db.insert(eventMedia).values({ eventId: eventID, mediaType: 'photo', mediaUrl: url })

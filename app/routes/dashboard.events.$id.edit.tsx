@@ -34,7 +34,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const business = await requireBusiness(request)
   const event = await editableEventForPage(business, params.id)
-  return stageDraftFromForm(request, { eventID: event.eventID, paidDates: paidDatesOf(event) })
+  return stageDraftFromForm(request, {
+    eventID: event.eventID,
+    paidDates: paidDatesOf(event),
+    keptCategories: event.category,
+  })
 }
 
 export default function EditEventPage() {

@@ -9,7 +9,9 @@ import {
 } from '#app/models/category-schema.ts'
 import { CATEGORY_NOT_FOUND_MESSAGE, duplicateCategoryMessage } from '#app/models/category.server.ts'
 import { action as categoriesAction, loader as categoriesLoader } from '#app/routes/admin_.categories.tsx'
+import { action as apiEventsAction } from '#app/routes/api.events._index.ts'
 import { loader as calendarLoader } from '#app/routes/calendar.tsx'
+import { CATEGORY_MESSAGE } from '#app/services/event-ad/save.server.ts'
 import { loader as editLoader } from '#app/routes/dashboard.events.$id.edit.tsx'
 import { loader as newEventLoader } from '#app/routes/dashboard.events.new.tsx'
 import { db } from '#db/client.server.ts'
@@ -165,6 +167,21 @@ describe('/admin/categories', () => {
     const filtered = await calendar('?category=Pop-up')
     const shown = [...filtered.featured, ...filtered.events].find((e) => e.eventID === live.eventID)
     expect(shown?.category).toEqual(['Pop-up'])
+
+    // Nor can a hand-made request give a new ad the hidden category.
+    const refused = await callRoute(apiEventsAction, '/api/events', {
+      method: 'POST',
+      headers: { Cookie: businessCookie, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        eventTitle: 'Hidden pop-up',
+        eventDescription: 'A category nobody is offered.',
+        eventCategory: ['Pop-up'],
+        showAdDates: [inDays(4)],
+        eventDate: inDays(4),
+      }),
+    })
+    expect(refused.status).toBe(400)
+    expect(await refused.json()).toMatchObject({ message: CATEGORY_MESSAGE })
 
     const show = await post({ intent: 'show', categoryID: String(categoryID) })
     expect(show.status).toBe(302)

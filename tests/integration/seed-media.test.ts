@@ -11,6 +11,7 @@ import { db } from '#db/client.server.ts'
 import { events } from '#db/schema.ts'
 import { seedDemoData } from '#db/seed.ts'
 import { useUploadFolder } from '#tests/support/ad-submission.ts'
+import { photoSrcSet } from '#app/utils/media-types.ts'
 import { callRoute } from '#tests/support/routes.ts'
 
 useUploadFolder('seed-media')
@@ -25,10 +26,13 @@ test('the seeded demo photos are in media storage and served at their URLs', asy
   expect(live.length).toBeGreaterThan(0)
   for (const event of live) {
     expect(event.stillPhotoURL).toMatch(/^\/api\/media\//)
-    const filename = event.stillPhotoURL.replace('/api/media/', '').split('?')[0]!
-    const response = await callRoute(mediaLoader, event.stillPhotoURL, { params: { filename } })
-    expect(response.status, event.stillPhotoURL).toBe(200)
-    expect(response.headers.get('Content-Type')).toBe('image/webp')
-    expect((await response.arrayBuffer()).byteLength).toBeGreaterThan(100)
+    // The photo and each copy its srcset offers.
+    for (const url of photoSrcSet(event.stillPhotoURL).split(', ').map((c) => c.split(' ')[0]!)) {
+      const filename = url.replace('/api/media/', '').split('?')[0]!
+      const response = await callRoute(mediaLoader, url, { params: { filename } })
+      expect(response.status, url).toBe(200)
+      expect(response.headers.get('Content-Type')).toBe('image/webp')
+      expect((await response.arrayBuffer()).byteLength).toBeGreaterThan(100)
+    }
   }
 }, 120_000)

@@ -38,7 +38,7 @@ import { redirectWithToast } from '../toast.server.ts'
 import { getEventDraft, getEventDraftFor, setEventDraft, type EventDraft } from './draft.server.ts'
 import {
   AD_NOT_EDITABLE_MESSAGE,
-  assertCategoriesExist,
+  assertCategoriesOffered,
   EVENT_NOT_FOUND_MESSAGE,
   priceFor,
   saveEventWithMedia,
@@ -170,7 +170,11 @@ export function blankFormValues(business: BusinessSessionCopy): EventInput {
  */
 export async function stageDraftFromForm(
   request: Request,
-  { eventID, paidDates }: { eventID?: number; paidDates?: PaidDates } = {},
+  {
+    eventID,
+    paidDates,
+    keptCategories,
+  }: { eventID?: number; paidDates?: PaidDates; keptCategories?: readonly string[] } = {},
 ) {
   const session = await getSession(request)
   let upload
@@ -198,7 +202,7 @@ export async function stageDraftFromForm(
       },
       paidDates,
     )
-    await assertCategoriesExist(input.eventCategory)
+    await assertCategoriesOffered(input.eventCategory, keptCategories)
     const totalCents = priceFor(input)
     const previous = getEventDraft(session)
     const earlier = previous && previous.eventID === eventID ? previous.files : {}

@@ -1,16 +1,16 @@
 /** Saving an ad with its media in one unit, and the checks every way of creating an ad shares. */
-import { inArray } from 'drizzle-orm'
 import { db } from '#db/client.server.ts'
-import { categoryList } from '#db/schema.ts'
 import { UNSET_DATE } from '#app/constants.ts'
 import {
   attachEventMedia,
   detachEventMedia,
+  getOwnedEvent,
   insertEvent,
   lockOwnedEvent,
   resubmitPaidEvent,
   updateSubmittedEvent,
 } from '#app/models/event.server.ts'
+import { listCategories } from '#app/models/category.server.ts'
 import { adContact } from '#app/models/customer-card.ts'
 import { saveOpenRevision, setRevisionMedia } from '#app/models/event-revision.server.ts'
 import { ownerEditKind } from '#app/models/event-status.ts'
@@ -27,13 +27,13 @@ export const AD_NOT_EDITABLE_MESSAGE =
   'This ad has ended or was rejected or refunded, so it can no longer be edited.'
 export const CATEGORY_MESSAGE = 'Please choose a category from the list'
 
-export async function assertCategoriesExist(names: string[]) {
-  const found = await db
-    .select({ name: categoryList.categoryName })
-    .from(categoryList)
-    .where(inArray(categoryList.categoryName, names))
-  const known = new Set(found.map((f) => f.name))
-  if (names.some((n) => !known.has(n))) {
+/**
+ * An ad is saved only with categories its form offers: the visible ones, and for an edit those the ad already has
+ * (a hidden category stays on the ads that have it).
+ */
+export async function assertCategoriesOffered(names: readonly string[], keep: readonly string[] = []) {
+  const offered = new Set((await listCategories({ keep })).map((c) => c.categoryName))
+  if (names.some((n) => !offered.has(n))) {
     throw new AppError(CATEGORY_MESSAGE, 400, { fieldErrors: { eventCategory: [CATEGORY_MESSAGE] } })
   }
 }
@@ -73,7 +73,8 @@ export async function saveEventWithMedia({
   /** Today unless given: the advertiser approves the ad by saving it from the preview. */
   approvedDateByBusiness?: string
 }) {
-  await assertCategoriesExist(input.eventCategory)
+  const edited = editedID === undefined ? null : await getOwnedEvent(editedID, business.businessID)
+  await assertCategoriesOffered(input.eventCategory, edited?.category)
   const totalCents = priceFor(input, claimedTotal)
   const storedKeys: string[] = []
   let replacedUrls: string[] = []
