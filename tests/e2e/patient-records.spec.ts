@@ -15,7 +15,12 @@ test('a clinician adds, edits, finds and deletes a record', async ({ page }) => 
   await page.getByRole('link', { name: 'Add New Record' }).click()
   const dialog = page.getByRole('dialog')
   await expect(dialog.getByRole('heading', { name: 'Add New Record' })).toBeVisible()
-  for (const section of ['Patient Information', 'Disease Information', 'Tracking Information', 'CDM Information']) {
+  for (const section of [
+    'Patient Information',
+    'Disease Information',
+    'Tracking Information',
+    'CDM Information',
+  ]) {
     await expect(dialog.getByText(section, { exact: true })).toBeVisible()
   }
   await dialog.getByLabel('MRN').fill(id)
@@ -36,6 +41,10 @@ test('a clinician adds, edits, finds and deletes a record', async ({ page }) => 
 
   await page.getByLabel('Search records').fill(id.toLowerCase())
   await page.getByRole('button', { name: 'Search' }).click()
+  // The edited row is on the page before the search answers too: wait for the search itself.
+  await expect(page.getByRole('table', { name: 'Patient disease records' })).toContainText(
+    `matching “${id.toLowerCase()}”`,
+  )
   await expect(page.getByRole('row').filter({ hasText: id })).toContainText('mellitus')
 
   await page.getByRole('link', { name: `Delete record ${id}` }).click()
