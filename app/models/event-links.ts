@@ -1,20 +1,10 @@
 import { addDaysIso } from '#app/utils/time.ts'
 import { nextEventDate } from './event-dates.ts'
-import { eventPagePath } from './event-seo.ts'
+import { eventPagePath, type EventSeoSource } from './event-seo.ts'
 
-/** What calendar entries and the event page's links read of an event. */
-export interface CalendarEntrySource {
-  eventID: number
-  eventTitle: string
-  eventDescription: string
+/** What calendar entries and the event page's links read of an event: what search engines read, and its category. */
+export interface CalendarEntrySource extends Omit<EventSeoSource, 'businessWebsite' | 'stillPhotoPath'> {
   category: readonly string[]
-  eventDate: string
-  showAdOnDates: readonly string[]
-  businessName: string
-  businessAddress?: string | null
-  businessCity?: string | null
-  businessState?: string | null
-  businessZip?: string | null
 }
 
 type Place = Pick<
