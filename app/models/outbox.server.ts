@@ -30,6 +30,8 @@ export async function enqueueMessage(executor: Executor, message: NewMessage) {
       textBody: message.text,
       htmlBody: message.html,
       dedupeKey: message.dedupeKey ?? null,
+      // Due times are compared with the sending server's clock, so the first one is taken from that clock too.
+      nextAttemptAt: new Date(),
     })
     .onConflictDoNothing()
     .returning({ id: outbox.id })

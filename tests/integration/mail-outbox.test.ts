@@ -166,6 +166,14 @@ describe('delivery over SMTP', () => {
 })
 
 describe('claiming', () => {
+  test('a message is due the moment it is queued, by the clock of the server that sends it', async () => {
+    for (let n = 0; n < 40; n++) {
+      const id = (await enqueueMessage(db, message(n)))!
+      const claimed = await claimDueMessages({ now: new Date(), limit: 5, leaseMs: 60_000 })
+      expect(claimed.map((m) => m.id)).toEqual([id])
+    }
+  })
+
   test('two claims at once never take the same message', async () => {
     for (let n = 0; n < 10; n++) await enqueueMessage(db, message(n))
     const now = new Date()
