@@ -1,12 +1,11 @@
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { showDateBounds } from '#app/models/event-dates.ts'
 import { action as completeAction } from '#app/routes/api.complete-event-payment.ts'
 import { action as createAction } from '#app/routes/api.create-event-payment.ts'
 import { action as webhookAction } from '#app/routes/api.stripe.webhook.ts'
 import { loader as checkoutLoader } from '#app/routes/checkout.tsx'
 import { getEnv, resetEnvCache } from '#app/services/env.server.ts'
-import { getEventPaymentData, setEventPaymentData } from '#app/services/checkout.server.ts'
+import { getEventPaymentData } from '#app/services/checkout.server.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { refundEventPayment } from '#app/services/payments.server.ts'
 import { sessionStorage } from '#app/services/session.server.ts'
@@ -14,9 +13,12 @@ import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { insertBusiness } from '#db/factories.ts'
 import { events, payments, type Business } from '#db/schema.ts'
-import { businessSessionCopy } from '#tests/support/auth.ts'
 import { toastOf } from '#tests/support/cookie-jar.ts'
 import { callRoute } from '#tests/support/routes.ts'
+import {
+  cookieWithPaymentData,
+  insertUnpaidEvent as insertStripeUnpaidEvent,
+} from '#tests/support/stripe-checkout.ts'
 import { signedWebhook, StripeFake } from '#tests/support/stripe-fake.ts'
 
 const WEBHOOK_SECRET = 'whsec_test_secret_for_the_fake'
@@ -65,46 +67,11 @@ beforeEach(() => fake.reset())
 const today = todayInZone(getEnv().APP_TIME_ZONE)
 
 async function insertUnpaidEvent(owner: Business, days = 3) {
-  const showAdOnDates = Array.from({ length: days }, (_, i) => addDaysIso(today, i + 1))
-  const [row] = await db
-    .insert(events)
-    .values({
-      businessID: owner.businessID,
-      businessName: owner.businessName,
-      eventTitle: 'Summer Sale',
-      eventDescription: 'Everything half price.',
-      category: ['Special'],
-      showAdOnDates,
-      ...showDateBounds('1989-01-01', showAdOnDates),
-      daysOrdered: days,
-      totalCost: 29,
-      approvedDateByBusiness: today,
-    })
-    .returning()
-  return row!
-}
-
-/** A signed-in advertiser whose session holds eventPaymentData for `event`. */
-async function cookieWithPaymentData(owner: Business, event: { eventID: number; showAdOnDates: string[] }) {
-  const session = await sessionStorage.getSession()
-  session.set('business', businessSessionCopy(owner))
-  setEventPaymentData(session, {
-    businessID: owner.businessID,
-    selectedDates: event.showAdOnDates,
-    eventData: {
-      eventTitle: 'Summer Sale',
-      eventDescription: 'Everything half price.',
-      eventCategory: ['Special'],
-      showAdDates: event.showAdOnDates,
-      eventDate: '1989-01-01',
-      contactPerson: '',
-      contactPhone: '',
-      contactEmail: '',
-    },
-    totalAmount: 29,
-    eventID: event.eventID,
-  })
-  return (await sessionStorage.commitSession(session)).split(';')[0]!
+  return insertStripeUnpaidEvent(
+    owner,
+    Array.from({ length: days }, (_, i) => addDaysIso(today, i + 1)),
+    today,
+  )
 }
 
 async function setUp(days = 3) {

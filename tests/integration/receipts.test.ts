@@ -1,21 +1,62 @@
 import { eq } from 'drizzle-orm'
-import { beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { formatDatesLine } from '#app/models/format.ts'
+import { formatPaidAt } from '#app/models/notifications.server.ts'
+import { action as completeAction } from '#app/routes/api.complete-event-payment.ts'
+import { action as createAction } from '#app/routes/api.create-event-payment.ts'
+import { action as reviewAction } from '#app/routes/api.admin.review-event.ts'
+import { getEnv, resetEnvCache } from '#app/services/env.server.ts'
+import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
+import { insertUser } from '#db/factories.ts'
 import { payments } from '#db/schema.ts'
 import { sessionCookieFor } from '#tests/support/auth.ts'
 import { BUILD_TIMEOUT_MS, builtRequestHandler } from '#tests/support/built-app.ts'
 import { insertBusiness, insertPaidPayment, insertTestEvent } from '#tests/support/events.ts'
+import { callRoute } from '#tests/support/routes.ts'
+import { cookieWithPaymentData, insertUnpaidEvent } from '#tests/support/stripe-checkout.ts'
+import { StripeFake } from '#tests/support/stripe-fake.ts'
+
+const STRIPE_VARS = [
+  'STRIPE_SECRET_KEY',
+  'STRIPE_PUBLISHABLE_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'STRIPE_API_BASE',
+] as const
+const saved: Partial<Record<(typeof STRIPE_VARS)[number], string>> = {}
+const stripe = new StripeFake()
 
 let request: Awaited<ReturnType<typeof builtRequestHandler>>
 
 beforeAll(async () => {
+  await stripe.start()
+  for (const name of STRIPE_VARS) saved[name] = process.env[name]
+  process.env.STRIPE_SECRET_KEY = 'sk_test_fake'
+  process.env.STRIPE_PUBLISHABLE_KEY = 'pk_test_fake'
+  process.env.STRIPE_WEBHOOK_SECRET = 'whsec_receipts_test'
+  process.env.STRIPE_API_BASE = stripe.url
+  resetEnvCache()
   request = await builtRequestHandler()
 }, BUILD_TIMEOUT_MS)
+
+afterAll(async () => {
+  for (const name of STRIPE_VARS) {
+    if (saved[name] === undefined) delete process.env[name]
+    else process.env[name] = saved[name]
+  }
+  resetEnvCache()
+  await stripe.stop()
+})
 
 /** The receipt's rows as label → value, from the rendered page. */
 function receiptRows(html: string) {
   const list = /<dl[^>]*data-testid="receipt"[^>]*>([\s\S]*?)<\/dl>/.exec(html)?.[1] ?? ''
-  const text = (s: string) => s.replace(/<!--.*?-->/g, '').replace(/<[^>]+>/g, '').replace(/&amp;/g, '&').trim()
+  const text = (s: string) =>
+    s
+      .replace(/<!--.*?-->/g, '')
+      .replace(/<[^>]+>/g, '')
+      .replace(/&amp;/g, '&')
+      .trim()
   return Object.fromEntries(
     [...list.matchAll(/<dt[^>]*>([\s\S]*?)<\/dt>\s*<dd[^>]*>([\s\S]*?)<\/dd>/g)].map(([, dt, dd]) => [
       text(dt!),
@@ -33,7 +74,11 @@ async function paidAd(businessName: string, provider: 'test' | 'stripe') {
   const payment = await insertPaidPayment(event.eventID, 2900)
   const card =
     provider === 'stripe'
-      ? { card_brand: 'visa', card_last4: '4242', receipt_url: 'https://pay.stripe.com/receipts/acct_1/rcpt_1' }
+      ? {
+          card_brand: 'visa',
+          card_last4: '4242',
+          receipt_url: 'https://pay.stripe.com/receipts/acct_1/rcpt_1',
+        }
       : {}
   await db
     .update(payments)
@@ -42,10 +87,103 @@ async function paidAd(businessName: string, provider: 'test' | 'stripe') {
   return { owner, event, payment, cookie: await sessionCookieFor({ business: owner }) }
 }
 
+function postJson(handler: typeof createAction, path: string, body: unknown, cookie: string) {
+  return callRoute(handler, path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Cookie: cookie },
+    body: JSON.stringify(body),
+  })
+}
+
+describe('a receipt of a Stripe payment, from checkout to the refund of a rejected ad', () => {
+  test('the card and references from Stripe’s charge, then the refund; nobody else reads it', async () => {
+    const timeZone = getEnv().APP_TIME_ZONE
+    const today = todayInZone(timeZone)
+    const owner = await insertBusiness(db, { businessName: 'Stripe Receipt Diner' })
+    const dates = [addDaysIso(today, 3), addDaysIso(today, 4), addDaysIso(today, 5)]
+    const event = await insertUnpaidEvent(owner, dates, today)
+    const checkoutCookie = await cookieWithPaymentData(owner, event)
+
+    const created = await postJson(
+      createAction,
+      '/api/create-event-payment',
+      {
+        businessID: owner.businessID,
+        selectedDates: dates,
+        eventData: {},
+        totalAmount: 29,
+        eventID: event.eventID,
+      },
+      checkoutCookie,
+    )
+    expect(created.status).toBe(200)
+    const intent = stripe.intentByEvent(event.eventID)!
+    stripe.succeed(intent.id, { brand: 'mastercard', last4: '4444', expMonth: 8, expYear: 2030 })
+    const completed = await postJson(
+      completeAction,
+      '/api/complete-event-payment',
+      { paymentIntentId: intent.id, businessID: owner.businessID },
+      checkoutCookie,
+    )
+    expect(completed.status).toBe(200)
+    const charge = stripe.chargeOf(intent.id)!
+    const [payment] = await db.select().from(payments).where(eq(payments.eventID, event.eventID))
+    expect(payment!.payment_status).toBe('paid')
+
+    const path = `/dashboard/receipts/${payment!.paymentID}`
+    const cookie = await sessionCookieFor({ business: owner })
+    const paid = await request(path, { headers: { Cookie: cookie } })
+    expect(paid.status).toBe(200)
+    const paidHtml = await paid.text()
+    expect(receiptRows(paidHtml)).toEqual({
+      Ad: 'Summer Sale',
+      'Display dates': formatDatesLine(dates),
+      Amount: '$29.00 USD',
+      Card: 'Mastercard •••• 4444',
+      'Payment ID': String(payment!.paymentID),
+      Reference: intent.id,
+      Paid: formatPaidAt(payment!.paid_at!, timeZone),
+      Refunds: 'None',
+    })
+    expect(charge.receipt_url).toMatch(/^https:\/\/pay\.stripe\.com\/receipts\//)
+    expect(paidHtml).toContain(`href="${charge.receipt_url}"`)
+
+    const admin = await sessionCookieFor({ user: await insertUser(db, { roles: ['admin'] }) })
+    const rejected = await callRoute(reviewAction, '/api/admin/review-event', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Cookie: admin },
+      body: JSON.stringify({ eventID: event.eventID, action: 'reject', reason: 'Not a local event' }),
+    })
+    expect(rejected.status).toBe(200)
+    expect([...stripe.refunds.values()]).toEqual([
+      expect.objectContaining({ payment_intent: intent.id, amount: 2900 }),
+    ])
+    const [refunded] = await db.select().from(payments).where(eq(payments.eventID, event.eventID))
+    const refundedHtml = await (await request(path, { headers: { Cookie: cookie } })).text()
+    expect(receiptRows(refundedHtml)).toMatchObject({
+      Amount: '$29.00 USD',
+      Card: 'Mastercard •••• 4444',
+      Refunds: `$29.00 refunded in full on ${formatPaidAt(refunded!.updated_at, timeZone)} — Not a local event`,
+    })
+
+    const stranger = await sessionCookieFor({ business: await insertBusiness(db) })
+    const forbidden = await request(path, { headers: { Cookie: stranger } })
+    expect(forbidden.status).toBe(403)
+    const forbiddenHtml = await forbidden.text()
+    for (const secret of ['Stripe Receipt Diner', 'Summer Sale', intent.id, '4444', charge.receipt_url])
+      expect(forbiddenHtml).not.toContain(secret)
+    const signedOut = await request(path, { redirect: 'manual' })
+    expect(signedOut.status).toBe(302)
+    expect(signedOut.headers.get('Location')).toMatch(/^\/login/)
+  })
+})
+
 describe('/dashboard/receipts/{paymentID}', () => {
   test('the test provider: the business, the ad, its dates, the amount and "test mode"', async () => {
     const { payment, cookie } = await paidAd('Receipt Cafe', 'test')
-    const response = await request(`/dashboard/receipts/${payment.paymentID}`, { headers: { Cookie: cookie } })
+    const response = await request(`/dashboard/receipts/${payment.paymentID}`, {
+      headers: { Cookie: cookie },
+    })
     expect(response.status).toBe(200)
     expect(response.headers.get('Cache-Control')).toContain('no-store')
     const html = await response.text()
@@ -63,7 +201,9 @@ describe('/dashboard/receipts/{paymentID}', () => {
 
   test('Stripe: the card brand and last 4, and Stripe’s own receipt link', async () => {
     const { payment, cookie } = await paidAd('Stripe Bakery', 'stripe')
-    const response = await request(`/dashboard/receipts/${payment.paymentID}`, { headers: { Cookie: cookie } })
+    const response = await request(`/dashboard/receipts/${payment.paymentID}`, {
+      headers: { Cookie: cookie },
+    })
     expect(response.status).toBe(200)
     const html = await response.text()
     expect(receiptRows(html).Card).toMatch(/visa.*4242/i)
@@ -91,7 +231,9 @@ describe('/dashboard/receipts/{paymentID}', () => {
   test('another business gets 403, signed out goes to sign in', async () => {
     const { payment } = await paidAd('Private Florist', 'test')
     const other = await sessionCookieFor({ business: await insertBusiness(db) })
-    const forbidden = await request(`/dashboard/receipts/${payment.paymentID}`, { headers: { Cookie: other } })
+    const forbidden = await request(`/dashboard/receipts/${payment.paymentID}`, {
+      headers: { Cookie: other },
+    })
     expect(forbidden.status).toBe(403)
     expect(await forbidden.text()).not.toContain('Private Florist')
     const signedOut = await request(`/dashboard/receipts/${payment.paymentID}`, { redirect: 'manual' })
@@ -114,7 +256,9 @@ describe('/dashboard/receipts/{paymentID}', () => {
       .update(payments)
       .set({ payment_status: 'pending', amount_paid_cents: 0, paid_at: null })
       .where(eq(payments.paymentID, payment.paymentID))
-    const response = await request(`/dashboard/receipts/${payment.paymentID}`, { headers: { Cookie: cookie } })
+    const response = await request(`/dashboard/receipts/${payment.paymentID}`, {
+      headers: { Cookie: cookie },
+    })
     expect(response.status).toBe(404)
   })
 })

@@ -1,0 +1,53 @@
+import { showDateBounds } from '#app/models/event-dates.ts'
+import { setEventPaymentData } from '#app/services/checkout.server.ts'
+import { sessionStorage } from '#app/services/session.server.ts'
+import { db } from '#db/client.server.ts'
+import { events, type Business } from '#db/schema.ts'
+import { businessSessionCopy } from './auth.ts'
+
+/** An ad its advertiser approved but has not paid for yet, shown on `showAdOnDates`. */
+export async function insertUnpaidEvent(owner: Business, showAdOnDates: string[], today: string) {
+  const [row] = await db
+    .insert(events)
+    .values({
+      businessID: owner.businessID,
+      businessName: owner.businessName,
+      eventTitle: 'Summer Sale',
+      eventDescription: 'Everything half price.',
+      category: ['Special'],
+      showAdOnDates,
+      ...showDateBounds('1989-01-01', showAdOnDates),
+      daysOrdered: showAdOnDates.length,
+      totalCost: 29,
+      approvedDateByBusiness: today,
+    })
+    .returning()
+  return row!
+}
+
+/** A signed-in advertiser whose session holds eventPaymentData for `event` (as the checkout page leaves it). */
+export async function cookieWithPaymentData(
+  owner: Business,
+  event: { eventID: number; showAdOnDates: string[] },
+  totalAmount = 29,
+) {
+  const session = await sessionStorage.getSession()
+  session.set('business', businessSessionCopy(owner))
+  setEventPaymentData(session, {
+    businessID: owner.businessID,
+    selectedDates: event.showAdOnDates,
+    eventData: {
+      eventTitle: 'Summer Sale',
+      eventDescription: 'Everything half price.',
+      eventCategory: ['Special'],
+      showAdDates: event.showAdOnDates,
+      eventDate: '1989-01-01',
+      contactPerson: '',
+      contactPhone: '',
+      contactEmail: '',
+    },
+    totalAmount,
+    eventID: event.eventID,
+  })
+  return (await sessionStorage.commitSession(session)).split(';')[0]!
+}
