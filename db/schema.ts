@@ -3,6 +3,7 @@ import {
   boolean,
   check,
   date,
+  doublePrecision,
   index,
   integer,
   json,
@@ -47,9 +48,26 @@ export const business = pgTable(
     xURL: varchar('xURL', { length: 255 }).notNull().default(''),
     tiktokURL: varchar('tiktokURL', { length: 255 }).notNull().default(''),
     businessNameEmail: text('businessNameEmail').notNull().default(''),
+    /**
+     * The centre of the business's ZIP (from `zip_centroids`), set by the database whenever the ZIP is written, for
+     * the calendar's distance filter; null when the ZIP is not a known US ZIP.
+     */
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
   },
-  (t) => [uniqueIndex('business_email_unique').on(t.businessEmail)],
+  (t) => [
+    uniqueIndex('business_email_unique').on(t.businessEmail),
+    // The distance filter's bounding box: a latitude range, then the longitude range within it.
+    index('business_location_idx').on(t.latitude, t.longitude),
+  ],
 )
+
+/** The centre of each US ZIP (Census ZIP Code Tabulation Areas), loaded by a migration: see docs/decisions/012. */
+export const zipCentroids = pgTable('zip_centroids', {
+  zip: varchar('zip', { length: 5 }).primaryKey(),
+  latitude: doublePrecision('latitude').notNull(),
+  longitude: doublePrecision('longitude').notNull(),
+})
 
 export const users = pgTable(
   'users',

