@@ -21,7 +21,10 @@
  * given (a database of its own is created on that server and dropped afterwards).
  *
  * Options: --duration=<seconds per run> (default 10), --repeat=<runs at 10 connections> (default 3),
- * --postgres[=<url>], --only=pglite|postgres, --explain-only (seed and print plans, no server), --keep-data.
+ * --postgres[=<url>], --only=pglite|postgres, --explain-only (seed and print plans, no server), --keep-data,
+ * --views (instead of the above: the calendar with ad views counted vs VIEW_COUNTING=off, at 100,000 events; every
+ * request from a visitor of its own, so each is counted; budget: counting costs at most 5 % more server CPU per
+ * request, i.e. at most 5 % of the throughput).
  */
 import { execFileSync, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
@@ -46,6 +49,7 @@ const LIVE_EVERY = 10
 const THROUGHPUT_BUDGET = 0.5
 const CPU_GROWTH_BUDGET = 0.2
 const EVENT_LOOP_BUDGET_MS = 10
+const VIEW_COUNTING_BUDGET = 0.05
 /** The ZIP code of 'Bench Business 11', which has live events (see the seed). */
 const ZIP_WITH_LIVE_EVENTS = String(60000 + ((11 * 7919) % 40000))
 
@@ -57,6 +61,7 @@ function option(name: string) {
 const DURATION_S = Number(option('duration') ?? 10)
 const REPEAT = Number(option('repeat') ?? 3)
 const EXPLAIN_ONLY = args.includes('--explain-only')
+const VIEWS = args.includes('--views')
 /** Keeps the seeded embedded databases (their paths are printed), e.g. to profile the server on them afterwards. */
 const KEEP_DATA = args.includes('--keep-data')
 const postgresOption = option('postgres')
@@ -321,7 +326,19 @@ interface Target {
   probeFile: string
 }
 
-async function load(target: Target, nextPath: () => string, connections: number): Promise<LoadResult> {
+let visitorNumber = 0
+/** A new visitor's address (the server trusts the loopback proxy's word in the --views runs). */
+function nextVisitor() {
+  const n = ++visitorNumber
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`
+}
+
+async function load(
+  target: Target,
+  nextPath: () => string,
+  connections: number,
+  { newVisitors = false } = {},
+): Promise<LoadResult> {
   const pid = target.server.pid!
   await eventLoopDelay(target.server, target.probeFile)
   const cpuBefore = cpuTimeMs(pid)
@@ -329,7 +346,16 @@ async function load(target: Target, nextPath: () => string, connections: number)
     url: target.base,
     connections,
     duration: DURATION_S,
-    requests: [{ method: 'GET', setupRequest: (req: autocannon.Request) => ({ ...req, path: nextPath() }) }],
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (req: autocannon.Request) => ({
+          ...req,
+          path: nextPath(),
+          ...(newVisitors ? { headers: { ...req.headers, 'x-forwarded-for': nextVisitor() } } : {}),
+        }),
+      },
+    ],
   })
   const cpu = cpuTimeMs(pid) - cpuBefore
   const loop = await eventLoopDelay(target.server, target.probeFile)
@@ -557,7 +583,70 @@ async function runScale(kind: DatabaseKind, totalEvents: number, today: string, 
   }
 }
 
+/**
+ * The calendar with views counted and with VIEW_COUNTING=off, one server after the other and back (REPEAT times),
+ * so a busy moment of the machine touches both alike. Each request is a new visitor, so each listed ad is counted.
+ */
+async function compareViewCounting(kind: DatabaseKind, today: string, baseEnv: NodeJS.ProcessEnv) {
+  const totalEvents = SCALES.at(-1)!
+  const database = await prepareDatabase(kind, totalEvents, today)
+  const fixed = fixedCalendarPaths(today)
+  const misses = cacheMissPaths(today)
+  const settings = ['on', 'off'] as const
+  const cases = Object.fromEntries(
+    settings.map((setting) => [
+      setting,
+      {
+        cached: { label: `cached, counting ${setting}`, connections: 10, runs: [] as LoadResult[] },
+        miss: { label: `cache miss, counting ${setting}`, connections: 10, runs: [] as LoadResult[] },
+      },
+    ]),
+  ) as Record<(typeof settings)[number], { cached: Case; miss: Case }>
+  try {
+    for (let i = 0; i < REPEAT; i++) {
+      for (const setting of i % 2 === 0 ? settings : [...settings].reverse()) {
+        await withServer(
+          { ...baseEnv, ...database.env, VIEW_COUNTING: setting, TRUST_PROXY: 'loopback' },
+          async (target) => {
+            const warmUp = cacheMissPaths(addDaysIso(today, 1))
+            await autocannon({
+              url: target.base,
+              connections: 10,
+              duration: 2,
+              requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: warmUp() }) }],
+            })
+            cases[setting].cached.runs.push(await load(target, cycle(fixed), 10, { newVisitors: true }))
+            cases[setting].miss.runs.push(await load(target, misses, 10, { newVisitors: true }))
+          },
+        )
+      }
+    }
+  } finally {
+    await database.remove()
+  }
+  console.info(`\n[${kind}] ${totalEvents.toLocaleString('en-US')} events, every request a new visitor:`)
+  const all = settings.flatMap((setting) => [cases[setting].cached, cases[setting].miss])
+  printCases(all, cases.off.cached)
+  let ok = true
+  // Judged on the server's CPU time per request (throughput is its inverse on a quiet machine, and far noisier on
+  // a busy one); the throughput change is printed beside it.
+  for (const kindOfPage of ['cached', 'miss'] as const) {
+    const on = summarize(cases.on[kindOfPage])
+    const off = summarize(cases.off[kindOfPage])
+    const cost = on.cpuMs / off.cpuMs - 1
+    const within = cost <= VIEW_COUNTING_BUDGET
+    ok &&= within
+    console.info(
+      `[${kind}] counting views costs the ${kindOfPage === 'cached' ? 'cached' : 'cache-miss'} calendar ` +
+        `${(cost * 100).toFixed(1)} % more CPU per request (throughput ${((on.rps / off.rps - 1) * 100).toFixed(1)} %) ` +
+        `(budget ≤ ${VIEW_COUNTING_BUDGET * 100} %) ${within ? 'OK' : 'OVER BUDGET'}`,
+    )
+  }
+  return ok
+}
+
 async function runDatabase(kind: DatabaseKind, today: string, baseEnv: NodeJS.ProcessEnv) {
+  if (VIEWS) return compareViewCounting(kind, today, baseEnv)
   const results: ScaleResult[] = []
   let plans: string[] = []
   for (const totalEvents of SCALES) {

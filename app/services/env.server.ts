@@ -137,6 +137,8 @@ export const envSchema = z
         isMailFrom,
         'MAIL_FROM must be an email address, optionally with a name: Name <address@example.com>',
       ),
+    /** `off` stops counting ad views (the daily figures then show clicks and bounces only). */
+    VIEW_COUNTING: z.enum(['on', 'off'], 'VIEW_COUNTING must be on or off').default('on'),
     /** Production only: run without an identity provider (business email sign-in only). */
     ALLOW_NO_IDENTITY_PROVIDER: optional.pipe(z.enum(['true', 'false']).optional()),
   })

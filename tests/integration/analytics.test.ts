@@ -3,7 +3,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vi
 import { dailyStatsForBusiness } from '#app/models/analytics.server.ts'
 import { recordEventVisit } from '#app/models/click.server.ts'
 import { loader as analyticsLoader } from '#app/routes/api.business.$id.analytics.ts'
-import { getEnv } from '#app/services/env.server.ts'
+import { getEnv, resetEnvCache } from '#app/services/env.server.ts'
 import {
   keepPage,
   LISTED_EVENTS_HEADER,
@@ -99,6 +99,22 @@ describe('views, counted where a page is served', () => {
       expect((await serve(path)).status).toBe(200)
     expect(await viewsOf(shown.eventID)).toBe(4)
     expect(await viewsOf(other.eventID)).toBe(4)
+  })
+
+  test('with VIEW_COUNTING=off nothing is counted, rendered or cached; on again, it is', async () => {
+    process.env.VIEW_COUNTING = 'off'
+    resetEnvCache()
+    try {
+      await serve(`/event/${other.eventID}?viewMode=true`)
+      await serve(`/event/${other.eventID}?viewMode=true`)
+      await serve('/calendar')
+      expect(await viewsOf(other.eventID)).toBe(0)
+    } finally {
+      delete process.env.VIEW_COUNTING
+      resetEnvCache()
+    }
+    await serve(`/event/${other.eventID}?viewMode=true`)
+    expect(await viewsOf(other.eventID)).toBe(1)
   })
 
   test('bots are not counted, rendered or cached', async () => {

@@ -93,4 +93,10 @@ describe('parseEnv', () => {
     })
     expect(env.S3_ENDPOINT).toBe('http://127.0.0.1:9000')
   })
+
+  test('VIEW_COUNTING is on unless set to off; anything else is refused', () => {
+    expect(parseEnv({}).VIEW_COUNTING).toBe('on')
+    expect(parseEnv({ VIEW_COUNTING: 'off' }).VIEW_COUNTING).toBe('off')
+    expect(() => parseEnv({ VIEW_COUNTING: 'no' })).toThrow(/VIEW_COUNTING must be on or off/)
+  })
 })
