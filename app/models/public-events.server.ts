@@ -1,5 +1,18 @@
-import { and, asc, count, eq, gte, inArray, isNull, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
-import { FEATURED_EVENTS_LIMIT } from '#app/constants.ts'
+import {
+  and,
+  asc,
+  count,
+  eq,
+  gte,
+  inArray,
+  isNull,
+  lte,
+  or,
+  sql,
+  type SQL,
+  type SQLWrapper,
+} from 'drizzle-orm'
+import { FEATURED_EVENTS_LIMIT, UNSET_DATE } from '#app/constants.ts'
 import { db } from '#db/client.server.ts'
 import { business, eventShowDates, events } from '#db/schema.ts'
 import {
@@ -8,6 +21,7 @@ import {
   escapeLikePattern,
   type CalendarFilters,
 } from './calendar-filters.ts'
+import type { DayEvents } from './calendar-month.ts'
 import { businessPublicColumns } from './event.server.ts'
 import { LIVE_STATUSES } from './event-status.ts'
 import { cachedLiveEvents } from './live-events-cache.server.ts'
@@ -192,6 +206,64 @@ export function countLiveEventsQuery(filters: CalendarFilters, { today }: { toda
   return (filters.zip ? query.innerJoin(business, eq(business.businessID, events.businessID)) : query).where(
     and(...liveEventConditions(today), ...filterConditions(filters)),
   )
+}
+
+/**
+ * The live events matching `filters` on each day from `from` to `to` (not run): the first `perDay` of each day and
+ * the day's count, in one query. It reads the show-date index for the range; a day lists an event on its own date
+ * when it has one, else on each of its display dates (`eventDates`): the table's rows are both, so a row counts when
+ * the event has no date of its own or the row is that date.
+ */
+export function eventsByDayQuery(
+  filters: CalendarFilters,
+  { today, from, to, perDay }: { today: string; from: string; to: string; perDay: number },
+) {
+  const ranked = db
+    .select({
+      date: showDates.showDate,
+      eventID: events.eventID,
+      eventTitle: events.eventTitle,
+      category: events.category,
+      rank: sql<number>`row_number() OVER (PARTITION BY ${showDates.showDate} ORDER BY ${showDates.eventId})`.as(
+        'rank',
+      ),
+      dayTotal: sql<number>`count(*) OVER (PARTITION BY ${showDates.showDate})`.as('day_total'),
+    })
+    .from(showDates)
+    .innerJoin(events, eq(events.eventID, showDates.eventId))
+    .innerJoin(business, eq(business.businessID, events.businessID))
+    .where(
+      and(
+        sql`${showDates.showDate} BETWEEN ${from}::date AND ${to}::date`,
+        or(eq(events.eventDate, UNSET_DATE), eq(showDates.showDate, events.eventDate)),
+        ...liveEventConditions(today),
+        ...eventFilterConditions(filters),
+      ),
+    )
+    .as('ranked')
+  return db.select().from(ranked).where(lte(ranked.rank, perDay)).orderBy(asc(ranked.date), asc(ranked.rank))
+}
+
+/**
+ * The month grid's days from `from` to `to` (only days with a match), within the filters' own date window: a day
+ * outside it shows nothing, as the list would.
+ */
+export async function listEventsByDay(
+  filters: CalendarFilters,
+  range: { today: string; from: string; to: string; perDay: number },
+): Promise<DayEvents[]> {
+  const window = dateWindow(filters)
+  const from = window?.from && window.from > range.from ? window.from : range.from
+  const to = window && window.to < range.to ? window.to : range.to
+  if (from > to) return []
+  const rows = await eventsByDayQuery(filters, { ...range, from, to })
+  const days = new Map<string, DayEvents>()
+  for (const row of rows) {
+    let day = days.get(row.date)
+    if (!day) days.set(row.date, (day = { date: row.date, events: [], total: Number(row.dayTotal) }))
+    day.events.push({ eventID: row.eventID, eventTitle: row.eventTitle, category: row.category })
+  }
+  return [...days.values()]
 }
 
 export type LiveEvent = Awaited<ReturnType<typeof listLiveEvents>>[number]

@@ -2,21 +2,25 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
 import { Form, useLoaderData } from '@remix-run/react'
 import type { InputHTMLAttributes } from 'react'
+import { CalendarMonth } from '#app/components/calendar-month.tsx'
 import { CalendarResults, NO_EVENTS_FOUND_TEXT } from '#app/components/calendar-results.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME, TAGLINE } from '#app/constants.ts'
 import {
   ALL_CATEGORIES,
+  EMPTY_CALENDAR_FILTERS,
   CALENDAR_FILTER_PARAMS as P,
   calendarSearchParams,
   normalizeCalendarFilters,
   type CalendarFilters,
 } from '#app/models/calendar-filters.ts'
+import { CALENDAR_VIEW_PARAMS, calendarViewOf, shiftMonth } from '#app/models/calendar-month.ts'
 import { formatShortDate } from '#app/models/format.ts'
 import { getCategoryNames } from '#app/models/public-pages.server.ts'
-import { getCalendarResults } from '#app/services/calendar-page.server.ts'
+import { getCalendarMonth, getCalendarResults } from '#app/services/calendar-page.server.ts'
 import { listedEventsHeaders, sharedPageHeaders } from '#app/services/page-cache.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
+import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
 
 /** Plain HTML: the filters are a GET form and 'View details' a POST form, so no script is needed. */
 export const handle = { hydrate: false }
@@ -31,19 +35,45 @@ export function calendarHref(filters: CalendarFilters, page = 1) {
   return `/calendar${query ? `?${query}` : ''}`
 }
 
+/** The month grid's URL for these filters and month (yyyy-mm; null = the current month). */
+export function calendarMonthHref(filters: CalendarFilters, month: string | null) {
+  const params = calendarSearchParams(filters)
+  params.set(CALENDAR_VIEW_PARAMS.view, 'month')
+  if (month) params.set(CALENDAR_VIEW_PARAMS.month, month)
+  return `/calendar?${params}`
+}
+
+/** The list of one day's events with these filters (a day of the month grid). */
+export function calendarDayHref(filters: CalendarFilters, date: string) {
+  return calendarHref({ ...filters, from: date, to: date })
+}
+
 export function foundEventsText(total: number) {
   return `We found ${total} event(s) for you!`
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { filters, page, notices } = normalizeCalendarFilters(new URL(request.url).searchParams)
+  const searchParams = new URL(request.url).searchParams
+  const { filters, page, notices } = normalizeCalendarFilters(searchParams)
   const today = platformToday()
+  const view = calendarViewOf(searchParams, today)
+  if (!view.ok) throw appErrorResponse(new AppError(view.message, 400))
+  if (view.view === 'month') {
+    const [month, categories] = await Promise.all([
+      getCalendarMonth(filters, { today, month: view.month }),
+      getCategoryNames(),
+    ])
+    return data({ view: view.view, filters, notices, categories, month })
+  }
   const [results, categories] = await Promise.all([
     getCalendarResults(filters, { today, page }),
     getCategoryNames(),
   ])
   const shown = new Set([...results.featured, ...results.events].map((event) => event.eventID))
-  return data({ filters, notices, categories, ...results }, { headers: listedEventsHeaders([...shown]) })
+  return data(
+    { view: view.view, filters, notices, categories, ...results },
+    { headers: listedEventsHeaders([...shown]) },
+  )
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
@@ -105,7 +135,15 @@ export function activeFiltersSummary(filters: CalendarFilters) {
  * The filters behind a "Filters" disclosure (a plain <details>, no script): closed, with the active filters in its
  * summary, so the results come first on a phone.
  */
-function FiltersDisclosure({ filters, categories }: { filters: CalendarFilters; categories: string[] }) {
+function FiltersDisclosure({
+  filters,
+  categories,
+  month,
+}: {
+  filters: CalendarFilters
+  categories: string[]
+  month: string | null
+}) {
   const active = activeFiltersSummary(filters)
   return (
     <details data-testid="calendar-filters" className="rounded-lg border border-slate-200 bg-white">
@@ -114,19 +152,34 @@ function FiltersDisclosure({ filters, categories }: { filters: CalendarFilters; 
         {active ? <span className="block text-sm font-normal text-slate-700">{active}</span> : null}
       </summary>
       <div className="px-4 pb-4">
-        <Filters filters={filters} categories={categories} />
+        <Filters filters={filters} categories={categories} month={month} />
       </div>
     </details>
   )
 }
 
-function Filters({ filters, categories }: { filters: CalendarFilters; categories: string[] }) {
+/** `month`: the month grid being filtered (the form keeps it), or null for the list. */
+function Filters({
+  filters,
+  categories,
+  month,
+}: {
+  filters: CalendarFilters
+  categories: string[]
+  month: string | null
+}) {
   const selected = filters.category || ALL_CATEGORIES
   // A category typed into the URL that no longer exists still shows as selected.
   const options =
     categories.includes(selected) || selected === ALL_CATEGORIES ? categories : [...categories, selected]
   return (
     <Form method="get" action="/calendar" className="grid gap-4" aria-label="Filters">
+      {month ? (
+        <>
+          <input type="hidden" name={CALENDAR_VIEW_PARAMS.view} value="month" />
+          <input type="hidden" name={CALENDAR_VIEW_PARAMS.month} value={month} />
+        </>
+      ) : null}
       <FilterInput
         id="calendar-keyword"
         label="Keyword"
@@ -176,7 +229,7 @@ function Filters({ filters, categories }: { filters: CalendarFilters; categories
         Apply filters
       </button>
       <a
-        href="/calendar"
+        href={month ? calendarMonthHref(EMPTY_CALENDAR_FILTERS, month) : '/calendar'}
         className="rounded-md border border-slate-300 bg-white px-4 py-2 text-center text-sm font-medium text-slate-800 hover:bg-slate-50"
       >
         Clear Filters
@@ -185,9 +238,40 @@ function Filters({ filters, categories }: { filters: CalendarFilters; categories
   )
 }
 
+const monthHref = (filters: CalendarFilters, month: string | null) =>
+  month ? calendarMonthHref(filters, month) : null
+
+/** List | Month, as links that keep the filters (the month link opens the current month). */
+function ViewLinks({ filters, current }: { filters: CalendarFilters; current: 'list' | 'month' }) {
+  const linkClasses = 'rounded-md px-3 py-1.5 font-medium'
+  const views = [
+    { view: 'list', label: 'List', href: calendarHref(filters) },
+    { view: 'month', label: 'Month', href: calendarMonthHref(filters, null) },
+  ] as const
+  return (
+    <nav aria-label="Calendar views" className="mt-3 flex gap-2 text-sm">
+      {views.map(({ view, label, href }) => (
+        <a
+          key={view}
+          href={href}
+          aria-current={view === current ? 'page' : undefined}
+          className={
+            view === current
+              ? `${linkClasses} bg-brand-600 text-white`
+              : `${linkClasses} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50`
+          }
+        >
+          {label} view
+        </a>
+      ))}
+    </nav>
+  )
+}
+
 export default function CalendarPage() {
-  const { filters, notices, categories, total, featured, events, page, pageCount } =
-    useLoaderData<typeof loader>()
+  const loaderData = useLoaderData<typeof loader>()
+  const { filters, notices, categories } = loaderData
+  const month = loaderData.view === 'month' ? loaderData.month : null
   const feedQuery = calendarSearchParams(filters).toString()
   const feedSuffix = feedQuery ? `?${feedQuery}` : ''
   return (
@@ -202,7 +286,10 @@ export default function CalendarPage() {
 
       <div className="mt-8 grid gap-8 lg:grid-cols-[16rem_1fr]">
         {/* After the results in the page, so a phone shows them first; beside them, first, on wide screens. */}
-        <section aria-labelledby="found-heading" className="min-w-0 lg:col-start-2 lg:row-start-1">
+        <section
+          aria-labelledby={month ? 'month-heading' : 'found-heading'}
+          className="min-w-0 lg:col-start-2 lg:row-start-1"
+        >
           {notices.length > 0 ? (
             <ul
               role="status"
@@ -213,19 +300,35 @@ export default function CalendarPage() {
               ))}
             </ul>
           ) : null}
-          <h2 id="found-heading" className="text-2xl font-bold text-ink">
-            {foundEventsText(total)}
-          </h2>
+          {month ? (
+            <>
+              <ViewLinks filters={filters} current="month" />
+              <CalendarMonth
+                grid={month.grid}
+                days={month.days}
+                dayHref={(date) => calendarDayHref(filters, date)}
+                prevHref={monthHref(filters, shiftMonth(month.grid.month, -1))}
+                nextHref={monthHref(filters, shiftMonth(month.grid.month, 1))}
+              />
+            </>
+          ) : loaderData.view === 'list' ? (
+            <>
+              <h2 id="found-heading" className="text-2xl font-bold text-ink">
+                {foundEventsText(loaderData.total)}
+              </h2>
+              <ViewLinks filters={filters} current="list" />
 
-          <div data-testid="calendar-results">
-            <CalendarResults
-              featured={featured}
-              events={events}
-              page={page}
-              pageCount={pageCount}
-              pageHref={(p) => calendarHref(filters, p)}
-            />
-          </div>
+              <div data-testid="calendar-results">
+                <CalendarResults
+                  featured={loaderData.featured}
+                  events={loaderData.events}
+                  page={loaderData.page}
+                  pageCount={loaderData.pageCount}
+                  pageHref={(p) => calendarHref(filters, p)}
+                />
+              </div>
+            </>
+          ) : null}
 
           <p className="mt-8 text-sm text-slate-600">
             Follow these events:{' '}
@@ -240,7 +343,7 @@ export default function CalendarPage() {
         </section>
 
         <aside className="lg:sticky lg:top-4 lg:col-start-1 lg:row-start-1 lg:self-start">
-          <FiltersDisclosure filters={filters} categories={categories} />
+          <FiltersDisclosure filters={filters} categories={categories} month={month?.grid.month ?? null} />
         </aside>
       </div>
     </main>

@@ -1,8 +1,14 @@
 import type { CalendarFilters } from '#app/models/calendar-filters.ts'
+import {
+  MONTH_DAY_EVENTS_LIMIT,
+  monthGrid,
+  type DayEvents,
+  type MonthGrid,
+} from '#app/models/calendar-month.ts'
 import { nextEventDate } from '#app/models/event-dates.ts'
 import type { EventTileData } from '#app/models/event-tile.ts'
 import { cachedLiveEvents } from '#app/models/live-events-cache.server.ts'
-import { loadCalendarListing, type LiveEvent } from '#app/models/public-events.server.ts'
+import { listEventsByDay, loadCalendarListing, type LiveEvent } from '#app/models/public-events.server.ts'
 
 export interface CalendarPageResults {
   total: number
@@ -40,4 +46,28 @@ export function getCalendarResults(
       events: listing.events.map((e) => toTile(e, today)),
     }
   })
+}
+
+export interface CalendarMonthResults {
+  grid: MonthGrid
+  /** The days of the month with a match, in date order. */
+  days: DayEvents[]
+}
+
+/** The month grid for these filters: the first few events of each day and the day's count (cached like the list). */
+export function getCalendarMonth(
+  filters: CalendarFilters,
+  { today, month }: { today: string; month: string },
+): Promise<CalendarMonthResults> {
+  const grid = monthGrid(month)
+  const key = JSON.stringify(['calendar-month', today, month, filters])
+  return cachedLiveEvents(key, async () => ({
+    grid,
+    days: await listEventsByDay(filters, {
+      today,
+      from: grid.first,
+      to: grid.last,
+      perDay: MONTH_DAY_EVENTS_LIMIT,
+    }),
+  }))
 }
