@@ -11,25 +11,34 @@ import { useEffect, useRef, useState, type FormEvent, type SyntheticEvent } from
 /** The part of conform's SubmissionResult the page reads: what was sent back and the errors per field ('' = form). */
 export interface FormReply {
   initialValue?: Record<string, unknown> | null
-  error?: Record<string, string[] | null> | null
+  error?: Record<string, string[] | null | undefined> | null
 }
 
 export type FieldValues = Record<string, string>
+/** Every value of each field, for fields that repeat (checkboxes of one name). */
+export type FieldLists = Record<string, string[]>
 /** The problem per field name for the values given (only the fields with one). */
-export type FormCheck = (values: FieldValues) => Record<string, string>
+export type FormCheck = (values: FieldValues, lists: FieldLists) => Record<string, string>
 
 type Errors = Record<string, string[]>
 
 function errorsOf(reply: FormReply | null | undefined): Errors {
   return Object.fromEntries(
-    Object.entries(reply?.error ?? {}).flatMap(([name, messages]) => (messages?.length ? [[name, messages]] : [])),
+    Object.entries(reply?.error ?? {}).flatMap(([name, messages]) =>
+      messages?.length ? [[name, messages]] : [],
+    ),
   )
 }
 
-function valuesOf(form: HTMLFormElement): FieldValues {
+function valuesOf(form: HTMLFormElement): [FieldValues, FieldLists] {
   const values: FieldValues = {}
-  for (const [name, value] of new FormData(form)) if (typeof value === 'string') values[name] = value
-  return values
+  const lists: FieldLists = {}
+  for (const [name, value] of new FormData(form)) {
+    if (typeof value !== 'string') continue
+    values[name] = value
+    ;(lists[name] ??= []).push(value)
+  }
+  return [values, lists]
 }
 
 function fieldNameOf(event: SyntheticEvent) {
@@ -60,7 +69,7 @@ export function useCheckedForm({
   useEffect(() => setErrors(errorsOf(reply)), [reply])
 
   function recheck(form: HTMLFormElement) {
-    const problems = check(valuesOf(form))
+    const problems = check(...valuesOf(form))
     setErrors((current) => {
       const next: Errors = { ...(current[''] ? { '': current[''] } : {}) }
       for (const name of checked.current) if (problems[name]) next[name] = [problems[name]]
@@ -74,15 +83,16 @@ export function useCheckedForm({
     noValidate: true,
     onSubmit(event: FormEvent<HTMLFormElement>) {
       const form = event.currentTarget
-      const values = valuesOf(form)
-      const problems = check(values)
+      const [values, lists] = valuesOf(form)
+      const problems = check(values, lists)
       for (const name of Object.keys(problems)) checked.current.add(name)
       const names = Object.keys(problems)
       if (names.length === 0) return
       event.preventDefault()
       recheck(form)
       const first = [...form.elements].find(
-        (element): element is HTMLInputElement => 'name' in element && names.includes((element as HTMLInputElement).name),
+        (element): element is HTMLInputElement =>
+          'name' in element && names.includes((element as HTMLInputElement).name),
       )
       first?.focus()
       onInvalid?.(problems, values)
@@ -106,15 +116,20 @@ export function useCheckedForm({
     const fieldErrors = errors[name]
     const errorId = `${id}-${name}-error`
     const sent = reply?.initialValue?.[name]
+    const aria = {
+      'aria-invalid': fieldErrors ? true : undefined,
+      'aria-describedby': fieldErrors ? errorId : undefined,
+    }
     return {
       errors: fieldErrors,
       errorId,
+      /** For inputs that keep their own value and id. */
+      aria,
       inputProps: {
         id: `${id}-${name}`,
         name,
         defaultValue: typeof sent === 'string' ? sent : defaultValue[name],
-        'aria-invalid': fieldErrors ? true : undefined,
-        'aria-describedby': fieldErrors ? errorId : undefined,
+        ...aria,
       },
     }
   }

@@ -1,14 +1,29 @@
 import '#app/zod-config.ts'
 import { z } from 'zod'
 import type { Event } from '#db/schema.ts'
+import { MAX_DISPLAY_DATES, UNSET_DATE } from '#app/constants.ts'
+import { isValidIsoDate } from '#app/utils/time.ts'
 import {
-  DATE_HORIZON_DAYS,
-  DESCRIPTION_MAX,
-  MAX_DISPLAY_DATES,
-  TITLE_MAX,
-  UNSET_DATE,
-} from '#app/constants.ts'
-import { addDaysIso, isValidIsoDate } from '#app/utils/time.ts'
+  CHOOSE_CATEGORY_MESSAGE,
+  CONTACT_EMAIL_MAX,
+  CONTACT_EMAIL_TOO_LONG_MESSAGE,
+  DATES_LOCKED_MESSAGE,
+  displayDateProblem,
+  EVENT_TEXT_RULES,
+  eventDateProblem,
+  INVALID_DATE_MESSAGE,
+  INVALID_EMAIL_MESSAGE,
+  MAX_DATES_MESSAGE,
+  NO_DATES_MESSAGE,
+} from './event-rules.ts'
+
+export {
+  DATES_LOCKED_MESSAGE,
+  DISPLAY_DATE_HORIZON_MESSAGE,
+  EVENT_DATE_HORIZON_MESSAGE,
+  lastBookableDate,
+  MAX_DATES_MESSAGE,
+} from './event-rules.ts'
 
 /** What the event form shows and sends back, before the schema checks it. */
 export interface EventFormValues {
@@ -22,17 +37,7 @@ export interface EventFormValues {
   contactEmail: string
 }
 
-export const MAX_DATES_MESSAGE = `Max number for any event or special is ${MAX_DISPLAY_DATES} days`
-
-export const DISPLAY_DATE_HORIZON_MESSAGE = `Display dates can be at most ${DATE_HORIZON_DAYS} days ahead`
-export const EVENT_DATE_HORIZON_MESSAGE = `The event date can be at most ${DATE_HORIZON_DAYS} days ahead`
-
-/** The last date an ad may show on or an event may take place, {@link DATE_HORIZON_DAYS} after `today`. */
-export function lastBookableDate(today: string) {
-  return addDaysIso(today, DATE_HORIZON_DAYS)
-}
-
-const isoDate = z.string().trim().refine(isValidIsoDate, 'Please enter a valid date')
+const isoDate = z.string().trim().refine(isValidIsoDate, INVALID_DATE_MESSAGE)
 
 /** Accepts one value or a list (form fields repeat; JSON may send either). */
 function list<T extends z.ZodType>(item: T) {
@@ -42,8 +47,24 @@ function list<T extends z.ZodType>(item: T) {
   )
 }
 
-export const DATES_LOCKED_MESSAGE =
-  'The dates and cost of a paid ad cannot change: only its text, photo and video can be edited.'
+/** A check of event-rules.ts as a zod refinement: its message, if any, is the value's issue. */
+function ruleCheck(problem: (value: string) => string | undefined) {
+  return (value: string, ctx: z.RefinementCtx) => {
+    const message = problem(value)
+    if (message) ctx.addIssue({ code: 'custom', message })
+  }
+}
+
+type TextRule = (typeof EVENT_TEXT_RULES)[keyof typeof EVENT_TEXT_RULES]
+
+function requiredText({ requiredMessage, max, maxMessage }: TextRule & { requiredMessage: string }) {
+  // A missing field reads as an empty one, so it gets the same message.
+  return z.string({ error: requiredMessage }).trim().min(1, requiredMessage).max(max, maxMessage)
+}
+
+function optionalText({ max, maxMessage }: TextRule) {
+  return z.string().trim().max(max, maxMessage).optional().default('')
+}
 
 /** The dates an ad was paid for; an edit after payment must send them unchanged. */
 export interface PaidDates {
@@ -54,26 +75,21 @@ export interface PaidDates {
 const sortedUnique = (dates: string[]) => [...new Set(dates)].sort()
 
 /**
- * The event an advertiser submits (spec §3 submission payload), checked the same in the browser and on the server.
- * With `paidDates` (an edit after payment) the dates must be exactly those paid for, past ones included.
+ * The event an advertiser submits (spec §3 submission payload), with the rules of event-rules.ts, which the browser
+ * runs too. With `paidDates` (an edit after payment) the dates must be exactly those paid for, past ones included.
  */
 export function eventInputSchema({ today, paidDates }: { today: string; paidDates?: PaidDates }) {
-  const lastDate = lastBookableDate(today)
   const showAdDates = paidDates
     ? list(isoDate)
         .transform(sortedUnique)
         .refine((dates) => dates.join() === sortedUnique(paidDates.showAdDates).join(), DATES_LOCKED_MESSAGE)
     : list(
-        isoDate
-          .refine((d) => d >= today, 'Display dates cannot be in the past')
-          .refine((d) => d <= lastDate, DISPLAY_DATE_HORIZON_MESSAGE),
+        z
+          .string()
+          .trim()
+          .superRefine(ruleCheck((d) => displayDateProblem(d, today))),
       )
-        .pipe(
-          z
-            .array(z.string())
-            .min(1, 'Please choose at least one display date')
-            .max(MAX_DISPLAY_DATES, MAX_DATES_MESSAGE),
-        )
+        .pipe(z.array(z.string()).min(1, NO_DATES_MESSAGE).max(MAX_DISPLAY_DATES, MAX_DATES_MESSAGE))
         .transform(sortedUnique)
   const eventDate = z
     .string()
@@ -81,30 +97,22 @@ export function eventInputSchema({ today, paidDates }: { today: string; paidDate
     .optional()
     .transform((v) => (v ? v : UNSET_DATE))
   return z.object({
-    eventTitle: z
-      .string({ error: 'Title is required' })
-      .trim()
-      .min(1, 'Title is required')
-      .max(TITLE_MAX, `Title must be at most ${TITLE_MAX} characters`),
-    eventDescription: z
-      .string({ error: 'Description is required' })
-      .trim()
-      .min(1, 'Description is required')
-      .max(DESCRIPTION_MAX, `Description must be at most ${DESCRIPTION_MAX} characters`),
-    eventCategory: list(z.string().trim().min(1))
-      .pipe(z.array(z.string()).min(1, 'Please choose a category'))
+    eventTitle: requiredText(EVENT_TEXT_RULES.eventTitle),
+    eventDescription: requiredText(EVENT_TEXT_RULES.eventDescription),
+    eventCategory: list(z.string().trim().min(1, CHOOSE_CATEGORY_MESSAGE))
+      .pipe(z.array(z.string()).min(1, CHOOSE_CATEGORY_MESSAGE))
       .transform((names) => [...new Set(names)]),
     showAdDates,
     eventDate: paidDates
       ? eventDate.refine((v) => v === paidDates.eventDate, DATES_LOCKED_MESSAGE)
-      : eventDate
-          .refine((v) => v === UNSET_DATE || isValidIsoDate(v), 'Please enter a valid date')
-          .refine((v) => v === UNSET_DATE || v >= today, 'The event date cannot be in the past')
-          .refine((v) => v === UNSET_DATE || v <= lastDate, EVENT_DATE_HORIZON_MESSAGE),
-    contactPerson: z.string().trim().max(250, 'Contact name too long').optional().default(''),
-    contactPhone: z.string().trim().max(50, 'Phone number too long').optional().default(''),
+      : eventDate.superRefine(ruleCheck((d) => eventDateProblem(d, today))),
+    contactPerson: optionalText(EVENT_TEXT_RULES.contactPerson),
+    contactPhone: optionalText(EVENT_TEXT_RULES.contactPhone),
     contactEmail: z
-      .union([z.literal(''), z.email('Please enter a valid email address').max(150, 'Email too long')])
+      .union([
+        z.literal(''),
+        z.email(INVALID_EMAIL_MESSAGE).max(CONTACT_EMAIL_MAX, CONTACT_EMAIL_TOO_LONG_MESSAGE),
+      ])
       .optional()
       .default(''),
   })

@@ -5,7 +5,13 @@ export const APPROVE_FAILED_MESSAGE = 'Failed to approve your ad. Please try aga
 
 export interface ApprovalAnswer {
   status: number
-  json: { eventID?: number; message?: string; resubmitted?: boolean } | null
+  json: {
+    eventID?: number
+    message?: string
+    resubmitted?: boolean
+    /** The server's problems per field (a 4xx). */
+    errors?: Record<string, string[]>
+  } | null
 }
 
 /** The multipart body /api/approve-event reads: the ad's fields and dates as JSON fields, beside the files. */

@@ -1,5 +1,6 @@
+import { useEffect, useRef, useState } from 'react'
 import { FieldError } from './field-error.tsx'
-import type { EventFormValues, FieldErrors } from './values.ts'
+import type { CheckedField, EventFormValues } from './values.ts'
 
 const CONTACT_FIELDS = [
   ['contactPerson', 'Contact person', 'text'],
@@ -7,15 +8,33 @@ const CONTACT_FIELDS = [
   ['contactEmail', 'Contact email', 'email'],
 ] as const
 
-export type ContactField = (typeof CONTACT_FIELDS)[number][0]
+export const CONTACT_FIELD_NAMES = CONTACT_FIELDS.map(([name]) => name)
 
-/** The optional contact for this one ad, folded away; uncontrolled, read when the preview opens. */
-export function ContactFields({ initial, errors }: { initial: EventFormValues; errors: FieldErrors }) {
+/** The optional contact for this one ad, folded away (open when one has a problem); read when the preview opens. */
+export function ContactFields({
+  initial,
+  field,
+}: {
+  initial: EventFormValues
+  field: (name: string) => CheckedField
+}) {
+  const checked = CONTACT_FIELDS.map(([name, label, type]) => ({ name, label, type, ...field(name) }))
+  const anyErrors = checked.some((f) => f.errors)
+  // Open as rendered by the server when it names a problem here, and once one appears; closed only by the advertiser.
+  const [openAtFirst] = useState(anyErrors)
+  const details = useRef<HTMLDetailsElement>(null)
+  useEffect(() => {
+    if (anyErrors && details.current) details.current.open = true
+  }, [anyErrors])
   return (
-    <details className="rounded-md border border-slate-200 p-3 text-sm">
+    <details
+      ref={details}
+      className="rounded-md border border-slate-200 p-3 text-sm"
+      open={openAtFirst || undefined}
+    >
       <summary className="cursor-pointer font-medium">Contact for this event (optional)</summary>
       <div className="mt-3 grid gap-3 md:grid-cols-3">
-        {CONTACT_FIELDS.map(([name, label, type]) => (
+        {checked.map(({ name, label, type, errors, errorId, aria }) => (
           <div key={name}>
             <label htmlFor={name} className="block">
               {label}
@@ -25,9 +44,10 @@ export function ContactFields({ initial, errors }: { initial: EventFormValues; e
               name={name}
               type={type}
               defaultValue={initial[name]}
+              {...aria}
               className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
             />
-            <FieldError id={`${name}-error`} messages={errors[name]} />
+            <FieldError id={errorId} messages={errors} />
           </div>
         ))}
       </div>

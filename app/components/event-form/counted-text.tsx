@@ -1,4 +1,5 @@
 import { FieldError } from './field-error.tsx'
+import type { CheckedField } from './values.ts'
 
 /** A required text input (or textarea) with its "n/max" count beside it; input past `max` is cut off. */
 export function CountedText({
@@ -8,7 +9,7 @@ export function CountedText({
   value,
   onChange,
   rows,
-  errors,
+  field: { errors, errorId, aria },
 }: {
   name: string
   label: string
@@ -17,7 +18,7 @@ export function CountedText({
   onChange: (value: string) => void
   /** A textarea of this many rows; an input without it. */
   rows?: number
-  errors?: string[]
+  field: CheckedField
 }) {
   const props = {
     id: name,
@@ -25,7 +26,8 @@ export function CountedText({
     required: true,
     maxLength: max,
     value,
-    'aria-describedby': `${name}-count ${name}-error`,
+    ...aria,
+    'aria-describedby': [`${name}-count`, aria['aria-describedby']].filter(Boolean).join(' '),
     className: 'mt-1 w-full rounded-md border border-slate-300 px-3 py-2',
   }
   return (
@@ -41,7 +43,7 @@ export function CountedText({
       <p id={`${name}-count`} className="mt-1 text-right text-xs text-slate-500">
         {value.length}/{max}
       </p>
-      <FieldError id={`${name}-error`} messages={errors} />
+      <FieldError id={errorId} messages={errors} />
     </div>
   )
 }

@@ -1,6 +1,7 @@
 import { MAX_DISPLAY_DATES } from '#app/constants.ts'
 import type { CalendarMonth } from '#app/models/calendar.ts'
 import { FieldError } from './field-error.tsx'
+import type { CheckedField } from './values.ts'
 
 const WEEKDAYS = ['Su', 'Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa']
 
@@ -9,12 +10,12 @@ export function DisplayDates({
   months,
   dates,
   onToggle,
-  errors,
+  field: { errors, errorId },
 }: {
   months: CalendarMonth[]
   dates: string[]
   onToggle: (date: string, checked: boolean) => void
-  errors?: string[]
+  field: CheckedField
 }) {
   return (
     <fieldset>
@@ -62,7 +63,7 @@ export function DisplayDates({
           </div>
         ))}
       </div>
-      <FieldError id="showAdDates-error" messages={errors} />
+      <FieldError id={errorId} messages={errors} />
     </fieldset>
   )
 }

@@ -1,7 +1,7 @@
 import type { RefObject } from 'react'
 import { PHOTO_MAX_BYTES, VIDEO_MAX_BYTES } from '#app/constants.ts'
 import { FieldError } from './field-error.tsx'
-import type { FieldErrors } from './values.ts'
+import type { CheckedField } from './values.ts'
 
 export const VIDEO_TOO_LARGE_MESSAGE = 'Video file must be under 50MB'
 
@@ -13,7 +13,7 @@ export function MediaInputs({
   onVideoName,
   keepsPhoto,
   keepsVideo,
-  errors,
+  field,
 }: {
   photoRef: RefObject<HTMLInputElement>
   videoRef: RefObject<HTMLInputElement>
@@ -22,8 +22,10 @@ export function MediaInputs({
   /** Editing a saved ad that has media: it stays unless a new file is chosen. */
   keepsPhoto: boolean
   keepsVideo: boolean
-  errors: FieldErrors
+  field: (name: string) => CheckedField
 }) {
+  const photo = field('image')
+  const video = field('video')
   function onVideoChange() {
     const file = videoRef.current?.files?.[0]
     if (file && file.size > VIDEO_MAX_BYTES) {
@@ -48,11 +50,12 @@ export function MediaInputs({
           name="image"
           accept="image/jpeg,image/png,image/webp,image/gif"
           onChange={() => onPhotoName(photoRef.current?.files?.[0]?.name ?? '')}
+          {...photo.aria}
           className="mt-1 block w-full text-sm"
         />
         <p className="mt-1 text-xs text-slate-500">Image files up to {PHOTO_MAX_BYTES / 1024 / 1024}MB.</p>
         {keepsPhoto ? <KeptMediaNote kind="photo" /> : null}
-        <FieldError id="image-error" messages={errors.image} />
+        <FieldError id={photo.errorId} messages={photo.errors} />
       </div>
       <div>
         <label htmlFor="video" className="block font-medium">
@@ -65,13 +68,14 @@ export function MediaInputs({
           name="video"
           accept="video/mp4,video/webm,video/ogg"
           onChange={onVideoChange}
+          {...video.aria}
           className="mt-1 block w-full text-sm"
         />
         <p className="mt-1 text-xs text-slate-500">
           MP4, WebM or Ogg, under {VIDEO_MAX_BYTES / 1024 / 1024}MB.
         </p>
         {keepsVideo ? <KeptMediaNote kind="video" /> : null}
-        <FieldError id="video-error" messages={errors.video} />
+        <FieldError id={video.errorId} messages={video.errors} />
       </div>
     </div>
   )

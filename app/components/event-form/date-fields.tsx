@@ -1,0 +1,86 @@
+import { formatDatesLine, formatShortDate } from '#app/models/format.ts'
+import { DATES_LOCKED_MESSAGE } from '#app/models/event-rules.ts'
+import type { CalendarMonth } from '#app/models/calendar.ts'
+import { DisplayDates } from './display-dates.tsx'
+import { FieldError } from './field-error.tsx'
+import type { CheckedField } from './values.ts'
+
+/** The ad's dates: the display-date picker and the optional event date, or, once paid, the dates paid for. */
+export function DateFields({
+  paid,
+  months,
+  today,
+  lastDate,
+  dates,
+  eventDate,
+  onToggleDate,
+  onEventDate,
+  field,
+}: {
+  paid: boolean
+  months: CalendarMonth[]
+  today: string
+  /** The last date that may be chosen (the booking horizon). */
+  lastDate: string
+  dates: string[]
+  eventDate: string
+  onToggleDate: (date: string, on: boolean) => void
+  onEventDate: (value: string) => void
+  field: (name: string) => CheckedField
+}) {
+  if (paid) return <PaidDates dates={dates} eventDate={eventDate} field={field} />
+  const { errors, errorId, aria } = field('eventDate')
+  return (
+    <>
+      <DisplayDates months={months} dates={dates} onToggle={onToggleDate} field={field('showAdDates')} />
+      <div>
+        <label htmlFor="eventDate" className="block font-medium">
+          Event date <span className="font-normal text-slate-500">(optional, a single day)</span>
+        </label>
+        <input
+          id="eventDate"
+          type="date"
+          name="eventDate"
+          min={today}
+          max={lastDate}
+          value={eventDate}
+          onChange={(e) => onEventDate(e.target.value)}
+          {...aria}
+          className="mt-1 rounded-md border border-slate-300 px-3 py-2"
+        />
+        <FieldError id={errorId} messages={errors} />
+      </div>
+    </>
+  )
+}
+
+/** A paid ad's dates: shown, and sent back unchanged (the server refuses any change). */
+function PaidDates({
+  dates,
+  eventDate,
+  field,
+}: {
+  dates: string[]
+  eventDate: string
+  field: (name: string) => CheckedField
+}) {
+  const datesField = field('showAdDates')
+  const shown = datesField.errors ? datesField : field('eventDate')
+  return (
+    <section aria-labelledby="paid-dates-heading" className="rounded-xl border border-slate-200 p-4">
+      <h2 id="paid-dates-heading" className="font-medium">
+        Display dates (paid for)
+      </h2>
+      <p className="mt-1 text-sm text-slate-700" data-testid="paid-dates">
+        {formatDatesLine(dates, eventDate)}
+        {eventDate ? ` · Event date ${formatShortDate(eventDate, { withYear: true })}` : ''}
+      </p>
+      <p className="mt-1 text-xs text-slate-600">{DATES_LOCKED_MESSAGE}</p>
+      {dates.map((date) => (
+        <input key={date} type="hidden" name="showAdDates" value={date} />
+      ))}
+      <input type="hidden" name="eventDate" value={eventDate} />
+      <FieldError id={shown.errorId} messages={shown.errors} />
+    </section>
+  )
+}
