@@ -12,7 +12,19 @@ export interface CalendarFilters {
   /** yyyy-mm-dd or null (open-ended). */
   from: string | null
   to: string | null
+  /** A 5-digit ZIP: only businesses within `radius` miles of its centre; '' = anywhere. */
+  near: string
+  /** Miles, one of NEAR_RADII (the default when `near` is not set). */
+  radius: NearRadius
+  /** 'nearest' (only with `near`): closest business first, then the soonest date. */
+  sort: CalendarSort
 }
+
+export const NEAR_RADII = [5, 10, 25, 50] as const
+export type NearRadius = (typeof NEAR_RADII)[number]
+export const DEFAULT_NEAR_RADIUS: NearRadius = 10
+export const CALENDAR_SORTS = ['soonest', 'nearest'] as const
+export type CalendarSort = (typeof CALENDAR_SORTS)[number]
 
 export const CALENDAR_FILTER_PARAMS = {
   keyword: 'keyword',
@@ -20,6 +32,9 @@ export const CALENDAR_FILTER_PARAMS = {
   zip: 'zip',
   from: 'from',
   to: 'to',
+  near: 'near',
+  radius: 'radius',
+  sort: 'sort',
   page: 'page',
 } as const
 
@@ -31,6 +46,9 @@ export const EMPTY_CALENDAR_FILTERS: CalendarFilters = {
   zip: '',
   from: null,
   to: null,
+  near: '',
+  radius: DEFAULT_NEAR_RADIUS,
+  sort: 'soonest',
 }
 
 /** Longer input is cut (the API refuses it), so a pasted essay cannot become an expensive pattern. */
@@ -59,6 +77,36 @@ export function invalidDateNotice(label: string, value: string) {
   return `${label}: "${shown(value)}" is not a valid date (yyyy-mm-dd), so it was ignored.`
 }
 
+/** The 5 digits of a ZIP or ZIP+4 ("62704", "62704-1234"), or null. The migration's trigger reads ZIPs the same way. */
+function fiveDigitZip(value: string) {
+  return /^(\d{5})(?:[-\s]?\d{4})?$/.exec(value.trim())?.[1] ?? null
+}
+
+function nearRadius(value: string): NearRadius | null {
+  return NEAR_RADII.find((r) => String(r) === value.trim()) ?? null
+}
+
+const RADIUS_CHOICES = `${NEAR_RADII.slice(0, -1).join(', ')} or ${NEAR_RADII.at(-1)}`
+
+export function unknownZipMessage(zip: string) {
+  return `Near: "${zip}" is not a US ZIP code we know, so no events can be found near it. Check the ZIP code.`
+}
+
+/** What is wrong with the distance filter of a query string (the feeds and the API answer 400 with it). */
+export function nearFilterErrors(searchParams: URLSearchParams): string[] {
+  const errors: string[] = []
+  const near = (searchParams.get(CALENDAR_FILTER_PARAMS.near) ?? '').trim()
+  const radius = (searchParams.get(CALENDAR_FILTER_PARAMS.radius) ?? '').trim()
+  const sort = (searchParams.get(CALENDAR_FILTER_PARAMS.sort) ?? '').trim()
+  if (near && !fiveDigitZip(near)) errors.push(`near: "${shown(near)}" is not a ZIP code (5 digits)`)
+  if (radius && !nearRadius(radius)) errors.push(`radius must be ${RADIUS_CHOICES} (miles)`)
+  if (sort && !(CALENDAR_SORTS as readonly string[]).includes(sort)) {
+    errors.push(`sort must be ${CALENDAR_SORTS.join(' or ')}`)
+  }
+  if (sort === 'nearest' && !near) errors.push('sort=nearest needs near (a ZIP code)')
+  return errors
+}
+
 /**
  * What is wrong with the filters of a query string, for the JSON API, which answers 400 instead of ignoring a bad
  * value or cutting a long one as the page does. Empty when every filter is usable.
@@ -76,7 +124,7 @@ export function calendarFilterErrors(searchParams: URLSearchParams): string[] {
       errors.push(`${name}: "${shown(value)}" is not a valid date (yyyy-mm-dd)`)
     }
   }
-  return errors
+  return [...errors, ...nearFilterErrors(searchParams)]
 }
 
 /**
@@ -102,11 +150,26 @@ export function normalizeCalendarFilters(searchParams: URLSearchParams): Normali
   let to = date(CALENDAR_FILTER_PARAMS.to, 'To')
   if (from && to && from > to) [from, to] = [to, from]
 
+  const nearText = text(searchParams, CALENDAR_FILTER_PARAMS.near, FILTER_TEXT_MAX.zip)
+  const near = nearText ? fiveDigitZip(nearText) : ''
+  if (near === null)
+    notices.push(`Near: "${shown(nearText)}" is not a ZIP code (5 digits), so it was ignored.`)
+  const radiusText = (searchParams.get(CALENDAR_FILTER_PARAMS.radius) ?? '').trim()
+  let radius = DEFAULT_NEAR_RADIUS
+  if (near && radiusText) {
+    radius = nearRadius(radiusText) ?? DEFAULT_NEAR_RADIUS
+    if (!nearRadius(radiusText)) {
+      notices.push(`Within: ${RADIUS_CHOICES} miles can be chosen, so ${DEFAULT_NEAR_RADIUS} miles was used.`)
+    }
+  }
+  const sort: CalendarSort =
+    near && searchParams.get(CALENDAR_FILTER_PARAMS.sort) === 'nearest' ? 'nearest' : 'soonest'
+
   const pageText = (searchParams.get(CALENDAR_FILTER_PARAMS.page) ?? '').trim()
   const pageNumber = /^\d{1,6}$/.test(pageText) ? Number(pageText) : 1
   const page = Math.min(Math.max(pageNumber, 1), MAX_PAGE)
 
-  return { filters: { keyword, category, zip, from, to }, page, notices }
+  return { filters: { keyword, category, zip, from, to, near: near ?? '', radius, sort }, page, notices }
 }
 
 /** The inclusive date window a date filter asks for, or null when no date filter is set. */
@@ -118,7 +181,9 @@ export function dateWindow(
 }
 
 export function hasActiveFilters(filters: CalendarFilters) {
-  return Boolean(filters.keyword || filters.category || filters.zip || filters.from || filters.to)
+  return Boolean(
+    filters.keyword || filters.category || filters.zip || filters.from || filters.to || filters.near,
+  )
 }
 
 /** The query string for these filters (only the ones set), e.g. for pagination links and feeds. */
@@ -129,6 +194,11 @@ export function calendarSearchParams(filters: CalendarFilters, page = 1): URLSea
   if (filters.zip) params.set(CALENDAR_FILTER_PARAMS.zip, filters.zip)
   if (filters.from) params.set(CALENDAR_FILTER_PARAMS.from, filters.from)
   if (filters.to) params.set(CALENDAR_FILTER_PARAMS.to, filters.to)
+  if (filters.near) {
+    params.set(CALENDAR_FILTER_PARAMS.near, filters.near)
+    params.set(CALENDAR_FILTER_PARAMS.radius, String(filters.radius))
+    if (filters.sort !== 'soonest') params.set(CALENDAR_FILTER_PARAMS.sort, filters.sort)
+  }
   if (page > 1) params.set(CALENDAR_FILTER_PARAMS.page, String(page))
   return params
 }

@@ -12,9 +12,10 @@ import {
   type SQL,
   type SQLWrapper,
 } from 'drizzle-orm'
+import { alias, type PgSelect } from 'drizzle-orm/pg-core'
 import { FEATURED_EVENTS_LIMIT, UNSET_DATE } from '#app/constants.ts'
 import { db } from '#db/client.server.ts'
-import { business, eventShowDates, events } from '#db/schema.ts'
+import { business, eventShowDates, events, zipCentroids } from '#db/schema.ts'
 import {
   dateWindow,
   EMPTY_CALENDAR_FILTERS,
@@ -82,9 +83,44 @@ function isNextShowDate(row: typeof eventShowDates, today: string) {
   )!
 }
 
-/** Filters on the event's own columns and its business's ZIP (spec §5), combined with AND. */
+/** The centre of the ZIP the distance filter measures from (joined on `filters.near`). */
+const origin = alias(zipCentroids, 'origin')
+const EARTH_RADIUS_MILES = 3958.8
+
+/** Great-circle (haversine) miles from the origin to the business. */
+const distanceMiles = sql<number>`${2 * EARTH_RADIUS_MILES} * asin(sqrt(least(1,
+  power(sin(radians(${business.latitude} - ${origin.latitude}) / 2), 2)
+  + cos(radians(${origin.latitude})) * cos(radians(${business.latitude}))
+  * power(sin(radians(${business.longitude} - ${origin.longitude}) / 2), 2))))`
+
+/**
+ * Businesses within `radius` miles of the origin: a box around the circle the location index can answer, then the
+ * exact distance. The box's half-width in longitude is the circle's widest, asin(sin(r/R) / cos(latitude)).
+ */
+function withinRadius(radius: number): SQL[] {
+  const angle = radius / EARTH_RADIUS_MILES
+  const halfHeight = (angle * 180) / Math.PI
+  const halfWidth = sql`degrees(asin(least(1, ${Math.sin(angle)} / cos(radians(${origin.latitude})))))`
+  return [
+    sql`${business.latitude} BETWEEN ${origin.latitude} - ${halfHeight} AND ${origin.latitude} + ${halfHeight}`,
+    sql`${business.longitude} BETWEEN ${origin.longitude} - ${halfWidth} AND ${origin.longitude} + ${halfWidth}`,
+    sql`${distanceMiles} <= ${radius}`,
+  ]
+}
+
+const needsBusiness = (filters: CalendarFilters) => Boolean(filters.zip || filters.near)
+
+/** The business (for the ZIP and distance filters) and the distance filter's origin, joined when needed. */
+function joinBusiness<T extends PgSelect>(query: T, filters: CalendarFilters): T {
+  // A dynamic query joins in place; the selected columns do not change.
+  if (needsBusiness(filters)) query.innerJoin(business, eq(business.businessID, events.businessID))
+  if (filters.near) query.innerJoin(origin, eq(origin.zip, filters.near))
+  return query
+}
+
+/** Filters on the event's own columns and its business's ZIP and place (spec §5), combined with AND. */
 function eventFilterConditions(filters: CalendarFilters): SQL[] {
-  const conditions: SQL[] = []
+  const conditions: SQL[] = filters.near ? withinRadius(filters.radius) : []
   if (filters.category) {
     // Containment instead of `= ANY(...)`: the same meaning, and the GIN index on category can answer it.
     conditions.push(sql`${events.category} @> ARRAY[${filters.category}]::text[]`)
@@ -124,7 +160,7 @@ function filterConditions(filters: CalendarFilters): SQL[] {
 }
 
 const hasEventFilters = (filters: CalendarFilters) =>
-  Boolean(filters.category || filters.zip || filters.keyword)
+  Boolean(filters.category || filters.zip || filters.keyword || filters.near)
 
 /**
  * How to find a page of matches, soonest next show date first. `walk` reads the show-date index in date order from
@@ -156,15 +192,11 @@ export function rankedLiveEventsQuery(
   { today, limit, offset = 0 }: ListWindow,
   strategy: ListingStrategy,
 ) {
-  const needsBusiness = Boolean(filters.zip)
-  if (strategy === 'walk') {
-    const base = db.select({ id: showDates.eventId, next: showDates.showDate }).from(showDates)
+  // The walk reads in date order; nearest first needs every match's distance, so it starts from the candidates.
+  if (strategy === 'walk' && filters.sort !== 'nearest') {
+    const base = db.select({ id: showDates.eventId, next: showDates.showDate }).from(showDates).$dynamic()
     const withEvents = hasEventFilters(filters)
-      ? needsBusiness
-        ? base
-            .innerJoin(events, eq(events.eventID, showDates.eventId))
-            .innerJoin(business, eq(business.businessID, events.businessID))
-        : base.innerJoin(events, eq(events.eventID, showDates.eventId))
+      ? joinBusiness(base.innerJoin(events, eq(events.eventID, showDates.eventId)), filters)
       : base
     return withEvents
       .where(
@@ -182,11 +214,11 @@ export function rankedLiveEventsQuery(
     .select({ id: events.eventID, next: showDates.showDate })
     .from(events)
     .innerJoin(showDates, and(eq(showDates.eventId, events.eventID), isNextShowDate(showDates, today)))
-  return (
-    needsBusiness ? candidates.innerJoin(business, eq(business.businessID, events.businessID)) : candidates
-  )
+    .$dynamic()
+  const order = [asc(showDates.showDate), asc(events.eventID)]
+  return joinBusiness(candidates, filters)
     .where(and(...liveEventConditions(today), ...filterConditions(filters)))
-    .orderBy(asc(showDates.showDate), asc(events.eventID))
+    .orderBy(...(filters.sort === 'nearest' ? [asc(distanceMiles), ...order] : order))
     .limit(limit)
     .offset(offset)
 }
@@ -201,9 +233,8 @@ export function countLiveEventsQuery(filters: CalendarFilters, { today }: { toda
       .from(showDates)
       .where(sql`${showDates.showDate} BETWEEN ${window.from}::date AND ${window.to}::date`)
   }
-  const query = db.select({ n: count() }).from(events)
-  // The join is only needed for the ZIP filter; without it the count can be answered from the events indexes.
-  return (filters.zip ? query.innerJoin(business, eq(business.businessID, events.businessID)) : query).where(
+  // The join is only needed for the ZIP and distance filters; without it the events indexes answer the count.
+  return joinBusiness(db.select({ n: count() }).from(events).$dynamic(), filters).where(
     and(...liveEventConditions(today), ...filterConditions(filters)),
   )
 }
@@ -218,7 +249,7 @@ export function eventsByDayQuery(
   filters: CalendarFilters,
   { today, from, to, perDay }: { today: string; from: string; to: string; perDay: number },
 ) {
-  const ranked = db
+  const query = db
     .select({
       date: showDates.showDate,
       eventID: events.eventID,
@@ -231,7 +262,8 @@ export function eventsByDayQuery(
     })
     .from(showDates)
     .innerJoin(events, eq(events.eventID, showDates.eventId))
-    .innerJoin(business, eq(business.businessID, events.businessID))
+    .$dynamic()
+  const ranked = joinBusiness(query, filters)
     .where(
       and(
         sql`${showDates.showDate} BETWEEN ${from}::date AND ${to}::date`,

@@ -11,13 +11,14 @@ import {
   EMPTY_CALENDAR_FILTERS,
   CALENDAR_FILTER_PARAMS as P,
   calendarSearchParams,
+  NEAR_RADII,
   normalizeCalendarFilters,
   type CalendarFilters,
 } from '#app/models/calendar-filters.ts'
 import { CALENDAR_VIEW_PARAMS, calendarViewOf, shiftMonth } from '#app/models/calendar-month.ts'
 import { formatShortDate } from '#app/models/format.ts'
 import { getCategoryNames } from '#app/models/public-pages.server.ts'
-import { getCalendarMonth, getCalendarResults } from '#app/services/calendar-page.server.ts'
+import { getCalendarMonth, getCalendarResults, nearZipNotices } from '#app/services/calendar-page.server.ts'
 import { listedEventsHeaders, sharedPageHeaders } from '#app/services/page-cache.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
 import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
@@ -59,19 +60,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const view = calendarViewOf(searchParams, today)
   if (!view.ok) throw appErrorResponse(new AppError(view.message, 400))
   if (view.view === 'month') {
-    const [month, categories] = await Promise.all([
+    const [month, categories, nearNotices] = await Promise.all([
       getCalendarMonth(filters, { today, month: view.month }),
       getCategoryNames(),
+      nearZipNotices(filters),
     ])
-    return data({ view: view.view, filters, notices, categories, month })
+    return data({ view: view.view, filters, notices: [...notices, ...nearNotices], categories, month })
   }
-  const [results, categories] = await Promise.all([
+  const [results, categories, nearNotices] = await Promise.all([
     getCalendarResults(filters, { today, page }),
     getCategoryNames(),
+    nearZipNotices(filters),
   ])
   const shown = new Set([...results.featured, ...results.events].map((event) => event.eventID))
   return data(
-    { view: view.view, filters, notices, categories, ...results },
+    { view: view.view, filters, notices: [...notices, ...nearNotices], categories, ...results },
     { headers: listedEventsHeaders([...shown]) },
   )
 }
@@ -125,6 +128,9 @@ export function activeFiltersSummary(filters: CalendarFilters) {
     filters.keyword ? `Keyword “${filters.keyword}”` : '',
     filters.category && filters.category !== ALL_CATEGORIES ? filters.category : '',
     filters.zip ? `ZIP ${filters.zip}` : '',
+    filters.near
+      ? `within ${filters.radius} mi of ${filters.near}${filters.sort === 'nearest' ? ', nearest first' : ''}`
+      : '',
     filters.from ? `from ${formatShortDate(filters.from, { withYear: true })}` : '',
     filters.to ? `to ${formatShortDate(filters.to, { withYear: true })}` : '',
   ]
@@ -211,6 +217,40 @@ function Filters({
         defaultValue={filters.zip}
         maxLength={50}
       />
+      <fieldset className="grid gap-3">
+        <legend className={labelClasses}>Near</legend>
+        <FilterInput
+          id="calendar-near"
+          label="Near ZIP"
+          name={P.near}
+          type="text"
+          inputMode="numeric"
+          autoComplete="postal-code"
+          defaultValue={filters.near}
+          maxLength={10}
+        />
+        <div>
+          <label htmlFor="calendar-radius" className={labelClasses}>
+            Within
+          </label>
+          <select id="calendar-radius" name={P.radius} defaultValue={filters.radius} className={inputClasses}>
+            {NEAR_RADII.map((miles) => (
+              <option key={miles} value={miles}>
+                {miles} miles
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="calendar-sort" className={labelClasses}>
+            Order
+          </label>
+          <select id="calendar-sort" name={P.sort} defaultValue={filters.sort} className={inputClasses}>
+            <option value="soonest">Soonest first</option>
+            <option value="nearest">Nearest first (with a ZIP code)</option>
+          </select>
+        </div>
+      </fieldset>
       <fieldset className="grid gap-3">
         <legend className="sr-only">Dates</legend>
         <FilterInput

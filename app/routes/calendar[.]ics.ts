@@ -1,9 +1,17 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { calendarIcs } from '#app/services/feeds.server.ts'
+import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
 
-/** GET /calendar.ics: the calendar's live events (same filters as /calendar) for calendar apps. */
+/** GET /calendar.ics: the calendar's live events (same filters as /calendar) for calendar apps; 400 for a bad ZIP. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  return new Response(await calendarIcs(request), {
+  let body: string
+  try {
+    body = await calendarIcs(request)
+  } catch (error) {
+    if (error instanceof AppError) return appErrorResponse(error)
+    throw error
+  }
+  return new Response(body, {
     headers: {
       'Content-Type': 'text/calendar; charset=utf-8',
       'Content-Disposition': 'inline; filename="eventshout-events.ics"',

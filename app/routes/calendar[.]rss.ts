@@ -1,9 +1,17 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { calendarRss } from '#app/services/feeds.server.ts'
+import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
 
-/** GET /calendar.rss: the calendar's live events (same filters as /calendar) as an RSS feed. */
+/** GET /calendar.rss: the calendar's live events (same filters as /calendar) as an RSS feed; 400 for a bad ZIP. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  return new Response(await calendarRss(request), {
+  let body: string
+  try {
+    body = await calendarRss(request)
+  } catch (error) {
+    if (error instanceof AppError) return appErrorResponse(error)
+    throw error
+  }
+  return new Response(body, {
     headers: { 'Content-Type': 'application/rss+xml; charset=utf-8', 'Cache-Control': 'public, max-age=300' },
   })
 }

@@ -1,4 +1,4 @@
-import type { CalendarFilters } from '#app/models/calendar-filters.ts'
+import { unknownZipMessage, type CalendarFilters } from '#app/models/calendar-filters.ts'
 import {
   MONTH_DAY_EVENTS_LIMIT,
   monthGrid,
@@ -9,6 +9,7 @@ import { nextEventDate } from '#app/models/event-dates.ts'
 import type { EventTileData } from '#app/models/event-tile.ts'
 import { cachedLiveEvents } from '#app/models/live-events-cache.server.ts'
 import { listEventsByDay, loadCalendarListing, type LiveEvent } from '#app/models/public-events.server.ts'
+import { isKnownZip } from '#app/models/zip-centroids.server.ts'
 
 export interface CalendarPageResults {
   total: number
@@ -28,6 +29,11 @@ function toTile(event: LiveEvent, today: string): EventTileData {
     businessName: event.businessName,
     date: nextEventDate(event, today),
   }
+}
+
+/** What the page says about the distance filter's ZIP when it is not one we know (no event can be near it). */
+export async function nearZipNotices(filters: CalendarFilters): Promise<string[]> {
+  return filters.near && !(await isKnownZip(filters.near)) ? [unknownZipMessage(filters.near)] : []
 }
 
 /** The calendar's results for these filters, from the listing cache (the shared page cache keeps whole pages). */

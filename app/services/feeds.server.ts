@@ -1,10 +1,18 @@
 import { createEvents, type DateArray, type EventAttributes } from 'ics'
 import { PRODUCT_NAME, TAGLINE, UNSET_DATE } from '#app/constants.ts'
-import { calendarSearchParams, dateWindow, normalizeCalendarFilters } from '#app/models/calendar-filters.ts'
+import {
+  calendarSearchParams,
+  dateWindow,
+  nearFilterErrors,
+  normalizeCalendarFilters,
+  unknownZipMessage,
+} from '#app/models/calendar-filters.ts'
 import { eventDates, hasOwnDate, nextEventDate } from '#app/models/event-dates.ts'
 import { eventLocation, type CalendarEntrySource } from '#app/models/event-links.ts'
 import { eventPagePath } from '#app/models/event-seo.ts'
 import { getLiveEventsPage, listLiveEventIds } from '#app/models/public-events.server.ts'
+import { isKnownZip } from '#app/models/zip-centroids.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
 import { platformToday } from './platform-today.server.ts'
 import { siteOrigin } from './site-url.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'
@@ -16,9 +24,14 @@ export const SITEMAP_URL_LIMIT = 50_000
 
 export const PUBLIC_PAGE_PATHS = ['/landing', '/public', '/calendar'] as const
 
-function feedRequest(request: Request) {
+/** The feed's filters; a distance filter a subscriber cannot have meant (a bad ZIP or radius) is a 400 AppError. */
+async function feedRequest(request: Request) {
   const url = new URL(request.url)
+  const errors = nearFilterErrors(url.searchParams)
+  if (errors.length > 0) throw new AppError(errors.join('; '), 400)
   const { filters } = normalizeCalendarFilters(url.searchParams)
+  if (filters.near && !(await isKnownZip(filters.near)))
+    throw new AppError(unknownZipMessage(filters.near), 400)
   const today = platformToday()
   return { filters, today, origin: siteOrigin(request) }
 }
@@ -62,7 +75,7 @@ function icsText(entries: EventAttributes[], calName: string) {
  * event's own date, or each of its display dates inside the date filter (when one is set). Each links to the page.
  */
 export async function calendarIcs(request: Request): Promise<string> {
-  const { filters, today, origin } = feedRequest(request)
+  const { filters, today, origin } = await feedRequest(request)
   const window = dateWindow(filters)
   const inWindow = (d: string) => !window || ((window.from === null || d >= window.from) && d <= window.to)
   const events = await getLiveEventsPage(filters, { today, limit: FEED_EVENTS_LIMIT })
@@ -98,7 +111,7 @@ function rfc822(isoDateOrInstant: string | Date) {
 
 /** The live events matching the calendar's filters as RSS 2.0, soonest first. */
 export async function calendarRss(request: Request): Promise<string> {
-  const { filters, today, origin } = feedRequest(request)
+  const { filters, today, origin } = await feedRequest(request)
   const events = await getLiveEventsPage(filters, { today, limit: FEED_EVENTS_LIMIT })
   const query = calendarSearchParams(filters).toString()
   const pageUrl = `${origin}/calendar${query ? `?${query}` : ''}`

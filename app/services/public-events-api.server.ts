@@ -1,10 +1,12 @@
 import {
   calendarFilterErrors,
   normalizeCalendarFilters,
+  unknownZipMessage,
   type CalendarFilters,
 } from '#app/models/calendar-filters.ts'
 import { eventFor, type EventAudience } from '#app/models/event-projection.server.ts'
 import { getLiveEventsCount, getLiveEventsPage } from '#app/models/public-events.server.ts'
+import { isKnownZip } from '#app/models/zip-centroids.server.ts'
 import { getBusiness, hasRole } from './auth.server.ts'
 import { jsonError, pageHeaders } from './http.server.ts'
 import { platformToday } from './platform-today.server.ts'
@@ -53,7 +55,7 @@ export async function eventAudience(request: Request): Promise<EventAudience> {
 
 /**
  * GET /api/events, /api/events/active and /api/public-events: live events as a JSON list, soonest first, with the
- * calendar's filters from the query string (keyword, category, zip, from, to), one page at a time (`page`, 1-based;
+ * calendar's filters from the query string (keyword, category, zip, from, to, near, radius, sort), one page at a time (`page`, 1-based;
  * `limit` events a page, at most 100). X-Total-Count holds the number of matches and a Link header points to the
  * next and previous pages. A bad filter or page is a 400 saying what is wrong.
  * Visitors get each event's public fields; its owner and administrators the whole row (see `eventFor`).
@@ -62,6 +64,8 @@ export async function liveEventsResponse(request: Request): Promise<Response> {
   const query = parseEventsListQuery(new URL(request.url).searchParams)
   if ('error' in query) return jsonError(query.error, 400)
   const { filters, page, limit } = query
+  if (filters.near && !(await isKnownZip(filters.near)))
+    return jsonError(unknownZipMessage(filters.near), 400)
   const today = platformToday()
   const [events, total, audience] = await Promise.all([
     getLiveEventsPage(filters, { today, limit, offset: (page - 1) * limit }),

@@ -1,12 +1,14 @@
 import { describe, expect, test } from 'vitest'
 import { OPEN_ENDED_DATE_LIMIT } from '#app/constants.ts'
 import {
+  calendarFilterErrors,
   calendarSearchParams,
   dateWindow,
   EMPTY_CALENDAR_FILTERS,
   escapeLikePattern,
   hasActiveFilters,
   MAX_PAGE,
+  nearFilterErrors,
   normalizeCalendarFilters,
 } from '#app/models/calendar-filters.ts'
 
@@ -129,6 +131,9 @@ describe('calendarSearchParams', () => {
       zip: '627',
       from: '2026-01-01',
       to: '2026-01-31',
+      near: '62704',
+      radius: 25 as const,
+      sort: 'nearest' as const,
     }
     const params = calendarSearchParams(filters, 2)
     expect(normalizeCalendarFilters(params)).toEqual({ filters, page: 2, notices: [] })
@@ -146,4 +151,45 @@ test('hasActiveFilters', () => {
 
 test('escapeLikePattern makes wildcards literal', () => {
   expect(escapeLikePattern('50%_off\\')).toBe('50\\%\\_off\\\\')
+})
+
+describe('the distance filter', () => {
+  test('a ZIP or ZIP+4 with a radius and nearest-first order', () => {
+    expect(normalize('near=%2062704-1234%20&radius=50&sort=nearest')).toEqual({
+      filters: { ...EMPTY_CALENDAR_FILTERS, near: '62704', radius: 50, sort: 'nearest' },
+      page: 1,
+      notices: [],
+    })
+  })
+
+  test('the radius defaults to 10 miles; without a ZIP radius and order mean nothing', () => {
+    expect(normalize('near=62704').filters).toMatchObject({ near: '62704', radius: 10, sort: 'soonest' })
+    expect(normalize('radius=50&sort=nearest').filters).toEqual(EMPTY_CALENDAR_FILTERS)
+  })
+
+  test('a bad ZIP is ignored and a bad radius replaced, each with a notice', () => {
+    const badZip = normalize('near=6270&radius=25')
+    expect(badZip.filters.near).toBe('')
+    expect(badZip.notices).toEqual(['Near: "6270" is not a ZIP code (5 digits), so it was ignored.'])
+    const badRadius = normalize('near=62704&radius=7')
+    expect(badRadius.filters).toMatchObject({ near: '62704', radius: 10 })
+    expect(badRadius.notices).toEqual(['Within: 5, 10, 25 or 50 miles can be chosen, so 10 miles was used.'])
+  })
+
+  test.each([
+    ['near=abc', 'near: "abc" is not a ZIP code (5 digits)'],
+    ['near=62704&radius=7', 'radius must be 5, 10, 25 or 50 (miles)'],
+    ['near=62704&radius=ten', 'radius must be 5, 10, 25 or 50 (miles)'],
+    ['near=62704&sort=farthest', 'sort must be soonest or nearest'],
+    ['sort=nearest', 'sort=nearest needs near (a ZIP code)'],
+  ])('the API refuses %s', (query, error) => {
+    expect(calendarFilterErrors(new URLSearchParams(query))).toEqual([error])
+    expect(nearFilterErrors(new URLSearchParams(query))).toEqual([error])
+  })
+
+  test('is an active filter and is written into links', () => {
+    const filters = { ...EMPTY_CALENDAR_FILTERS, near: '62704', radius: 5 as const }
+    expect(hasActiveFilters(filters)).toBe(true)
+    expect(calendarSearchParams(filters).toString()).toBe('near=62704&radius=5')
+  })
 })
