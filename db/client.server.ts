@@ -285,6 +285,12 @@ export function getDatabase(): Database {
   return state.current.db
 }
 
+/** postgres.js answers a raw query with the rows themselves, PGlite with an object holding them. */
+export function rowsOf<T>(result: unknown): T[] {
+  if (Array.isArray(result)) return result as T[]
+  return ((result as { rows?: T[] } | null)?.rows ?? []) as T[]
+}
+
 /** The app's database; resolves to whichever handle is open when a query is made. */
 export const db: Database = new Proxy({} as Database, {
   get(_target, property) {

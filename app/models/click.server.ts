@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import { and, sql } from 'drizzle-orm'
 import { isbot } from 'isbot'
-import { db, type Transaction } from '#db/client.server.ts'
+import { db, rowsOf, type Transaction } from '#db/client.server.ts'
 import { clickCount, events } from '#db/schema.ts'
 import { liveEventConditions } from './public-events.server.ts'
 
@@ -111,10 +111,4 @@ async function insertVisit(
   const row = rowsOf<{ inserted: number | null; live: boolean }>(result)[0]
   if (!row?.live) return 'not-found'
   return row.inserted == null ? 'ignored' : 'recorded'
-}
-
-/** postgres.js answers a raw query with the rows themselves, PGlite with an object holding them. */
-function rowsOf<T>(result: unknown): T[] {
-  if (Array.isArray(result)) return result as T[]
-  return ((result as { rows?: T[] } | null)?.rows ?? []) as T[]
 }

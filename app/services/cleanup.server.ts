@@ -1,13 +1,16 @@
 /**
  * The hourly jobs: removing ads that were saved but never paid for (a day after they were saved, with their
  * media), and purging expired sessions and sign-in attempts. Every server schedules them; one runs each per hour.
+ * The embedded database is also vacuumed once a day, at night in the platform's time zone.
  */
+import { vacuumEmbeddedDatabase } from '#app/models/database-maintenance.server.ts'
 import { runJobOnce } from '#app/models/job-runs.server.ts'
 import {
   deleteUnpaidEvent,
   listEventMediaUrls,
   listUnpaidEventsCreatedBefore,
 } from '#app/models/payment.server.ts'
+import { getEnv } from './env.server.ts'
 import { deleteStoredMedia } from './media.server.ts'
 import { settleOpenPayments, UNPAID_EVENT_TTL_MS } from './payments.server.ts'
 import { deleteExpiredAttempts } from './rate-limit.server.ts'
@@ -18,6 +21,9 @@ export const CLEANUP_INTERVAL_MS = 60 * 60 * 1000
 const RUN_AT_MOST_EVERY_MS = CLEANUP_INTERVAL_MS / 2
 export const UNPAID_CLEANUP_JOB = 'unpaid-events-cleanup'
 export const EXPIRED_ROWS_JOB = 'expired-sign-ins-purge'
+export const DATABASE_MAINTENANCE_JOB = 'embedded-database-vacuum'
+/** The platform's local hours (from, to) in which the embedded database is vacuumed: it holds every request up. */
+const MAINTENANCE_HOURS = [2, 5] as const
 /** The first run waits a little, so it does not compete with start-up. */
 const FIRST_RUN_DELAY_MS = 30 * 1000
 
@@ -65,6 +71,27 @@ export async function purgeExpiredSignIns(now: Date = new Date()): Promise<Purge
 const schedule = ((globalThis as { __eventshoutCleanup?: { timer?: NodeJS.Timeout } }).__eventshoutCleanup ??=
   {})
 
+/**
+ * Vacuums the embedded database once a day in the night hours, or whenever two days have passed without it (a
+ * server that is never up at night). Returns the tables done, or null when it was not due.
+ */
+export async function maintainEmbeddedDatabase(now: Date = new Date()) {
+  const hour = Number(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: getEnv().APP_TIME_ZONE,
+      hour: 'numeric',
+      hourCycle: 'h23',
+    }).format(now),
+  )
+  const night = hour >= MAINTENANCE_HOURS[0] && hour <= MAINTENANCE_HOURS[1]
+  const run = await runJobOnce(
+    DATABASE_MAINTENANCE_JOB,
+    { notWithinMs: (night ? 20 : 48) * CLEANUP_INTERVAL_MS, now },
+    vacuumEmbeddedDatabase,
+  )
+  return run.ran ? run.result : null
+}
+
 /** The scheduled jobs, each once per period across all servers; what a run did is logged. */
 export async function runScheduledJobs(now: Date = new Date()) {
   try {
@@ -86,6 +113,16 @@ export async function runScheduledJobs(now: Date = new Date()) {
       )
   } catch (error) {
     console.error('Purging expired sessions and sign-in attempts failed', error)
+  }
+  try {
+    const started = performance.now()
+    const tables = await maintainEmbeddedDatabase(now)
+    if (tables?.length)
+      console.info(
+        `Vacuumed and analysed the embedded database (${tables.length} tables) in ${Math.round(performance.now() - started)} ms`,
+      )
+  } catch (error) {
+    console.error('Vacuuming the embedded database failed', error)
   }
 }
 

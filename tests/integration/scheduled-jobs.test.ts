@@ -2,12 +2,19 @@
  * The hourly jobs on this run's database: the purge of expired sessions and sign-in attempts, and the rule that a
  * job runs once at a time and once per period however many servers schedule it.
  */
-import { inArray } from 'drizzle-orm'
+import { inArray, sql } from 'drizzle-orm'
 import { expect, test } from 'vitest'
 import { getJobRun, runJobOnce } from '#app/models/job-runs.server.ts'
-import { EXPIRED_ROWS_JOB, purgeExpiredSignIns, runScheduledJobs } from '#app/services/cleanup.server.ts'
+import {
+  DATABASE_MAINTENANCE_JOB,
+  EXPIRED_ROWS_JOB,
+  maintainEmbeddedDatabase,
+  purgeExpiredSignIns,
+  runScheduledJobs,
+} from '#app/services/cleanup.server.ts'
+import { getEnv } from '#app/services/env.server.ts'
 import { KNOWN_ADDRESS_TTL_MS, SIGN_IN_WINDOW_MS } from '#app/services/rate-limit.server.ts'
-import { db } from '#db/client.server.ts'
+import { db, getDatabaseHandle, rowsOf } from '#db/client.server.ts'
 import { authAttempts, sessions } from '#db/schema.ts'
 
 const HOUR_MS = 60 * 60 * 1000
@@ -81,4 +88,45 @@ test('the schedule purges expired sessions once per period', async () => {
       .where(inArray(sessions.sid, ['scheduled-expired'])),
   ).toEqual([])
   expect((await getJobRun(EXPIRED_ROWS_JOB))?.runs).toBe(1)
+})
+
+/** The first instant after `from` at which the platform's clock shows `hour` o'clock. */
+function atPlatformHour(from: Date, hour: number) {
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone: getEnv().APP_TIME_ZONE,
+    hour: 'numeric',
+    hourCycle: 'h23',
+  })
+  for (let h = 1; h <= 24; h++) {
+    const at = new Date(from.getTime() + h * HOUR_MS)
+    if (Number(format.format(at)) === hour) return at
+  }
+  throw new Error(`no ${hour} o'clock`)
+}
+
+async function lastVacuumOfEvents() {
+  const result = await db.execute(sql`SELECT last_vacuum FROM pg_stat_user_tables WHERE relname = 'events'`)
+  return rowsOf<{ last_vacuum: Date | string | null }>(result)[0]?.last_vacuum ?? null
+}
+
+test('the embedded database is vacuumed and analysed at night, once a day; a server database is left to its own autovacuum', async () => {
+  const base = new Date(Date.now() + 10 * 24 * HOUR_MS)
+  const night = atPlatformHour(base, 3)
+  const afternoon = atPlatformHour(night, 15)
+  if (getDatabaseHandle().kind !== 'pglite') {
+    expect(await maintainEmbeddedDatabase(night)).toEqual([])
+    return
+  }
+  const runsBefore = (await getJobRun(DATABASE_MAINTENANCE_JOB))?.runs ?? 0
+  const tables = await maintainEmbeddedDatabase(night)
+  expect(tables).toEqual(expect.arrayContaining(['events', 'business', 'event_show_dates']))
+  expect(await lastVacuumOfEvents()).not.toBeNull()
+  // The same day's afternoon, and the next night but one hour too soon: not due.
+  expect(await maintainEmbeddedDatabase(afternoon)).toBeNull()
+  expect(await maintainEmbeddedDatabase(new Date(night.getTime() + 19 * HOUR_MS))).toBeNull()
+  // The next night it runs again; in the daytime only once two days have passed without it.
+  expect(await maintainEmbeddedDatabase(new Date(night.getTime() + 24 * HOUR_MS))).not.toBeNull()
+  expect(await maintainEmbeddedDatabase(new Date(afternoon.getTime() + 24 * HOUR_MS))).toBeNull()
+  expect(await maintainEmbeddedDatabase(new Date(afternoon.getTime() + 3 * 24 * HOUR_MS))).not.toBeNull()
+  expect((await getJobRun(DATABASE_MAINTENANCE_JOB))?.runs).toBe(runsBefore + 3)
 })
