@@ -12,7 +12,8 @@ export async function vacuumEmbeddedDatabase(): Promise<string[]> {
     sql`SELECT quote_ident(relname) AS name FROM pg_stat_user_tables WHERE schemaname = 'public' ORDER BY relname`,
   )
   const tables = rowsOf<{ name: string }>(result).map((r) => r.name)
-  // Table names come from the catalog, quoted by the database itself.
-  if (tables.length > 0) await db.execute(sql.raw(`VACUUM (ANALYZE) ${tables.join(', ')}`))
+  // One table at a time, so requests waiting on the database get their turn between tables. The names come from the
+  // catalog, quoted by the database itself.
+  for (const table of tables) await db.execute(sql.raw(`VACUUM (ANALYZE) ${table}`))
   return tables
 }
