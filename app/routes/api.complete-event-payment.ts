@@ -3,10 +3,7 @@ import { z } from 'zod'
 import { idSchema } from '#app/models/input-rules.ts'
 import { requireOwnBusinessJson } from '#app/services/auth.server.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
-import { clearPaymentData, readPaymentData } from '#app/services/checkout.server.ts'
-import { completeEventPayment } from '#app/services/payments.server.ts'
-import { mailContext } from '#app/services/site-url.server.ts'
-import { getSession, sessionStorage } from '#app/services/session.server.ts'
+import { completeBrowserPayment } from '#app/services/checkout.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 
 const bodySchema = z.object({
@@ -24,20 +21,7 @@ export async function action({ request }: ActionFunctionArgs) {
     'paymentIntentId and businessID are required',
   )
   try {
-    const result = await completeEventPayment({
-      business,
-      paymentIntentId: body.paymentIntentId,
-      mail: mailContext(request),
-    })
-    const headers = new Headers()
-    if (result.success) {
-      const session = await getSession(request)
-      const stored = readPaymentData(session)
-      if (stored.status === 'ok' && stored.data.eventID === result.eventID) {
-        clearPaymentData(session)
-        headers.set('Set-Cookie', await sessionStorage.commitSession(session))
-      }
-    }
+    const { result, headers } = await completeBrowserPayment(request, business, body.paymentIntentId)
     return Response.json(
       { success: result.success, message: result.message, ...(result.code ? { code: result.code } : {}) },
       { status: result.status, headers },

@@ -1,19 +1,26 @@
 /**
- * The checkout page's flow: the ad to pay for waits in the server session (the spec's eventPaymentData), the page
- * sets up the payment with the provider, and the built-in test provider's card form pays it here.
+ * The checkout flow: the ad to pay for waits in the server session (payment-data.server.ts), the page sets up the
+ * payment with the provider, the built-in test provider's card form pays it here, and a payment completed in the
+ * browser (Stripe) or on the provider's page (3-D Secure) ends checkout.
  */
 import { data, redirect, type Session } from '@remix-run/node'
-import { z } from 'zod'
 import { getOwnedEvent } from '#app/models/event.server.ts'
-import { eventInputFromEvent, type EventInput } from '#app/models/event-schema.ts'
 import { parseIdParam } from '#app/models/format.ts'
+import type { MailContext } from '#app/models/notifications.server.ts'
 import type { Event } from '#db/schema.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { EVENT_CREATION_FAILED_CODE, PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
-import { centsToDollars, chargeCentsForDays, formatDollars } from '#app/utils/pricing.ts'
+import { centsToDollars, formatDollars } from '#app/utils/pricing.ts'
 import type { BusinessSessionCopy } from './auth.server.ts'
 import { getEnv } from './env.server.ts'
 import { combineHeaders, invariantResponse } from './http.server.ts'
+import {
+  clearPaymentData,
+  paymentDataFromEvent,
+  readPaymentData,
+  setEventPaymentData,
+  type EventPaymentData,
+} from './payment-data.server.ts'
 import {
   amountDueCents,
   completeEventPayment,
@@ -23,80 +30,8 @@ import {
 } from './payments.server.ts'
 import { readFormData } from './request-body.server.ts'
 import { mailContext } from './site-url.server.ts'
-import type { MailContext } from '#app/models/notifications.server.ts'
 import { getSession, sessionStorage } from './session.server.ts'
 import { redirectWithToast } from './toast.server.ts'
-
-/* The session's eventPaymentData --------------------------------------------------------------------------------- */
-
-/** What checkout needs (spec's eventPaymentData), kept in the server session rather than the browser. */
-export interface EventPaymentData {
-  businessID: number
-  selectedDates: string[]
-  eventData: EventInput
-  totalAmount: number
-  eventID: number
-}
-
-const PAYMENT_KEY = 'eventPaymentData'
-
-export function getEventPaymentData(session: Session): EventPaymentData | null {
-  return (session.get(PAYMENT_KEY) as EventPaymentData | undefined) ?? null
-}
-
-export function setEventPaymentData(session: Session, value: EventPaymentData | null) {
-  if (value) session.set(PAYMENT_KEY, value)
-  else session.unset(PAYMENT_KEY)
-}
-
-export function clearPaymentData(session: Session) {
-  setEventPaymentData(session, null)
-}
-
-/** The eventPaymentData of a saved ad: its fields, dates and price. */
-export function paymentDataFor(ad: {
-  businessID: number
-  eventID: number
-  input: EventInput
-  totalCents: number
-}): EventPaymentData {
-  return {
-    businessID: ad.businessID,
-    selectedDates: ad.input.showAdDates,
-    eventData: ad.input,
-    totalAmount: centsToDollars(ad.totalCents),
-    eventID: ad.eventID,
-  }
-}
-
-/** The eventPaymentData rebuilt from an event row, its total from its own display dates. */
-export function paymentDataFromEvent(event: Event): EventPaymentData {
-  return paymentDataFor({
-    businessID: event.businessID,
-    eventID: event.eventID,
-    input: eventInputFromEvent(event),
-    totalCents: chargeCentsForDays(event.showAdOnDates.length),
-  })
-}
-
-const paymentDataSchema = z.object({
-  businessID: z.number().int().positive(),
-  selectedDates: z.array(z.string()),
-  eventData: z.looseObject({ eventTitle: z.string() }),
-  totalAmount: z.number().nonnegative(),
-  eventID: z.number().int().positive(),
-})
-
-export type StoredPaymentData =
-  { status: 'none' } | { status: 'invalid' } | { status: 'ok'; data: EventPaymentData }
-
-/** The session's payment data, checked: stored data that does not have the expected shape reads as 'invalid'. */
-export function readPaymentData(session: Session): StoredPaymentData {
-  const raw = getEventPaymentData(session)
-  if (raw === null || raw === undefined) return { status: 'none' }
-  const parsed = paymentDataSchema.safeParse(raw)
-  return parsed.success ? { status: 'ok', data: raw } : { status: 'invalid' }
-}
 
 /* The checkout page ---------------------------------------------------------------------------------------------- */
 
@@ -282,4 +217,26 @@ export async function checkoutAction(request: Request, business: BusinessSession
     console.error('Paying with the test provider failed', error)
     return redirectWithToast('/checkout', { ...PAYMENT_TEXT.error, variant: 'destructive' })
   }
+}
+
+/**
+ * POST /api/complete-event-payment (the browser's Stripe flow): the provider says whether the ad was paid; once it
+ * is, the session's payment data for that ad is cleared, and `headers` carries the session.
+ */
+export async function completeBrowserPayment(
+  request: Request,
+  business: BusinessSessionCopy,
+  paymentIntentId: string,
+) {
+  const result = await completeEventPayment({ business, paymentIntentId, mail: mailContext(request) })
+  const headers = new Headers()
+  if (result.success) {
+    const session = await getSession(request)
+    const stored = readPaymentData(session)
+    if (stored.status === 'ok' && stored.data.eventID === result.eventID) {
+      clearPaymentData(session)
+      headers.set('Set-Cookie', await sessionStorage.commitSession(session))
+    }
+  }
+  return { result, headers }
 }

@@ -6,7 +6,7 @@ import { action as editAction, loader as editLoader } from '#app/routes/dashboar
 import { loader as newEventLoader } from '#app/routes/dashboard.events.new.tsx'
 import { action as previewAction, loader as previewLoader } from '#app/routes/dashboard.events.preview.tsx'
 import { loader as eventPageLoader } from '#app/routes/event.$id.tsx'
-import { getEventPaymentData } from '#app/services/checkout.server.ts'
+import { getEventPaymentData } from '#app/services/payment-data.server.ts'
 import { AD_NOT_EDITABLE_MESSAGE, PAID_MEANWHILE_MESSAGE } from '#app/services/event-ad/index.server.ts'
 import { testProvider } from '#app/services/payment-providers.server.ts'
 import { setUpEventPayment } from '#app/services/payments.server.ts'

@@ -1,5 +1,5 @@
 import { showDateBounds } from '#app/models/event-dates.ts'
-import { setEventPaymentData } from '#app/services/checkout.server.ts'
+import { setEventPaymentData } from '#app/services/payment-data.server.ts'
 import { sessionStorage } from '#app/services/session.server.ts'
 import { db } from '#db/client.server.ts'
 import { events, type Business } from '#db/schema.ts'

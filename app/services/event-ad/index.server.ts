@@ -1,7 +1,7 @@
 /**
  * The event-ad workflow, the one entry for routes: the form's page, a draft without JavaScript and its preview,
  * saving a new ad or an edit of an unpaid one (which approves it for payment), approving a saved ad, the older
- * draft call and the demo card. Payment itself is checkout's (checkout.server.ts).
+ * draft call and the demo card. Payment itself is checkout's (checkout.server.ts, payment-data.server.ts).
  */
 import { data, redirect, type Session } from '@remix-run/node'
 import { UNSET_DATE } from '#app/constants.ts'
@@ -26,7 +26,7 @@ import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { formatDollars, PRICE_TIERS } from '#app/utils/pricing.ts'
 import type { BusinessSessionCopy } from '../auth.server.ts'
-import { paymentDataFor, setEventPaymentData } from '../checkout.server.ts'
+import { paymentDataFor, setEventPaymentData } from '../payment-data.server.ts'
 import { combineHeaders } from '../http.server.ts'
 import { parseMultipartUpload } from '../media-upload.server.ts'
 import { discardStaged, type StagedFile } from '../media.server.ts'

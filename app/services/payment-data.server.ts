@@ -1,0 +1,78 @@
+/**
+ * The ad checkout pays for next (the spec's eventPaymentData), kept in the server session rather than the browser:
+ * written when an ad is saved for payment or confirmed, read and cleared by checkout.
+ */
+import type { Session } from '@remix-run/node'
+import { z } from 'zod'
+import { eventInputFromEvent, type EventInput } from '#app/models/event-schema.ts'
+import type { Event } from '#db/schema.ts'
+import { centsToDollars, chargeCentsForDays } from '#app/utils/pricing.ts'
+
+/** What checkout needs (spec's eventPaymentData), kept in the server session rather than the browser. */
+export interface EventPaymentData {
+  businessID: number
+  selectedDates: string[]
+  eventData: EventInput
+  totalAmount: number
+  eventID: number
+}
+
+const PAYMENT_KEY = 'eventPaymentData'
+
+export function getEventPaymentData(session: Session): EventPaymentData | null {
+  return (session.get(PAYMENT_KEY) as EventPaymentData | undefined) ?? null
+}
+
+export function setEventPaymentData(session: Session, value: EventPaymentData | null) {
+  if (value) session.set(PAYMENT_KEY, value)
+  else session.unset(PAYMENT_KEY)
+}
+
+export function clearPaymentData(session: Session) {
+  setEventPaymentData(session, null)
+}
+
+/** The eventPaymentData of a saved ad: its fields, dates and price. */
+export function paymentDataFor(ad: {
+  businessID: number
+  eventID: number
+  input: EventInput
+  totalCents: number
+}): EventPaymentData {
+  return {
+    businessID: ad.businessID,
+    selectedDates: ad.input.showAdDates,
+    eventData: ad.input,
+    totalAmount: centsToDollars(ad.totalCents),
+    eventID: ad.eventID,
+  }
+}
+
+/** The eventPaymentData rebuilt from an event row, its total from its own display dates. */
+export function paymentDataFromEvent(event: Event): EventPaymentData {
+  return paymentDataFor({
+    businessID: event.businessID,
+    eventID: event.eventID,
+    input: eventInputFromEvent(event),
+    totalCents: chargeCentsForDays(event.showAdOnDates.length),
+  })
+}
+
+const paymentDataSchema = z.object({
+  businessID: z.number().int().positive(),
+  selectedDates: z.array(z.string()),
+  eventData: z.looseObject({ eventTitle: z.string() }),
+  totalAmount: z.number().nonnegative(),
+  eventID: z.number().int().positive(),
+})
+
+export type StoredPaymentData =
+  { status: 'none' } | { status: 'invalid' } | { status: 'ok'; data: EventPaymentData }
+
+/** The session's payment data, checked: stored data that does not have the expected shape reads as 'invalid'. */
+export function readPaymentData(session: Session): StoredPaymentData {
+  const raw = getEventPaymentData(session)
+  if (raw === null || raw === undefined) return { status: 'none' }
+  const parsed = paymentDataSchema.safeParse(raw)
+  return parsed.success ? { status: 'ok', data: raw } : { status: 'invalid' }
+}
