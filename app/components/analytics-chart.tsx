@@ -28,7 +28,8 @@ export function AnalyticsChart({ days, title }: { days: ChartDay[]; title: strin
   return (
     <svg
       role="img"
-      aria-labelledby="chart-title chart-desc"
+      aria-labelledby="chart-title"
+      aria-describedby="chart-desc"
       viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
       className="h-auto w-full"
       data-testid="analytics-chart"
