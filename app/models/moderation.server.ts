@@ -3,7 +3,7 @@ import { and, asc, eq, gte, lt, sql, type SQL } from 'drizzle-orm'
 import { addDaysIso, isValidIsoDate } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { business, events } from '#db/schema.ts'
-import type { PendingEvent, ReviewInput } from './moderation-schema.ts'
+import type { ReviewInput } from './moderation-schema.ts'
 import { CHANGES_REQUESTED } from './event-status.ts'
 import { businessPublicColumns } from './event.server.ts'
 import { enqueueAdApprovedEmail, enqueueChangesRequestedEmail } from './notifications.server.ts'
@@ -34,28 +34,6 @@ function uploadedOn(uploadDate: string, timeZone: string): SQL {
 const uploadDay = (timeZone: string) =>
   sql<string>`to_char(${events.createdDate} at time zone ${timeZone}, 'YYYY-MM-DD')`
 
-/** The pending-list query itself (not run), so the benchmark can EXPLAIN it. */
-export function pendingEventsQuery(uploadDate: string, { timeZone }: { timeZone: string }) {
-  const onDay = uploadedOn(uploadDate, timeZone)
-  return db
-    .select({
-      eventID: events.eventID,
-      eventTitle: events.eventTitle,
-      businessName: events.businessName,
-      createdDate: events.createdDate,
-      eventDescription: events.eventDescription,
-      category: events.category,
-      contactPerson: events.contactPerson,
-      contactPhone: events.contactPhone,
-      contactEmail: events.contactEmail,
-      photoPath: events.stillPhotoURL,
-      videoPath: events.videoURL,
-    })
-    .from(events)
-    .where(and(awaitingReview, onDay))
-    .orderBy(asc(events.createdDate), asc(events.eventID))
-}
-
 /**
  * The moderation page's queue: each paid ad awaiting review with what its customer card shows (the business's public
  * details), uploaded on `uploadDate` or, with 'all', on any day; oldest first.
@@ -77,18 +55,6 @@ export async function pendingCountsByDay({ timeZone }: { timeZone: string }) {
     .where(awaitingReview)
     .groupBy(sql`1`)
     .orderBy(sql`1`)
-}
-
-/**
- * Paid events awaiting review that were uploaded on `uploadDate` (the day of createdDate in the platform time zone),
- * oldest first. The day becomes an instant range, so the partial index on pending events' createdDate answers it.
- */
-export async function listPendingEvents(
-  uploadDate: string,
-  { timeZone }: { timeZone: string },
-): Promise<PendingEvent[]> {
-  const rows = await pendingEventsQuery(uploadDate, { timeZone })
-  return rows.map((row) => ({ ...row, createdDate: row.createdDate.toISOString() }))
 }
 
 /** Why a review could not apply: the event is gone (404) or no longer a paid event awaiting review (409). */

@@ -1,15 +1,23 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { listPendingEvents } from '#app/models/moderation.server.ts'
 import { getEnv } from '#app/services/env.server.ts'
 import { jsonError } from '#app/services/http.server.ts'
-import { requireAdminApi, uploadDateParam } from '#app/services/moderation-http.server.ts'
+import {
+  BAD_REVIEW_DATE_MESSAGE,
+  requireAdminApi,
+  reviewQueueDateParam,
+} from '#app/services/moderation-http.server.ts'
+import { pendingReviewList } from '#app/services/review-queue.server.ts'
 
-/** GET /api/admin/pending-events?date=yyyy-mm-dd: paid events awaiting review uploaded that day (platform time zone). */
+/**
+ * GET /api/admin/pending-events?date=yyyy-mm-dd|all: what /admin lists for that upload day (platform time zone;
+ * today when absent) or for every day: the paid ads awaiting review and the pending edits of live ads
+ * (`revision: true`, with their `changes`), oldest first.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdminApi(request)
-  const date = uploadDateParam(request)
-  if (!date) return jsonError('date must be a date in the form yyyy-mm-dd', 400)
-  return Response.json(await listPendingEvents(date, { timeZone: getEnv().APP_TIME_ZONE }), {
+  const date = reviewQueueDateParam(request)
+  if (!date) return jsonError(BAD_REVIEW_DATE_MESSAGE, 400)
+  return Response.json(await pendingReviewList(date, { timeZone: getEnv().APP_TIME_ZONE }), {
     headers: { 'Cache-Control': 'no-store' },
   })
 }

@@ -6,6 +6,7 @@ import { ALL_DAYS } from '#app/models/moderation-schema.ts'
 import { isValidIsoDate } from '#app/utils/time.ts'
 
 export const UNAUTHORIZED_MESSAGE = 'Unauthorized'
+export const BAD_REVIEW_DATE_MESSAGE = `date must be a date in the form yyyy-mm-dd, or ${ALL_DAYS}`
 
 /**
  * An administrator for /api/admin/*: signed out is 401 JSON (a script cannot follow a sign-in redirect), signed in
@@ -34,5 +35,7 @@ export function uploadDateParam(request: Request): string | null {
 
 /** The moderation page's day: {@link uploadDateParam}, or {@link ALL_DAYS}. */
 export function reviewQueueDateParam(request: Request): string | null {
-  return new URL(request.url).searchParams.get('date')?.trim() === ALL_DAYS ? ALL_DAYS : uploadDateParam(request)
+  return new URL(request.url).searchParams.get('date')?.trim() === ALL_DAYS
+    ? ALL_DAYS
+    : uploadDateParam(request)
 }

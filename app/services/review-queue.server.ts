@@ -11,11 +11,20 @@ import {
   pendingRevisionCountsByDay,
   revisedAd,
   revisionDiff,
+  type RevisionChange,
 } from '#app/models/event-revision.server.ts'
 import { formatPhone } from '#app/models/format.ts'
-import { ALL_DAYS } from '#app/models/moderation-schema.ts'
+import { ALL_DAYS, type PendingEvent } from '#app/models/moderation-schema.ts'
 import { listReviewQueue, pendingCountsByDay, zonedDayRange } from '#app/models/moderation.server.ts'
 import type { Event } from '#db/schema.ts'
+
+/** The paid ads awaiting review and the pending edits of live ads of one upload day or {@link ALL_DAYS}. */
+function pendingOn(date: string, timeZone: string) {
+  return Promise.all([
+    listReviewQueue(date, { timeZone }),
+    listPendingRevisions(date === ALL_DAYS ? 'all' : zonedDayRange(date, timeZone)),
+  ])
+}
 
 function queueItem(
   event: Event,
@@ -44,10 +53,8 @@ function queueItem(
 
 /** `date` is a yyyy-mm-dd upload day in `timeZone`, or {@link ALL_DAYS}. Four queries, whatever the queue's length. */
 export async function reviewQueue(date: string, { timeZone }: { timeZone: string }) {
-  const range = date === ALL_DAYS ? 'all' : zonedDayRange(date, timeZone)
-  const [ads, revisions, adCounts, revisionCounts] = await Promise.all([
-    listReviewQueue(date, { timeZone }),
-    listPendingRevisions(range),
+  const [[ads, revisions], adCounts, revisionCounts] = await Promise.all([
+    pendingOn(date, timeZone),
     pendingCountsByDay({ timeZone }),
     pendingRevisionCountsByDay({ timeZone }),
   ])
@@ -78,4 +85,55 @@ export async function reviewQueue(date: string, { timeZone }: { timeZone: string
       })),
     ],
   }
+}
+
+/**
+ * An item of GET /api/admin/pending-events: the spec's pending event, and whether it is an edit of a live ad
+ * (`revision`, shown as it will look, with `changes` saying what it changes; empty for a new ad) and what a reviewer
+ * asked before it was resubmitted (`earlierRequest`, empty if nothing).
+ */
+export interface PendingReviewItem extends PendingEvent {
+  revision: boolean
+  changes: RevisionChange[]
+  earlierRequest: string
+}
+
+function pendingItem(
+  event: Event,
+  review: { submittedAt: Date; reviewedAt: Date | null; reason: string },
+  changes: RevisionChange[] | null,
+): PendingReviewItem {
+  return {
+    eventID: event.eventID,
+    eventTitle: event.eventTitle,
+    businessName: event.businessName,
+    createdDate: review.submittedAt.toISOString(),
+    eventDescription: event.eventDescription,
+    category: event.category,
+    contactPerson: event.contactPerson,
+    contactPhone: event.contactPhone,
+    contactEmail: event.contactEmail,
+    photoPath: event.stillPhotoURL,
+    videoPath: event.videoURL,
+    revision: changes !== null,
+    changes: changes ?? [],
+    earlierRequest: review.reviewedAt ? review.reason : '',
+  }
+}
+
+/** What the moderation page lists for `date` (a yyyy-mm-dd upload day or {@link ALL_DAYS}), oldest first. */
+export async function pendingReviewList(date: string, { timeZone }: { timeZone: string }) {
+  const [ads, revisions] = await pendingOn(date, timeZone)
+  return [
+    ...ads.map(({ event }) =>
+      pendingItem(
+        event,
+        { submittedAt: event.createdDate, reviewedAt: event.reviewedAt, reason: event.rejectionReason },
+        null,
+      ),
+    ),
+    ...revisions.map(({ event, revision }) =>
+      pendingItem(revisedAd(event, revision), revision, revisionDiff(event, revision)),
+    ),
+  ].sort((a, b) => a.createdDate.localeCompare(b.createdDate) || a.eventID - b.eventID)
 }

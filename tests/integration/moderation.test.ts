@@ -1,17 +1,19 @@
 import { eq } from 'drizzle-orm'
 import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { EMPTY_CALENDAR_FILTERS } from '#app/models/calendar-filters.ts'
-import { listPendingEvents, zonedDayRange } from '#app/models/moderation.server.ts'
+import { zonedDayRange } from '#app/models/moderation.server.ts'
 import { listLiveEvents } from '#app/models/public-events.server.ts'
 import { action as adminAction, loader as adminLoader, noPendingEventsText } from '#app/routes/admin.tsx'
 import { loader as pendingApi } from '#app/routes/api.admin.pending-events.ts'
 import { action as reviewApi } from '#app/routes/api.admin.review-event.ts'
 import { getEnv, resetEnvCache } from '#app/services/env.server.ts'
+import { BAD_REVIEW_DATE_MESSAGE } from '#app/services/moderation-http.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
+import { pendingReviewList } from '#app/services/review-queue.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { insertUser } from '#db/factories.ts'
-import { events, payments, type Business, type Event, type User } from '#db/schema.ts'
+import { eventRevisions, events, payments, type Business, type Event, type User } from '#db/schema.ts'
 import { sessionCookieFor } from '#tests/support/auth.ts'
 import { toastOf } from '#tests/support/cookie-jar.ts'
 import { insertBusiness, insertPaidPayment, insertTestEvent } from '#tests/support/events.ts'
@@ -61,7 +63,7 @@ async function awaitingReview(createdDate: Date, overrides: Partial<Event> = {})
 }
 
 const titlesOn = async (date: string) =>
-  (await listPendingEvents(date, { timeZone })).map((e) => e.eventTitle)
+  (await pendingReviewList(date, { timeZone })).map((e) => e.eventTitle)
 
 describe('pending events by upload date (platform time zone)', () => {
   test('the day boundaries are local midnights, not UTC ones', async () => {
@@ -99,7 +101,7 @@ describe('pending events by upload date (platform time zone)', () => {
     })
     await insertTestEvent(owner, { eventTitle: 'Approved', createdDate: uploaded })
     await insertTestEvent(owner, { eventTitle: 'Rejected', createdDate: uploaded, eventStatus: 'rejected' })
-    const list = await listPendingEvents('2026-01-20', { timeZone })
+    const list = await pendingReviewList('2026-01-20', { timeZone })
     expect(list).toEqual([
       {
         eventID: event.eventID,
@@ -113,6 +115,9 @@ describe('pending events by upload date (platform time zone)', () => {
         contactEmail: owner.businessEmail,
         photoPath: '/api/media/2026-01-15_1.webp',
         videoPath: '/api/media/2026-01-15_1.mp4',
+        revision: false,
+        changes: [],
+        earlierRequest: '',
       },
     ])
   })
@@ -269,12 +274,106 @@ describe('JSON API', () => {
     expect(await (await getPending('?date=2026-01-16')).json()).toEqual([])
   })
 
-  test('bad date → 400; signed out → 401 JSON; not an admin → 403', async () => {
-    for (const bad of ['2026-13-01', 'today', '15/01/2026']) {
-      const response = await getPending(`?date=${bad}`)
-      expect(response.status).toBe(400)
-      expect(await response.json()).toEqual({ message: expect.any(String) })
+  test('?date=all lists every pending ad and every pending edit of a live ad, as /admin does', async () => {
+    const first = await awaitingReview(new Date('2026-01-10T17:30:00Z'), { eventTitle: 'Older upload' })
+    const second = await awaitingReview(new Date('2026-01-15T17:30:00Z'), {
+      eventTitle: 'Sent back and resubmitted',
+      reviewedAt: new Date('2026-01-14T12:00:00Z'),
+      rejectionReason: 'Please add the start time',
+    })
+    await insertTestEvent(owner, { eventTitle: 'Unpaid', eventStatus: 'pending', paymentStatus: 'pending' })
+    const live = await insertTestEvent(owner, {
+      eventTitle: 'Live Jazz Night',
+      contactPhone: '2175550100',
+      showAdOnDates: [addDaysIso(today, 2)],
+    })
+    await insertTestEvent(owner, { eventTitle: 'Live, not edited', showAdOnDates: [addDaysIso(today, 2)] })
+    await db.insert(eventRevisions).values({
+      eventId: live.eventID,
+      submittedAt: new Date('2026-01-12T15:00:00Z'),
+      eventTitle: 'Live Jazz Night — now with a brass band',
+      eventDescription: live.eventDescription,
+      category: live.category,
+      contactPerson: live.contactPerson,
+      contactPhone: live.contactPhone,
+      contactEmail: live.contactEmail,
+    })
+
+    const response = await getPending('?date=all')
+    expect(response.status).toBe(200)
+    expect(response.headers.get('Cache-Control')).toBe('no-store')
+    const list = (await response.json()) as Array<Record<string, unknown>>
+    expect(list.map((item) => [item.eventID, item.eventTitle, item.revision])).toEqual([
+      [first.event.eventID, 'Older upload', false],
+      [live.eventID, 'Live Jazz Night — now with a brass band', true],
+      [second.event.eventID, 'Sent back and resubmitted', false],
+    ])
+    expect(list[0]).toMatchObject({
+      changes: [],
+      earlierRequest: '',
+      createdDate: '2026-01-10T17:30:00.000Z',
+    })
+    expect(list[1]).toMatchObject({
+      createdDate: '2026-01-12T15:00:00.000Z',
+      businessName: 'Review Me Inc',
+      contactPhone: '2175550100',
+      earlierRequest: '',
+      changes: [
+        {
+          field: 'eventTitle',
+          label: 'Title',
+          kind: 'text',
+          old: 'Live Jazz Night',
+          new: 'Live Jazz Night — now with a brass band',
+        },
+      ],
+    })
+    expect(list[2]).toMatchObject({ changes: [], earlierRequest: 'Please add the start time' })
+
+    const page = (await (
+      await callRoute(adminLoader, '/admin?date=all', { headers: { Cookie: adminCookie } })
+    ).json()) as {
+      events: Array<{ eventID: number; eventTitle: string }>
     }
+    expect(page.events.map((e) => [e.eventID, e.eventTitle]).sort()).toEqual(
+      list.map((item) => [item.eventID, item.eventTitle]).sort(),
+    )
+  })
+
+  test('?date= lists the edits of live ads sent for review that day, and only that day', async () => {
+    const live = await insertTestEvent(owner, {
+      eventTitle: 'Farmers Market',
+      showAdOnDates: [addDaysIso(today, 3)],
+    })
+    await db.insert(eventRevisions).values({
+      eventId: live.eventID,
+      submittedAt: new Date('2026-01-15T17:30:00Z'),
+      eventTitle: live.eventTitle,
+      eventDescription: 'Now every Saturday.',
+      category: live.category,
+      stillPhotoURL: '/api/media/market-new.webp',
+    })
+    const onDay = (await (await getPending('?date=2026-01-15')).json()) as Array<Record<string, unknown>>
+    expect(onDay).toHaveLength(1)
+    expect(onDay[0]).toMatchObject({
+      eventID: live.eventID,
+      revision: true,
+      eventDescription: 'Now every Saturday.',
+      photoPath: '/api/media/market-new.webp',
+    })
+    expect((onDay[0]!.changes as Array<{ field: string }>).map((c) => c.field)).toEqual(
+      expect.arrayContaining(['eventDescription', 'photo']),
+    )
+    expect(await (await getPending('?date=2026-01-16')).json()).toEqual([])
+  })
+
+  test('bad date → 400; signed out → 401 JSON; not an admin → 403', async () => {
+    for (const bad of ['2026-13-01', '2026-02-30', 'today', 'ALL', 'all,2026-01-15', '15/01/2026']) {
+      const response = await getPending(`?date=${encodeURIComponent(bad)}`)
+      expect(response.status).toBe(400)
+      expect(await response.json()).toEqual({ message: BAD_REVIEW_DATE_MESSAGE })
+    }
+    expect(BAD_REVIEW_DATE_MESSAGE).toMatch(/yyyy-mm-dd.*all/)
     const signedOut = await getPending('?date=2026-01-15', null)
     expect(signedOut.status).toBe(401)
     expect(await signedOut.json()).toEqual({ message: 'Unauthorized' })
