@@ -1,12 +1,14 @@
 /**
- * Removes ads still unpaid a day after they were saved, with their media, and expired sessions and sign-in
- * attempts: `npm run cleanup`. It waits for no schedule, but does not run while a server is running the same job.
+ * Removes ads still unpaid a day after they were saved, with their media, expired sessions and sign-in attempts,
+ * and old emails from the outbox: `npm run cleanup`. It waits for no schedule, but does not run while a server is running the same job.
  */
 import { runJobOnce } from '#app/models/job-runs.server.ts'
 import {
   cleanupUnpaidEvents,
   EXPIRED_ROWS_JOB,
+  OUTBOX_PURGE_JOB,
   purgeExpiredSignIns,
+  purgeOldMail,
   UNPAID_CLEANUP_JOB,
 } from '#app/services/cleanup.server.ts'
 import { EnvError, getEnv } from '#app/services/env.server.ts'
@@ -18,7 +20,8 @@ async function main() {
   try {
     const cleanup = await runJobOnce(UNPAID_CLEANUP_JOB, { notWithinMs: 0 }, () => cleanupUnpaidEvents())
     const purge = await runJobOnce(EXPIRED_ROWS_JOB, { notWithinMs: 0 }, () => purgeExpiredSignIns())
-    if (!cleanup.ran || !purge.ran) {
+    const mail = await runJobOnce(OUTBOX_PURGE_JOB, { notWithinMs: 0 }, () => purgeOldMail())
+    if (!cleanup.ran || !purge.ran || !mail.ran) {
       console.error('A server is running the cleanup right now; try again in a minute.')
       return 1
     }
@@ -31,6 +34,7 @@ async function main() {
     console.info(
       `Purged ${purge.result.sessions} expired session(s) and ${purge.result.signInAttempts} sign-in attempt record(s).`,
     )
+    console.info(`Purged ${mail.result.sent} sent and ${mail.result.failed} failed email(s) from the outbox.`)
     return 0
   } finally {
     useDatabase(undefined)

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lte, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, lt, lte, or, sql } from 'drizzle-orm'
 import { db, type Transaction } from '#db/client.server.ts'
 import { outbox, type OutboxMessage } from '#db/schema.ts'
 
@@ -122,4 +122,31 @@ export async function listOutbox(page: number): Promise<{ messages: OutboxListIt
 export async function getOutboxMessage(id: number): Promise<OutboxMessage | null> {
   const [row] = await db.select().from(outbox).where(eq(outbox.id, id)).limit(1)
   return row ?? null
+}
+
+/**
+ * Deletes messages sent before `sentBefore` and messages given up on that were queued before `failedBefore` (a failed
+ * message keeps no time of its last attempt; it gives up within a day of being queued). Messages
+ * still to be sent are never deleted. Returns how many of each went.
+ */
+export async function deleteOldMessages({
+  sentBefore,
+  failedBefore,
+}: {
+  sentBefore: Date
+  failedBefore: Date
+}) {
+  const rows = await db
+    .delete(outbox)
+    .where(
+      or(
+        and(eq(outbox.status, 'sent'), lt(outbox.sentAt, sentBefore)),
+        and(eq(outbox.status, 'failed'), lt(outbox.createdAt, failedBefore)),
+      ),
+    )
+    .returning({ status: outbox.status })
+  return {
+    sent: rows.filter((row) => row.status === 'sent').length,
+    failed: rows.filter((row) => row.status === 'failed').length,
+  }
 }

@@ -1,10 +1,12 @@
 /**
  * The hourly jobs: removing ads that were saved but never paid for (a day after they were saved, with their
- * media), and purging expired sessions and sign-in attempts. Every server schedules them; one runs each per hour.
- * The embedded database is also vacuumed once a day, at night in the platform's time zone.
+ * media), purging expired sessions and sign-in attempts, and old emails from the outbox. Every server schedules
+ * them; one runs each per hour. The embedded database is also vacuumed once a day, at night in the platform's time
+ * zone.
  */
 import { vacuumEmbeddedDatabase } from '#app/models/database-maintenance.server.ts'
 import { runJobOnce } from '#app/models/job-runs.server.ts'
+import { deleteOldMessages } from '#app/models/outbox.server.ts'
 import {
   deleteUnpaidEvent,
   listEventMediaUrls,
@@ -24,6 +26,11 @@ export const EXPIRED_ROWS_JOB = 'expired-sign-ins-purge'
 export const DATABASE_MAINTENANCE_JOB = 'embedded-database-vacuum'
 /** The platform's local hours (from, to) in which the embedded database is vacuumed: it holds every request up. */
 const MAINTENANCE_HOURS = [2, 5] as const
+export const OUTBOX_PURGE_JOB = 'outbox-purge'
+const DAY_MS = 24 * 60 * 60 * 1000
+/** How long the outbox keeps a sent email, and one it gave up on (administrators read both at /admin/outbox). */
+export const SENT_MAIL_RETENTION_MS = 30 * DAY_MS
+export const FAILED_MAIL_RETENTION_MS = 90 * DAY_MS
 /** The first run waits a little, so it does not compete with start-up. */
 const FIRST_RUN_DELAY_MS = 30 * 1000
 
@@ -66,6 +73,14 @@ export async function purgeExpiredSignIns(now: Date = new Date()): Promise<Purge
     sessions: await deleteExpiredSessions(now),
     signInAttempts: await deleteExpiredAttempts({ now }),
   }
+}
+
+/** Deletes emails sent more than 30 days ago and failed ones queued more than 90 days ago; never unsent ones. */
+export async function purgeOldMail(now: Date = new Date()) {
+  return deleteOldMessages({
+    sentBefore: new Date(now.getTime() - SENT_MAIL_RETENTION_MS),
+    failedBefore: new Date(now.getTime() - FAILED_MAIL_RETENTION_MS),
+  })
 }
 
 const schedule = ((globalThis as { __eventshoutCleanup?: { timer?: NodeJS.Timeout } }).__eventshoutCleanup ??=
@@ -113,6 +128,17 @@ export async function runScheduledJobs(now: Date = new Date()) {
       )
   } catch (error) {
     console.error('Purging expired sessions and sign-in attempts failed', error)
+  }
+  try {
+    const mail = await runJobOnce(OUTBOX_PURGE_JOB, { notWithinMs: RUN_AT_MOST_EVERY_MS, now }, () =>
+      purgeOldMail(now),
+    )
+    if (mail.ran && (mail.result.sent || mail.result.failed))
+      console.info(
+        `Purged ${mail.result.sent} sent and ${mail.result.failed} failed email(s) from the outbox`,
+      )
+  } catch (error) {
+    console.error('Purging old emails from the outbox failed', error)
   }
   try {
     const started = performance.now()

@@ -1,23 +1,56 @@
 /**
- * The hourly jobs on this run's database: the purge of expired sessions and sign-in attempts, and the rule that a
- * job runs once at a time and once per period however many servers schedule it.
+ * The hourly jobs on this run's database: the purge of expired sessions and sign-in attempts and of old emails, and
+ * the rule that a job runs once at a time and once per period however many servers schedule it.
  */
-import { inArray, sql } from 'drizzle-orm'
+import { inArray, like, sql } from 'drizzle-orm'
 import { expect, test } from 'vitest'
 import { getJobRun, runJobOnce } from '#app/models/job-runs.server.ts'
 import {
   DATABASE_MAINTENANCE_JOB,
   EXPIRED_ROWS_JOB,
   maintainEmbeddedDatabase,
+  OUTBOX_PURGE_JOB,
   purgeExpiredSignIns,
+  purgeOldMail,
   runScheduledJobs,
 } from '#app/services/cleanup.server.ts'
 import { getEnv } from '#app/services/env.server.ts'
 import { KNOWN_ADDRESS_TTL_MS, SIGN_IN_WINDOW_MS } from '#app/services/rate-limit.server.ts'
 import { db, getDatabaseHandle, rowsOf } from '#db/client.server.ts'
-import { authAttempts, sessions } from '#db/schema.ts'
+import { authAttempts, outbox, sessions } from '#db/schema.ts'
 
 const HOUR_MS = 60 * 60 * 1000
+const DAY_MS = 24 * HOUR_MS
+
+/** Outbox rows addressed `{name}@{domain}`, each queued `createdDaysAgo` and (when sent) sent `sentDaysAgo`. */
+async function insertMail(
+  domain: string,
+  now: Date,
+  rows: Array<{ name: string; status: string; createdDaysAgo: number; sentDaysAgo?: number }>,
+) {
+  const ago = (days: number) => new Date(now.getTime() - days * DAY_MS)
+  await db.insert(outbox).values(
+    rows.map(({ name, status, createdDaysAgo, sentDaysAgo }) => ({
+      kind: 'test',
+      toAddress: `${name}@${domain}`,
+      subject: name,
+      textBody: name,
+      htmlBody: `<p>${name}</p>`,
+      status,
+      createdAt: ago(createdDaysAgo),
+      nextAttemptAt: ago(createdDaysAgo),
+      sentAt: sentDaysAgo === undefined ? null : ago(sentDaysAgo),
+    })),
+  )
+}
+
+async function mailLeft(domain: string) {
+  const rows = await db
+    .select({ subject: outbox.subject })
+    .from(outbox)
+    .where(like(outbox.toAddress, `%@${domain}`))
+  return rows.map((row) => row.subject).sort()
+}
 
 test('the purge deletes expired sessions and sign-in attempts and keeps the live ones', async () => {
   const now = new Date()
@@ -129,4 +162,41 @@ test('the embedded database is vacuumed and analysed at night, once a day; a ser
   expect(await maintainEmbeddedDatabase(new Date(afternoon.getTime() + 24 * HOUR_MS))).toBeNull()
   expect(await maintainEmbeddedDatabase(new Date(afternoon.getTime() + 3 * 24 * HOUR_MS))).not.toBeNull()
   expect((await getJobRun(DATABASE_MAINTENANCE_JOB))?.runs).toBe(runsBefore + 3)
+})
+
+test('the outbox keeps sent emails 30 days and failed ones 90; unsent ones are never purged', async () => {
+  const now = new Date()
+  await insertMail('retention.example', now, [
+    { name: 'sent-31-days-ago', status: 'sent', createdDaysAgo: 31, sentDaysAgo: 31 },
+    { name: 'sent-29-days-ago', status: 'sent', createdDaysAgo: 29, sentDaysAgo: 29 },
+    { name: 'queued-long-ago-sent-lately', status: 'sent', createdDaysAgo: 100, sentDaysAgo: 10 },
+    { name: 'failed-91-days-ago', status: 'failed', createdDaysAgo: 91 },
+    { name: 'failed-89-days-ago', status: 'failed', createdDaysAgo: 89 },
+    { name: 'pending-for-a-year', status: 'pending', createdDaysAgo: 365 },
+    { name: 'sending-for-a-year', status: 'sending', createdDaysAgo: 365 },
+  ])
+
+  expect(await purgeOldMail(now)).toEqual({ sent: 1, failed: 1 })
+
+  expect(await mailLeft('retention.example')).toEqual([
+    'failed-89-days-ago',
+    'pending-for-a-year',
+    'queued-long-ago-sent-lately',
+    'sending-for-a-year',
+    'sent-29-days-ago',
+  ])
+  expect(await purgeOldMail(now)).toEqual({ sent: 0, failed: 0 })
+})
+
+test('the schedule purges old emails once per period', async () => {
+  const now = new Date(Date.now() + 5 * HOUR_MS)
+  await insertMail('scheduled-retention.example', now, [
+    { name: 'old-sent', status: 'sent', createdDaysAgo: 40, sentDaysAgo: 40 },
+    { name: 'recent-sent', status: 'sent', createdDaysAgo: 1, sentDaysAgo: 1 },
+  ])
+  const runsBefore = (await getJobRun(OUTBOX_PURGE_JOB))?.runs ?? 0
+  await runScheduledJobs(now)
+  await runScheduledJobs(new Date(now.getTime() + 1000))
+  expect(await mailLeft('scheduled-retention.example')).toEqual(['recent-sent'])
+  expect((await getJobRun(OUTBOX_PURGE_JOB))?.runs).toBe(runsBefore + 1)
 })
