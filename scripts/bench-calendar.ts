@@ -278,6 +278,9 @@ async function explainQueries(db: Database, today: string) {
     '/calendar?keyword=jazz',
     `/calendar?from=${inAWeek}&to=${addDaysIso(inAWeek, 3)}`,
     `/calendar?zip=${ZIP_WITH_LIVE_EVENTS}`,
+    `/calendar?near=${ZIP_WITH_LIVE_EVENTS}&radius=50`,
+    `/calendar?near=${ZIP_WITH_LIVE_EVENTS}&radius=50&sort=nearest&category=Concert`,
+    `/calendar?near=${ZIP_WITH_LIVE_EVENTS}&radius=10&from=${inAWeek}&to=${addDaysIso(inAWeek, 3)}`,
   ]) {
     const { filters, page } = normalizeCalendarFilters(new URL(p, 'http://bench').searchParams)
     for (const [name, query] of await explainCalendarQueries(filters, { today, page })) {
