@@ -449,6 +449,13 @@ export const outbox = pgTable(
     index('outbox_due_idx')
       .on(t.nextAttemptAt)
       .where(sql`"status" in ('pending', 'sending')`),
+    // The hourly purge of old mail reads only the rows past their retention, not the whole outbox.
+    index('outbox_sent_idx')
+      .on(t.sentAt)
+      .where(sql`"status" = 'sent'`),
+    index('outbox_failed_idx')
+      .on(t.createdAt)
+      .where(sql`"status" = 'failed'`),
     check('outbox_status_check', sql`${t.status} in ('pending', 'sending', 'sent', 'failed')`),
   ],
 )

@@ -1,0 +1,2 @@
+CREATE INDEX "outbox_sent_idx" ON "outbox" USING btree ("sentAt") WHERE "status" = 'sent';--> statement-breakpoint
+CREATE INDEX "outbox_failed_idx" ON "outbox" USING btree ("createdAt") WHERE "status" = 'failed';
