@@ -22,7 +22,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <div className="grid grid-cols-[10rem_1fr] gap-2 border-b border-slate-100 py-2">
+    <div className="grid grid-cols-[7rem_minmax(0,1fr)] gap-2 border-b border-slate-100 py-2 sm:grid-cols-[10rem_minmax(0,1fr)]">
       <dt className="font-medium text-slate-600">{label}</dt>
       <dd className="break-words text-ink">{children}</dd>
     </div>
@@ -32,7 +32,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 export default function ReceiptPage() {
   const receipt = useLoaderData<typeof loader>()
   return (
-    <main className="receipt mx-auto max-w-2xl px-4 py-10">
+    <main className="receipt mx-auto max-w-2xl px-4 py-10 break-words">
       <p className="print:hidden">
         <Link to="/dashboard" className="text-brand-700 underline">
           ← Dashboard

@@ -120,7 +120,8 @@ export default function PatientDiseases() {
           ) : null}
         </Form>
 
-        <div className="mt-6 overflow-x-auto rounded-xl border border-slate-200">
+        {/* relative: the rows' screen-reader-only text is positioned, and must scroll with the table, not widen the page. */}
+        <div className="relative mt-6 overflow-x-auto rounded-xl border border-slate-200">
           <table className="min-w-full divide-y divide-slate-200 text-sm">
             <caption className="sr-only">
               Patient disease records{search ? ` matching “${search}”` : ''}

@@ -1,0 +1,210 @@
+import AxeBuilder from '@axe-core/playwright'
+import type { Browser, Page } from '@playwright/test'
+import { addDaysIso, todayInZone } from '#app/utils/time.ts'
+import {
+  demoAdmin,
+  demoClinician,
+  expect,
+  paidAd,
+  PNG,
+  signInAsNewBusiness,
+  signInAsStaff,
+  test,
+} from './fixtures.ts'
+
+/** WCAG 2.2 A and AA, as axe-core tags them. */
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
+const PHONE = { width: 375, height: 667 }
+const DESKTOP = { width: 1280, height: 800 }
+
+/** A role's browser context, signed in once per worker, and the pages that role sees (JavaScript on). */
+interface Role {
+  page: Page
+  paths: string[]
+}
+
+async function newPage(browser: Browser) {
+  const context = await browser.newContext({ viewport: DESKTOP })
+  return { context, page: await context.newPage() }
+}
+
+/** Each role's context is made once in a worker, the first time a test there needs it. */
+const roleTest = test.extend<
+  object,
+  { visitor: Role; advertiser: Role; admin: Role; clinician: Role }
+>({
+  visitor: [
+    async ({ browser }, use) => {
+      const { context, page } = await newPage(browser)
+      await use({ page, paths: await visitorPaths(page) })
+      await context.close()
+    },
+    { scope: 'worker', timeout: 60_000 },
+  ],
+  advertiser: [
+    async ({ browser }, use) => {
+      const { context, page } = await newPage(browser)
+      await use({ page, paths: await advertiserPaths(page) })
+      await context.close()
+    },
+    { scope: 'worker', timeout: 60_000 },
+  ],
+  // After the advertiser's payment, whose email waits in the outbox for the administrator to open.
+  admin: [
+    async ({ browser, advertiser }, use) => {
+      void advertiser
+      const { context, page } = await newPage(browser)
+      await use({ page, paths: await adminPaths(page) })
+      await context.close()
+    },
+    { scope: 'worker', timeout: 60_000 },
+  ],
+  clinician: [
+    async ({ browser }, use) => {
+      const { context, page } = await newPage(browser)
+      await use({ page, paths: await clinicianPaths(page) })
+      await context.close()
+    },
+    { scope: 'worker', timeout: 60_000 },
+  ],
+})
+
+function idFrom(href: string | null, pattern: RegExp) {
+  const id = pattern.exec(href ?? '')?.[1]
+  expect(id, `an id in ${href}`).toBeTruthy()
+  return id!
+}
+
+async function visitorPaths(page: Page) {
+  await page.goto('/calendar')
+  const action = await page.locator('form[action^="/event/"]').first().getAttribute('action')
+  const liveID = idFrom(action, /^\/event\/(\d+)\/view$/)
+  return [
+    '/landing',
+    '/public',
+    '/calendar',
+    `/event/${liveID}?viewMode=true`,
+    '/',
+    '/login',
+    '/create-account',
+    '/api/login',
+    '/no-such-page',
+    '/event/999999999?viewMode=true',
+  ]
+}
+
+/** A fresh advertiser with a paid ad (a receipt, an email in the outbox) and a draft with a photo at checkout. */
+async function advertiserPaths(page: Page) {
+  await signInAsNewBusiness(page, 'Every Screen Cafe')
+  const paidID = await paidAd(page, 'Every Screen Quiz Night')
+
+  // A draft saved and waiting at checkout, then another one waiting at its preview.
+  await stageDraft(page, 'Every Screen Poster Show')
+  const approved = await page.request.post(PREVIEW, { form: { intent: 'approve' }, maxRedirects: 0 })
+  expect(approved.headers()['location']).toBe('/checkout')
+  await stageDraft(page, 'Every Screen Print Fair')
+
+  await page.goto(`/dashboard/events/${paidID}`)
+  const receiptHref = await page.getByRole('link', { name: /receipt/i }).first().getAttribute('href')
+  const paymentID = idFrom(receiptHref, /\/dashboard\/receipts\/(\d+)/)
+  return [
+    '/dashboard',
+    '/dashboard/events/new',
+    PREVIEW,
+    '/checkout',
+    `/dashboard/events/${paidID}`,
+    `/dashboard/events/${paidID}/edit`,
+    `/dashboard/receipts/${paymentID}`,
+    `/event/${paidID}`,
+    '/demo',
+    '/customer-view-demo',
+    '/file-storage-test',
+    '/api/logout',
+  ]
+}
+
+const PREVIEW = '/dashboard/events/preview'
+
+/** The create form's post without JavaScript, with a photo: the draft waits on the server for its preview. */
+async function stageDraft(page: Page, title: string) {
+  const res = await page.request.post('/dashboard/events/new', {
+    multipart: {
+      eventTitle: title,
+      eventDescription: `${title}: posters from the whole town.`,
+      eventCategory: 'Arts',
+      showAdDates: addDaysIso(todayInZone('America/New_York'), 1),
+      intent: 'preview',
+      image: { name: 'poster.png', mimeType: 'image/png', buffer: PNG },
+    },
+    maxRedirects: 0,
+  })
+  expect(res.headers()['location'], await res.text()).toBe(PREVIEW)
+}
+
+async function adminPaths(page: Page) {
+  await signInAsStaff(page, demoAdmin.email)
+  await page.goto('/admin/outbox')
+  const message = await page.getByTestId('outbox').getByRole('link').first().getAttribute('href')
+  const messageID = idFrom(message, /\/admin\/outbox\/(\d+)/)
+  return ['/admin', '/admin?date=all', '/admin/categories', '/admin/outbox', `/admin/outbox/${messageID}`]
+}
+
+async function clinicianPaths(page: Page) {
+  await signInAsStaff(page, demoClinician.email)
+  const res = await page.request.post('/api/ptdisease', {
+    data: { mrn: `MRN-A11Y-${Date.now().toString(36)}`, disease: 'Asthma', diseasecode: 'J45.909' },
+  })
+  expect(res.status(), await res.text()).toBe(201)
+  const { ptdiseaseID } = (await res.json()) as { ptdiseaseID: number }
+  return [
+    '/patient-diseases',
+    '/patient-diseases/new',
+    `/patient-diseases/${ptdiseaseID}/edit`,
+    `/patient-diseases/${ptdiseaseID}/history`,
+    `/patient-diseases/${ptdiseaseID}/delete`,
+  ]
+}
+
+async function axeViolations(page: Page, path: string) {
+  await page.goto(path)
+  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).setLegacyMode(true).analyze()
+  return violations.map((v) => ({
+    path,
+    rule: v.id,
+    help: v.help,
+    nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary?.split('\n')[1]?.trim() ?? ''}`),
+  }))
+}
+
+async function expectNoAxeViolations(role: Role) {
+  await role.page.setViewportSize(DESKTOP)
+  const violations = []
+  for (const path of role.paths) violations.push(...(await axeViolations(role.page, path)))
+  expect(violations).toEqual([])
+}
+
+roleTest.describe('no page has a WCAG 2.2 AA violation that axe-core finds', () => {
+  // axe-core takes about a second a page on a busy machine.
+  roleTest.describe.configure({ timeout: 60_000 })
+  roleTest('the visitor\'s pages', async ({ visitor }) => expectNoAxeViolations(visitor))
+  roleTest('the advertiser\'s pages', async ({ advertiser }) => expectNoAxeViolations(advertiser))
+  roleTest('the administrator\'s pages', async ({ admin }) => expectNoAxeViolations(admin))
+  roleTest('the clinician\'s pages', async ({ clinician }) => expectNoAxeViolations(clinician))
+})
+
+roleTest('at 375 px no page scrolls sideways', async ({ visitor, advertiser, admin, clinician }) => {
+  roleTest.setTimeout(60_000)
+  const wide: Array<{ path: string; overflow: number }> = []
+  for (const role of [visitor, advertiser, admin, clinician]) {
+    await role.page.setViewportSize(PHONE)
+    for (const path of role.paths) {
+      await role.page.goto(path)
+      const overflow = await role.page.evaluate(() => {
+        const root = document.scrollingElement!
+        return root.scrollWidth - root.clientWidth
+      })
+      if (overflow > 0) wide.push({ path, overflow })
+    }
+  }
+  expect(wide).toEqual([])
+})
