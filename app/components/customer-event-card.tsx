@@ -4,8 +4,7 @@ import { toast } from '#app/components/toaster.tsx'
 import type { CustomerCardData } from '#app/models/customer-card.ts'
 import { externalUrl, formatPhone, mediaSrc, videoTypeFromUrl } from '#app/models/format.ts'
 import { MEDIA_FALLBACK_PROPS, MEDIA_PROPS } from '#app/utils/media-fallback.ts'
-import { photoSrcSet } from '#app/utils/media-types.ts'
-import { photoLoadingProps, type PhotoPriority } from './photo-loading.ts'
+import { photoImgProps, type PhotoPriority } from './photo-loading.ts'
 
 /** The card is at most 48rem wide (the event page's column), the full width of a phone. */
 const CARD_PHOTO_SIZES = '(min-width: 48rem) 46rem, 100vw'
@@ -284,15 +283,15 @@ function CardPhoto({
     <>
       <img
         {...MEDIA_PROPS}
-        {...photoLoadingProps(priority)}
         suppressHydrationWarning
-        src={src}
-        srcSet={photoSrcSet(src) || undefined}
-        sizes={photoSrcSet(src) ? CARD_PHOTO_SIZES : undefined}
         // The box is reserved before the photo arrives (4:3, at most 400 px high), so nothing below it moves.
-        width={CARD_PHOTO_WIDTH}
-        height={CARD_PHOTO_HEIGHT}
-        decoding="async"
+        {...photoImgProps({
+          src,
+          sizes: CARD_PHOTO_SIZES,
+          width: CARD_PHOTO_WIDTH,
+          height: CARD_PHOTO_HEIGHT,
+          priority,
+        })}
         alt={alt}
         className="mx-auto h-auto max-h-[400px] w-full rounded-lg object-contain"
       />

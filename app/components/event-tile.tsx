@@ -2,8 +2,7 @@ import { EventWhenLine } from '#app/components/event-facts.tsx'
 import { mediaSrc } from '#app/models/format.ts'
 import type { EventTileData } from '#app/models/event-tile.ts'
 import { MEDIA_PROPS } from '#app/utils/media-fallback.ts'
-import { photoSrcSet } from '#app/utils/media-types.ts'
-import { photoLoadingProps, type PhotoPriority } from './photo-loading.ts'
+import { photoImgProps, type PhotoPriority, WIDE_PHOTO_HEIGHT, WIDE_PHOTO_WIDTH } from './photo-loading.ts'
 
 export type { EventTileData }
 
@@ -64,15 +63,9 @@ export function EventThumb({
         <img
           {...MEDIA_PROPS}
           suppressHydrationWarning
-          {...photoLoadingProps(priority)}
-          src={src}
-          srcSet={photoSrcSet(src) || undefined}
-          sizes={photoSrcSet(src) ? sizes : undefined}
-          // The tile's box has a fixed height; these only tell the browser the shape before the photo arrives.
-          width={TILE_PHOTO_WIDTH}
-          height={TILE_PHOTO_HEIGHT}
+          // The tile's box has a fixed height; width and height only tell the browser the shape before the photo arrives.
+          {...photoImgProps({ src, sizes, width: WIDE_PHOTO_WIDTH, height: WIDE_PHOTO_HEIGHT, priority })}
           alt=""
-          decoding="async"
           className="absolute inset-0 size-full object-cover"
         />
       ) : null}
@@ -83,8 +76,6 @@ export function EventThumb({
 /** A featured tile is 14rem wide; a grid tile up to a third of 80rem, the full width of a phone. */
 const FEATURED_SIZES = '14rem'
 const GRID_SIZES = '(min-width: 80rem) 26rem, (min-width: 40rem) 50vw, 100vw'
-const TILE_PHOTO_WIDTH = 960
-const TILE_PHOTO_HEIGHT = 540
 
 export function EventTile({
   event,

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react'
 import { GALLERY_ARROWS_ABOVE, GALLERY_SCROLL_STEP_PX } from '#app/constants.ts'
 import { externalUrl, formatDatesLine, mediaSrc } from '#app/models/format.ts'
 import { MEDIA_FALLBACK_PROPS, MEDIA_PROPS } from '#app/utils/media-fallback.ts'
+import { photoImgProps, type PhotoPriority, WIDE_PHOTO_HEIGHT, WIDE_PHOTO_WIDTH } from './photo-loading.ts'
 
 export interface GalleryEvent {
   eventID: number
@@ -95,8 +96,8 @@ export function EventsGallery({ events }: { events: GalleryEvent[] }) {
           tabIndex={0}
           className="mt-4 flex gap-4 overflow-x-auto pb-3 outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
         >
-          {events.map((event) => (
-            <GalleryCard key={event.eventID} event={event} />
+          {events.map((event, i) => (
+            <GalleryCard key={event.eventID} event={event} photoPriority={i === 0 ? 'high' : 'lazy'} />
           ))}
         </ul>
       )}
@@ -104,14 +105,19 @@ export function EventsGallery({ events }: { events: GalleryEvent[] }) {
   )
 }
 
-function GalleryCard({ event }: { event: GalleryEvent }) {
+function GalleryCard({ event, photoPriority }: { event: GalleryEvent; photoPriority: PhotoPriority }) {
   const receipt = externalUrl(event.receiptUrl)
   return (
     <li
       data-testid="gallery-card"
       className="relative flex w-72 shrink-0 flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm hover:shadow-md"
     >
-      <GalleryThumb key={event.stillPhotoPath} path={event.stillPhotoPath} title={event.eventTitle} />
+      <GalleryThumb
+        key={event.stillPhotoPath}
+        path={event.stillPhotoPath}
+        title={event.eventTitle}
+        priority={photoPriority}
+      />
       <div className="flex flex-1 flex-col gap-2 p-4">
         <div className="flex items-start justify-between gap-2">
           <h3 className="line-clamp-2 font-semibold break-words text-ink">
@@ -195,7 +201,10 @@ function GalleryCard({ event }: { event: GalleryEvent }) {
   )
 }
 
-function GalleryThumb({ path, title }: { path: string; title: string }) {
+/** A gallery card is 18rem wide. */
+const GALLERY_PHOTO_SIZES = '18rem'
+
+function GalleryThumb({ path, title, priority }: { path: string; title: string; priority: PhotoPriority }) {
   const src = mediaSrc(path)
   // A photo that fails to load is swapped for the letters by the page's media fallback script.
   const fallback = (
@@ -216,9 +225,14 @@ function GalleryThumb({ path, title }: { path: string; title: string }) {
       <img
         {...MEDIA_PROPS}
         suppressHydrationWarning
-        src={src}
+        {...photoImgProps({
+          src,
+          sizes: GALLERY_PHOTO_SIZES,
+          width: WIDE_PHOTO_WIDTH,
+          height: WIDE_PHOTO_HEIGHT,
+          priority,
+        })}
         alt=""
-        decoding="async"
         className="h-40 w-full object-cover"
       />
       {fallback}

@@ -187,7 +187,7 @@ function ToastCard({ item, hydrated }: { item: ToastItem; hydrated: boolean }) {
         ) : (
           <label
             htmlFor={dismissId}
-            className="absolute top-3 right-3 cursor-pointer rounded px-2 py-1 text-xs font-medium underline"
+            className="absolute top-3 right-3 cursor-pointer rounded px-2 py-1 text-xs font-medium underline [.peer:focus-visible~div_&]:outline-2 [.peer:focus-visible~div_&]:outline-current"
           >
             {TOAST_CLOSE_LABEL}
           </label>

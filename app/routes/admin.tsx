@@ -6,6 +6,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import type { ReactNode } from 'react'
 import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { photoImgProps, WIDE_PHOTO_HEIGHT, WIDE_PHOTO_WIDTH } from '#app/components/photo-loading.ts'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { mediaSrc, videoTypeFromUrl } from '#app/models/format.ts'
 import { ALL_DAYS, REJECTION_REASON_MAX, reviewFormSchema } from '#app/models/moderation-schema.ts'
@@ -120,12 +121,25 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   )
 }
 
+/** The old and new columns share what the 4xl page leaves beside the field names. */
+const CHANGED_PHOTO_SIZES = '(min-width: 56rem) 22rem, 40vw'
+
 function ChangedMedia({ change, which }: { change: RevisionChange; which: 'old' | 'new' }) {
   const src = mediaSrc(change[which])
   if (!src) return <span className="text-slate-500">None</span>
   const label = `${which === 'old' ? 'Live' : 'New'} ${change.kind}`
   return change.kind === 'photo' ? (
-    <img src={src} alt={label} className="max-h-48 w-full rounded-md object-contain" />
+    <img
+      {...photoImgProps({
+        src,
+        sizes: CHANGED_PHOTO_SIZES,
+        width: WIDE_PHOTO_WIDTH,
+        height: WIDE_PHOTO_HEIGHT,
+        priority: 'lazy',
+      })}
+      alt={label}
+      className="h-auto max-h-48 w-full rounded-md object-contain"
+    />
   ) : (
     <video controls preload="metadata" aria-label={label} className="max-h-48 w-full rounded-md bg-black">
       <source src={src} type={videoTypeFromUrl(src)} />
@@ -243,7 +257,13 @@ function PendingEventItem({ event, date, error }: { event: QueueItem; date: stri
         <h3 className="mt-5 text-sm font-semibold text-slate-600">
           {event.changes ? 'As customers will see it once approved' : 'As customers will see it'}
         </h3>
-        <CustomerEventCard className="mt-2" event={event.card} mode="public" titleAs="h3" />
+        <CustomerEventCard
+          className="mt-2"
+          event={event.card}
+          mode="public"
+          titleAs="h3"
+          photoPriority="lazy"
+        />
         <div className="mt-5 grid gap-3">
           <Form method="post" className="grid gap-2">
             {hidden}

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright'
-import type { Browser, Page } from '@playwright/test'
+import type { Browser, Locator, Page } from '@playwright/test'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import {
   demoAdmin,
@@ -29,10 +29,7 @@ async function newPage(browser: Browser) {
 }
 
 /** Each role's context is made once in a worker, the first time a test there needs it. */
-const roleTest = test.extend<
-  object,
-  { visitor: Role; advertiser: Role; admin: Role; clinician: Role }
->({
+const roleTest = test.extend<object, { visitor: Role; advertiser: Role; admin: Role; clinician: Role }>({
   visitor: [
     async ({ browser }, use) => {
       const { context, page } = await newPage(browser)
@@ -98,14 +95,19 @@ async function advertiserPaths(page: Page) {
   await signInAsNewBusiness(page, 'Every Screen Cafe')
   const paidID = await paidAd(page, 'Every Screen Quiz Night')
 
-  // A draft saved and waiting at checkout, then another one waiting at its preview.
-  await stageDraft(page, 'Every Screen Poster Show')
-  const approved = await page.request.post(PREVIEW, { form: { intent: 'approve' }, maxRedirects: 0 })
-  expect(approved.headers()['location']).toBe('/checkout')
+  // Two ads with photos saved, the second waiting at checkout, then a draft waiting at its preview.
+  for (const title of ['Every Screen Poster Show', 'Every Screen Print Market']) {
+    await stageDraft(page, title)
+    const approved = await page.request.post(PREVIEW, { form: { intent: 'approve' }, maxRedirects: 0 })
+    expect(approved.headers()['location']).toBe('/checkout')
+  }
   await stageDraft(page, 'Every Screen Print Fair')
 
   await page.goto(`/dashboard/events/${paidID}`)
-  const receiptHref = await page.getByRole('link', { name: /receipt/i }).first().getAttribute('href')
+  const receiptHref = await page
+    .getByRole('link', { name: /receipt/i })
+    .first()
+    .getAttribute('href')
   const paymentID = idFrom(receiptHref, /\/dashboard\/receipts\/(\d+)/)
   return [
     '/dashboard',
@@ -186,10 +188,10 @@ async function expectNoAxeViolations(role: Role) {
 roleTest.describe('no page has a WCAG 2.2 AA violation that axe-core finds', () => {
   // axe-core takes about a second a page on a busy machine.
   roleTest.describe.configure({ timeout: 60_000 })
-  roleTest('the visitor\'s pages', async ({ visitor }) => expectNoAxeViolations(visitor))
-  roleTest('the advertiser\'s pages', async ({ advertiser }) => expectNoAxeViolations(advertiser))
-  roleTest('the administrator\'s pages', async ({ admin }) => expectNoAxeViolations(admin))
-  roleTest('the clinician\'s pages', async ({ clinician }) => expectNoAxeViolations(clinician))
+  roleTest("the visitor's pages", async ({ visitor }) => expectNoAxeViolations(visitor))
+  roleTest("the advertiser's pages", async ({ advertiser }) => expectNoAxeViolations(advertiser))
+  roleTest("the administrator's pages", async ({ admin }) => expectNoAxeViolations(admin))
+  roleTest("the clinician's pages", async ({ clinician }) => expectNoAxeViolations(clinician))
 })
 
 roleTest('at 375 px no page scrolls sideways', async ({ visitor, advertiser, admin, clinician }) => {
@@ -208,3 +210,34 @@ roleTest('at 375 px no page scrolls sideways', async ({ visitor, advertiser, adm
   }
   expect(wide).toEqual([])
 })
+
+roleTest(
+  'photos on the dashboard and in moderation: their copies, a reserved size, the first fetched first, the rest lazily',
+  async ({ advertiser, admin }) => {
+    const { page } = advertiser
+    await page.goto('/dashboard')
+    const cards = page.getByTestId('gallery-card')
+    const withPhotos = cards.filter({ has: page.locator('img') })
+    await expect(withPhotos).toHaveCount(2)
+    await expect(cards.first().locator('img')).toHaveAttribute('fetchpriority', 'high')
+    for (const photo of await cards.locator('img').all()) await expectStoredPhotoAttributes(photo)
+    for (const photo of (await cards.locator('img').all()).slice(1)) {
+      await expect(photo).toHaveAttribute('loading', 'lazy')
+    }
+
+    await admin.page.goto('/admin?date=all')
+    const reviewed = admin.page.getByTestId('pending-event').locator('img')
+    expect(await reviewed.count()).toBeGreaterThan(0)
+    for (const photo of await reviewed.all()) {
+      await expectStoredPhotoAttributes(photo)
+      await expect(photo).toHaveAttribute('loading', 'lazy')
+    }
+  },
+)
+
+async function expectStoredPhotoAttributes(photo: Locator) {
+  await expect(photo).toHaveAttribute('srcset', /-480w\.webp\S* 480w, \S+-960w\.webp\S* 960w/)
+  await expect(photo).toHaveAttribute('sizes', /\S/)
+  await expect(photo).toHaveAttribute('width', /^\d+$/)
+  await expect(photo).toHaveAttribute('height', /^\d+$/)
+}

@@ -40,7 +40,8 @@ export function DisplayDates({
               {month.days.map((day) => (
                 <label
                   key={day.date}
-                  className={`relative grid h-9 place-items-center rounded-md border text-sm ${
+                  // The checkbox itself is visually hidden: the day drawn in its place shows the keyboard's focus.
+                  className={`relative grid h-9 place-items-center rounded-md border text-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand-700 ${
                     day.unavailable
                       ? 'cursor-not-allowed border-transparent text-slate-300'
                       : 'cursor-pointer border-slate-200 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-600 has-[:checked]:text-white'
