@@ -360,7 +360,7 @@ export default function AdminModeration() {
             defaultValue={date === ALL_DAYS ? '' : date}
             key={date}
             required
-            className="mt-1 rounded-md border border-slate-300 px-3 py-2"
+            className="mt-1 rounded-md border border-slate-300 px-3 py-2 focus:outline-2 focus:outline-offset-1 focus:outline-brand-600"
           />
         </div>
         <button

@@ -92,7 +92,7 @@ export default function AdPage() {
               type="date"
               name="from"
               defaultValue={ad.range.from}
-              className="ml-2 rounded border px-2 py-1"
+              className="ml-2 rounded border px-2 py-1 focus:outline-2 focus:outline-offset-1 focus:outline-brand-600"
             />
           </label>
           <label className="text-sm text-slate-700">
@@ -101,7 +101,7 @@ export default function AdPage() {
               type="date"
               name="to"
               defaultValue={ad.range.to}
-              className="ml-2 rounded border px-2 py-1"
+              className="ml-2 rounded border px-2 py-1 focus:outline-2 focus:outline-offset-1 focus:outline-brand-600"
             />
           </label>
           <button type="submit" className={buttonClasses}>

@@ -1,6 +1,14 @@
 import type { Locator, Page } from '@playwright/test'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
-import { demoAdmin, expect, signInAsNewBusiness, test } from './fixtures.ts'
+import {
+  demoAdmin,
+  demoBusiness,
+  expect,
+  signInAsBusiness,
+  signInAsNewBusiness,
+  signInAsStaff,
+  test,
+} from './fixtures.ts'
 
 /*
  * Keyboard only: after opening the first address, every step is Tab, Shift+Tab, Enter, Space, an arrow key or
@@ -18,7 +26,10 @@ async function focusIsVisible(page: Page) {
       return outline || style.boxShadow !== 'none'
     }
     const box = focused.getBoundingClientRect()
-    const drawn = box.width <= 1 || box.height <= 1 ? focused.closest('label') : focused
+    const hidden = box.width <= 1 || box.height <= 1
+    const drawn = hidden
+      ? (focused.closest('label') ?? document.querySelector(`label[for="${focused.id}"]`))
+      : focused
     return drawn !== null && shows(drawn)
   })
 }
@@ -125,4 +136,47 @@ test('an advertiser signs in, creates an ad, previews and pays for it; an admini
     `/api/public-events?keyword=${encodeURIComponent(title)}&from=${date}&to=${date}`,
   )
   expect(((await live.json()) as Array<{ eventTitle: string }>).map((e) => e.eventTitle)).toEqual([title])
+})
+
+/** Tabs through the whole page, failing at the first control that does not show the keyboard's focus. */
+async function expectFocusShownAtEveryStop(page: Page, path: string) {
+  await page.goto(path)
+  for (let stop = 0; stop < 200; stop++) {
+    await page.keyboard.press('Tab')
+    const where = await page.evaluate(() => {
+      const focused = document.activeElement
+      if (!focused || focused === document.body) return null
+      // A date field takes one Tab per part (month, day, year); the field is checked when the focus enters it.
+      const seen = window as unknown as { lastFocused?: Element }
+      if (seen.lastFocused === focused) return 'same'
+      seen.lastFocused = focused
+      return `${focused.tagName.toLowerCase()} ${focused.id || focused.getAttribute('name') || focused.textContent?.trim().slice(0, 40)}`
+    })
+    if (where === null) return
+    if (where === 'same') continue
+    expect(await focusIsVisible(page), `${path}: a visible focus on ${where}`).toBe(true)
+  }
+}
+
+test("every control of the advertiser's and the administrator's pages shows the keyboard's focus", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(60_000)
+  for (const path of ['/landing', '/login']) await expectFocusShownAtEveryStop(page, path)
+
+  await signInAsBusiness(page, demoBusiness)
+  await page.goto('/dashboard')
+  const href = await page.getByTestId('gallery-card').getByRole('link').first().getAttribute('href')
+  const id = /\/event\/(\d+)/.exec(href ?? '')?.[1]
+  for (const path of ['/dashboard', `/dashboard/events/${id}`]) {
+    await expectFocusShownAtEveryStop(page, path)
+  }
+
+  const adminContext = await browser.newContext()
+  const admin = await adminContext.newPage()
+  await signInAsStaff(admin, demoAdmin.email)
+  for (const path of ['/admin', '/admin/categories', '/admin/outbox'])
+    await expectFocusShownAtEveryStop(admin, path)
+  await adminContext.close()
 })
