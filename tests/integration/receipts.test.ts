@@ -5,6 +5,7 @@ import { formatPaidAt } from '#app/models/notifications.server.ts'
 import { action as completeAction } from '#app/routes/api.complete-event-payment.ts'
 import { action as createAction } from '#app/routes/api.create-event-payment.ts'
 import { action as reviewAction } from '#app/routes/api.admin.review-event.ts'
+import { action as checkoutAction } from '#app/routes/checkout.tsx'
 import { getEnv, resetEnvCache } from '#app/services/env.server.ts'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
@@ -175,6 +176,68 @@ describe('a receipt of a Stripe payment, from checkout to the refund of a reject
     const signedOut = await request(path, { redirect: 'manual' })
     expect(signedOut.status).toBe(302)
     expect(signedOut.headers.get('Location')).toMatch(/^\/login/)
+  })
+})
+
+describe('a receipt of a test-card payment, from the checkout form to the refund of a rejected ad', () => {
+  test('test mode instead of a card, no processor link, then the refund', async () => {
+    const stripeSettings = STRIPE_VARS.map((name) => [name, process.env[name]] as const)
+    for (const name of STRIPE_VARS) delete process.env[name]
+    resetEnvCache()
+    try {
+      const timeZone = getEnv().APP_TIME_ZONE
+      const today = todayInZone(timeZone)
+      const owner = await insertBusiness(db, { businessName: 'Test Card Tearoom' })
+      const dates = [addDaysIso(today, 2), addDaysIso(today, 3)]
+      const event = await insertUnpaidEvent(owner, dates, today)
+      const paid = await callRoute(checkoutAction, '/checkout', {
+        method: 'POST',
+        headers: { Cookie: await cookieWithPaymentData(owner, event) },
+        body: new URLSearchParams({
+          intent: 'pay',
+          cardNumber: '4242 4242 4242 4242',
+          expiry: `12/${(new Date().getFullYear() + 1) % 100}`,
+          cvc: '123',
+        }),
+      })
+      expect(paid.status).toBe(302)
+      const [payment] = await db.select().from(payments).where(eq(payments.eventID, event.eventID))
+      expect(payment!.payment_status).toBe('paid')
+
+      const path = `/dashboard/receipts/${payment!.paymentID}`
+      const cookie = await sessionCookieFor({ business: owner })
+      const html = await (await request(path, { headers: { Cookie: cookie } })).text()
+      expect(receiptRows(html)).toMatchObject({
+        Ad: 'Summer Sale',
+        'Display dates': formatDatesLine(dates),
+        Amount: '$29.00 USD',
+        Card: 'Test mode — no real charge',
+        'Payment ID': String(payment!.paymentID),
+        Paid: formatPaidAt(payment!.paid_at!, timeZone),
+        Refunds: 'None',
+      })
+      expect(html).not.toContain('pay.stripe.com')
+
+      const admin = await sessionCookieFor({ user: await insertUser(db, { roles: ['admin'] }) })
+      const rejected = await callRoute(reviewAction, '/api/admin/review-event', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Cookie: admin },
+        body: JSON.stringify({ eventID: event.eventID, action: 'reject', reason: 'Outside our area' }),
+      })
+      expect(rejected.status).toBe(200)
+      const after = await (await request(path, { headers: { Cookie: cookie } })).text()
+      expect(receiptRows(after).Refunds).toMatch(/^\$29\.00 refunded in full on .* — Outside our area$/)
+      const stranger = await sessionCookieFor({ business: await insertBusiness(db) })
+      const forbidden = await request(path, { headers: { Cookie: stranger } })
+      expect(forbidden.status).toBe(403)
+      expect(await forbidden.text()).not.toContain('Test Card Tearoom')
+    } finally {
+      for (const [name, value] of stripeSettings) {
+        if (value === undefined) delete process.env[name]
+        else process.env[name] = value
+      }
+      resetEnvCache()
+    }
   })
 })
 
