@@ -80,6 +80,7 @@ async function visitorPaths(page: Page) {
     '/landing',
     '/public',
     '/calendar',
+    '/calendar?view=month',
     `/event/${liveID}?viewMode=true`,
     '/',
     '/login',

@@ -158,7 +158,7 @@ async function expectFocusShownAtEveryStop(page: Page, path: string) {
   }
 }
 
-test("every control of the advertiser's and the administrator's pages shows the keyboard's focus", async ({
+test("the keyboard's focus shows at every stop of the landing, sign-in, dashboard, ad and moderation pages", async ({
   page,
   browser,
 }) => {
