@@ -287,6 +287,20 @@ async function explainQueries(db: Database, today: string) {
       await explain(`${name} ${p}`, query)
     }
   }
+
+  // The month grid: one query for the whole month, whatever the filters.
+  const { eventsByDayQuery } = await import('#app/models/public-events.server.ts')
+  const { monthGrid, MONTH_DAY_EVENTS_LIMIT } = await import('#app/models/calendar-month.ts')
+  const grid = monthGrid(inAWeek.slice(0, 7))
+  for (const p of [
+    '/calendar?view=month',
+    '/calendar?view=month&category=Concert',
+    '/calendar?view=month&keyword=jazz',
+  ]) {
+    const { filters } = normalizeCalendarFilters(new URL(p, 'http://bench').searchParams)
+    const range = { today, from: grid.first, to: grid.last, perDay: MONTH_DAY_EVENTS_LIMIT }
+    await explain(`month ${p}`, eventsByDayQuery(filters, range))
+  }
   return summary
 }
 
