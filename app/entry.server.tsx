@@ -43,6 +43,16 @@ export const requestGuard = createRequestGuard({ publicUrl: env.PUBLIC_URL })
 /** For server.js: 503 with Retry-After while the database is away. */
 export { withDatabaseOutageAnswers } from '#app/services/database-health.server.ts'
 
+/** A page other sites may frame: its route says so with `handle = { frameable: true }` (see RouteHandle in root). */
+function isFrameable(remixContext: EntryContext) {
+  const matches = remixContext.staticHandlerContext.matches
+  const leaf = matches.at(-1)
+  const handle = leaf
+    ? (remixContext.routeModules[leaf.route.id]?.handle as { frameable?: boolean } | undefined)
+    : undefined
+  return handle?.frameable === true
+}
+
 const handleRequest: HandleDocumentRequestFunction = (
   request: Request,
   responseStatusCode: number,
@@ -50,7 +60,9 @@ const handleRequest: HandleDocumentRequestFunction = (
   remixContext: EntryContext,
 ) => {
   const nonce = createNonce()
-  securityHeaders(nonce, env).forEach((value, key) => responseHeaders.set(key, value))
+  securityHeaders(nonce, env, { frameable: isFrameable(remixContext) }).forEach((value, key) =>
+    responseHeaders.set(key, value),
+  )
   const readyEvent = isbot(request.headers.get('user-agent') ?? '') ? 'onAllReady' : 'onShellReady'
 
   return new Promise((resolve, reject) => {

@@ -379,6 +379,10 @@ export default function CalendarPage() {
             <a href={`/calendar.rss${feedSuffix}`} className="font-medium text-brand-700 underline">
               RSS
             </a>
+            {' · '}
+            <a href={`/embed${feedSuffix}`} className="font-medium text-brand-700 underline">
+              Show them on your site
+            </a>
           </p>
         </section>
 

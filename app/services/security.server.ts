@@ -11,8 +11,15 @@ export function createNonce() {
  */
 const MEDIA_FALLBACK_SCRIPT_SOURCE = `'sha256-${crypto.createHash('sha256').update(MEDIA_FALLBACK_SCRIPT).digest('base64')}'`
 
-/** Headers every HTML page gets; scripts only run with this request's nonce (or, for that one script, its hash). */
-export function securityHeaders(nonce: string, { isProduction }: { isProduction: boolean }) {
+/**
+ * Headers every HTML page gets; scripts only run with this request's nonce (or, for that one script, its hash). No
+ * other site may frame a page, except one made to be framed (`frameable`: the partners' embed), which any site may.
+ */
+export function securityHeaders(
+  nonce: string,
+  { isProduction }: { isProduction: boolean },
+  { frameable = false }: { frameable?: boolean } = {},
+) {
   const connectSrc = isProduction ? "'self'" : "'self' ws: wss:"
   const csp = [
     "default-src 'self'",
@@ -23,8 +30,9 @@ export function securityHeaders(nonce: string, { isProduction }: { isProduction:
     "media-src 'self' blob:",
     "font-src 'self'",
     `connect-src ${connectSrc} https://api.stripe.com`,
-    'frame-src https://js.stripe.com https://hooks.stripe.com',
-    "frame-ancestors 'none'",
+    // 'self': the embed's preview on /embed.
+    "frame-src 'self' https://js.stripe.com https://hooks.stripe.com",
+    frameable ? 'frame-ancestors *' : "frame-ancestors 'none'",
     "base-uri 'self'",
     "form-action 'self'",
     "object-src 'none'",
@@ -33,10 +41,11 @@ export function securityHeaders(nonce: string, { isProduction }: { isProduction:
     'Content-Security-Policy': csp,
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'strict-origin-when-cross-origin',
-    'X-Frame-Options': 'DENY',
     'Cross-Origin-Opener-Policy': 'same-origin',
     'Permissions-Policy': 'camera=(), microphone=(), geolocation=()',
   })
+  // X-Frame-Options has no "anyone": a frameable page sends none (frame-ancestors speaks for it).
+  if (!frameable) headers.set('X-Frame-Options', 'DENY')
   if (isProduction) headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains')
   return headers
 }

@@ -31,7 +31,15 @@ beforeAll(async () => {
 }, BUILD_TIMEOUT_MS)
 
 describe('JavaScript on the public pages (built app)', () => {
-  const pages = () => ['/public', '/calendar', `/event/${eventID}?viewMode=true`, '/landing']
+  const pages = () => [
+    '/public',
+    '/calendar',
+    '/calendar?view=month',
+    `/event/${eventID}?viewMode=true`,
+    '/landing',
+    '/embed',
+    '/embed/calendar',
+  ]
 
   test(`together they load at most ${JS_BUDGET_BYTES} bytes of gzipped JavaScript`, async () => {
     const report: Array<{ page: string; scripts: LoadedScript[]; total: number }> = []
@@ -84,6 +92,14 @@ describe('JavaScript on the public pages (built app)', () => {
       const nonce = /'nonce-([^']+)'/.exec(response.headers.get('Content-Security-Policy') ?? '')?.[1]
       expect(nonce && html.includes(nonce), page).toBeFalsy()
     }
+  })
+
+  test("the partners' embed runs no script at all; the page that offers it only the media fallback", async () => {
+    expect(scriptsOf(await (await request('/embed/calendar')).text())).toEqual([])
+    const offer = scriptsOf(await (await request('/embed')).text())
+    expect(offer).toEqual([
+      expect.objectContaining({ kind: 'inline', name: expect.stringContaining('addEventListener') }),
+    ])
   })
 
   test('the budget counts what the pages really load (a hydrated page is far over it)', async () => {

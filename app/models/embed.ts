@@ -1,0 +1,43 @@
+import { PRODUCT_NAME } from '#app/constants.ts'
+import {
+  calendarFilterErrors,
+  calendarSearchParams,
+  normalizeCalendarFilters,
+  type CalendarFilters,
+} from './calendar-filters.ts'
+
+/** How many events the embedded list shows (the soonest first); a link under it opens the rest on the calendar. */
+export const EMBED_EVENTS_LIMIT = 10
+export const EMBED_FRAME_HEIGHT_PX = 600
+export const EMBED_FRAME_TITLE = `Upcoming events from ${PRODUCT_NAME}`
+
+/**
+ * The embed's filters: the calendar's, but a bad value is refused (400) rather than ignored, since a partner's
+ * snippet that silently showed other events would go unnoticed.
+ */
+export function parseEmbedFilters(
+  searchParams: URLSearchParams,
+): { ok: true; filters: CalendarFilters } | { ok: false; errors: string[] } {
+  const errors = calendarFilterErrors(searchParams)
+  return errors.length
+    ? { ok: false, errors }
+    : { ok: true, filters: normalizeCalendarFilters(searchParams).filters }
+}
+
+/** The framed list's path for these filters. */
+export function embedCalendarPath(filters: CalendarFilters) {
+  const query = calendarSearchParams(filters).toString()
+  return `/embed/calendar${query ? `?${query}` : ''}`
+}
+
+function escapeHtmlAttribute(value: string) {
+  return value.replace(/[&"<>]/g, (c) => ({ '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' })[c]!)
+}
+
+/** The HTML a partner pastes into a page: an iframe of the list at `url` (absolute). */
+export function embedSnippet(url: string) {
+  return (
+    `<iframe src="${escapeHtmlAttribute(url)}" title="${escapeHtmlAttribute(EMBED_FRAME_TITLE)}" ` +
+    `width="100%" height="${EMBED_FRAME_HEIGHT_PX}" loading="lazy" style="border:0"></iframe>`
+  )
+}

@@ -1,0 +1,188 @@
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { data } from '@remix-run/node'
+import { Form, useLoaderData } from '@remix-run/react'
+import type { InputHTMLAttributes } from 'react'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { PRODUCT_NAME } from '#app/constants.ts'
+import {
+  ALL_CATEGORIES,
+  CALENDAR_FILTER_PARAMS as P,
+  calendarSearchParams,
+  EMPTY_CALENDAR_FILTERS,
+  FILTER_TEXT_MAX,
+} from '#app/models/calendar-filters.ts'
+import {
+  EMBED_EVENTS_LIMIT,
+  EMBED_FRAME_HEIGHT_PX,
+  EMBED_FRAME_TITLE,
+  embedCalendarPath,
+  embedSnippet,
+  parseEmbedFilters,
+} from '#app/models/embed.ts'
+import { getCategoryNames } from '#app/models/public-pages.server.ts'
+import { siteOrigin } from '#app/services/site-url.server.ts'
+
+/** Plain HTML: the filters are a GET form, the snippet a read-only text box, the preview the iframe itself. */
+export const handle = { hydrate: false }
+
+export const EMBED_PAGE_TITLE = 'Show our events on your site'
+
+/**
+ * The partners' page: choose filters, copy the <iframe> for them, see it live. Bad filters answer 400 with the form
+ * and the reasons, so the partner can correct them.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const searchParams = new URL(request.url).searchParams
+  const parsed = parseEmbedFilters(searchParams)
+  const categories = await getCategoryNames()
+  if (!parsed.ok) {
+    const submitted = Object.fromEntries(Object.values(P).map((name) => [name, searchParams.get(name) ?? '']))
+    return data(
+      {
+        errors: parsed.errors,
+        categories,
+        submitted,
+        filters: EMPTY_CALENDAR_FILTERS,
+        snippet: null,
+        path: null,
+      },
+      { status: 400 },
+    )
+  }
+  const path = embedCalendarPath(parsed.filters)
+  const submitted: Record<string, string> = Object.fromEntries(calendarSearchParams(parsed.filters))
+  return data({
+    errors: [] as string[],
+    categories,
+    submitted,
+    filters: parsed.filters,
+    snippet: embedSnippet(`${siteOrigin(request)}${path}`),
+    path,
+  })
+}
+
+export const meta: MetaFunction = () => [{ title: `${EMBED_PAGE_TITLE} · ${PRODUCT_NAME}` }]
+
+const inputClasses =
+  'mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-200'
+const labelClasses = 'block text-sm font-medium text-slate-800'
+
+function Field({
+  id,
+  label,
+  ...input
+}: { id: string; label: string } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <div>
+      <label htmlFor={id} className={labelClasses}>
+        {label}
+      </label>
+      <input id={id} {...input} className={inputClasses} />
+    </div>
+  )
+}
+
+export default function EmbedPage() {
+  const { errors, categories, submitted, snippet, path } = useLoaderData<typeof loader>()
+  const value = (name: string) => submitted[name] ?? ''
+  const category = value(P.category) || ALL_CATEGORIES
+  const options =
+    categories.includes(category) || category === ALL_CATEGORIES ? categories : [...categories, category]
+  return (
+    <main className="mx-auto max-w-5xl px-4 py-8">
+      <h1 className="text-2xl font-bold text-ink">{EMBED_PAGE_TITLE}</h1>
+      <p className="mt-2 text-slate-600">
+        Choose which events to show, then paste the code into your page. It lists the next{' '}
+        {EMBED_EVENTS_LIMIT} matching events; each opens on {PRODUCT_NAME} in a new tab.
+      </p>
+
+      <div className="mt-6 grid gap-8 lg:grid-cols-[18rem_1fr]">
+        <Form method="get" action="/embed" className="grid content-start gap-4" aria-label="Events to show">
+          <Field
+            id="embed-keyword"
+            label="Keyword"
+            name={P.keyword}
+            type="search"
+            defaultValue={value(P.keyword)}
+            maxLength={FILTER_TEXT_MAX.keyword}
+          />
+          <div>
+            <label htmlFor="embed-category" className={labelClasses}>
+              Category
+            </label>
+            <select id="embed-category" name={P.category} defaultValue={category} className={inputClasses}>
+              <option value={ALL_CATEGORIES}>{ALL_CATEGORIES}</option>
+              {options.map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <Field
+            id="embed-zip"
+            label="ZIP Code"
+            name={P.zip}
+            type="text"
+            inputMode="numeric"
+            defaultValue={value(P.zip)}
+            maxLength={FILTER_TEXT_MAX.zip}
+          />
+          <Field
+            id="embed-from"
+            label="Date(s) From"
+            name={P.from}
+            type="date"
+            defaultValue={value(P.from)}
+          />
+          <Field id="embed-to" label="To" name={P.to} type="date" defaultValue={value(P.to)} />
+          <button
+            type="submit"
+            className="rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+          >
+            Update the code
+          </button>
+        </Form>
+
+        <div className="min-w-0">
+          {errors.length > 0 ? (
+            <ul
+              role="alert"
+              className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-900"
+            >
+              {errors.map((error) => (
+                <li key={error}>{error}</li>
+              ))}
+            </ul>
+          ) : null}
+          {snippet && path ? (
+            <>
+              <label htmlFor="embed-snippet" className={labelClasses}>
+                Code to paste into your page
+              </label>
+              <textarea
+                id="embed-snippet"
+                readOnly
+                rows={4}
+                value={snippet}
+                className={`${inputClasses} font-mono text-xs`}
+              />
+              <h2 className="mt-6 text-lg font-semibold text-ink">Preview</h2>
+              <iframe
+                src={path}
+                title={EMBED_FRAME_TITLE}
+                height={EMBED_FRAME_HEIGHT_PX}
+                loading="lazy"
+                className="mt-2 w-full rounded-md border border-slate-200"
+              />
+            </>
+          ) : null}
+        </div>
+      </div>
+    </main>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

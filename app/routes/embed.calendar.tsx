@@ -1,0 +1,92 @@
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { data } from '@remix-run/node'
+import { useLoaderData } from '@remix-run/react'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { EventThumb } from '#app/components/event-tile.tsx'
+import { PRODUCT_NAME } from '#app/constants.ts'
+import { calendarSearchParams } from '#app/models/calendar-filters.ts'
+import { EMBED_FRAME_TITLE, parseEmbedFilters } from '#app/models/embed.ts'
+import { eventPagePath } from '#app/models/event-seo.ts'
+import { formatShortDate } from '#app/models/format.ts'
+import { getEmbedEvents } from '#app/services/embed.server.ts'
+import { listedEventsHeaders, sharedPageHeaders } from '#app/services/page-cache.server.ts'
+import { platformToday } from '#app/services/platform-today.server.ts'
+import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
+
+/**
+ * The partners' embed: a compact list of upcoming events for an <iframe> on any site. Plain HTML without the site's
+ * header (no script at all); it is the one page any site may frame (entry.server reads `frameable`).
+ */
+export const handle = { hydrate: false, chrome: false, frameable: true }
+export const headers = sharedPageHeaders
+
+export const EMBED_EMPTY_TEXT = 'No upcoming events right now.'
+export const EMBED_MORE_TEXT = `More events on ${PRODUCT_NAME}`
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const parsed = parseEmbedFilters(new URL(request.url).searchParams)
+  if (!parsed.ok) throw appErrorResponse(new AppError(parsed.errors.join('; '), 400))
+  const events = await getEmbedEvents(parsed.filters, { today: platformToday() })
+  return data(
+    { filters: parsed.filters, events },
+    { headers: listedEventsHeaders(events.map((event) => event.eventID)) },
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: EMBED_FRAME_TITLE }, { name: 'robots', content: 'noindex' }]
+
+/** Links leave the frame: the event opens in a new tab, never inside the partner's page. */
+const newTab = { target: '_blank', rel: 'noopener' } as const
+
+export default function EmbedCalendar() {
+  const { filters, events } = useLoaderData<typeof loader>()
+  const query = calendarSearchParams(filters).toString()
+  return (
+    <main className="p-3 text-sm">
+      {events.length === 0 ? (
+        <p className="text-slate-700">{EMBED_EMPTY_TEXT}</p>
+      ) : (
+        <ul aria-label="Upcoming events" className="grid gap-3">
+          {events.map((event) => (
+            <li key={event.eventID} className="flex min-w-0 gap-3">
+              <EventThumb
+                title={event.eventTitle}
+                photoPath={event.stillPhotoPath}
+                sizes="4rem"
+                className="size-16 shrink-0 rounded-md"
+              />
+              <div className="min-w-0">
+                <a
+                  href={eventPagePath(event.eventID)}
+                  {...newTab}
+                  className="font-semibold break-words text-brand-700 underline"
+                >
+                  {event.eventTitle}
+                </a>
+                <p className="text-slate-700">
+                  {event.date ? formatShortDate(event.date, { withYear: true }) : 'No dates'}
+                </p>
+                <p className="truncate text-slate-600">
+                  {event.place ? `${event.businessName} · ${event.place}` : event.businessName}
+                </p>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="mt-3">
+        <a
+          href={`/calendar${query ? `?${query}` : ''}`}
+          {...newTab}
+          className="font-medium text-brand-700 underline"
+        >
+          {EMBED_MORE_TEXT}
+        </a>
+      </p>
+    </main>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

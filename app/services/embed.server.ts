@@ -1,0 +1,31 @@
+import type { CalendarFilters } from '#app/models/calendar-filters.ts'
+import { nextEventDate } from '#app/models/event-dates.ts'
+import { EMBED_EVENTS_LIMIT } from '#app/models/embed.ts'
+import { getLiveEventsPage } from '#app/models/public-events.server.ts'
+
+export interface EmbedEvent {
+  eventID: number
+  eventTitle: string
+  /** The date a card shows (`nextEventDate`). */
+  date: string | null
+  businessName: string
+  /** "City, ST", '' when the business gave neither. */
+  place: string
+  stillPhotoPath: string
+}
+
+/** The soonest live events matching `filters`, as the framed list shows them (from the listing cache). */
+export async function getEmbedEvents(
+  filters: CalendarFilters,
+  { today }: { today: string },
+): Promise<EmbedEvent[]> {
+  const events = await getLiveEventsPage(filters, { today, limit: EMBED_EVENTS_LIMIT })
+  return events.map((event) => ({
+    eventID: event.eventID,
+    eventTitle: event.eventTitle,
+    date: nextEventDate(event, today),
+    businessName: event.businessName,
+    place: [event.businessCity, event.businessState].filter(Boolean).join(', '),
+    stillPhotoPath: event.stillPhotoPath,
+  }))
+}
