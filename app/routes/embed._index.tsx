@@ -7,9 +7,11 @@ import { PRODUCT_NAME } from '#app/constants.ts'
 import {
   ALL_CATEGORIES,
   CALENDAR_FILTER_PARAMS as P,
+  DEFAULT_NEAR_RADIUS,
   calendarSearchParams,
   EMPTY_CALENDAR_FILTERS,
   FILTER_TEXT_MAX,
+  NEAR_RADII,
 } from '#app/models/calendar-filters.ts'
 import {
   EMBED_EVENTS_LIMIT,
@@ -17,9 +19,9 @@ import {
   EMBED_FRAME_TITLE,
   embedCalendarPath,
   embedSnippet,
-  parseEmbedFilters,
 } from '#app/models/embed.ts'
 import { getCategoryNames } from '#app/models/public-pages.server.ts'
+import { readEmbedFilters } from '#app/services/embed.server.ts'
 import { siteOrigin } from '#app/services/site-url.server.ts'
 
 /** Plain HTML: the filters are a GET form, the snippet a read-only text box, the preview the iframe itself. */
@@ -33,8 +35,7 @@ export const EMBED_PAGE_TITLE = 'Show our events on your site'
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const searchParams = new URL(request.url).searchParams
-  const parsed = parseEmbedFilters(searchParams)
-  const categories = await getCategoryNames()
+  const [parsed, categories] = await Promise.all([readEmbedFilters(searchParams), getCategoryNames()])
   if (!parsed.ok) {
     const submitted = Object.fromEntries(Object.values(P).map((name) => [name, searchParams.get(name) ?? '']))
     return data(
@@ -128,6 +129,46 @@ export default function EmbedPage() {
             defaultValue={value(P.zip)}
             maxLength={FILTER_TEXT_MAX.zip}
           />
+          <Field
+            id="embed-near"
+            label="Near ZIP"
+            name={P.near}
+            type="text"
+            inputMode="numeric"
+            defaultValue={value(P.near)}
+            maxLength={10}
+          />
+          <div>
+            <label htmlFor="embed-radius" className={labelClasses}>
+              Within
+            </label>
+            <select
+              id="embed-radius"
+              name={P.radius}
+              defaultValue={value(P.radius) || String(DEFAULT_NEAR_RADIUS)}
+              className={inputClasses}
+            >
+              {NEAR_RADII.map((miles) => (
+                <option key={miles} value={miles}>
+                  {miles} miles
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label htmlFor="embed-sort" className={labelClasses}>
+              Order
+            </label>
+            <select
+              id="embed-sort"
+              name={P.sort}
+              defaultValue={value(P.sort) || 'soonest'}
+              className={inputClasses}
+            >
+              <option value="soonest">Soonest first</option>
+              <option value="nearest">Nearest first (with a ZIP code)</option>
+            </select>
+          </div>
           <Field
             id="embed-from"
             label="Date(s) From"

@@ -5,10 +5,10 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { EventThumb } from '#app/components/event-tile.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { calendarSearchParams } from '#app/models/calendar-filters.ts'
-import { EMBED_FRAME_TITLE, parseEmbedFilters } from '#app/models/embed.ts'
+import { EMBED_FRAME_TITLE } from '#app/models/embed.ts'
 import { eventPagePath } from '#app/models/event-seo.ts'
 import { formatShortDate } from '#app/models/format.ts'
-import { getEmbedEvents } from '#app/services/embed.server.ts'
+import { getEmbedEvents, readEmbedFilters } from '#app/services/embed.server.ts'
 import { listedEventsHeaders, sharedPageHeaders } from '#app/services/page-cache.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
 import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
@@ -24,7 +24,7 @@ export const EMBED_EMPTY_TEXT = 'No upcoming events right now.'
 export const EMBED_MORE_TEXT = `More events on ${PRODUCT_NAME}`
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const parsed = parseEmbedFilters(new URL(request.url).searchParams)
+  const parsed = await readEmbedFilters(new URL(request.url).searchParams)
   if (!parsed.ok) throw appErrorResponse(new AppError(parsed.errors.join('; '), 400))
   const events = await getEmbedEvents(parsed.filters, { today: platformToday() })
   return data(

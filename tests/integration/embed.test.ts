@@ -125,6 +125,10 @@ describe('GET /embed/calendar', () => {
       'Own date',
       'Jazz &lt;Night&gt;',
     ])
+    expect(listedTitles((await page('/embed/calendar?near=62704&radius=5&keyword=jazz')).html)).toEqual([
+      'Jazz &lt;Night&gt;',
+    ])
+    expect(listedTitles((await page('/embed/calendar?near=62704&radius=5&category=Family')).html)).toEqual([])
     const { html } = await page('/embed/calendar?keyword=nothing+like+it&category=Concert')
     expect(listedTitles(html)).toEqual([])
     expect(html).toContain(EMBED_EMPTY_TEXT)
@@ -136,6 +140,9 @@ describe('GET /embed/calendar', () => {
       ['from=garbage', 'from: "garbage" is not a valid date'],
       ['to=2026-02-30', 'to: "2026-02-30" is not a valid date'],
       [`keyword=${'x'.repeat(101)}`, 'keyword must be at most 100 characters'],
+      ['near=abc', 'near: "abc" is not a ZIP code'],
+      ['near=00000', 'Near: "00000" is not a US ZIP code we know'],
+      ['near=62704&radius=7', 'radius must be'],
     ] as const) {
       const { response, html } = await page(`/embed/calendar?${query}`)
       expect(response.status, query).toBe(400)
