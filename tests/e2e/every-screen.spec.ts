@@ -81,6 +81,8 @@ async function visitorPaths(page: Page) {
     '/public',
     '/calendar',
     '/calendar?view=month',
+    '/embed',
+    '/embed/calendar',
     `/event/${liveID}?viewMode=true`,
     '/',
     '/login',
