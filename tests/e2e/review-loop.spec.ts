@@ -149,11 +149,13 @@ async function revisionLoop(browser: Browser, javaScriptEnabled: boolean) {
 test('an edit of a live ad waits for approval while the live version stays, with JavaScript', async ({
   browser,
 }) => {
+  test.setTimeout(60_000)
   await revisionLoop(browser, true)
 })
 
 test('an edit of a live ad waits for approval while the live version stays, without JavaScript', async ({
   browser,
 }) => {
+  test.setTimeout(60_000)
   await revisionLoop(browser, false)
 })
