@@ -62,6 +62,7 @@ export default function EditEventPage() {
         <EventForm
           key={eventID}
           {...form}
+          initial={actionData?.submitted ?? form.initial}
           errors={actionData?.errors}
           editing={{ eventID, ...savedMedia, paid }}
         />

@@ -40,7 +40,7 @@ export default function NewEventPage() {
         Tell customers about your event or special. You can preview it before paying.
       </p>
       <div className="mt-6">
-        <EventForm {...form} errors={actionData?.errors} />
+        <EventForm {...form} initial={actionData?.submitted ?? form.initial} errors={actionData?.errors} />
       </div>
     </RouteDialog>
   )

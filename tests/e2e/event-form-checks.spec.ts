@@ -64,7 +64,9 @@ test('a problem only the server finds comes back to its field when the ad is app
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false })
 
-  test("the server's problems are shown at their fields", async ({ page }) => {
+  test("the server's problems are shown at their fields, and what was typed is still there", async ({
+    page,
+  }) => {
     await signInAsNewBusiness(page, 'Plain Check Hall')
     await page.goto('/dashboard/events/new')
     await fillTextAndCategory(page, 'Plain Check Night')
@@ -74,5 +76,8 @@ test.describe('without JavaScript', () => {
     await expect(page.getByRole('group', { name: 'Display dates' }).getByRole('alert')).toHaveText(
       'Please choose at least one display date',
     )
+    await expect(page.getByLabel('Title')).toHaveValue('Plain Check Night')
+    await expect(page.getByLabel('Description')).toHaveValue('All about Plain Check Night.')
+    await expect(page.getByRole('checkbox', { name: 'Concert' })).toBeChecked()
   })
 })

@@ -296,13 +296,18 @@ describe('the plain-form flow (no JavaScript)', () => {
     expect(saved!.stillPhotoURL).toMatch(/\.webp/)
   })
 
-  test('22 checked dates re-render the form with the spec message', async () => {
+  test('22 checked dates re-render the form with the spec message and with everything that was typed', async () => {
     const body = planForm()
     for (const d of days(14, 9)) body.append('showAdDates', d)
     const res = await post(newEventAction, '/dashboard/events/new', body)
     expect(res.status).toBe(400)
-    expect(await res.json()).toEqual({
-      errors: { showAdDates: ['Max number for any event or special is 21 days'] },
+    const answer = (await res.json()) as { errors: unknown; submitted: Record<string, unknown> }
+    expect(answer.errors).toEqual({ showAdDates: ['Max number for any event or special is 21 days'] })
+    expect(answer.submitted).toMatchObject({
+      eventTitle: 'Quiz Night',
+      eventDescription: 'Teams of four, prizes for the top three.',
+      eventCategory: ['Nightlife', 'Community'],
+      showAdDates: [...days(8), ...days(14, 9)],
     })
   })
 
@@ -311,7 +316,9 @@ describe('the plain-form flow (no JavaScript)', () => {
     body.append('showAdDates', '9999-12-31')
     const res = await post(newEventAction, '/dashboard/events/new', body)
     expect(res.status).toBe(400)
-    expect(await res.json()).toEqual({ errors: { showAdDates: [DISPLAY_DATE_HORIZON_MESSAGE] } })
+    expect(((await res.json()) as { errors: unknown }).errors).toEqual({
+      showAdDates: [DISPLAY_DATE_HORIZON_MESSAGE],
+    })
 
     const page = await callRoute(newEventLoader, '/dashboard/events/new', { headers: { Cookie: cookie } })
     const { lastDate, months } = (await page.json()) as {

@@ -21,6 +21,7 @@ import { getOpenRevision, revisedAd, revisionNotice } from '#app/models/event-re
 import { ownerEditKind, standingReviewReason } from '#app/models/event-status.ts'
 import { confirmEventByBusiness, getOwnedEvent } from '#app/models/event.server.ts'
 import { parseIdParam } from '#app/models/format.ts'
+import type { EventFormValues } from '#app/models/event-schema.ts'
 import type { Event } from '#db/schema.ts'
 import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
@@ -188,20 +189,22 @@ export async function stageDraftFromForm(
     if (error instanceof AppError) {
       const fieldErrors =
         Object.keys(error.fieldErrors).length > 0 ? error.fieldErrors : { image: [error.message] }
-      return data({ errors: fieldErrors as Record<string, string[]> }, { status: error.status })
+      // The body could not be read, so there are no values to give back.
+      return data(
+        { errors: fieldErrors as Record<string, string[]>, submitted: null },
+        { status: error.status },
+      )
     }
     throw error
   }
   const { fields, fieldLists, files } = upload
+  const posted = {
+    ...fields,
+    eventCategory: fieldLists.eventCategory ?? [],
+    showAdDates: fieldLists.showAdDates ?? [],
+  }
   try {
-    const input = parseEventInput(
-      {
-        ...fields,
-        eventCategory: fieldLists.eventCategory ?? [],
-        showAdDates: fieldLists.showAdDates ?? [],
-      },
-      paidDates,
-    )
+    const input = parseEventInput(posted, paidDates)
     await assertCategoriesOffered(input.eventCategory, keptCategories)
     const totalCents = priceFor(input)
     const previous = getEventDraft(session)
@@ -220,9 +223,31 @@ export async function stageDraftFromForm(
     })
   } catch (error) {
     await discardStaged(Object.values(files))
-    if (error instanceof AppError) return data({ errors: error.fieldErrors }, { status: error.status })
+    // The form comes back with what was typed, so a refused post loses nothing but the chosen files.
+    if (error instanceof AppError)
+      return data(
+        { errors: error.fieldErrors, submitted: submittedValues(fields, posted) },
+        { status: error.status },
+      )
     throw error
   }
+}
+
+/** What a refused form post held, as the form's values (a field that was not sent is blank). */
+function submittedValues(
+  fields: Record<string, string>,
+  lists: Pick<EventFormValues, 'eventCategory' | 'showAdDates'>,
+) {
+  return {
+    eventTitle: fields.eventTitle ?? '',
+    eventDescription: fields.eventDescription ?? '',
+    eventCategory: lists.eventCategory,
+    showAdDates: lists.showAdDates,
+    eventDate: fields.eventDate || UNSET_DATE,
+    contactPerson: fields.contactPerson ?? '',
+    contactPhone: fields.contactPhone ?? '',
+    contactEmail: fields.contactEmail ?? '',
+  } satisfies EventFormValues
 }
 
 /** The preview page: the draft's card as customers will see it (media kept from the edited ad unless replaced). */
