@@ -541,6 +541,17 @@ async function sampleMisses(base: string, today: string) {
   )
 }
 
+/** Two seconds of cache misses (tomorrow's filters): JIT and first-use code paths are not what is measured. */
+async function warmUp(target: Target, today: string) {
+  const paths = cacheMissPaths(addDaysIso(today, 1))
+  await autocannon({
+    url: target.base,
+    connections: 10,
+    duration: 2,
+    requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: paths() }) }],
+  })
+}
+
 interface ScaleResult {
   totalEvents: number
   floor: Case
@@ -555,14 +566,7 @@ async function runScale(kind: DatabaseKind, totalEvents: number, today: string, 
     const headline = totalEvents === SCALES.at(-1)
     const result = await withServer({ ...baseEnv, ...database.env }, async (target) => {
       await sampleMisses(target.base, today)
-      // Warm-up: JIT and first-use code paths are not what is being measured.
-      const warmUp = cacheMissPaths(addDaysIso(today, 1))
-      await autocannon({
-        url: target.base,
-        connections: 10,
-        duration: 2,
-        requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: warmUp() }) }],
-      })
+      await warmUp(target, today)
       await autocannon({ url: `${target.base}/healthz?db=0`, connections: 10, duration: 2 })
 
       const floor: Case = { label: 'GET /healthz?db=0', connections: 10, runs: [] }
@@ -625,13 +629,7 @@ async function compareViewCounting(kind: DatabaseKind, today: string, baseEnv: N
         await withServer(
           { ...baseEnv, ...database.env, VIEW_COUNTING: setting, TRUST_PROXY: 'loopback' },
           async (target) => {
-            const warmUp = cacheMissPaths(addDaysIso(today, 1))
-            await autocannon({
-              url: target.base,
-              connections: 10,
-              duration: 2,
-              requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: warmUp() }) }],
-            })
+            await warmUp(target, today)
             cases[setting].cached.runs.push(await load(target, cycle(fixed), 10, { newVisitors: true }))
             cases[setting].miss.runs.push(await load(target, misses, 10, { newVisitors: true }))
           },

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
 import { Form, useLoaderData } from '@remix-run/react'
-import type { InputHTMLAttributes } from 'react'
+import { CalendarFilterFields } from '#app/components/calendar-filter-fields.tsx'
 import { CalendarMonth } from '#app/components/calendar-month.tsx'
 import { CalendarResults, NO_EVENTS_FOUND_TEXT } from '#app/components/calendar-results.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
@@ -9,9 +9,7 @@ import { PRODUCT_NAME, TAGLINE } from '#app/constants.ts'
 import {
   ALL_CATEGORIES,
   EMPTY_CALENDAR_FILTERS,
-  CALENDAR_FILTER_PARAMS as P,
   calendarSearchParams,
-  NEAR_RADII,
   normalizeCalendarFilters,
   type CalendarFilters,
 } from '#app/models/calendar-filters.ts'
@@ -102,26 +100,6 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   ]
 }
 
-const inputClasses =
-  'mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-200'
-const labelClasses = 'block text-sm font-medium text-slate-800'
-
-/** One labelled filter field. */
-function FilterInput({
-  id,
-  label,
-  ...input
-}: { id: string; label: string } & InputHTMLAttributes<HTMLInputElement>) {
-  return (
-    <div>
-      <label htmlFor={id} className={labelClasses}>
-        {label}
-      </label>
-      <input id={id} {...input} className={inputClasses} />
-    </div>
-  )
-}
-
 /** The filters set, in a few words ("Keyword “jazz”, Music, from Dec 1"), '' when none is. */
 export function activeFiltersSummary(filters: CalendarFilters) {
   const parts = [
@@ -174,10 +152,6 @@ function Filters({
   categories: string[]
   month: string | null
 }) {
-  const selected = filters.category || ALL_CATEGORIES
-  // A category typed into the URL that no longer exists still shows as selected.
-  const options =
-    categories.includes(selected) || selected === ALL_CATEGORIES ? categories : [...categories, selected]
   return (
     <Form method="get" action="/calendar" className="grid gap-4" aria-label="Filters">
       {month ? (
@@ -186,82 +160,16 @@ function Filters({
           <input type="hidden" name={CALENDAR_VIEW_PARAMS.month} value={month} />
         </>
       ) : null}
-      <FilterInput
-        id="calendar-keyword"
-        label="Keyword"
-        name={P.keyword}
-        type="search"
-        defaultValue={filters.keyword}
-        maxLength={100}
+      <CalendarFilterFields
+        idPrefix="calendar"
+        categories={categories}
+        values={{
+          ...filters,
+          radius: String(filters.radius),
+          from: filters.from ?? '',
+          to: filters.to ?? '',
+        }}
       />
-      <div>
-        <label htmlFor="calendar-category" className={labelClasses}>
-          Category
-        </label>
-        <select id="calendar-category" name={P.category} defaultValue={selected} className={inputClasses}>
-          <option value={ALL_CATEGORIES}>{ALL_CATEGORIES}</option>
-          {options.map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
-        </select>
-      </div>
-      <FilterInput
-        id="calendar-zip"
-        label="ZIP Code"
-        name={P.zip}
-        type="text"
-        inputMode="numeric"
-        autoComplete="postal-code"
-        defaultValue={filters.zip}
-        maxLength={50}
-      />
-      <fieldset className="grid gap-3">
-        <legend className={labelClasses}>Near</legend>
-        <FilterInput
-          id="calendar-near"
-          label="Near ZIP"
-          name={P.near}
-          type="text"
-          inputMode="numeric"
-          autoComplete="postal-code"
-          defaultValue={filters.near}
-          maxLength={10}
-        />
-        <div>
-          <label htmlFor="calendar-radius" className={labelClasses}>
-            Within
-          </label>
-          <select id="calendar-radius" name={P.radius} defaultValue={filters.radius} className={inputClasses}>
-            {NEAR_RADII.map((miles) => (
-              <option key={miles} value={miles}>
-                {miles} miles
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="calendar-sort" className={labelClasses}>
-            Order
-          </label>
-          <select id="calendar-sort" name={P.sort} defaultValue={filters.sort} className={inputClasses}>
-            <option value="soonest">Soonest first</option>
-            <option value="nearest">Nearest first (with a ZIP code)</option>
-          </select>
-        </div>
-      </fieldset>
-      <fieldset className="grid gap-3">
-        <legend className="sr-only">Dates</legend>
-        <FilterInput
-          id="calendar-from"
-          label="Date(s) From"
-          name={P.from}
-          type="date"
-          defaultValue={filters.from ?? ''}
-        />
-        <FilterInput id="calendar-to" label="To" name={P.to} type="date" defaultValue={filters.to ?? ''} />
-      </fieldset>
       <button
         type="submit"
         className="rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"

@@ -1,17 +1,18 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
 import { Form, useLoaderData } from '@remix-run/react'
-import type { InputHTMLAttributes } from 'react'
+import {
+  CalendarFilterFields,
+  filterInputClasses,
+  filterLabelClasses,
+} from '#app/components/calendar-filter-fields.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import {
-  ALL_CATEGORIES,
   CALENDAR_FILTER_PARAMS as P,
   DEFAULT_NEAR_RADIUS,
   calendarSearchParams,
   EMPTY_CALENDAR_FILTERS,
-  FILTER_TEXT_MAX,
-  NEAR_RADII,
 } from '#app/models/calendar-filters.ts'
 import {
   EMBED_EVENTS_LIMIT,
@@ -64,31 +65,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction = () => [{ title: `${EMBED_PAGE_TITLE} · ${PRODUCT_NAME}` }]
 
-const inputClasses =
-  'mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-200'
-const labelClasses = 'block text-sm font-medium text-slate-800'
-
-function Field({
-  id,
-  label,
-  ...input
-}: { id: string; label: string } & InputHTMLAttributes<HTMLInputElement>) {
-  return (
-    <div>
-      <label htmlFor={id} className={labelClasses}>
-        {label}
-      </label>
-      <input id={id} {...input} className={inputClasses} />
-    </div>
-  )
-}
-
 export default function EmbedPage() {
   const { errors, categories, submitted, snippet, path } = useLoaderData<typeof loader>()
   const value = (name: string) => submitted[name] ?? ''
-  const category = value(P.category) || ALL_CATEGORIES
-  const options =
-    categories.includes(category) || category === ALL_CATEGORIES ? categories : [...categories, category]
   return (
     <main className="mx-auto max-w-5xl px-4 py-8">
       <h1 className="text-2xl font-bold text-ink">{EMBED_PAGE_TITLE}</h1>
@@ -99,84 +78,20 @@ export default function EmbedPage() {
 
       <div className="mt-6 grid gap-8 lg:grid-cols-[18rem_1fr]">
         <Form method="get" action="/embed" className="grid content-start gap-4" aria-label="Events to show">
-          <Field
-            id="embed-keyword"
-            label="Keyword"
-            name={P.keyword}
-            type="search"
-            defaultValue={value(P.keyword)}
-            maxLength={FILTER_TEXT_MAX.keyword}
+          <CalendarFilterFields
+            idPrefix="embed"
+            categories={categories}
+            values={{
+              keyword: value(P.keyword),
+              category: value(P.category),
+              zip: value(P.zip),
+              near: value(P.near),
+              radius: value(P.radius) || String(DEFAULT_NEAR_RADIUS),
+              sort: value(P.sort) || 'soonest',
+              from: value(P.from),
+              to: value(P.to),
+            }}
           />
-          <div>
-            <label htmlFor="embed-category" className={labelClasses}>
-              Category
-            </label>
-            <select id="embed-category" name={P.category} defaultValue={category} className={inputClasses}>
-              <option value={ALL_CATEGORIES}>{ALL_CATEGORIES}</option>
-              {options.map((name) => (
-                <option key={name} value={name}>
-                  {name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <Field
-            id="embed-zip"
-            label="ZIP Code"
-            name={P.zip}
-            type="text"
-            inputMode="numeric"
-            defaultValue={value(P.zip)}
-            maxLength={FILTER_TEXT_MAX.zip}
-          />
-          <Field
-            id="embed-near"
-            label="Near ZIP"
-            name={P.near}
-            type="text"
-            inputMode="numeric"
-            defaultValue={value(P.near)}
-            maxLength={10}
-          />
-          <div>
-            <label htmlFor="embed-radius" className={labelClasses}>
-              Within
-            </label>
-            <select
-              id="embed-radius"
-              name={P.radius}
-              defaultValue={value(P.radius) || String(DEFAULT_NEAR_RADIUS)}
-              className={inputClasses}
-            >
-              {NEAR_RADII.map((miles) => (
-                <option key={miles} value={miles}>
-                  {miles} miles
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label htmlFor="embed-sort" className={labelClasses}>
-              Order
-            </label>
-            <select
-              id="embed-sort"
-              name={P.sort}
-              defaultValue={value(P.sort) || 'soonest'}
-              className={inputClasses}
-            >
-              <option value="soonest">Soonest first</option>
-              <option value="nearest">Nearest first (with a ZIP code)</option>
-            </select>
-          </div>
-          <Field
-            id="embed-from"
-            label="Date(s) From"
-            name={P.from}
-            type="date"
-            defaultValue={value(P.from)}
-          />
-          <Field id="embed-to" label="To" name={P.to} type="date" defaultValue={value(P.to)} />
           <button
             type="submit"
             className="rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
@@ -198,7 +113,7 @@ export default function EmbedPage() {
           ) : null}
           {snippet && path ? (
             <>
-              <label htmlFor="embed-snippet" className={labelClasses}>
+              <label htmlFor="embed-snippet" className={filterLabelClasses}>
                 Code to paste into your page
               </label>
               <textarea
@@ -206,7 +121,7 @@ export default function EmbedPage() {
                 readOnly
                 rows={4}
                 value={snippet}
-                className={`${inputClasses} font-mono text-xs`}
+                className={`${filterInputClasses} font-mono text-xs`}
               />
               <h2 className="mt-6 text-lg font-semibold text-ink">Preview</h2>
               <iframe

@@ -490,7 +490,9 @@ describe('the advertiser reads the reason, fixes the ad and resubmits it without
       { id: event.eventID },
     )
     expect(moved.status).toBe(400)
-    expect(await moved.json()).toEqual({ errors: { showAdDates: [DATES_LOCKED_MESSAGE] } })
+    const refused = (await moved.json()) as { errors: unknown; submitted: { eventTitle: string } }
+    expect(refused.errors).toEqual({ showAdDates: [DATES_LOCKED_MESSAGE] })
+    expect(refused.submitted.eventTitle).toBe('Moved')
   })
 
   test('then the administrator approves it and it is live', async () => {
