@@ -115,19 +115,18 @@ export function activeFiltersSummary(filters: CalendarFilters) {
   return parts.filter(Boolean).join(', ')
 }
 
+/** `month`: the month grid being filtered (the form keeps it), or null for the list. */
+interface FiltersProps {
+  filters: CalendarFilters
+  categories: string[]
+  month: string | null
+}
+
 /**
  * The filters behind a "Filters" disclosure (a plain <details>, no script): closed, with the active filters in its
  * summary, so the results come first on a phone.
  */
-function FiltersDisclosure({
-  filters,
-  categories,
-  month,
-}: {
-  filters: CalendarFilters
-  categories: string[]
-  month: string | null
-}) {
+function FiltersDisclosure({ filters, categories, month }: FiltersProps) {
   const active = activeFiltersSummary(filters)
   return (
     <details data-testid="calendar-filters" className="rounded-lg border border-slate-200 bg-white">
@@ -142,16 +141,7 @@ function FiltersDisclosure({
   )
 }
 
-/** `month`: the month grid being filtered (the form keeps it), or null for the list. */
-function Filters({
-  filters,
-  categories,
-  month,
-}: {
-  filters: CalendarFilters
-  categories: string[]
-  month: string | null
-}) {
+function Filters({ filters, categories, month }: FiltersProps) {
   return (
     <Form method="get" action="/calendar" className="grid gap-4" aria-label="Filters">
       {month ? (
