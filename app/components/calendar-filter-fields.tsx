@@ -71,10 +71,13 @@ export function CalendarFilterFields({
   idPrefix,
   values,
   categories,
+  nearMe,
 }: {
   idPrefix: string
   values: FilterFieldValues
   categories: string[]
+  /** Shown under the "Near ZIP" field (the calendar's "Use my location"). */
+  nearMe?: ReactNode
 }) {
   const selected = values.category || ALL_CATEGORIES
   // A category typed into the URL that no longer exists still shows as selected.
@@ -121,6 +124,7 @@ export function CalendarFilterFields({
           defaultValue={values.near}
           maxLength={10}
         />
+        {nearMe}
         <FilterSelect id={id('radius')} label="Within" name={P.radius} value={values.radius}>
           {NEAR_RADII.map((miles) => (
             <option key={miles} value={miles}>

@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
 import { Form, useLoaderData } from '@remix-run/react'
 import { CalendarFilterFields } from '#app/components/calendar-filter-fields.tsx'
@@ -16,10 +16,16 @@ import {
 import { CALENDAR_VIEW_PARAMS, calendarViewOf, shiftMonth } from '#app/models/calendar-month.ts'
 import { formatShortDate } from '#app/models/format.ts'
 import { getCategoryNames } from '#app/models/public-pages.server.ts'
-import { getCalendarMonth, getCalendarResults, nearZipNotices } from '#app/services/calendar-page.server.ts'
+import {
+  calendarNearPosition,
+  getCalendarMonth,
+  getCalendarResults,
+  nearZipNotices,
+} from '#app/services/calendar-page.server.ts'
 import { listedEventsHeaders, sharedPageHeaders } from '#app/services/page-cache.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
 import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
+import { NEAR_ME_ERROR_PROPS, NEAR_ME_PROPS, NEAR_ME_SCRIPT } from '#app/utils/near-me.ts'
 
 /** Plain HTML: the filters are a GET form and 'View details' a POST form, so no script is needed. */
 export const handle = { hydrate: false }
@@ -75,6 +81,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
     { view: view.view, filters, notices: [...notices, ...nearNotices], categories, ...results },
     { headers: listedEventsHeaders([...shown]) },
   )
+}
+
+/** "Use my location" posts the browser's position here; the answer is the calendar near the closest ZIP. */
+export async function action({ request }: ActionFunctionArgs) {
+  try {
+    return await calendarNearPosition(request)
+  } catch (error) {
+    if (error instanceof AppError) throw appErrorResponse(error)
+    throw error
+  }
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
@@ -159,6 +175,7 @@ function Filters({ filters, categories, month }: FiltersProps) {
           from: filters.from ?? '',
           to: filters.to ?? '',
         }}
+        nearMe={<NearMe />}
       />
       <button
         type="submit"
@@ -172,7 +189,27 @@ function Filters({ filters, categories, month }: FiltersProps) {
       >
         Clear Filters
       </a>
+      <script dangerouslySetInnerHTML={{ __html: NEAR_ME_SCRIPT }} />
     </Form>
+  )
+}
+
+/** Hidden until the near-me script finds the browser can tell its position; the script comes after the form. */
+function NearMe() {
+  return (
+    <>
+      <button
+        type="button"
+        hidden
+        {...NEAR_ME_PROPS}
+        className="justify-self-start rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 disabled:opacity-60"
+      >
+        Use my location
+      </button>
+      <p hidden role="alert" {...NEAR_ME_ERROR_PROPS} className="text-sm text-red-800">
+        Your browser did not share your location. Enter a ZIP code instead.
+      </p>
+    </>
   )
 }
 

@@ -1,4 +1,9 @@
-import { unknownZipMessage, type CalendarFilters } from '#app/models/calendar-filters.ts'
+import { redirect } from '@remix-run/node'
+import {
+  CALENDAR_FILTER_PARAMS,
+  unknownZipMessage,
+  type CalendarFilters,
+} from '#app/models/calendar-filters.ts'
 import {
   MONTH_DAY_EVENTS_LIMIT,
   monthGrid,
@@ -9,7 +14,11 @@ import { nextEventDate } from '#app/models/event-dates.ts'
 import type { EventTileData } from '#app/models/event-tile.ts'
 import { cachedLiveEvents } from '#app/models/live-events-cache.server.ts'
 import { listEventsByDay, loadCalendarListing, type LiveEvent } from '#app/models/public-events.server.ts'
-import { isKnownZip } from '#app/models/zip-centroids.server.ts'
+import { isKnownZip, nearestZip } from '#app/models/zip-centroids.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
+import { NEAR_ME_LAT, NEAR_ME_LNG } from '#app/utils/near-me.ts'
+import { readFormData } from './request-body.server.ts'
+import { redirectWithToast } from './toast.server.ts'
 
 export interface CalendarPageResults {
   total: number
@@ -76,4 +85,40 @@ export function getCalendarMonth(
       perDay: MONTH_DAY_EVENTS_LIMIT,
     }),
   }))
+}
+
+export const NO_ZIP_NEAR_YOU_MESSAGE =
+  'We could not find a US ZIP code near your location. Enter a ZIP code in "Near ZIP" instead.'
+export const BAD_POSITION_MESSAGE = 'Your location could not be read: a latitude and a longitude are needed.'
+
+function coordinate(form: FormData, name: string, limit: number) {
+  const value = form.get(name)
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN
+  return Number.isFinite(n) && Math.abs(n) <= limit ? n : null
+}
+
+/**
+ * "Use my location": the calendar near the ZIP closest to the posted position, with the filters of the address it
+ * was posted to. The position itself goes no further (not into the URL, not into a log).
+ */
+export async function calendarNearPosition(request: Request) {
+  const form = await readFormData(request)
+  const latitude = coordinate(form, NEAR_ME_LAT, 90)
+  const longitude = coordinate(form, NEAR_ME_LNG, 180)
+  if (latitude === null || longitude === null) throw new AppError(BAD_POSITION_MESSAGE, 400)
+  const params = new URL(request.url).searchParams
+  for (const name of [CALENDAR_FILTER_PARAMS.near, CALENDAR_FILTER_PARAMS.page, NEAR_ME_LAT, NEAR_ME_LNG])
+    params.delete(name)
+  // The filters form sends its empty fields too; the address keeps only what is set.
+  for (const [name, value] of [...params]) if (value.trim() === '') params.delete(name)
+  const zip = await nearestZip(latitude, longitude)
+  if (!zip) {
+    const query = params.toString()
+    return redirectWithToast(`/calendar${query ? `?${query}` : ''}`, {
+      variant: 'destructive',
+      title: NO_ZIP_NEAR_YOU_MESSAGE,
+    })
+  }
+  params.set(CALENDAR_FILTER_PARAMS.near, zip)
+  return redirect(`/calendar?${params}`)
 }

@@ -1,15 +1,19 @@
 import crypto from 'node:crypto'
 import { MEDIA_FALLBACK_SCRIPT } from '#app/utils/media-fallback.ts'
+import { NEAR_ME_SCRIPT } from '#app/utils/near-me.ts'
 
 export function createNonce() {
   return crypto.randomBytes(16).toString('base64')
 }
 
 /**
- * The media fallback script is allowed by its hash, not the request's nonce: it never changes, and a nonce in the
- * body would keep /public and /calendar out of the shared page cache (a nonce must not be shared between responses).
+ * The media fallback and "Use my location" scripts are allowed by their hashes, not the request's nonce: they never
+ * change, and a nonce in the body would keep /public and /calendar out of the shared page cache (a nonce must not be
+ * shared between responses).
  */
-const MEDIA_FALLBACK_SCRIPT_SOURCE = `'sha256-${crypto.createHash('sha256').update(MEDIA_FALLBACK_SCRIPT).digest('base64')}'`
+const FIXED_SCRIPT_SOURCES = [MEDIA_FALLBACK_SCRIPT, NEAR_ME_SCRIPT]
+  .map((script) => `'sha256-${crypto.createHash('sha256').update(script).digest('base64')}'`)
+  .join(' ')
 
 /**
  * Headers every HTML page gets; scripts only run with this request's nonce (or, for that one script, its hash). No
@@ -23,7 +27,7 @@ export function securityHeaders(
   const connectSrc = isProduction ? "'self'" : "'self' ws: wss:"
   const csp = [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' ${MEDIA_FALLBACK_SCRIPT_SOURCE} https://js.stripe.com`,
+    `script-src 'self' 'nonce-${nonce}' ${FIXED_SCRIPT_SOURCES} https://js.stripe.com`,
     // No inline styles: a style attribute in the HTML is refused (React's style={} set from script is not).
     "style-src 'self'",
     "img-src 'self' data: blob:",
@@ -42,7 +46,8 @@ export function securityHeaders(
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'strict-origin-when-cross-origin',
     'Cross-Origin-Opener-Policy': 'same-origin',
-    'Permissions-Policy': 'camera=(), microphone=(), geolocation=()',
+    // Geolocation for this site's own pages only: the calendar's "Use my location".
+    'Permissions-Policy': 'camera=(), microphone=(), geolocation=(self)',
   })
   // X-Frame-Options has no "anyone": a frameable page sends none (frame-ancestors speaks for it).
   if (!frameable) headers.set('X-Frame-Options', 'DENY')
