@@ -212,7 +212,7 @@ describe('bad filters on the events APIs', () => {
       'from=&to=&keyword=&zip=&category=',
       'category=All',
       `from=${addDaysIso(today, 30)}&to=${addDaysIso(today, -30)}`,
-      'sort=whatever&utm_source=mail',
+      'order=whatever&utm_source=mail',
       'keyword=%25_%5C',
     ]) {
       const { response } = await get(apiEventsLoader, `/api/events?${query}`)
