@@ -158,6 +158,7 @@ export async function parseMultipartUpload(
   const files = new Map<string, StagedFile>()
   const seenFiles = new Set<string>()
   const tempPaths = new Set<string>()
+  const writersClosed: Array<Promise<unknown>> = []
   const work: Array<Promise<void>> = []
   let failure: unknown
   let failed = false
@@ -189,7 +190,11 @@ export async function parseMultipartUpload(
     const uploadPath = `${stem}.upload`
     const checked = checkedUpload(kind)
     tempPaths.add(uploadPath)
-    await pipeline(stream, checked.stream, fs.createWriteStream(uploadPath, { flags: 'wx', mode: 0o600 }))
+    const out = fs.createWriteStream(uploadPath, { flags: 'wx', mode: 0o600 })
+    // A refused upload destroys this stream, which may still finish opening (creating the file) after the pipeline
+    // has failed: the clean-up waits for it to close before removing the scratch files.
+    writersClosed.push(new Promise<void>((resolve) => out.once('close', () => resolve())))
+    await pipeline(stream, checked.stream, out)
     const type = checked.type()
     if (checked.size() === 0 || !type) {
       await removeFiles([uploadPath])
@@ -263,6 +268,7 @@ export async function parseMultipartUpload(
   } catch (error) {
     abort(error)
     await Promise.allSettled(work)
+    await Promise.all(writersClosed)
     await Promise.all([removeFiles(tempPaths), discardStaged([...files.values()])])
     if (failure instanceof AppError) throw failure
     if (isFsError(failure)) throw failure

@@ -618,6 +618,7 @@ describe('POST /api/test-upload', () => {
     const res = await post(testUpload, '/api/test-upload', form([['video', file(await exifJpeg()), 'a.mp4']]))
     expect(res.status).toBe(415)
     expect(await res.json()).toEqual({ message: 'Please select a video file' })
+    expect(await tmpFiles()).toEqual([])
   })
 })
 
