@@ -174,22 +174,6 @@ export async function pendingRevisionCountsByDay({ timeZone }: { timeZone: strin
     .groupBy(sql`1`)
 }
 
-export interface RevisionChange {
-  field:
-    | 'eventTitle'
-    | 'eventDescription'
-    | 'category'
-    | 'contactPerson'
-    | 'contactPhone'
-    | 'contactEmail'
-    | 'photo'
-    | 'video'
-  label: string
-  kind: 'text' | 'photo' | 'video'
-  old: string
-  new: string
-}
-
 const TEXT_FIELDS = [
   ['eventTitle', 'Title'],
   ['eventDescription', 'Description'],
@@ -198,16 +182,18 @@ const TEXT_FIELDS = [
   ['contactEmail', 'Contact email'],
 ] as const
 
+type TextField = (typeof TEXT_FIELDS)[number][0]
+
 /** What an edit of a live ad may change. */
-type RevisableField =
-  | 'eventTitle'
-  | 'eventDescription'
-  | 'category'
-  | 'contactPerson'
-  | 'contactPhone'
-  | 'contactEmail'
-  | 'stillPhotoURL'
-  | 'videoURL'
+type RevisableField = TextField | 'category' | 'stillPhotoURL' | 'videoURL'
+
+export interface RevisionChange {
+  field: TextField | 'category' | 'photo' | 'video'
+  label: string
+  kind: 'text' | 'photo' | 'video'
+  old: string
+  new: string
+}
 
 /** Field by field, what the revision changes in the live ad (unchanged fields left out). */
 export function revisionDiff(

@@ -4,7 +4,7 @@ import { action as completeAction } from '#app/routes/api.complete-event-payment
 import { action as createAction } from '#app/routes/api.create-event-payment.ts'
 import { action as webhookAction } from '#app/routes/api.stripe.webhook.ts'
 import { loader as checkoutLoader } from '#app/routes/checkout.tsx'
-import { getEnv, resetEnvCache } from '#app/services/env.server.ts'
+import { getEnv } from '#app/services/env.server.ts'
 import { getEventPaymentData } from '#app/services/payment-data.server.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { refundEventPayment } from '#app/services/payments.server.ts'
@@ -19,27 +19,15 @@ import {
   cookieWithPaymentData,
   insertUnpaidEvent as insertStripeUnpaidEvent,
 } from '#tests/support/stripe-checkout.ts'
-import { signedWebhook, StripeFake } from '#tests/support/stripe-fake.ts'
+import { signedWebhook, StripeFake, useStripeSettings } from '#tests/support/stripe-fake.ts'
 
 const WEBHOOK_SECRET = 'whsec_test_secret_for_the_fake'
-const STRIPE_VARS = [
-  'STRIPE_SECRET_KEY',
-  'STRIPE_PUBLISHABLE_KEY',
-  'STRIPE_WEBHOOK_SECRET',
-  'STRIPE_API_BASE',
-] as const
-
 const fake = new StripeFake()
-const saved: Partial<Record<(typeof STRIPE_VARS)[number], string>> = {}
+let restoreStripeSettings = () => {}
 
 beforeAll(async () => {
   await fake.start()
-  for (const name of STRIPE_VARS) saved[name] = process.env[name]
-  process.env.STRIPE_SECRET_KEY = 'sk_test_fake'
-  process.env.STRIPE_PUBLISHABLE_KEY = 'pk_test_fake'
-  process.env.STRIPE_WEBHOOK_SECRET = WEBHOOK_SECRET
-  process.env.STRIPE_API_BASE = fake.url
-  resetEnvCache()
+  restoreStripeSettings = useStripeSettings({ fake, webhookSecret: WEBHOOK_SECRET })
   // Counts every write of paid_at, so "paid fields set once" is measured rather than assumed.
   await db.execute(sql`create table if not exists paid_at_writes (payment_id integer not null)`)
   await db.execute(sql`
@@ -54,11 +42,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  for (const name of STRIPE_VARS) {
-    if (saved[name] === undefined) delete process.env[name]
-    else process.env[name] = saved[name]
-  }
-  resetEnvCache()
+  restoreStripeSettings()
   await fake.stop()
 })
 

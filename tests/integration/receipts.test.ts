@@ -6,7 +6,7 @@ import { action as completeAction } from '#app/routes/api.complete-event-payment
 import { action as createAction } from '#app/routes/api.create-event-payment.ts'
 import { action as reviewAction } from '#app/routes/api.admin.review-event.ts'
 import { action as checkoutAction } from '#app/routes/checkout.tsx'
-import { getEnv, resetEnvCache } from '#app/services/env.server.ts'
+import { getEnv } from '#app/services/env.server.ts'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { insertUser } from '#db/factories.ts'
@@ -16,36 +16,21 @@ import { BUILD_TIMEOUT_MS, builtRequestHandler } from '#tests/support/built-app.
 import { insertBusiness, insertPaidPayment, insertTestEvent } from '#tests/support/events.ts'
 import { callRoute } from '#tests/support/routes.ts'
 import { cookieWithPaymentData, insertUnpaidEvent } from '#tests/support/stripe-checkout.ts'
-import { StripeFake } from '#tests/support/stripe-fake.ts'
+import { StripeFake, useStripeSettings } from '#tests/support/stripe-fake.ts'
 
-const STRIPE_VARS = [
-  'STRIPE_SECRET_KEY',
-  'STRIPE_PUBLISHABLE_KEY',
-  'STRIPE_WEBHOOK_SECRET',
-  'STRIPE_API_BASE',
-] as const
-const saved: Partial<Record<(typeof STRIPE_VARS)[number], string>> = {}
 const stripe = new StripeFake()
+let restoreStripeSettings = () => {}
 
 let request: Awaited<ReturnType<typeof builtRequestHandler>>
 
 beforeAll(async () => {
   await stripe.start()
-  for (const name of STRIPE_VARS) saved[name] = process.env[name]
-  process.env.STRIPE_SECRET_KEY = 'sk_test_fake'
-  process.env.STRIPE_PUBLISHABLE_KEY = 'pk_test_fake'
-  process.env.STRIPE_WEBHOOK_SECRET = 'whsec_receipts_test'
-  process.env.STRIPE_API_BASE = stripe.url
-  resetEnvCache()
+  restoreStripeSettings = useStripeSettings({ fake: stripe, webhookSecret: 'whsec_receipts_test' })
   request = await builtRequestHandler()
 }, BUILD_TIMEOUT_MS)
 
 afterAll(async () => {
-  for (const name of STRIPE_VARS) {
-    if (saved[name] === undefined) delete process.env[name]
-    else process.env[name] = saved[name]
-  }
-  resetEnvCache()
+  restoreStripeSettings()
   await stripe.stop()
 })
 
@@ -181,9 +166,7 @@ describe('a receipt of a Stripe payment, from checkout to the refund of a reject
 
 describe('a receipt of a test-card payment, from the checkout form to the refund of a rejected ad', () => {
   test('test mode instead of a card, no processor link, then the refund', async () => {
-    const stripeSettings = STRIPE_VARS.map((name) => [name, process.env[name]] as const)
-    for (const name of STRIPE_VARS) delete process.env[name]
-    resetEnvCache()
+    const restore = useStripeSettings(null)
     try {
       const timeZone = getEnv().APP_TIME_ZONE
       const today = todayInZone(timeZone)
@@ -232,11 +215,7 @@ describe('a receipt of a test-card payment, from the checkout form to the refund
       expect(forbidden.status).toBe(403)
       expect(await forbidden.text()).not.toContain('Test Card Tearoom')
     } finally {
-      for (const [name, value] of stripeSettings) {
-        if (value === undefined) delete process.env[name]
-        else process.env[name] = value
-      }
-      resetEnvCache()
+      restore()
     }
   })
 })

@@ -12,6 +12,7 @@ import crypto from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import Stripe from 'stripe'
+import { resetEnvCache } from '#app/services/env.server.ts'
 
 type Json = Record<string, unknown>
 
@@ -376,4 +377,34 @@ export function signedWebhook(event: Json, secret: string) {
   const payload = JSON.stringify(event)
   const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret })
   return { payload, signature }
+}
+
+const STRIPE_VARS = [
+  'STRIPE_SECRET_KEY',
+  'STRIPE_PUBLISHABLE_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'STRIPE_API_BASE',
+] as const
+
+/**
+ * Points the app's Stripe settings at `fake` with this webhook secret, or with `null` leaves Stripe unset (the test
+ * provider's checkout form). Returns the function that puts the settings back as they were.
+ */
+export function useStripeSettings(settings: { fake: StripeFake; webhookSecret: string } | null) {
+  const saved = STRIPE_VARS.map((name) => [name, process.env[name]] as const)
+  for (const name of STRIPE_VARS) delete process.env[name]
+  if (settings) {
+    process.env.STRIPE_SECRET_KEY = 'sk_test_fake'
+    process.env.STRIPE_PUBLISHABLE_KEY = 'pk_test_fake'
+    process.env.STRIPE_WEBHOOK_SECRET = settings.webhookSecret
+    process.env.STRIPE_API_BASE = settings.fake.url
+  }
+  resetEnvCache()
+  return () => {
+    for (const [name, value] of saved) {
+      if (value === undefined) delete process.env[name]
+      else process.env[name] = value
+    }
+    resetEnvCache()
+  }
 }
