@@ -1,29 +1,41 @@
+import fs from 'node:fs'
 import { createRequire } from 'node:module'
-import * as esmRouter from '@remix-run/router'
+import os from 'node:os'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type * as Router from '@remix-run/router'
 import { describe, expect, test } from 'vitest'
 
 /**
  * The route-matching package is patched (patches/, applied by `npm install`): it flattens and ranks a routes array
- * once, not on every request. The server loads its CommonJS build, the browser bundle its ES module build.
+ * once, not on every request, and compiles each route pattern to its regular expression once. The server loads its CommonJS build, the browser bundle its ES module build.
  */
+const require = createRequire(import.meta.url)
+/** Node would load the package's CommonJS build for both: the ES module build is loaded from a copy as a module. */
+async function esModuleBuild() {
+  const source = path.join(path.dirname(require.resolve('@remix-run/router')), 'router.js')
+  const copy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'router-esm-')), 'router.mjs')
+  fs.writeFileSync(copy, fs.readFileSync(source, 'utf8').replace(/^\/\/# sourceMappingURL=.*$/m, ''))
+  return (await import(pathToFileURL(copy).href)) as typeof Router
+}
 const builds = {
-  'CommonJS (server)': createRequire(import.meta.url)('@remix-run/router') as typeof esmRouter,
-  'ES module (browser bundle)': esmRouter,
+  'CommonJS (server)': require('@remix-run/router') as typeof Router,
+  'ES module (browser bundle)': await esModuleBuild(),
 }
 
 /** A route whose `children` reads are counted: flattening a routes array reads every route's children. */
-function countingRoute(route: esmRouter.AgnosticRouteObject, reads: { count: number }) {
-  const { children, ...rest } = route as esmRouter.AgnosticRouteObject & { children?: unknown }
+function countingRoute(route: Router.AgnosticRouteObject, reads: { count: number }) {
+  const { children, ...rest } = route as Router.AgnosticRouteObject & { children?: unknown }
   return Object.defineProperty(rest, 'children', {
     get: () => {
       reads.count++
       return children
     },
     enumerable: true,
-  }) as esmRouter.AgnosticRouteObject
+  }) as Router.AgnosticRouteObject
 }
 
-describe.each(Object.entries(builds))('route matching, %s build', (_name, router) => {
+describe.each(Object.entries(builds))('route matching, %s build', (name, router) => {
   test('matching the same routes array again does not flatten it again', () => {
     const reads = { count: 0 }
     const routes = [
@@ -49,6 +61,41 @@ describe.each(Object.entries(builds))('route matching, %s build', (_name, router
     // Another array is flattened on its own.
     expect(router.matchRoutes([...routes], '/event/8')?.at(-1)?.params).toEqual({ id: '8' })
     expect(reads.count).toBeGreaterThan(afterFirst)
+  })
+
+  test('matching a path again builds no regular expression', () => {
+    // Patterns no other test has matched, so the first match compiles them.
+    const prefix = `/compiled-${name.split(' ')[0]!.toLowerCase()}`
+    const routes = [
+      {
+        id: 'root',
+        path: prefix,
+        children: [
+          { id: 'event', path: 'event/:id' },
+          { id: 'calendar', path: 'calendar' },
+        ],
+      },
+    ]
+    const OriginalRegExp = globalThis.RegExp
+    let built = 0
+    const counting = new Proxy(OriginalRegExp, {
+      construct(target, args: [string, string?]) {
+        built++
+        return new target(...args)
+      },
+    })
+    globalThis.RegExp = counting
+    try {
+      expect(router.matchRoutes(routes, `${prefix}/calendar`)?.at(-1)?.route.id).toBe('calendar')
+      expect(router.matchRoutes(routes, `${prefix}/event/8`)?.at(-1)?.params).toEqual({ id: '8' })
+      expect(built).toBeGreaterThan(0)
+      built = 0
+      expect(router.matchRoutes([...routes], `${prefix}/calendar`)?.at(-1)?.route.id).toBe('calendar')
+      expect(router.matchRoutes([...routes], `${prefix}/event/9`)?.at(-1)?.params).toEqual({ id: '9' })
+      expect(built).toBe(0)
+    } finally {
+      globalThis.RegExp = OriginalRegExp
+    }
   })
 
   test('routes patched in later (lazy route discovery) are matched', () => {
