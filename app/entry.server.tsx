@@ -4,7 +4,9 @@ import { createReadableStreamFromReadable } from '@remix-run/node'
 import { isRouteErrorResponse, RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
+import { CachedMarkupProvider } from '#app/components/cached-markup.tsx'
 import { NonceProvider } from '#app/components/nonce.tsx'
+import type { RouteHandle } from '#app/root.tsx'
 import { startCleanupSchedule } from '#app/services/cleanup.server.ts'
 import { noteRequestError } from '#app/services/database-health.server.ts'
 import { startDatabase, stopBeforeDatabaseCloses } from '#app/services/database.server.ts'
@@ -13,6 +15,7 @@ import { getEnv } from '#app/services/env.server.ts'
 import { createRequestGuard } from '#app/services/request-guard.server.ts'
 import { createNonce, securityHeaders } from '#app/services/security.server.ts'
 import { startViewCounting } from '#app/services/view-counter.server.ts'
+import { createCachedMarkupRenderer } from '#app/utils/cached-markup.server.ts'
 import { DatabaseLockedError } from '#db/client.server.ts'
 
 const env = getEnv()
@@ -32,6 +35,9 @@ try {
 
 export const streamTimeout = 5000
 
+/** Event tiles rendered once and reused by every page that lists them (see CachedListItem). */
+const renderCachedMarkup = createCachedMarkupRenderer()
+
 /** For server.js: the shared page cache answers before Remix runs, and sees the same moderation decisions. */
 export { gzippedBody, keepPage, lookupPage } from '#app/services/page-cache.server.ts'
 export { BODY_MAX_BYTES, MULTIPART_BODY_MAX_BYTES } from '#app/constants.ts'
@@ -43,14 +49,20 @@ export const requestGuard = createRequestGuard({ publicUrl: env.PUBLIC_URL })
 /** For server.js: 503 with Retry-After while the database is away. */
 export { withDatabaseOutageAnswers } from '#app/services/database-health.server.ts'
 
+function routeHandles(remixContext: EntryContext) {
+  return remixContext.staticHandlerContext.matches.map(
+    (match) => remixContext.routeModules[match.route.id]?.handle as RouteHandle | undefined,
+  )
+}
+
 /** A page other sites may frame: its route says so with `handle = { frameable: true }` (see RouteHandle in root). */
 function isFrameable(remixContext: EntryContext) {
-  const matches = remixContext.staticHandlerContext.matches
-  const leaf = matches.at(-1)
-  const handle = leaf
-    ? (remixContext.routeModules[leaf.route.id]?.handle as { frameable?: boolean } | undefined)
-    : undefined
-  return handle?.frameable === true
+  return routeHandles(remixContext).at(-1)?.frameable === true
+}
+
+/** A page sent as plain HTML (`hydrate: false`): nothing in the browser renders it again, so markup may be reused. */
+function isStaticPage(remixContext: EntryContext) {
+  return routeHandles(remixContext).some((handle) => handle?.hydrate === false)
 }
 
 const handleRequest: HandleDocumentRequestFunction = (
@@ -69,7 +81,9 @@ const handleRequest: HandleDocumentRequestFunction = (
     let shellRendered = false
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} nonce={nonce} />
+        <CachedMarkupProvider value={isStaticPage(remixContext) ? renderCachedMarkup : null}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} nonce={nonce} />
+        </CachedMarkupProvider>
       </NonceProvider>,
       {
         nonce,

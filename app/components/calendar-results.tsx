@@ -1,4 +1,6 @@
+import { CachedListItem } from '#app/components/cached-markup.tsx'
 import { EventTile, type EventTileData } from '#app/components/event-tile.tsx'
+import type { PhotoPriority } from '#app/components/photo-loading.ts'
 
 export const NO_EVENTS_FOUND_TEXT = 'No events found. Try adjusting your filters.'
 export const FEATURED_EVENTS_HEADING = 'Featured Events'
@@ -43,6 +45,11 @@ export function Pagination({
   )
 }
 
+/** Everything a tile shows, for the rendered-tile cache. */
+function tileKey(event: EventTileData, variant: 'featured' | 'grid', photoPriority: PhotoPriority) {
+  return JSON.stringify([variant, photoPriority, event])
+}
+
 /** The calendar's results below the count: the featured strip, one page of the grid (or the empty text), paging. */
 export function CalendarResults({ featured, events, page, pageCount, pageHref }: CalendarResultsProps) {
   return (
@@ -53,23 +60,33 @@ export function CalendarResults({ featured, events, page, pageCount, pageHref }:
             {FEATURED_EVENTS_HEADING}
           </h2>
           <ul className="mt-3 flex snap-x gap-4 overflow-x-auto pb-3">
-            {featured.map((event, i) => (
-              <li key={event.eventID} className="w-56 shrink-0 snap-start">
-                {/* The first featured photo is the first on the screen. */}
-                <EventTile event={event} compact photoPriority={i === 0 ? 'high' : 'lazy'} />
-              </li>
-            ))}
+            {featured.map((event, i) => {
+              // The first featured photo is the first on the screen.
+              const photoPriority = i === 0 ? 'high' : 'lazy'
+              return (
+                <CachedListItem
+                  key={event.eventID}
+                  cacheKey={tileKey(event, 'featured', photoPriority)}
+                  className="w-56 shrink-0 snap-start"
+                >
+                  <EventTile event={event} compact photoPriority={photoPriority} />
+                </CachedListItem>
+              )
+            })}
           </ul>
         </section>
       ) : null}
 
       {events.length > 0 ? (
         <ul aria-label="Events" className="mt-6 grid gap-5 sm:grid-cols-2 xl:grid-cols-3">
-          {events.map((event, i) => (
-            <li key={event.eventID}>
-              <EventTile event={event} photoPriority={i === 0 && featured.length === 0 ? 'high' : 'lazy'} />
-            </li>
-          ))}
+          {events.map((event, i) => {
+            const photoPriority = i === 0 && featured.length === 0 ? 'high' : 'lazy'
+            return (
+              <CachedListItem key={event.eventID} cacheKey={tileKey(event, 'grid', photoPriority)}>
+                <EventTile event={event} photoPriority={photoPriority} />
+              </CachedListItem>
+            )
+          })}
         </ul>
       ) : (
         <p className="mt-8 rounded-md border border-slate-200 bg-slate-50 px-4 py-6 text-center text-slate-700">
