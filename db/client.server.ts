@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
@@ -38,7 +39,7 @@ export const MIGRATIONS_FOLDER = path.resolve(process.env.MIGRATIONS_DIR ?? 'db/
 
 export class DatabaseLockedError extends Error {}
 
-export const pgliteExtensions = { pg_trgm }
+export const pgliteExtensions = { pg_trgm, btree_gin }
 
 /** A PGlite database wrapped for the app; `loadDataDir` starts from a dumped template. */
 export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {}) {

@@ -160,8 +160,14 @@ export const events = pgTable(
       .on(t.createdDate)
       .where(sql`"eventStatus" = 'pending'`),
     index('events_show_dates_idx').using('gin', t.showAdOnDates),
-    index('events_category_idx').using('gin', t.category),
-    index('events_description_trgm_idx').using('gin', t.eventDescription.op('gin_trgm_ops')),
+    // The category and keyword filters only ever ask for live events: these cover approved, paid ads and carry the
+    // last show date (btree_gin), so ads that are over, unpaid or refused are never read to be thrown away.
+    index('events_live_category_idx')
+      .using('gin', t.category, t.lastShowDate)
+      .where(sql`"eventStatus" = 'approved' AND "paymentStatus" = 'paid'`),
+    index('events_live_description_trgm_idx')
+      .using('gin', t.eventDescription.op('gin_trgm_ops'), t.lastShowDate)
+      .where(sql`"eventStatus" = 'approved' AND "paymentStatus" = 'paid'`),
   ],
 )
 
