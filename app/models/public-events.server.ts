@@ -150,12 +150,23 @@ function showsInWindow(eventID: SQLWrapper, filters: CalendarFilters): SQL | und
 function filterConditions(filters: CalendarFilters): SQL[] {
   const conditions = eventFilterConditions(filters)
   const window = dateWindow(filters)
-  if (window) {
-    // The stored bounds narrow the candidates with an index; the show-date table then answers exactly.
-    conditions.push(sql`${events.firstShowDate} <= ${window.to}::date`)
-    if (window.from) conditions.push(sql`${events.lastShowDate} >= ${window.from}::date`)
-    conditions.push(showsInWindow(events.eventID, filters)!)
+  if (!window) return conditions
+  // The stored bounds are the first and last of the event's show dates: a window open at one end needs only them.
+  if (window.from === null) return [...conditions, sql`${events.firstShowDate} <= ${window.to}::date`]
+  if (!filters.to) {
+    // Open-ended up to the limit: the last date decides, unless it lies beyond the limit.
+    return [
+      ...conditions,
+      sql`${events.lastShowDate} >= ${window.from}::date`,
+      or(sql`${events.lastShowDate} <= ${window.to}::date`, showsInWindow(events.eventID, filters))!,
+    ]
   }
+  // The bounds narrow the candidates with an index; the show-date table then answers exactly.
+  conditions.push(
+    sql`${events.firstShowDate} <= ${window.to}::date`,
+    sql`${events.lastShowDate} >= ${window.from}::date`,
+    showsInWindow(events.eventID, filters)!,
+  )
   return conditions
 }
 
@@ -226,12 +237,18 @@ export function rankedLiveEventsQuery(
 /** The count (not run): index-only from the show-date table for a date filter alone, from the events otherwise. */
 export function countLiveEventsQuery(filters: CalendarFilters, { today }: { today: string }) {
   const window = dateWindow(filters)
-  if (window?.from && window.from >= today && !hasEventFilters(filters)) {
-    // Every date in the window is today or later, so an event with one is live: count the distinct events.
+  if (window?.from && filters.to && window.from >= today && !hasEventFilters(filters)) {
+    // Every date in the window is today or later, so an event with one is live. Each such event has exactly one
+    // row that is its first date from the window's start (the date before it is earlier): count those rows.
     return db
-      .select({ n: sql<number>`count(DISTINCT ${showDates.eventId})`.mapWith(Number) })
+      .select({ n: count() })
       .from(showDates)
-      .where(sql`${showDates.showDate} BETWEEN ${window.from}::date AND ${window.to}::date`)
+      .where(
+        and(
+          sql`${showDates.showDate} BETWEEN ${window.from}::date AND ${window.to}::date`,
+          or(isNull(showDates.previousDate), sql`${showDates.previousDate} < ${window.from}::date`),
+        ),
+      )
   }
   // The join is only needed for the ZIP and distance filters; without it the events indexes answer the count.
   return joinBusiness(db.select({ n: count() }).from(events).$dynamic(), filters).where(

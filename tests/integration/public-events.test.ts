@@ -259,6 +259,26 @@ describe('dates', () => {
     await expectMatches('', ['Last day', 'After the limit', 'Soon'])
   })
 
+  test('an open-ended From matches by the dates up to the limit, not by the last date alone', async () => {
+    await insertTestEvent(springfield, { eventTitle: 'Now and far later', showAdOnDates: [day(1), '2101-01-01'] })
+    await insertTestEvent(springfield, { eventTitle: 'Now and next month', showAdOnDates: [day(1), day(30)] })
+    await expectMatches(`from=${day(2)}`, ['Now and next month'])
+    await expectMatches(`from=${day(2)}&category=Concert`, [])
+    await expectMatches(`to=${day(1)}`, ['Now and far later', 'Now and next month'])
+  })
+
+  test('an event with several dates in a window is counted once, with or without other filters', async () => {
+    await insertTestEvent(springfield, {
+      eventTitle: 'Every day',
+      category: ['Concert'],
+      showAdOnDates: [day(3), day(4), day(5), day(6)],
+    })
+    await insertTestEvent(springfield, { eventTitle: 'Before and after', showAdOnDates: [day(1), day(9)] })
+    await expectMatches(`from=${day(4)}&to=${day(6)}`, ['Every day'])
+    await expectMatches(`from=${day(2)}&to=${day(9)}`, ['Every day', 'Before and after'])
+    await expectMatches(`from=${day(2)}&to=${day(8)}&category=Concert`, ['Every day'])
+  })
+
   test('the event date counts as one of the dates; the 1989-01-01 marker does not', async () => {
     await insertTestEvent(springfield, {
       eventTitle: 'Event date',
