@@ -14,8 +14,10 @@
  * prints EXPLAIN (ANALYZE) of the listing and count queries.
  *
  * Budgets (exit 1 over any): the cache-miss calendar keeps ≥ 50 % of the floor's throughput at 10 connections;
- * its CPU per request at 100,000 events is within 20 % of that at 10,000; on the embedded database the event loop
- * is never blocked for more than 10 ms (p99 of the delay during the cache-miss runs).
+ * its CPU per request at 100,000 events is within 20 % of that at 10,000; on the embedded database no request blocks
+ * the event loop for more than 10 ms. That last one is read from a run of cache misses at half the throughput the
+ * server managed (p99 of the delay): at full load the delay is the queue of every request's work, which even
+ * `/healthz?db=0` pushes past 10 ms, while below it the delay is the longest single block. Both are printed.
  *
  * Runs on the embedded database (PGlite), and also on PostgreSQL when DATABASE_URL is set or `--postgres=<url>` is
  * given (a database of its own is created on that server and dropped afterwards).
@@ -354,7 +356,7 @@ async function load(
   target: Target,
   nextPath: () => string,
   connections: number,
-  { newVisitors = false } = {},
+  { newVisitors = false, rate }: { newVisitors?: boolean; rate?: number } = {},
 ): Promise<LoadResult> {
   const pid = target.server.pid!
   await eventLoopDelay(target.server, target.probeFile)
@@ -363,6 +365,7 @@ async function load(
     url: target.base,
     connections,
     duration: DURATION_S,
+    ...(rate && { overallRate: rate }),
     requests: [
       {
         method: 'GET',
@@ -556,6 +559,8 @@ interface ScaleResult {
   totalEvents: number
   floor: Case
   miss: Case
+  /** Cache misses at half the throughput the server managed: the event loop's delay is then its longest blocks. */
+  paced: Case
   cases: Case[]
 }
 
@@ -578,7 +583,14 @@ async function runScale(kind: DatabaseKind, totalEvents: number, today: string, 
         floor.runs.push(await load(target, floorPath, 10))
         miss.runs.push(await load(target, misses, 10))
       }
-      const cases = [floor, miss]
+      // At full load the delay is everyone's queued work; at half load it shows the longest single block.
+      const rate = Math.max(5, Math.round(summarize(miss).rps / 2))
+      const paced: Case = {
+        label: `GET /calendar, cache miss, ${rate} req/s`,
+        connections: 10,
+        runs: [await load(target, misses, 10, { rate })],
+      }
+      const cases = [floor, miss, paced]
       if (headline) {
         const fixed = fixedCalendarPaths(today)
         cases.push(
@@ -596,7 +608,7 @@ async function runScale(kind: DatabaseKind, totalEvents: number, today: string, 
           },
         )
       }
-      return { totalEvents, floor, miss, cases }
+      return { totalEvents, floor, miss, paced, cases }
     })
     return { plans: database.plans, result }
   } finally {
@@ -688,7 +700,8 @@ async function runDatabase(kind: DatabaseKind, today: string, baseEnv: NodeJS.Pr
   const throughputOk = ratio >= THROUGHPUT_BUDGET && miss.failures === 0 && floor.failures === 0
   const growth = miss.cpuMs / summarize(small.miss).cpuMs - 1
   const growthOk = Math.abs(growth) <= CPU_GROWTH_BUDGET
-  const loopOk = kind !== 'pglite' || miss.loopP99 <= EVENT_LOOP_BUDGET_MS
+  const paced = summarize(large.paced)
+  const loopOk = kind !== 'pglite' || paced.loopP99 <= EVENT_LOOP_BUDGET_MS
   console.info(
     `\n[${kind}] cache-miss /calendar keeps ${(ratio * 100).toFixed(1)} % of /healthz?db=0 throughput ` +
       `(budget ≥ ${THROUGHPUT_BUDGET * 100} %) ${throughputOk ? 'OK' : 'OVER BUDGET'}`,
@@ -700,9 +713,10 @@ async function runDatabase(kind: DatabaseKind, today: string, baseEnv: NodeJS.Pr
       `(budget ±${CPU_GROWTH_BUDGET * 100} %) ${growthOk ? 'OK' : 'OVER BUDGET'}`,
   )
   console.info(
-    `[${kind}] event-loop delay during the cache-miss runs: p99 ${miss.loopP99} ms, max ${miss.loopMax} ms` +
+    `[${kind}] event-loop delay, cache misses at full load: p99 ${miss.loopP99} ms, max ${miss.loopMax} ms; ` +
+      `at half load (${large.paced.label.split(', ').at(-1)}): p99 ${paced.loopP99} ms, max ${paced.loopMax} ms` +
       (kind === 'pglite'
-        ? ` (budget p99 ≤ ${EVENT_LOOP_BUDGET_MS} ms) ${loopOk ? 'OK' : 'OVER BUDGET'}`
+        ? ` (budget: p99 at half load ≤ ${EVENT_LOOP_BUDGET_MS} ms) ${loopOk ? 'OK' : 'OVER BUDGET'}`
         : ''),
   )
   return throughputOk && growthOk && loopOk
