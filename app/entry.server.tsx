@@ -15,7 +15,7 @@ import { getEnv } from '#app/services/env.server.ts'
 import { createRequestGuard } from '#app/services/request-guard.server.ts'
 import { createNonce, securityHeaders } from '#app/services/security.server.ts'
 import { startViewCounting } from '#app/services/view-counter.server.ts'
-import { createCachedMarkupRenderer } from '#app/utils/cached-markup.server.ts'
+import { createCachedMarkupRenderer } from '#app/components/cached-markup.server.ts'
 import { DatabaseLockedError } from '#db/client.server.ts'
 
 const env = getEnv()

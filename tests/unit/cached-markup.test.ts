@@ -1,6 +1,6 @@
 import { createElement } from 'react'
 import { describe, expect, test } from 'vitest'
-import { createCachedMarkupRenderer } from '#app/utils/cached-markup.server.ts'
+import { createCachedMarkupRenderer } from '#app/components/cached-markup.server.ts'
 
 /** An element whose renders are counted: `<article class="tile">text</article>`, or `<p>text</p>` when plain. */
 function counted(text: string, renders: { count: number }, plain = false) {
