@@ -12,14 +12,17 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   forbidOnly: true,
-  timeout: 30_000,
+  // Upper bounds that catch a hang, not speed checks (speed has its benchmarks): a journey through several pages on
+  // a busy 2-core machine, with two browsers at once, can take half a minute.
+  timeout: 60_000,
   expect: { timeout: 7_000 },
   reporter: [['list']],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     browserName: 'chromium',
     launchOptions: { executablePath: findChromium(), args: CHROMIUM_ARGS },
-    trace: 'retain-on-failure',
+    // The DOM snapshots and the network are enough to read a failure; screenshots of every step cost the browser.
+    trace: { mode: 'retain-on-failure', screenshots: false },
   },
   webServer: {
     // The built app, as production serves it, on a fresh embedded database with the demo data and the ad page's

@@ -190,7 +190,7 @@ async function expectNoAxeViolations(role: Role) {
 
 roleTest.describe('no page has a WCAG 2.2 AA violation that axe-core finds', () => {
   // axe-core takes about a second a page on a busy machine.
-  roleTest.describe.configure({ timeout: 60_000 })
+  roleTest.describe.configure({ timeout: 120_000 })
   roleTest("the visitor's pages", async ({ visitor }) => expectNoAxeViolations(visitor))
   roleTest("the advertiser's pages", async ({ advertiser }) => expectNoAxeViolations(advertiser))
   roleTest("the administrator's pages", async ({ admin }) => expectNoAxeViolations(admin))
@@ -198,7 +198,7 @@ roleTest.describe('no page has a WCAG 2.2 AA violation that axe-core finds', () 
 })
 
 roleTest('at 375 px no page scrolls sideways', async ({ visitor, advertiser, admin, clinician }) => {
-  roleTest.setTimeout(60_000)
+  roleTest.setTimeout(120_000)
   const wide: Array<{ path: string; overflow: number }> = []
   for (const role of [visitor, advertiser, admin, clinician]) {
     await role.page.setViewportSize(PHONE)

@@ -78,7 +78,7 @@ test('an advertiser signs in, creates an ad, previews and pays for it; an admini
   page,
   browser,
 }) => {
-  test.setTimeout(60_000)
+  test.setTimeout(120_000)
   // The account exists already; signing in is the first thing done with the keyboard.
   const account = await signInAsNewBusiness(page, 'Keyboard Bakery')
   await page.context().clearCookies()
@@ -162,7 +162,7 @@ test("the keyboard's focus shows at every stop of the landing, sign-in, dashboar
   page,
   browser,
 }) => {
-  test.setTimeout(60_000)
+  test.setTimeout(120_000)
   for (const path of ['/landing', '/login']) await expectFocusShownAtEveryStop(page, path)
 
   await signInAsBusiness(page, demoBusiness)
