@@ -162,6 +162,8 @@ export const events = pgTable(
     index('events_show_dates_idx').using('gin', t.showAdOnDates),
     // The category and keyword filters only ever ask for live events: these cover approved, paid ads and carry the
     // last show date (btree_gin), so ads that are over, unpaid or refused are never read to be thrown away.
+    // Every ad, whatever its state: the administrators' category counts and renames.
+    index('events_category_idx').using('gin', t.category),
     index('events_live_category_idx')
       .using('gin', t.category, t.lastShowDate)
       .where(sql`"eventStatus" = 'approved' AND "paymentStatus" = 'paid'`),
