@@ -71,7 +71,7 @@ export default function AdminOutbox() {
                     : ''}
                 </td>
                 <td className="py-2 pr-3 break-all">{m.toAddress}</td>
-                <td className="py-2">
+                <td className="py-2 wrap-anywhere">
                   <Link to={`/admin/outbox/${m.id}`} className="font-medium text-brand-700 underline">
                     {m.subject}
                   </Link>
