@@ -1,4 +1,36 @@
+import fs from 'node:fs'
+import path from 'node:path'
 import { defineConfig } from 'vitest/config'
+
+const TEST_FILE = /\.test\.tsx?$/
+const TEST_FOLDERS = ['tests/unit', 'tests/integration']
+
+function testFiles() {
+  return TEST_FOLDERS.flatMap((folder) =>
+    fs
+      .readdirSync(folder, { recursive: true, encoding: 'utf8' })
+      .filter((file) => TEST_FILE.test(file))
+      .map((file) => path.join(folder, file).split(path.sep).join('/')),
+  )
+}
+
+/**
+ * Test files that load the built app or start the server in their own process. The bundle keeps its caches, and
+ * the server its port, for the life of the process, so each of these files gets a fresh one; the others share
+ * their worker's modules, which saves importing the app again for every file.
+ */
+const OWN_PROCESS_TESTS = testFiles().filter((file) =>
+  /#tests\/support\/(built-app|running-server)\.ts/.test(fs.readFileSync(file, 'utf8')),
+)
+
+/** The tests that run on databases of their own (a private cluster, an embedded folder), whatever DATABASE_URL says. */
+const OWN_DATABASE_TESTS = [
+  'tests/integration/database-outage.test.ts',
+  'tests/integration/embedded-database.test.ts',
+  'tests/integration/shared-database.test.ts',
+  'tests/integration/two-servers.test.ts',
+]
+const onDatabaseServer = Boolean(process.env.DATABASE_URL)
 
 /** The tests that store, serve or delete media: they run once more with the S3-compatible backend. */
 const MEDIA_TESTS = [
@@ -19,6 +51,9 @@ export default defineConfig({
       SESSION_SECRET: 'test-session-secret-at-least-32-characters-long',
       APP_TIME_ZONE: 'America/New_York',
     },
+    // Vitest's default leaves one core to itself; a test file waits on its database and servers much of the time, so
+    // two files at once on two cores finish sooner.
+    maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 60_000,
     projects: [
@@ -26,18 +61,33 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'local',
-          include: ['tests/unit/**/*.test.{ts,tsx}', 'tests/integration/**/*.test.{ts,tsx}'],
+          include: TEST_FOLDERS.map((folder) => `${folder}/**/*.test.{ts,tsx}`),
+          exclude: [...OWN_PROCESS_TESTS, ...(onDatabaseServer ? OWN_DATABASE_TESTS : [])],
+          isolate: false,
         },
       },
       {
         extends: true,
         test: {
-          name: 's3',
-          include: MEDIA_TESTS,
-          globalSetup: ['tests/support/s3-global-setup.ts'],
-          setupFiles: ['tests/support/s3-bucket.ts'],
+          name: 'own-process',
+          include: OWN_PROCESS_TESTS,
+          exclude: onDatabaseServer ? OWN_DATABASE_TESTS : [],
         },
       },
+      // Media storage does not depend on the database, so the run on a PostgreSQL server leaves S3 out.
+      ...(onDatabaseServer
+        ? []
+        : [
+            {
+              extends: true,
+              test: {
+                name: 's3',
+                include: MEDIA_TESTS,
+                globalSetup: ['tests/support/s3-global-setup.ts'],
+                setupFiles: ['tests/support/s3-bucket.ts'],
+              },
+            },
+          ]),
     ],
   },
 })
