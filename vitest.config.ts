@@ -79,7 +79,7 @@ export default defineConfig({
         ? []
         : [
             {
-              extends: true,
+              extends: true as const,
               test: {
                 name: 's3',
                 include: MEDIA_TESTS,
