@@ -214,13 +214,6 @@ const testState: TestState = ((
   refunds: new Map(),
 })
 
-/** Empties the test processor, as a new database needs: its idempotency keys hold event ids, which start over. */
-export function forgetTestPayments() {
-  testState.intents.clear()
-  testState.byIdempotencyKey.clear()
-  testState.refunds.clear()
-}
-
 const randomId = (prefix: string) => `${prefix}_test_${crypto.randomBytes(12).toString('hex')}`
 
 function luhnValid(digits: string) {

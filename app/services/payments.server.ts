@@ -165,9 +165,11 @@ async function setUpLockedEventPayment(
     }
   }
 
-  // A fresh key per attempt: an intent that was cancelled (or forgotten by the test provider) cannot be reused.
+  // A fresh key per attempt: an intent that was cancelled (or forgotten by the test provider) cannot be reused. The
+  // ad's creation time is in it because ids start over with a new database, while the processor keeps its keys.
   const attempts = await countPaymentsForEvent(event.eventID, tx)
-  const idempotencyKey = `event-${event.eventID}-${cents}${attempts > 0 ? `-${attempts + 1}` : ''}`
+  const attempt = attempts > 0 ? `-${attempts + 1}` : ''
+  const idempotencyKey = `event-${event.eventID}-${event.createdDate.getTime()}-${cents}${attempt}`
   const intent = await provider.createIntent({
     amountCents: cents,
     currency: CURRENCY,
@@ -609,7 +611,8 @@ export async function refundEventPayment(
       paymentIntentId: payment.payment_intent_id,
       amountCents: amount,
       reason,
-      idempotencyKey: `refund-${payment.paymentID}-${amount}`,
+      // The processor's own id: payment ids start over with a new database, and the processor keeps its keys.
+      idempotencyKey: `refund-${payment.payment_intent_id}-${amount}`,
     })
   }
   const paymentIntentId = payment.payment_intent_id

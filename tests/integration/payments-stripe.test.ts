@@ -159,14 +159,16 @@ describe('set-up: POST /api/create-event-payment', () => {
       businessID: String(ctx.owner.businessID),
     })
     const created = fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payment_intents')
-    expect(created.map((r) => r.idempotencyKey)).toEqual([`event-${ctx.event.eventID}-2900`])
+    expect(created.map((r) => r.idempotencyKey)).toEqual([
+      `event-${ctx.event.eventID}-${ctx.event.createdDate.getTime()}-2900`,
+    ])
 
     const [row] = await paymentRows(ctx.event.eventID)
     expect(row).toMatchObject({
       currency: 'usd',
       amount_due_cents: 2900,
       totalCost: 29,
-      idempotency_key: `event-${ctx.event.eventID}-2900`,
+      idempotency_key: `event-${ctx.event.eventID}-${ctx.event.createdDate.getTime()}-2900`,
       payment_intent_id: intent.id,
       payment_status: 'pending',
     })
@@ -480,6 +482,41 @@ describe('refunds', () => {
     expect((await deliver(refundedEvent)).status).toBe(200)
     const [after] = await paymentRows(ctx.event.eventID)
     expect(after).toMatchObject({ payment_status: 'refunded', amount_refunded_cents: 2900 })
+  })
+
+  test('after the database starts over (ids used again), a refund still reaches Stripe for its own payment', async () => {
+    async function paidAd() {
+      const ctx = await setUp()
+      await createPayment(ctx)
+      const intent = fake.intentByEvent(ctx.event.eventID)!
+      fake.succeed(intent.id)
+      await completePayment(ctx.owner, ctx.cookie, intent.id)
+      return { ctx, intent }
+    }
+    const first = await paidAd()
+    await refundEventPayment(first.ctx.event.eventID, 'Rejected by moderation')
+    const [firstRow] = await paymentRows(first.ctx.event.eventID)
+
+    // An empty database against the same Stripe account: the next ad and its payment get the same ids.
+    await db.delete(events).where(eq(events.eventID, first.ctx.event.eventID))
+    await db.execute(
+      sql`SELECT setval(pg_get_serial_sequence('events', 'eventID'), ${first.ctx.event.eventID}, false)`,
+    )
+    await db.execute(
+      sql`SELECT setval(pg_get_serial_sequence('payments', 'paymentID'), ${firstRow!.paymentID}, false)`,
+    )
+    const second = await paidAd()
+    const [secondRow] = await paymentRows(second.ctx.event.eventID)
+    expect([second.ctx.event.eventID, secondRow!.paymentID]).toEqual([
+      first.ctx.event.eventID,
+      firstRow!.paymentID,
+    ])
+
+    const before = fake.refunds.size
+    await refundEventPayment(second.ctx.event.eventID, 'Rejected by moderation')
+    const refunds = [...fake.refunds.values()]
+    expect(refunds).toHaveLength(before + 1)
+    expect(refunds.at(-1)).toMatchObject({ payment_intent: second.intent.id, amount: 2900 })
   })
 
   test('a charge.refunded webhook alone records the refund', async () => {

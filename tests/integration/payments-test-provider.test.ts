@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { showDateBounds } from '#app/models/event-dates.ts'
 import { action as createAction } from '#app/routes/api.create-event-payment.ts'
@@ -289,6 +289,28 @@ describe('/checkout action with the test provider', () => {
     expect(await toastOf(res)).toMatchObject(PAYMENT_TEXT.success)
     expect(await storedData(cookie)).toBeNull()
     expect((await eventRow(event.eventID))!.paymentStatus).toBe('paid')
+  })
+
+  test('a database started over (event ids used again) never hands a new ad the old ad’s payment', async () => {
+    const first = await setUp()
+    await pay(first.cookie, '4242424242424242', { js: '1' })
+    const [paid] = await paymentRows(first.event.eventID)
+    expect(paid!.payment_status).toBe('paid')
+
+    // As after restoring an empty database against the same processor account: the next ad gets the same id.
+    await db.delete(events).where(eq(events.eventID, first.event.eventID))
+    await db.execute(
+      sql`SELECT setval(pg_get_serial_sequence('events', 'eventID'), ${first.event.eventID}, false)`,
+    )
+    const second = await setUp()
+    expect(second.event.eventID).toBe(first.event.eventID)
+
+    const res = await pay(second.cookie, '4000 0000 0000 0002', { js: '1' })
+    expect(await toastOf(res)).toMatchObject({ description: 'Your card was declined.' })
+    const [open] = await paymentRows(second.event.eventID)
+    expect(open!.payment_intent_id).not.toBe(paid!.payment_intent_id)
+    expect(open!.idempotency_key).not.toBe(paid!.idempotency_key)
+    expect((await eventRow(second.event.eventID))!.paymentStatus).toBe('pending')
   })
 
   test.each([

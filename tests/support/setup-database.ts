@@ -1,21 +1,18 @@
 import { afterAll, beforeAll, inject } from 'vitest'
 import { invalidateLiveEvents } from '#app/models/live-events-cache.server.ts'
 import { resetEnvCache } from '#app/services/env.server.ts'
-import { forgetTestPayments } from '#app/services/payment-providers.server.ts'
 import { closeDatabase, useDatabase } from '#db/client.server.ts'
 import { createTestDatabase } from './test-database.ts'
 
 /**
  * Every test file starts as a new process would, even in a worker that ran other files before it: its own copy of
- * the migrated database, no listings cached from another file's data, a test card processor that has seen none of
- * that file's payments, and the environment the run started with.
+ * the migrated database, no listings cached from another file's data, and the environment the run started with.
  */
 const startingEnvironment = { ...process.env }
 
 beforeAll(async () => {
   resetEnvCache()
   invalidateLiveEvents()
-  forgetTestPayments()
   useDatabase(await createTestDatabase(inject('databaseTemplate')))
 })
 

@@ -177,8 +177,9 @@ export class StripeFake {
     return intent
   }
 
+  /** The newest intent for an event id (ids start over when a database does). */
   intentByEvent(eventID: number) {
-    return [...this.intents.values()].find((i) => i.metadata.eventID === String(eventID))
+    return [...this.intents.values()].findLast((i) => i.metadata.eventID === String(eventID))
   }
 
   private mustGet(intentId: string) {
