@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 
 const TEST_FILE = /\.test\.tsx?$/
 const TEST_FOLDERS = ['tests/unit', 'tests/integration']
@@ -62,7 +62,11 @@ export default defineConfig({
         test: {
           name: 'local',
           include: TEST_FOLDERS.map((folder) => `${folder}/**/*.test.{ts,tsx}`),
-          exclude: [...OWN_PROCESS_TESTS, ...(onDatabaseServer ? OWN_DATABASE_TESTS : [])],
+          exclude: [
+            ...configDefaults.exclude,
+            ...OWN_PROCESS_TESTS,
+            ...(onDatabaseServer ? OWN_DATABASE_TESTS : []),
+          ],
           isolate: false,
         },
       },
@@ -71,7 +75,7 @@ export default defineConfig({
         test: {
           name: 'own-process',
           include: OWN_PROCESS_TESTS,
-          exclude: onDatabaseServer ? OWN_DATABASE_TESTS : [],
+          exclude: [...configDefaults.exclude, ...(onDatabaseServer ? OWN_DATABASE_TESTS : [])],
         },
       },
       // Media storage does not depend on the database, so the run on a PostgreSQL server leaves S3 out.
