@@ -221,7 +221,7 @@ export type EventRevision = typeof eventRevisions.$inferSelect
  * Every show date (the display dates and the event date) of each event that is approved and paid, with the event's
  * show date before it, so that "the event's next show date from today" is one row found by the date index: the row
  * whose date is today or later and whose previous date is before today (or none). Kept in step with `events` by the
- * trigger `events_show_dates_sync` (db/migrations/0006_event_show_dates.sql), in the same transaction as any write.
+ * trigger `events_show_dates_sync` (db/migrations/0006_event_show_dates.sql, rewritten in 0014), in the same transaction as any write.
  */
 export const eventShowDates = pgTable(
   'event_show_dates',
@@ -236,6 +236,25 @@ export const eventShowDates = pgTable(
     primaryKey({ columns: [t.eventId, t.showDate] }),
     index('event_show_dates_date_idx').on(t.showDate, t.eventId, t.previousDate),
   ],
+)
+
+/**
+ * How many approved, paid events have a show date with a given date before it, per category ('' = every event
+ * once): `event_show_dates` summed by (category, show_date, previous_date). An event has a date in a window that
+ * starts today or later exactly when one of its rows lies in the window and the row's previous date is before the
+ * window's start, so the number of such events is a sum over this table's rows for the window: its size follows the
+ * calendar's days, not the number of events. Kept by the same trigger as `event_show_dates`
+ * (db/migrations/0014_show_date_counts.sql); `previous_date` is '-infinity' for an event's first date.
+ */
+export const showDateCounts = pgTable(
+  'show_date_counts',
+  {
+    category: text('category').notNull(),
+    showDate: date('show_date', { mode: 'string' }).notNull(),
+    previousDate: date('previous_date', { mode: 'string' }).notNull(),
+    events: integer('events').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.category, t.showDate, t.previousDate] })],
 )
 
 export const eventMedia = pgTable(

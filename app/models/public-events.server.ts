@@ -15,7 +15,7 @@ import {
 import { alias, type PgSelect } from 'drizzle-orm/pg-core'
 import { FEATURED_EVENTS_LIMIT, UNSET_DATE } from '#app/constants.ts'
 import { db } from '#db/client.server.ts'
-import { business, eventShowDates, events, zipCentroids } from '#db/schema.ts'
+import { business, eventShowDates, events, showDateCounts, zipCentroids } from '#db/schema.ts'
 import {
   dateWindow,
   EMPTY_CALENDAR_FILTERS,
@@ -234,19 +234,28 @@ export function rankedLiveEventsQuery(
     .offset(offset)
 }
 
-/** The count (not run): index-only from the show-date table for a date filter alone, from the events otherwise. */
+/** The category filter's key in `show_date_counts`: '' counts every event once. */
+const EVERY_CATEGORY = ''
+
+/**
+ * The count (not run). Without a keyword, ZIP or distance, and with no date window or one from today on, it sums the
+ * counts table over the window's days: each event is counted at its first date in the window (the row whose date is
+ * in the window and whose previous date is before the window's start), and every such date is today or later, so the
+ * event is live. Otherwise it counts the matching events.
+ */
 export function countLiveEventsQuery(filters: CalendarFilters, { today }: { today: string }) {
   const window = dateWindow(filters)
-  if (window?.from && filters.to && window.from >= today && !hasEventFilters(filters)) {
-    // Every date in the window is today or later, so an event with one is live. Each such event has exactly one
-    // row that is its first date from the window's start (the date before it is earlier): count those rows.
+  const from = window ? window.from : today
+  if (from && from >= today && !filters.keyword && !filters.zip && !filters.near) {
     return db
-      .select({ n: count() })
-      .from(showDates)
+      .select({ n: sql<number>`coalesce(sum(${showDateCounts.events}), 0)::integer` })
+      .from(showDateCounts)
       .where(
         and(
-          sql`${showDates.showDate} BETWEEN ${window.from}::date AND ${window.to}::date`,
-          or(isNull(showDates.previousDate), sql`${showDates.previousDate} < ${window.from}::date`),
+          eq(showDateCounts.category, filters.category || EVERY_CATEGORY),
+          gte(showDateCounts.showDate, from),
+          window ? lte(showDateCounts.showDate, window.to) : undefined,
+          sql`${showDateCounts.previousDate} < ${from}::date`,
         ),
       )
   }

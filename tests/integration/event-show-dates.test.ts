@@ -5,10 +5,11 @@ import { insertEvent, updateSubmittedEvent, type NewEventData } from '#app/model
 import { reviewEvent } from '#app/services/moderation.server.ts'
 import { listingStrategy, listLiveEvents, countLiveEvents } from '#app/models/public-events.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
+import { eventShowDates as showDatesOfEvent } from '#app/models/event-dates.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { insertBusiness, insertUser } from '#db/factories.ts'
-import { events, eventShowDates, type Business } from '#db/schema.ts'
+import { events, eventShowDates, showDateCounts, type Business } from '#db/schema.ts'
 import { insertPaidPayment, insertTestEvent } from '#tests/support/events.ts'
 import { normalizeCalendarFilters } from '#app/models/calendar-filters.ts'
 
@@ -129,6 +130,98 @@ describe('the show-date table follows the events', () => {
     // A refund after approval takes the ad down again.
     await db.update(events).set({ paymentStatus: 'refunded' }).where(eq(events.eventID, approved.eventID))
     expect(await showDatesOf(approved.eventID)).toEqual([])
+  })
+})
+
+/** The counts table as it should be: every approved, paid event's show dates, per category and under ''. */
+async function expectedShowDateCounts() {
+  const rows = await db.select().from(events)
+  const counts = new Map<string, number>()
+  for (const event of rows) {
+    if (event.eventStatus !== 'approved' || event.paymentStatus !== 'paid') continue
+    const dates = showDatesOfEvent(event.eventDate, event.showAdOnDates)
+    for (const category of new Set([...event.category, ''])) {
+      dates.forEach((date, i) => {
+        const key = [category, date, dates[i - 1] ?? '-infinity'].join(' | ')
+        counts.set(key, (counts.get(key) ?? 0) + 1)
+      })
+    }
+  }
+  return [...counts].sort(([a], [b]) => a.localeCompare(b))
+}
+
+async function showDateCountsTable() {
+  const rows = await db.select().from(showDateCounts)
+  return rows
+    .map((r) => [[r.category, r.showDate, r.previousDate].join(' | '), r.events] as [string, number])
+    .sort(([a], [b]) => a.localeCompare(b))
+}
+
+describe('the counts table follows the events', () => {
+  test('inserts, approvals, date and category edits, refunds and deletions keep it equal to the events', async () => {
+    const draft = await insertEvent(db, submission({ eventCategory: ['Music', 'Community'] }))
+    const live = await insertTestEvent(owner, { showAdOnDates: [day(2), day(4)], category: ['Sports'] })
+    const twin = await insertTestEvent(owner, {
+      showAdOnDates: [day(2), day(4)],
+      category: ['Sports', 'Sports'],
+    })
+    const gone = await insertTestEvent(owner, { showAdOnDates: [day(9)], category: ['Arts'] })
+    expect(await showDateCountsTable()).toEqual(await expectedShowDateCounts())
+
+    await db
+      .update(events)
+      .set({ paymentStatus: 'paid', eventStatus: 'approved' })
+      .where(eq(events.eventID, draft.eventID))
+    await db
+      .update(events)
+      .set({ showAdOnDates: [day(3)], eventDate: day(6) })
+      .where(eq(events.eventID, live.eventID))
+    await db
+      .update(events)
+      .set({ category: ['Arts', 'Sports'] })
+      .where(eq(events.eventID, twin.eventID))
+    await db.update(events).set({ paymentStatus: 'refunded' }).where(eq(events.eventID, gone.eventID))
+    expect(await showDateCountsTable()).toEqual(await expectedShowDateCounts())
+
+    await db.delete(events).where(eq(events.eventID, twin.eventID))
+    await db.update(events).set({ eventTitle: 'Renamed' }).where(eq(events.eventID, live.eventID))
+    const table = await showDateCountsTable()
+    expect(table).toEqual(await expectedShowDateCounts())
+    // Keys nobody is counted under any more are gone, not kept at zero.
+    expect(table.every(([, n]) => n > 0)).toBe(true)
+    expect(table.some(([key]) => key.startsWith(`Sports | ${day(2)}`))).toBe(false)
+  })
+
+  test('counts from the table equal counting the events, for every window from today and every category', async () => {
+    for (const [i, dates] of [
+      [day(0)],
+      [day(1), day(8)],
+      [day(3), day(4), day(5)],
+      [day(10)],
+      [day(-3), day(2)],
+    ].entries()) {
+      await insertTestEvent(owner, { showAdOnDates: dates, category: i % 2 ? ['Music'] : ['Music', 'Food'] })
+    }
+    const rows = await db.select().from(events)
+    const live = rows.filter((e) => e.eventStatus === 'approved' && e.paymentStatus === 'paid')
+    for (const category of ['', 'Music', 'Food', 'Sports', 'Nothing']) {
+      for (const [from, to] of [
+        [null, null],
+        [day(0), day(0)],
+        [day(1), day(4)],
+        [day(2), null],
+        [day(5), day(9)],
+        [day(11), day(30)],
+      ] as const) {
+        const filters = { ...EMPTY_CALENDAR_FILTERS, category, from, to }
+        const expected = live.filter((e) => {
+          const dates = showDatesOfEvent(e.eventDate, e.showAdOnDates)
+          const inWindow = dates.some((d) => d >= (from ?? today) && (!to || d <= to))
+          return inWindow && (!category || e.category.includes(category))
+        }).length
+        expect(await countLiveEvents(filters, { today }), `${category} ${from}–${to}`).toBe(expected)
+      }
+    }
   })
 })
 

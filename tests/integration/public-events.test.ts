@@ -492,13 +492,15 @@ describe('GET /public', () => {
 
   test('a failing query shows "Failed to load events" with a message', async () => {
     expectConsoleError()
-    // A real failure of the query: the table it reads is briefly not there.
+    // A real failure of the queries: the tables they read (the count its own) are briefly not there.
     await db.execute(sql`ALTER TABLE events RENAME TO events_away`)
+    await db.execute(sql`ALTER TABLE show_date_counts RENAME TO show_date_counts_away`)
     try {
       const response = await callRoute(publicLoader, '/public')
       expect(response.status).toBe(503)
       expect(await response.json()).toMatchObject({ events: [], error: LOAD_FAILED_MESSAGE })
     } finally {
+      await db.execute(sql`ALTER TABLE show_date_counts_away RENAME TO show_date_counts`)
       await db.execute(sql`ALTER TABLE events_away RENAME TO events`)
     }
   })

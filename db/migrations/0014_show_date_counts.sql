@@ -1,0 +1,86 @@
+CREATE TABLE "show_date_counts" (
+	"category" text NOT NULL,
+	"show_date" date NOT NULL,
+	"previous_date" date NOT NULL,
+	"events" integer NOT NULL,
+	CONSTRAINT "show_date_counts_category_show_date_previous_date_pk" PRIMARY KEY("category","show_date","previous_date")
+);
+--> statement-breakpoint
+-- The rows an event's dates make in "event_show_dates": each show date (the display dates and the event date when
+-- set; '1989-01-01' is the unset marker) with the one before it.
+CREATE OR REPLACE FUNCTION event_show_date_rows(dates date[], event_date date)
+RETURNS TABLE (show_date date, previous_date date) AS $$
+  SELECT d, lag(d) OVER (ORDER BY d)
+  FROM (
+    SELECT DISTINCT d FROM unnest(array_append(dates, CASE WHEN event_date <> DATE '1989-01-01' THEN event_date END)) AS d
+    WHERE d IS NOT NULL
+  ) AS s
+$$ LANGUAGE sql IMMUTABLE;
+--> statement-breakpoint
+-- The keys of "show_date_counts" an event adds to: its rows once per category and once under '' (every event).
+CREATE OR REPLACE FUNCTION show_date_count_keys(categories text[], dates date[], event_date date)
+RETURNS TABLE (category text, show_date date, previous_date date) AS $$
+  SELECT c.category, r.show_date, coalesce(r.previous_date, '-infinity'::date)
+  FROM event_show_date_rows(dates, event_date) AS r
+  CROSS JOIN (SELECT DISTINCT unnest(array_append(categories, '')) AS category) AS c
+  WHERE c.category IS NOT NULL
+$$ LANGUAGE sql IMMUTABLE;
+--> statement-breakpoint
+-- Keeps "event_show_dates" and "show_date_counts" in step with an event: the rows are rewritten when the dates or the
+-- statuses change, and the counts take back what the event was and add what it is (one net change per key, in key
+-- order, so concurrent writers lock the rows they share in the same order). A deleted event's rows go by cascade.
+CREATE OR REPLACE FUNCTION events_show_dates_sync() RETURNS trigger AS $$
+DECLARE
+  was_live boolean := TG_OP <> 'INSERT' AND OLD."eventStatus" = 'approved' AND OLD."paymentStatus" = 'paid';
+  is_live boolean := TG_OP <> 'DELETE' AND NEW."eventStatus" = 'approved' AND NEW."paymentStatus" = 'paid';
+  dates_changed boolean := TG_OP <> 'UPDATE' OR NEW."showAdOnDates" IS DISTINCT FROM OLD."showAdOnDates"
+    OR NEW."eventDate" IS DISTINCT FROM OLD."eventDate" OR was_live IS DISTINCT FROM is_live;
+BEGIN
+  IF NOT (was_live OR is_live) OR (NOT dates_changed AND NEW."category" IS NOT DISTINCT FROM OLD."category") THEN
+    -- Not live before or after (no rows, nothing counted), or nothing the rows or counts hold has changed.
+    RETURN NULL;
+  END IF;
+  IF dates_changed AND TG_OP <> 'DELETE' THEN
+    IF TG_OP = 'UPDATE' THEN
+      DELETE FROM "event_show_dates" WHERE "event_id" = OLD."eventID";
+    END IF;
+    IF is_live THEN
+      INSERT INTO "event_show_dates" ("event_id", "show_date", "previous_date")
+      SELECT NEW."eventID", r.show_date, r.previous_date FROM event_show_date_rows(NEW."showAdOnDates", NEW."eventDate") AS r;
+    END IF;
+  END IF;
+  WITH changes AS (
+    SELECT k.*, -1 AS delta FROM show_date_count_keys(OLD."category", OLD."showAdOnDates", OLD."eventDate") AS k
+    WHERE was_live
+    UNION ALL
+    SELECT k.*, 1 FROM show_date_count_keys(NEW."category", NEW."showAdOnDates", NEW."eventDate") AS k
+    WHERE is_live
+  ), net AS (
+    SELECT c.category, c.show_date, c.previous_date, sum(c.delta)::integer AS delta
+    FROM changes AS c GROUP BY 1, 2, 3 HAVING sum(c.delta) <> 0
+  )
+  INSERT INTO "show_date_counts" AS t ("category", "show_date", "previous_date", "events")
+  SELECT * FROM net ORDER BY 1, 2, 3
+  ON CONFLICT ("category", "show_date", "previous_date") DO UPDATE SET "events" = t."events" + excluded."events";
+  -- Only keys the event was counted under can have dropped to none.
+  IF was_live THEN
+    DELETE FROM "show_date_counts" AS t
+    WHERE t."events" = 0 AND (t."category", t."show_date", t."previous_date") IN (
+      SELECT * FROM show_date_count_keys(OLD."category", OLD."showAdOnDates", OLD."eventDate"));
+  END IF;
+  RETURN NULL;
+END;
+$$ LANGUAGE plpgsql;
+--> statement-breakpoint
+DROP TRIGGER "events_show_dates_sync" ON "events";
+--> statement-breakpoint
+CREATE TRIGGER events_show_dates_sync
+  AFTER INSERT OR DELETE OR UPDATE OF "showAdOnDates", "eventDate", "eventStatus", "paymentStatus", "category" ON "events"
+  FOR EACH ROW EXECUTE FUNCTION events_show_dates_sync();
+--> statement-breakpoint
+INSERT INTO "show_date_counts" ("category", "show_date", "previous_date", "events")
+SELECT k.category, k.show_date, k.previous_date, count(*)
+FROM "events" AS e
+CROSS JOIN LATERAL show_date_count_keys(e."category", e."showAdOnDates", e."eventDate") AS k
+WHERE e."eventStatus" = 'approved' AND e."paymentStatus" = 'paid'
+GROUP BY 1, 2, 3;
