@@ -180,6 +180,15 @@ export function dateWindow(
   return { from: filters.from, to: filters.to ?? OPEN_ENDED_DATE_LIMIT }
 }
 
+/**
+ * The day a listing starts from: the date filter's first day when that is after today, else today. Each matching
+ * event is listed (and its card dated) at its first date from there, so a window from a later day lists its events
+ * in the order of their dates inside it.
+ */
+export function listingStart(filters: Pick<CalendarFilters, 'from'>, today: string): string {
+  return filters.from && filters.from > today ? filters.from : today
+}
+
 export function hasActiveFilters(filters: CalendarFilters) {
   return Boolean(
     filters.keyword || filters.category || filters.zip || filters.from || filters.to || filters.near,

@@ -20,6 +20,7 @@ import {
   dateWindow,
   EMPTY_CALENDAR_FILTERS,
   escapeLikePattern,
+  listingStart,
   type CalendarFilters,
 } from './calendar-filters.ts'
 import type { DayEvents } from './calendar-month.ts'
@@ -73,14 +74,31 @@ export function liveEventConditions(today: string): SQL[] {
 const showDates = eventShowDates
 
 /**
- * The show-date row that is its event's next show date from today: the date is today or later and the one before it
- * (if any) is before today. The table holds only approved, paid events, so such a row also means the event is live.
+ * The show-date row that is its event's first date from `start`: the date is `start` or later and the one before it
+ * (if any) is before `start`. The table holds only approved, paid events, so from today on such a row also means the
+ * event is live.
  */
-function isNextShowDate(row: typeof eventShowDates, today: string) {
+function isFirstShowDateFrom(row: typeof eventShowDates, start: string) {
   return and(
-    gte(row.showDate, today),
-    or(isNull(row.previousDate), sql`${row.previousDate} < ${today}::date`),
+    gte(row.showDate, start),
+    or(isNull(row.previousDate), sql`${row.previousDate} < ${start}::date`),
   )!
+}
+
+/** Whether the date filter is a window from today or later: then the row an event is listed at is inside it. */
+function windowFromToday(filters: CalendarFilters, today: string) {
+  const window = dateWindow(filters)
+  return Boolean(window?.from && window.from >= today)
+}
+
+/**
+ * The row each event is listed at: its first date from the listing's start (`listingStart`), and inside the window
+ * when the window starts today or later. Other windows (one starting before today, or with no start) keep the next
+ * date from today and are checked for a date in the window separately.
+ */
+function listingRow(row: typeof eventShowDates, filters: CalendarFilters, today: string) {
+  const first = isFirstShowDateFrom(row, listingStart(filters, today))
+  return windowFromToday(filters, today) ? and(first, lte(row.showDate, dateWindow(filters)!.to))! : first
 }
 
 /** The centre of the ZIP the distance filter measures from (joined on `filters.near`). */
@@ -174,10 +192,11 @@ const hasEventFilters = (filters: CalendarFilters) =>
   Boolean(filters.category || filters.zip || filters.keyword || filters.near)
 
 /**
- * How to find a page of matches, soonest next show date first. `walk` reads the show-date index in date order from
- * today and keeps the rows that are an event's next date and match: its cost is the page (more when few events
- * match). `candidates` finds the matching events first (through their own indexes) and looks up each one's next
- * date: its cost is the number of matches. The cheaper one is chosen from the counts, which are cached.
+ * How to find a page of matches, soonest first (each at its first date from the listing's start). `walk` reads the
+ * show-date index in date order from that start and keeps the rows that are an event's first date and match: its
+ * cost is the page (more when few events match). `candidates` finds the matching events first (through their own
+ * indexes) and looks up each one's row: its cost is the number of matches. The cheaper one is chosen from the
+ * counts, which are cached.
  */
 export type ListingStrategy = 'walk' | 'candidates'
 
@@ -191,7 +210,8 @@ export function listingStrategy({
   rows: number
 }): ListingStrategy {
   if (matches === 0) return 'candidates'
-  // A walk reads about `rows × live / matches` next-date rows; the candidates are the matches themselves.
+  // A walk reads about `rows × live / matches` rows (`live`: the events it walks through); the candidates are the
+  // matches themselves.
   return rows * live < matches * matches ? 'walk' : 'candidates'
 }
 
@@ -212,9 +232,9 @@ export function rankedLiveEventsQuery(
     return withEvents
       .where(
         and(
-          isNextShowDate(showDates, today),
+          listingRow(showDates, filters, today),
           ...eventFilterConditions(filters),
-          showsInWindow(showDates.eventId, filters),
+          windowFromToday(filters, today) ? undefined : showsInWindow(showDates.eventId, filters),
         ),
       )
       .orderBy(asc(showDates.showDate), asc(showDates.eventId))
@@ -224,7 +244,7 @@ export function rankedLiveEventsQuery(
   const candidates = db
     .select({ id: events.eventID, next: showDates.showDate })
     .from(events)
-    .innerJoin(showDates, and(eq(showDates.eventId, events.eventID), isNextShowDate(showDates, today)))
+    .innerJoin(showDates, and(eq(showDates.eventId, events.eventID), listingRow(showDates, filters, today)))
     .$dynamic()
   const order = [asc(showDates.showDate), asc(events.eventID)]
   return joinBusiness(candidates, filters)
@@ -397,6 +417,13 @@ export function getLiveEventsCount(filters: CalendarFilters, { today }: { today:
   return cachedLiveEvents(key, () => countLiveEvents(filters, { today }))
 }
 
+/** The events a walk reads through for these filters: every live event, or for a window from today on, its own. */
+function walkedEvents(filters: CalendarFilters, today: string): CalendarFilters {
+  return windowFromToday(filters, today)
+    ? { ...EMPTY_CALENDAR_FILTERS, from: filters.from, to: filters.to }
+    : EMPTY_CALENDAR_FILTERS
+}
+
 /**
  * A cached page of live events for the public pages, the feeds and the public API. The counts (cached too) choose
  * the query, and a page past the end costs no listing query.
@@ -406,7 +433,7 @@ export function getLiveEventsPage(filters: CalendarFilters, { today, limit, offs
   return cachedLiveEvents(key, async () => {
     const [matches, live] = await Promise.all([
       getLiveEventsCount(filters, { today }),
-      getLiveEventsCount(EMPTY_CALENDAR_FILTERS, { today }),
+      getLiveEventsCount(walkedEvents(filters, today), { today }),
     ])
     if (offset >= matches) return []
     const strategy = listingStrategy({ matches, live, rows: offset + limit })
@@ -447,7 +474,7 @@ export async function explainCalendarQueries(
   const offset = (page - 1) * CALENDAR_PAGE_SIZE
   const [matches, live] = await Promise.all([
     countLiveEvents(filters, { today }),
-    countLiveEvents(EMPTY_CALENDAR_FILTERS, { today }),
+    countLiveEvents(walkedEvents(filters, today), { today }),
   ])
   const strategy = listingStrategy({ matches, live, rows: offset + CALENDAR_PAGE_SIZE })
   const queries: Array<[string, SQLWrapper]> = [

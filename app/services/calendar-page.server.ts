@@ -1,6 +1,7 @@
 import { redirect } from '@remix-run/node'
 import {
   CALENDAR_FILTER_PARAMS,
+  listingStart,
   unknownZipMessage,
   type CalendarFilters,
 } from '#app/models/calendar-filters.ts'
@@ -28,7 +29,8 @@ export interface CalendarPageResults {
   events: EventTileData[]
 }
 
-function toTile(event: LiveEvent, today: string): EventTileData {
+/** A card of the listing; `start` is the listing's first day (`listingStart`), the card's date its first from there. */
+function toTile(event: LiveEvent, start: string): EventTileData {
   return {
     eventID: event.eventID,
     eventTitle: event.eventTitle,
@@ -36,7 +38,7 @@ function toTile(event: LiveEvent, today: string): EventTileData {
     category: event.category,
     stillPhotoPath: event.stillPhotoPath,
     businessName: event.businessName,
-    date: nextEventDate(event, today),
+    date: nextEventDate(event, start),
   }
 }
 
@@ -53,12 +55,13 @@ export function getCalendarResults(
   const key = JSON.stringify(['calendar-results', today, page, filters])
   return cachedLiveEvents(key, async () => {
     const listing = await loadCalendarListing(filters, { today, page })
+    const start = listingStart(filters, today)
     return {
       total: listing.total,
       page: listing.page,
       pageCount: listing.pageCount,
-      featured: listing.featured.map((e) => toTile(e, today)),
-      events: listing.events.map((e) => toTile(e, today)),
+      featured: listing.featured.map((e) => toTile(e, start)),
+      events: listing.events.map((e) => toTile(e, start)),
     }
   })
 }

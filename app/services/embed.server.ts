@@ -1,4 +1,4 @@
-import type { CalendarFilters } from '#app/models/calendar-filters.ts'
+import { listingStart, type CalendarFilters } from '#app/models/calendar-filters.ts'
 import { nextEventDate } from '#app/models/event-dates.ts'
 import { EMBED_EVENTS_LIMIT, parseEmbedFilters } from '#app/models/embed.ts'
 import { getLiveEventsPage } from '#app/models/public-events.server.ts'
@@ -17,7 +17,7 @@ export async function readEmbedFilters(
 export interface EmbedEvent {
   eventID: number
   eventTitle: string
-  /** The date a card shows (`nextEventDate`). */
+  /** The date a card shows (`nextEventDate` from the listing's start). */
   date: string | null
   businessName: string
   /** "City, ST", '' when the business gave neither. */
@@ -34,7 +34,7 @@ export async function getEmbedEvents(
   return events.map((event) => ({
     eventID: event.eventID,
     eventTitle: event.eventTitle,
-    date: nextEventDate(event, today),
+    date: nextEventDate(event, listingStart(filters, today)),
     businessName: event.businessName,
     place: [event.businessCity, event.businessState].filter(Boolean).join(', '),
     stillPhotoPath: event.stillPhotoPath,

@@ -3,6 +3,7 @@ import { PRODUCT_NAME, TAGLINE, UNSET_DATE } from '#app/constants.ts'
 import {
   calendarSearchParams,
   dateWindow,
+  listingStart,
   nearFilterErrors,
   normalizeCalendarFilters,
   unknownZipMessage,
@@ -118,7 +119,7 @@ export async function calendarRss(request: Request): Promise<string> {
   const selfUrl = `${origin}/calendar.rss${query ? `?${query}` : ''}`
   const items = events.map((event) => {
     const url = new URL(eventPagePath(event.eventID), `${origin}/`).toString()
-    const date = nextEventDate(event, today)
+    const date = nextEventDate(event, listingStart(filters, today))
     const when = date ? ` (${date})` : ''
     const published =
       event.approvedDateByAdmin !== UNSET_DATE ? rfc822(event.approvedDateByAdmin) : rfc822(event.createdDate)

@@ -237,6 +237,45 @@ describe('dates', () => {
     await expectMatches(`from=${day(11)}&to=${day(20)}`, [])
   })
 
+  test('a window from a later day lists each event at its first date inside it, and its card shows that date', async () => {
+    const returning = await insertTestEvent(springfield, {
+      eventTitle: 'Tomorrow and in 10',
+      showAdOnDates: [day(1), day(10)],
+    })
+    const inSix = await insertTestEvent(springfield, { eventTitle: 'In 6', showAdOnDates: [day(6)] })
+    const fromFive = await insertTestEvent(springfield, {
+      eventTitle: 'In 5 and 20',
+      showAdOnDates: [day(5), day(20)],
+    })
+    const query = `from=${day(5)}&to=${day(12)}`
+    for (const strategy of ['walk', 'candidates'] as const) {
+      const rows = await listLiveEvents(filtersOf(query), { today, limit: 10 }, strategy)
+      expect(
+        rows.map((r) => r.eventID),
+        strategy,
+      ).toEqual([fromFive.eventID, inSix.eventID, returning.eventID])
+      expect(
+        rows.map((r) => r.nextShowDate),
+        strategy,
+      ).toEqual([day(5), day(6), day(10)])
+    }
+    invalidateLiveEvents()
+    const response = await callRoute(calendarLoader, `/calendar?${query}`)
+    const page = (await response.json()) as { events: EventTileData[] }
+    expect(page.events.map((tile) => [tile.eventTitle, tile.date])).toEqual([
+      ['In 5 and 20', day(5)],
+      ['In 6', day(6)],
+      ['Tomorrow and in 10', day(10)],
+    ])
+    // Without a window, or with one from before today, the order is by the next date from today.
+    expect(await titles('')).toEqual(['Tomorrow and in 10', 'In 5 and 20', 'In 6'])
+    expect(await titles(`from=${day(-1)}&to=${day(12)}`)).toEqual([
+      'Tomorrow and in 10',
+      'In 5 and 20',
+      'In 6',
+    ])
+  })
+
   test('From after To is swapped', async () => {
     await insertTestEvent(springfield, { eventTitle: 'Day 5', showAdOnDates: [day(5)] })
     await expectMatches(`from=${day(6)}&to=${day(4)}`, ['Day 5'])
@@ -260,7 +299,10 @@ describe('dates', () => {
   })
 
   test('an open-ended From matches by the dates up to the limit, not by the last date alone', async () => {
-    await insertTestEvent(springfield, { eventTitle: 'Now and far later', showAdOnDates: [day(1), '2101-01-01'] })
+    await insertTestEvent(springfield, {
+      eventTitle: 'Now and far later',
+      showAdOnDates: [day(1), '2101-01-01'],
+    })
     await insertTestEvent(springfield, { eventTitle: 'Now and next month', showAdOnDates: [day(1), day(30)] })
     await expectMatches(`from=${day(2)}`, ['Now and next month'])
     await expectMatches(`from=${day(2)}&category=Concert`, [])
