@@ -231,6 +231,11 @@ export const eventShowDates = pgTable(
       .references(() => events.eventID, { onDelete: 'cascade' }),
     showDate: date('show_date', { mode: 'string' }).notNull(),
     previousDate: date('previous_date', { mode: 'string' }),
+    /** The event's categories, so a walk of the date index filters by category without reading the event. */
+    category: text('category')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
   },
   (t) => [
     primaryKey({ columns: [t.eventId, t.showDate] }),

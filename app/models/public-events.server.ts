@@ -136,12 +136,15 @@ function joinBusiness<T extends PgSelect>(query: T, filters: CalendarFilters): T
   return query
 }
 
-/** Filters on the event's own columns and its business's ZIP and place (spec §5), combined with AND. */
-function eventFilterConditions(filters: CalendarFilters): SQL[] {
+/**
+ * Filters on the event's own columns and its business's ZIP and place (spec §5), combined with AND. `categories` is
+ * the column the category is read from: the event's, or the copy on its show-date rows.
+ */
+function eventFilterConditions(filters: CalendarFilters, categories: SQLWrapper = events.category): SQL[] {
   const conditions: SQL[] = filters.near ? withinRadius(filters.radius) : []
   if (filters.category) {
     // Containment instead of `= ANY(...)`: the same meaning, and the GIN index on category can answer it.
-    conditions.push(sql`${events.category} @> ARRAY[${filters.category}]::text[]`)
+    conditions.push(sql`${categories} @> ARRAY[${filters.category}]::text[]`)
   }
   if (filters.zip) {
     conditions.push(sql`${business.businessZip} ILIKE '%' || ${escapeLikePattern(filters.zip)} || '%'`)
@@ -191,6 +194,9 @@ function filterConditions(filters: CalendarFilters): SQL[] {
 const hasEventFilters = (filters: CalendarFilters) =>
   Boolean(filters.category || filters.zip || filters.keyword || filters.near)
 
+/** Filters a show-date row cannot answer alone (it carries the categories, not the text or the place). */
+const needsEventRow = (filters: CalendarFilters) => Boolean(filters.zip || filters.keyword || filters.near)
+
 /**
  * How to find a page of matches, soonest first (each at its first date from the listing's start). `walk` reads the
  * show-date index in date order from that start and keeps the rows that are an event's first date and match: its
@@ -226,14 +232,14 @@ export function rankedLiveEventsQuery(
   // The walk reads in date order; nearest first needs every match's distance, so it starts from the candidates.
   if (strategy === 'walk' && filters.sort !== 'nearest') {
     const base = db.select({ id: showDates.eventId, next: showDates.showDate }).from(showDates).$dynamic()
-    const withEvents = hasEventFilters(filters)
+    const withEvents = needsEventRow(filters)
       ? joinBusiness(base.innerJoin(events, eq(events.eventID, showDates.eventId)), filters)
       : base
     return withEvents
       .where(
         and(
           listingRow(showDates, filters, today),
-          ...eventFilterConditions(filters),
+          ...eventFilterConditions(filters, showDates.category),
           windowFromToday(filters, today) ? undefined : showsInWindow(showDates.eventId, filters),
         ),
       )

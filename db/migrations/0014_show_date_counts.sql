@@ -6,6 +6,8 @@ CREATE TABLE "show_date_counts" (
 	CONSTRAINT "show_date_counts_category_show_date_previous_date_pk" PRIMARY KEY("category","show_date","previous_date")
 );
 --> statement-breakpoint
+ALTER TABLE "event_show_dates" ADD COLUMN "category" text[] DEFAULT '{}'::text[] NOT NULL;
+--> statement-breakpoint
 -- The rows an event's dates make in "event_show_dates": each show date (the display dates and the event date when
 -- set; '1989-01-01' is the unset marker) with the one before it.
 CREATE OR REPLACE FUNCTION event_show_date_rows(dates date[], event_date date)
@@ -26,27 +28,30 @@ RETURNS TABLE (category text, show_date date, previous_date date) AS $$
   WHERE c.category IS NOT NULL
 $$ LANGUAGE sql IMMUTABLE;
 --> statement-breakpoint
--- Keeps "event_show_dates" and "show_date_counts" in step with an event: the rows are rewritten when the dates or the
--- statuses change, and the counts take back what the event was and add what it is (one net change per key, in key
--- order, so concurrent writers lock the rows they share in the same order). A deleted event's rows go by cascade.
+-- Keeps "event_show_dates" and "show_date_counts" in step with an event (rows and counts hold approved, paid events):
+-- the rows are rewritten when the dates, the categories or the statuses change, and the counts take back what the
+-- event was and add what it is (one net change per key, in key order, so concurrent writers lock the rows they share
+-- in the same order). A deleted event's rows go by cascade.
 CREATE OR REPLACE FUNCTION events_show_dates_sync() RETURNS trigger AS $$
 DECLARE
   was_live boolean := TG_OP <> 'INSERT' AND OLD."eventStatus" = 'approved' AND OLD."paymentStatus" = 'paid';
   is_live boolean := TG_OP <> 'DELETE' AND NEW."eventStatus" = 'approved' AND NEW."paymentStatus" = 'paid';
-  dates_changed boolean := TG_OP <> 'UPDATE' OR NEW."showAdOnDates" IS DISTINCT FROM OLD."showAdOnDates"
-    OR NEW."eventDate" IS DISTINCT FROM OLD."eventDate" OR was_live IS DISTINCT FROM is_live;
+  rows_changed boolean := TG_OP <> 'UPDATE' OR NEW."showAdOnDates" IS DISTINCT FROM OLD."showAdOnDates"
+    OR NEW."eventDate" IS DISTINCT FROM OLD."eventDate" OR NEW."category" IS DISTINCT FROM OLD."category"
+    OR was_live IS DISTINCT FROM is_live;
 BEGIN
-  IF NOT (was_live OR is_live) OR (NOT dates_changed AND NEW."category" IS NOT DISTINCT FROM OLD."category") THEN
+  IF NOT (was_live OR is_live) OR NOT rows_changed THEN
     -- Not live before or after (no rows, nothing counted), or nothing the rows or counts hold has changed.
     RETURN NULL;
   END IF;
-  IF dates_changed AND TG_OP <> 'DELETE' THEN
+  IF TG_OP <> 'DELETE' THEN
     IF TG_OP = 'UPDATE' THEN
       DELETE FROM "event_show_dates" WHERE "event_id" = OLD."eventID";
     END IF;
     IF is_live THEN
-      INSERT INTO "event_show_dates" ("event_id", "show_date", "previous_date")
-      SELECT NEW."eventID", r.show_date, r.previous_date FROM event_show_date_rows(NEW."showAdOnDates", NEW."eventDate") AS r;
+      INSERT INTO "event_show_dates" ("event_id", "show_date", "previous_date", "category")
+      SELECT NEW."eventID", r.show_date, r.previous_date, NEW."category"
+      FROM event_show_date_rows(NEW."showAdOnDates", NEW."eventDate") AS r;
     END IF;
   END IF;
   WITH changes AS (
@@ -84,3 +89,5 @@ FROM "events" AS e
 CROSS JOIN LATERAL show_date_count_keys(e."category", e."showAdOnDates", e."eventDate") AS k
 WHERE e."eventStatus" = 'approved' AND e."paymentStatus" = 'paid'
 GROUP BY 1, 2, 3;
+--> statement-breakpoint
+UPDATE "event_show_dates" AS s SET "category" = e."category" FROM "events" AS e WHERE e."eventID" = s."event_id";

@@ -100,6 +100,30 @@ describe('the show-date table follows the events', () => {
     expect(await showDatesOf(event.eventID)).toEqual([[day(7), null]])
   })
 
+  test("the rows carry the event's categories; a category edit rewrites them", async () => {
+    const event = await insertTestEvent(owner, { showAdOnDates: [day(2), day(3)], category: ['Music'] })
+    const categoriesOf = async () =>
+      (
+        await db
+          .select({ category: eventShowDates.category })
+          .from(eventShowDates)
+          .where(eq(eventShowDates.eventId, event.eventID))
+      ).map((r) => r.category)
+    expect(await categoriesOf()).toEqual([['Music'], ['Music']])
+    await db
+      .update(events)
+      .set({ category: ['Arts', 'Food'] })
+      .where(eq(events.eventID, event.eventID))
+    expect(await categoriesOf()).toEqual([
+      ['Arts', 'Food'],
+      ['Arts', 'Food'],
+    ])
+    expect(await showDatesOf(event.eventID)).toEqual([
+      [day(2), null],
+      [day(3), day(2)],
+    ])
+  })
+
   test('other changes leave the rows alone; deleting the event deletes them', async () => {
     const event = await insertTestEvent(owner, { showAdOnDates: [day(2)] })
     await db.update(events).set({ eventTitle: 'Renamed' }).where(eq(events.eventID, event.eventID))
