@@ -1,3 +1,4 @@
+import { TZDate } from '@date-fns/tz'
 import { eq } from 'drizzle-orm'
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
 import { dailyStatsForBusiness } from '#app/models/analytics.server.ts'
@@ -128,7 +129,9 @@ describe('views, counted where a page is served', () => {
   test('the same visitor again within the window is not counted again; after it, it is', async () => {
     const regular = visitor()
     const counter = new ViewCounter()
-    const start = Date.now()
+    // Noon in the platform's time zone: the 31 minutes below must not cross into another day (views are kept per day).
+    const [year, month, day] = today.split('-').map(Number) as [number, number, number]
+    const start = new TZDate(year, month - 1, day, 12, 0, 0, getEnv().APP_TIME_ZONE).getTime()
     counter.count([shown.eventID], regular, start)
     counter.count([shown.eventID], regular, start + 29 * 60_000)
     counter.count([shown.eventID, other.eventID], regular, start + 29 * 60_000)
