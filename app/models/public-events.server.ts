@@ -271,8 +271,8 @@ const EVERY_CATEGORY = ''
  */
 export function countLiveEventsQuery(filters: CalendarFilters, { today }: { today: string }) {
   const window = dateWindow(filters)
-  const from = window ? window.from : today
-  if (from && from >= today && !filters.keyword && !filters.zip && !filters.near) {
+  if ((!window || windowFromToday(filters, today)) && !needsEventRow(filters)) {
+    const from = listingStart(filters, today)
     return db
       .select({ n: sql<number>`coalesce(sum(${showDateCounts.events}), 0)::integer` })
       .from(showDateCounts)
