@@ -27,6 +27,7 @@ const OWN_PROCESS_TESTS = testFiles().filter((file) =>
 const OWN_DATABASE_TESTS = [
   'tests/integration/database-outage.test.ts',
   'tests/integration/embedded-database.test.ts',
+  'tests/integration/embedded-database-thread.test.ts',
   'tests/integration/shared-database.test.ts',
   'tests/integration/two-servers.test.ts',
 ]

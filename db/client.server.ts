@@ -5,11 +5,11 @@ import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator'
 import postgres from 'postgres'
 import lockfile from 'proper-lockfile'
+import { PGliteThread } from './pglite-thread.server.ts'
 import * as schema from './schema.ts'
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>
@@ -76,14 +76,17 @@ async function lockDataFolder(folder: string) {
   }
 }
 
+/**
+ * The embedded database for a server: PGlite on a worker thread (pglite-thread.server.ts), so a query never blocks
+ * the thread that answers requests. The migrations are applied there before it answers.
+ */
 export async function openEmbeddedDatabase(dataDir: string): Promise<DatabaseHandle> {
   const folder = path.resolve(dataDir, 'pg')
   const release = await lockDataFolder(folder)
   try {
-    const { client, db } = await openPglite({ dataDir: folder })
-    await migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER })
+    const client = await PGliteThread.open(folder, MIGRATIONS_FOLDER)
     return {
-      db,
+      db: drizzlePglite(client as unknown as PGlite, { schema }) as unknown as Database,
       kind: 'pglite',
       async close() {
         await client.close()

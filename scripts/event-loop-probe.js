@@ -5,9 +5,11 @@
  */
 import fs from 'node:fs'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { isMainThread } from 'node:worker_threads'
 
 const file = process.env.EVENT_LOOP_PROBE_FILE
-if (file) {
+// The thread that answers requests; the embedded database's thread loads this file too.
+if (file && isMainThread) {
   const histogram = monitorEventLoopDelay({ resolution: 1 })
   histogram.enable()
   const ms = (ns) => Math.round(ns / 1e4) / 100

@@ -1,0 +1,107 @@
+/**
+ * The embedded database on a thread of its own (see pglite-thread.server.ts): opens PGlite on `workerData.dataDir`,
+ * applies the migrations, then answers the server thread's queries and transactions. Plain JavaScript, so the same
+ * file runs under the built server, the development server and the tests.
+ */
+import { parentPort, workerData } from 'node:worker_threads'
+import { PGlite, types } from '@electric-sql/pglite'
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
+import { drizzle } from 'drizzle-orm/pglite'
+import { migrate } from 'drizzle-orm/pglite/migrator'
+
+const asText = (value) => value
+/**
+ * The parsers drizzle's PGlite driver asks for on every query (dates, times and intervals stay text). Functions
+ * cannot cross threads, so they are applied here.
+ */
+const DRIZZLE_PARSERS = {
+  [types.TIMESTAMP]: asText,
+  [types.TIMESTAMPTZ]: asText,
+  [types.INTERVAL]: asText,
+  [types.DATE]: asText,
+  1231: asText, // numeric[]
+  1115: asText, // timestamp[]
+  1185: asText, // timestamptz[]
+  1187: asText, // interval[]
+  1182: asText, // date[]
+}
+
+/** What a failed query tells the server thread: the message and PostgreSQL's fields (code, detail, constraint…). */
+function describeError(error) {
+  const described = { name: error?.name ?? 'Error', message: String(error?.message ?? error) }
+  for (const [key, value] of Object.entries(error ?? {}))
+    if (typeof value === 'string' || typeof value === 'number') described[key] = value
+  return described
+}
+
+const ROLLBACK = Symbol('rollback')
+
+async function main() {
+  const client = new PGlite({ dataDir: workerData.dataDir, extensions: { pg_trgm, btree_gin } })
+  await client.waitReady
+  await migrate(drizzle(client), { migrationsFolder: workerData.migrationsFolder })
+
+  /** Open transactions by id: PGlite's own transaction object and how to end it. */
+  const transactions = new Map()
+  let nextTransaction = 1
+  const target = (tx) => (tx ? transactions.get(tx)?.tx : client)
+
+  const operations = {
+    async query({ sql, params, rowMode, tx }) {
+      const on = target(tx)
+      if (!on) throw new Error('The transaction has ended')
+      return on.query(sql, params, { rowMode, parsers: DRIZZLE_PARSERS })
+    },
+    async exec({ sql, tx }) {
+      const on = target(tx)
+      if (!on) throw new Error('The transaction has ended')
+      return on.exec(sql, { parsers: DRIZZLE_PARSERS })
+    },
+    /** Answers once inside a transaction (PGlite queues everything else behind it), with its id. */
+    begin() {
+      const id = nextTransaction++
+      const open = {}
+      transactions.set(id, open)
+      return new Promise((resolveBegin, rejectBegin) => {
+        open.done = client
+          .transaction(
+            (tx) =>
+              new Promise((commit, rollback) => {
+                Object.assign(open, { tx, commit, rollback })
+                resolveBegin(id)
+              }),
+          )
+          .catch((error) => {
+            if (error !== ROLLBACK) throw error
+          })
+          .finally(() => transactions.delete(id))
+        open.done.catch(rejectBegin)
+      })
+    },
+    /** Commits (or rolls back) and answers when PGlite has done so; a failed COMMIT is the answer's error. */
+    async end({ tx, commit }) {
+      const open = transactions.get(tx)
+      if (!open?.commit) throw new Error('The transaction has ended')
+      if (commit) open.commit()
+      else open.rollback(ROLLBACK)
+      await open.done
+    },
+    async close() {
+      await client.close()
+    },
+  }
+
+  parentPort.on('message', async ({ id, op, ...args }) => {
+    try {
+      const result = await operations[op](args)
+      parentPort.postMessage({ id, result })
+      if (op === 'close') parentPort.close()
+    } catch (error) {
+      parentPort.postMessage({ id, error: describeError(error) })
+    }
+  })
+  parentPort.postMessage({ ready: true })
+}
+
+main().catch((error) => parentPort.postMessage({ failed: describeError(error) }))

@@ -1,0 +1,140 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { eq, sql } from 'drizzle-orm'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { openEmbeddedDatabase, openPglite, rowsOf, type DatabaseHandle } from '#db/client.server.ts'
+import { categoryList } from '#db/schema.ts'
+import { classifyDatabaseError } from '#app/services/database-errors.server.ts'
+import { TMP_DIR } from '#tests/support/test-database.ts'
+
+const dataDir = path.join(TMP_DIR, `thread-${process.pid}-${Date.now().toString(36)}`)
+let handle: DatabaseHandle
+
+beforeAll(async () => {
+  handle = await openEmbeddedDatabase(dataDir)
+}, 60_000)
+
+afterAll(async () => {
+  await handle?.close()
+  fs.rmSync(dataDir, { recursive: true, force: true })
+})
+
+const VALUES_QUERY = sql`SELECT DATE '2026-03-01' AS day, TIMESTAMPTZ '2026-03-01 10:00:00+00' AS at,
+  ARRAY[DATE '2026-03-01', DATE '2026-03-02'] AS days, ARRAY['a', 'b'] AS words, 12.50::numeric AS price,
+  42::int AS n, 9007199254740993::bigint AS big, '{"a": [1, 2]}'::jsonb AS doc, '\\x0102'::bytea AS bytes,
+  true AS yes, NULL::text AS nothing`
+
+test('answers with the same values as PGlite in the same thread (dates as text, arrays, JSON, bytes)', async () => {
+  const local = await openPglite()
+  try {
+    const expected = rowsOf(await local.db.execute(VALUES_QUERY))
+    const actual = rowsOf(await handle.db.execute(VALUES_QUERY))
+    expect(actual).toEqual(expected)
+    expect(actual[0]).toMatchObject({ day: '2026-03-01', n: 42, doc: { a: [1, 2] } })
+  } finally {
+    await local.client.close()
+  }
+})
+
+test('has the migrations applied, and typed queries work through the schema', async () => {
+  await handle.db.insert(categoryList).values({ categoryName: 'Thread Test Category' })
+  const [row] = await handle.db
+    .select({ name: categoryList.categoryName })
+    .from(categoryList)
+    .where(eq(categoryList.categoryName, 'Thread Test Category'))
+  expect(row).toEqual({ name: 'Thread Test Category' })
+})
+
+test('commits a transaction, and rolls it back (savepoints included) when it throws', async () => {
+  await handle.db.execute(sql`CREATE TABLE thread_tx (v int PRIMARY KEY)`)
+  await handle.db.transaction(async (tx) => {
+    await tx.execute(sql`INSERT INTO thread_tx VALUES (1)`)
+    await tx
+      .transaction(async (inner) => {
+        await inner.execute(sql`INSERT INTO thread_tx VALUES (2)`)
+        throw new Error('inner fails')
+      })
+      .catch(() => {})
+  })
+  await expect(
+    handle.db.transaction(async (tx) => {
+      await tx.execute(sql`INSERT INTO thread_tx VALUES (3)`)
+      throw new Error('the whole transaction fails')
+    }),
+  ).rejects.toThrow('the whole transaction fails')
+  const rows = rowsOf<{ v: number }>(await handle.db.execute(sql`SELECT v FROM thread_tx ORDER BY v`))
+  expect(rows.map((r) => r.v)).toEqual([1])
+})
+
+test("PostgreSQL's error fields cross the thread (code, constraint) and a failed COMMIT rejects", async () => {
+  await handle.db.execute(sql`CREATE TABLE thread_unique (v int PRIMARY KEY)`)
+  await handle.db.execute(sql`INSERT INTO thread_unique VALUES (1)`)
+  const error = await handle.db.execute(sql`INSERT INTO thread_unique VALUES (1)`).catch((e: unknown) => e)
+  const cause = ((error as { cause?: unknown }).cause ?? error) as { code?: string; constraint?: string }
+  expect(cause.code).toBe('23505')
+  expect(cause.constraint).toBe('thread_unique_pkey')
+
+  await handle.db.execute(
+    sql`CREATE TABLE thread_deferred (v int UNIQUE DEFERRABLE INITIALLY DEFERRED)`,
+  )
+  await expect(
+    handle.db.transaction(async (tx) => {
+      await tx.execute(sql`INSERT INTO thread_deferred VALUES (1), (1)`)
+    }),
+  ).rejects.toMatchObject({ code: '23505' })
+  const rows = rowsOf(await handle.db.execute(sql`SELECT * FROM thread_deferred`))
+  expect(rows).toEqual([])
+})
+
+test('a query from outside an open transaction waits for it to end, then sees what it committed', async () => {
+  await handle.db.execute(sql`CREATE TABLE thread_wait (v int)`)
+  const order: string[] = []
+  let outside: Promise<unknown> | undefined
+  await handle.db.transaction(async (tx) => {
+    await tx.execute(sql`INSERT INTO thread_wait VALUES (1)`)
+    outside = handle.db.execute(sql`SELECT count(*)::int AS n FROM thread_wait`).then((result) => {
+      order.push('outside')
+      return result
+    })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    await tx.execute(sql`INSERT INTO thread_wait VALUES (2)`)
+    order.push('transaction')
+  })
+  const [counted] = rowsOf<{ n: number }>(await outside)
+  expect(order).toEqual(['transaction', 'outside'])
+  expect(counted?.n).toBe(2)
+})
+
+test('a slow query does not block the thread that answers requests', async () => {
+  const delay = monitorEventLoopDelay({ resolution: 5 })
+  delay.enable()
+  const started = performance.now()
+  await handle.db.execute(sql`SELECT count(*) FROM generate_series(1, 4000000) AS g WHERE g % 7 = 3`)
+  const queryMs = performance.now() - started
+  delay.disable()
+  // The query is long enough to matter; the event loop kept turning meanwhile.
+  expect(queryMs).toBeGreaterThan(150)
+  expect(delay.max / 1e6).toBeLessThan(Math.min(100, queryMs / 2))
+})
+
+test('after closing, a query fails as the database being unavailable (a 503), and the folder opens again', async () => {
+  const otherDir = path.join(TMP_DIR, `thread-close-${process.pid}-${Date.now().toString(36)}`)
+  try {
+    const other = await openEmbeddedDatabase(otherDir)
+    await other.db.execute(sql`CREATE TABLE kept (v int)`)
+    await other.db.execute(sql`INSERT INTO kept VALUES (7)`)
+    await other.close()
+    const error = await other.db.execute(sql`SELECT 1`).catch((e: unknown) => e)
+    expect(classifyDatabaseError(error)).toBe('unavailable')
+
+    const again = await openEmbeddedDatabase(otherDir)
+    try {
+      expect(rowsOf(await again.db.execute(sql`SELECT v FROM kept`))).toEqual([{ v: 7 }])
+    } finally {
+      await again.close()
+    }
+  } finally {
+    fs.rmSync(otherDir, { recursive: true, force: true })
+  }
+}, 60_000)
