@@ -236,10 +236,21 @@ export const eventShowDates = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    /**
+     * Whether the month grid lists the event on this day: it has no date of its own, or this is that date (the
+     * rows hold both its display dates and its own date).
+     */
+    gridDay: boolean('grid_day').notNull().default(true),
+    /** The event's last date (its last row): the event is live while this is today or later. */
+    lastDate: date('last_date', { mode: 'string' }).notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.eventId, t.showDate] }),
     index('event_show_dates_date_idx').on(t.showDate, t.eventId, t.previousDate),
+    // The month grid's days read from the rows alone: who shows on a day, first by id, and whether still live.
+    index('event_show_dates_grid_idx')
+      .on(t.showDate, t.eventId, t.lastDate, t.category)
+      .where(sql`grid_day`),
   ],
 )
 
@@ -249,7 +260,8 @@ export const eventShowDates = pgTable(
  * starts today or later exactly when one of its rows lies in the window and the row's previous date is before the
  * window's start, so the number of such events is a sum over this table's rows for the window: its size follows the
  * calendar's days, not the number of events. Kept by the same trigger as `event_show_dates`
- * (db/migrations/0014_show_date_counts.sql); `previous_date` is '-infinity' for an event's first date.
+ * (db/migrations/0014_show_date_counts.sql, 0015_month_grid_counts.sql); `previous_date` is '-infinity' for an
+ * event's first date.
  */
 export const showDateCounts = pgTable(
   'show_date_counts',
@@ -257,9 +269,11 @@ export const showDateCounts = pgTable(
     category: text('category').notNull(),
     showDate: date('show_date', { mode: 'string' }).notNull(),
     previousDate: date('previous_date', { mode: 'string' }).notNull(),
+    /** The rows' `grid_day`: summed over both, the listing's counts; the true ones, the month grid's per day. */
+    gridDay: boolean('grid_day').notNull(),
     events: integer('events').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.category, t.showDate, t.previousDate] })],
+  (t) => [primaryKey({ columns: [t.category, t.showDate, t.previousDate, t.gridDay] })],
 )
 
 export const eventMedia = pgTable(

@@ -13,7 +13,8 @@ import {
   type SQLWrapper,
 } from 'drizzle-orm'
 import { alias, type PgSelect } from 'drizzle-orm/pg-core'
-import { FEATURED_EVENTS_LIMIT, UNSET_DATE } from '#app/constants.ts'
+import { FEATURED_EVENTS_LIMIT } from '#app/constants.ts'
+import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { business, eventShowDates, events, showDateCounts, zipCentroids } from '#db/schema.ts'
 import {
@@ -291,16 +292,97 @@ export function countLiveEventsQuery(filters: CalendarFilters, { today }: { toda
   )
 }
 
+interface DayRange {
+  today: string
+  from: string
+  to: string
+  perDay: number
+}
+
 /**
- * The live events matching `filters` on each day from `from` to `to` (not run): the first `perDay` of each day and
- * the day's count, in one query. It reads the show-date index for the range; a day lists an event on its own date
- * when it has one, else on each of its display dates (`eventDates`): the table's rows are both, so a row counts when
- * the event has no date of its own or the row is that date.
+ * A show-date row the month grid lists for these filters (no keyword, ZIP or distance): a grid day (the grid index's
+ * own condition, as written there, so the planner can use it) of an event still live (its last date from today
+ * on), in the category.
  */
-export function eventsByDayQuery(
-  filters: CalendarFilters,
-  { today, from, to, perDay }: { today: string; from: string; to: string; perDay: number },
-) {
+function gridRow(row: { lastDate: SQLWrapper; category: SQLWrapper }, filters: CalendarFilters, today: string) {
+  return and(sql`grid_day`, sql`${row.lastDate} >= ${today}::date`, ...eventFilterConditions(filters, row.category))
+}
+
+/** The grid's days from today on: each day's total summed from the counts, and its first events from the rows. */
+function daysFromCounts(filters: CalendarFilters, { today, from, to, perDay }: DayRange) {
+  const days = db
+    .select({
+      date: showDateCounts.showDate,
+      dayTotal: sql<number>`sum(${showDateCounts.events})::integer`.as('day_total'),
+    })
+    .from(showDateCounts)
+    .where(
+      and(
+        eq(showDateCounts.category, filters.category || EVERY_CATEGORY),
+        gte(showDateCounts.showDate, from),
+        lte(showDateCounts.showDate, to),
+        eq(showDateCounts.gridDay, true),
+      ),
+    )
+    .groupBy(showDateCounts.showDate)
+    .as('days')
+  const row = alias(eventShowDates, 'listed_row')
+  const listed = db
+    .select({ eventID: row.eventId })
+    .from(row)
+    .where(and(eq(row.showDate, days.date), gridRow(row, filters, today)))
+    .orderBy(asc(row.eventId))
+    .limit(perDay)
+    .as('listed')
+  return db
+    .select({
+      date: days.date,
+      eventID: events.eventID,
+      eventTitle: events.eventTitle,
+      category: events.category,
+      dayTotal: days.dayTotal,
+    })
+    .from(days)
+    .crossJoinLateral(listed)
+    .innerJoin(events, eq(events.eventID, listed.eventID))
+    .orderBy(asc(days.date), asc(events.eventID))
+}
+
+/**
+ * The grid's days before today (the current month's): the counts include events that are over there, so the rows
+ * of events still running are counted from the grid index itself.
+ */
+function daysFromRows(filters: CalendarFilters, { today, from, to, perDay }: DayRange) {
+  const ranked = db
+    .select({
+      date: showDates.showDate,
+      eventID: showDates.eventId,
+      rank: sql<number>`row_number() OVER (PARTITION BY ${showDates.showDate} ORDER BY ${showDates.eventId})`.as(
+        'rank',
+      ),
+      dayTotal: sql<number>`count(*) OVER (PARTITION BY ${showDates.showDate})`.as('day_total'),
+    })
+    .from(showDates)
+    .where(
+      and(sql`${showDates.showDate} BETWEEN ${from}::date AND ${to}::date`, gridRow(showDates, filters, today)),
+    )
+    .as('ranked')
+  return db
+    .select({
+      date: ranked.date,
+      eventID: events.eventID,
+      eventTitle: events.eventTitle,
+      category: events.category,
+      dayTotal: ranked.dayTotal,
+    })
+    .from(ranked)
+    .innerJoin(events, eq(events.eventID, ranked.eventID))
+    .where(lte(ranked.rank, perDay))
+    .orderBy(asc(ranked.date), asc(ranked.eventID))
+}
+
+/** With a keyword, ZIP or distance: the matching events joined to their rows. */
+function daysFromMatches(filters: CalendarFilters, { today, from, to, perDay }: DayRange) {
   const query = db
     .select({
       date: showDates.showDate,
@@ -319,13 +401,42 @@ export function eventsByDayQuery(
     .where(
       and(
         sql`${showDates.showDate} BETWEEN ${from}::date AND ${to}::date`,
-        or(eq(events.eventDate, UNSET_DATE), eq(showDates.showDate, events.eventDate)),
+        sql`grid_day`,
         ...liveEventConditions(today),
         ...eventFilterConditions(filters),
       ),
     )
     .as('ranked')
-  return db.select().from(ranked).where(lte(ranked.rank, perDay)).orderBy(asc(ranked.date), asc(ranked.rank))
+  return db
+    .select({
+      date: ranked.date,
+      eventID: ranked.eventID,
+      eventTitle: ranked.eventTitle,
+      category: ranked.category,
+      dayTotal: ranked.dayTotal,
+    })
+    .from(ranked)
+    .where(lte(ranked.rank, perDay))
+    .orderBy(asc(ranked.date), asc(ranked.rank))
+}
+
+/**
+ * The queries (not run) for the live events matching `filters` on each day from `from` to `to`: the first `perDay`
+ * of each day by id, and the day's count. A day lists an event on its own date when it has one, else on each of its
+ * display dates (`eventDates`): the show-date rows are both, and `grid_day` says which of them the grid lists.
+ * Without a keyword, ZIP or distance, the days from today on cost the month's days (counts), and the days before
+ * today their rows; otherwise the matching events are read. Named, so the benchmark can EXPLAIN them.
+ */
+export function eventsByDayQueries(filters: CalendarFilters, range: DayRange) {
+  if (needsEventRow(filters)) return [['month', daysFromMatches(filters, range)]] as const
+  const { today, from, to } = range
+  const queries: Array<readonly [string, ReturnType<typeof daysFromRows> | ReturnType<typeof daysFromCounts>]> = []
+  if (from < today) {
+    const yesterday = addDaysIso(today, -1)
+    queries.push(['month (days before today)', daysFromRows(filters, { ...range, to: to < today ? to : yesterday })])
+  }
+  if (to >= today) queries.push(['month', daysFromCounts(filters, { ...range, from: from < today ? today : from })])
+  return queries
 }
 
 /**
@@ -340,9 +451,9 @@ export async function listEventsByDay(
   const from = window?.from && window.from > range.from ? window.from : range.from
   const to = window && window.to < range.to ? window.to : range.to
   if (from > to) return []
-  const rows = await eventsByDayQuery(filters, { ...range, from, to })
+  const parts = await Promise.all(eventsByDayQueries(filters, { ...range, from, to }).map(([, query]) => query))
   const days = new Map<string, DayEvents>()
-  for (const row of rows) {
+  for (const row of parts.flat()) {
     let day = days.get(row.date)
     if (!day) days.set(row.date, (day = { date: row.date, events: [], total: Number(row.dayTotal) }))
     day.events.push({ eventID: row.eventID, eventTitle: row.eventTitle, category: row.category })

@@ -3,10 +3,16 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { EMPTY_CALENDAR_FILTERS } from '#app/models/calendar-filters.ts'
 import { insertEvent, updateSubmittedEvent, type NewEventData } from '#app/models/event.server.ts'
 import { reviewEvent } from '#app/services/moderation.server.ts'
-import { listingStrategy, listLiveEvents, countLiveEvents } from '#app/models/public-events.server.ts'
+import {
+  countLiveEvents,
+  listEventsByDay,
+  listingStrategy,
+  listLiveEvents,
+} from '#app/models/public-events.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
 import { eventShowDates as showDatesOfEvent } from '#app/models/event-dates.ts'
 import { addDaysIso } from '#app/utils/time.ts'
+import { UNSET_DATE } from '#app/constants.ts'
 import { db } from '#db/client.server.ts'
 import { insertBusiness, insertUser } from '#db/factories.ts'
 import { events, eventShowDates, showDateCounts, type Business } from '#db/schema.ts'
@@ -157,7 +163,13 @@ describe('the show-date table follows the events', () => {
   })
 })
 
-/** The counts table as it should be: every approved, paid event's show dates, per category and under ''. */
+const isGridDay = (event: { eventDate: string }, date: string) =>
+  event.eventDate === UNSET_DATE || date === event.eventDate
+
+/**
+ * The counts table as it should be: every approved, paid event's show dates, per category and under '', and
+ * whether the month grid lists the event on that day.
+ */
 async function expectedShowDateCounts() {
   const rows = await db.select().from(events)
   const counts = new Map<string, number>()
@@ -166,7 +178,7 @@ async function expectedShowDateCounts() {
     const dates = showDatesOfEvent(event.eventDate, event.showAdOnDates)
     for (const category of new Set([...event.category, ''])) {
       dates.forEach((date, i) => {
-        const key = [category, date, dates[i - 1] ?? '-infinity'].join(' | ')
+        const key = [category, date, dates[i - 1] ?? '-infinity', isGridDay(event, date)].join(' | ')
         counts.set(key, (counts.get(key) ?? 0) + 1)
       })
     }
@@ -177,8 +189,29 @@ async function expectedShowDateCounts() {
 async function showDateCountsTable() {
   const rows = await db.select().from(showDateCounts)
   return rows
-    .map((r) => [[r.category, r.showDate, r.previousDate].join(' | '), r.events] as [string, number])
+    .map(
+      (r) => [[r.category, r.showDate, r.previousDate, r.gridDay].join(' | '), r.events] as [string, number],
+    )
     .sort(([a], [b]) => a.localeCompare(b))
+}
+
+/** The show-date rows as they should be, with the month grid's facts: grid day, and the event's last row. */
+async function expectedShowDateRows() {
+  const rows = await db.select().from(events)
+  return rows
+    .filter((event) => event.eventStatus === 'approved' && event.paymentStatus === 'paid')
+    .flatMap((event) => {
+      const dates = showDatesOfEvent(event.eventDate, event.showAdOnDates)
+      return dates.map((date) =>
+        [event.eventID, date, isGridDay(event, date), dates.at(-1)].join(' | '),
+      )
+    })
+    .sort()
+}
+
+async function showDateRowsTable() {
+  const rows = await db.select().from(eventShowDates)
+  return rows.map((r) => [r.eventId, r.showDate, r.gridDay, r.lastDate].join(' | ')).sort()
 }
 
 describe('the counts table follows the events', () => {
@@ -190,7 +223,10 @@ describe('the counts table follows the events', () => {
       category: ['Sports', 'Sports'],
     })
     const gone = await insertTestEvent(owner, { showAdOnDates: [day(9)], category: ['Arts'] })
+    // Same dates, one with a date of its own among them: the grid lists it on that day only.
+    await insertTestEvent(owner, { showAdOnDates: [day(2), day(4)], eventDate: day(4), category: ['Arts'] })
     expect(await showDateCountsTable()).toEqual(await expectedShowDateCounts())
+    expect(await showDateRowsTable()).toEqual(await expectedShowDateRows())
 
     await db
       .update(events)
@@ -206,11 +242,13 @@ describe('the counts table follows the events', () => {
       .where(eq(events.eventID, twin.eventID))
     await db.update(events).set({ paymentStatus: 'refunded' }).where(eq(events.eventID, gone.eventID))
     expect(await showDateCountsTable()).toEqual(await expectedShowDateCounts())
+    expect(await showDateRowsTable()).toEqual(await expectedShowDateRows())
 
     await db.delete(events).where(eq(events.eventID, twin.eventID))
     await db.update(events).set({ eventTitle: 'Renamed' }).where(eq(events.eventID, live.eventID))
     const table = await showDateCountsTable()
     expect(table).toEqual(await expectedShowDateCounts())
+    expect(await showDateRowsTable()).toEqual(await expectedShowDateRows())
     // Keys nobody is counted under any more are gone, not kept at zero.
     expect(table.every(([, n]) => n > 0)).toBe(true)
     expect(table.some(([key]) => key.startsWith(`Sports | ${day(2)}`))).toBe(false)
@@ -299,5 +337,73 @@ describe('both ways of finding a page agree', () => {
     expect(listingStrategy({ matches: 3_000, live: 10_000, rows: 48 })).toBe('walk')
     expect(listingStrategy({ matches: 100, live: 10_000, rows: 24 })).toBe('candidates')
     expect(listingStrategy({ matches: 0, live: 10_000, rows: 24 })).toBe('candidates')
+  })
+})
+
+describe('the month grid agrees with the events', () => {
+  test("its days (from the counts, the rows, or the matching events) list and count what the date rule says", async () => {
+    await db.delete(events)
+    const categories = [['Music'], ['Music', 'Food'], ['Food']]
+    const plans: Array<{ dates: string[]; own?: string }> = [
+      { dates: [day(-12), day(-9)] }, // over: on no day
+      { dates: [day(-6), day(2)] }, // running: on its past day too
+      { dates: [day(-3), day(1), day(5)], own: day(1) }, // its own date only
+      { dates: [day(0)] },
+      { dates: [day(1), day(2), day(9)] },
+      { dates: [day(2), day(3)], own: day(12) }, // its own date after its display dates
+      { dates: [day(-2), day(0), day(2)] },
+      { dates: [day(2)] },
+      { dates: [day(2), day(20)] },
+      { dates: [day(-1), day(2)], own: day(-1) }, // its own date is past, a later display date keeps it live
+    ]
+    const inserted = []
+    for (const [i, plan] of plans.entries()) {
+      inserted.push(
+        await insertTestEvent(owner, {
+          showAdOnDates: plan.dates,
+          ...(plan.own && { eventDate: plan.own }),
+          category: categories[i % 3]!,
+          eventDescription: 'Bring a friend.',
+        }),
+      )
+    }
+    // Edits after the fact: new dates and a date of its own, and a new category.
+    await db
+      .update(events)
+      .set({ showAdOnDates: [day(4), day(6)], eventDate: day(6), lastShowDate: day(6) })
+      .where(eq(events.eventID, inserted[3]!.eventID))
+    await db.update(events).set({ category: ['Food'] }).where(eq(events.eventID, inserted[4]!.eventID))
+
+    const rows = await db.select().from(events)
+    const perDay = 2
+    for (const category of ['', 'Music', 'Food', 'Nothing']) {
+      for (const [from, to] of [
+        [day(-14), day(21)],
+        [day(-8), day(-1)],
+        [day(0), day(0)],
+        [day(1), day(13)],
+      ] as const) {
+        const expected = []
+        for (let d = from; d <= to; d = addDaysIso(d, 1)) {
+          const listed = rows
+            .filter((e) => {
+              const dates = showDatesOfEvent(e.eventDate, e.showAdOnDates)
+              const live = dates.at(-1)! >= today
+              return live && dates.includes(d) && isGridDay(e, d) && (!category || e.category.includes(category))
+            })
+            .map((e) => e.eventID)
+            .sort((a, b) => a - b)
+          if (listed.length > 0) expected.push({ date: d, ids: listed.slice(0, perDay), total: listed.length })
+        }
+        const range = { today, from, to, perDay }
+        const summary = (days: Awaited<ReturnType<typeof listEventsByDay>>) =>
+          days.map((x) => ({ date: x.date, ids: x.events.map((e) => e.eventID), total: x.total }))
+        const label = `${category || 'every category'} ${from}–${to}`
+        const filters = { ...EMPTY_CALENDAR_FILTERS, category }
+        expect(summary(await listEventsByDay(filters, range)), label).toEqual(expected)
+        // A keyword every event has takes the way through the matching events: the same days.
+        expect(summary(await listEventsByDay({ ...filters, keyword: 'friend' }, range)), label).toEqual(expected)
+      }
+    }
   })
 })
