@@ -304,9 +304,41 @@ interface DayRange {
  * own condition, as written there, so the planner can use it) of an event still live (its last date from today
  * on), in the category.
  */
-function gridRow(row: { lastDate: SQLWrapper; category: SQLWrapper }, filters: CalendarFilters, today: string) {
-  return and(sql`grid_day`, sql`${row.lastDate} >= ${today}::date`, ...eventFilterConditions(filters, row.category))
+function gridRow(
+  row: { lastDate: SQLWrapper; category: SQLWrapper },
+  filters: CalendarFilters,
+  today: string,
+) {
+  return and(
+    sql`grid_day`,
+    sql`${row.lastDate} >= ${today}::date`,
+    ...eventFilterConditions(filters, row.category),
+  )
 }
+
+/** A show-date row's place among its day's rows (by event id), and how many rows its day has. */
+function rankInDay() {
+  return {
+    rank: sql<number>`row_number() OVER (PARTITION BY ${showDates.showDate} ORDER BY ${showDates.eventId})`.as(
+      'rank',
+    ),
+    dayTotal: sql<number>`count(*) OVER (PARTITION BY ${showDates.showDate})`.as('day_total'),
+  }
+}
+
+/** What a day of the grid shows of each event it lists, with the day and its total from `day`. */
+function listedEvent<D, T>(day: { date: D; dayTotal: T }) {
+  return {
+    date: day.date,
+    eventID: events.eventID,
+    eventTitle: events.eventTitle,
+    category: events.category,
+    dayTotal: day.dayTotal,
+  }
+}
+
+const daysBetween = (from: string, to: string) =>
+  sql`${showDates.showDate} BETWEEN ${from}::date AND ${to}::date`
 
 /** The grid's days from today on: each day's total summed from the counts, and its first events from the rows. */
 function daysFromCounts(filters: CalendarFilters, { today, from, to, perDay }: DayRange) {
@@ -335,13 +367,7 @@ function daysFromCounts(filters: CalendarFilters, { today, from, to, perDay }: D
     .limit(perDay)
     .as('listed')
   return db
-    .select({
-      date: days.date,
-      eventID: events.eventID,
-      eventTitle: events.eventTitle,
-      category: events.category,
-      dayTotal: days.dayTotal,
-    })
+    .select(listedEvent(days))
     .from(days)
     .crossJoinLateral(listed)
     .innerJoin(events, eq(events.eventID, listed.eventID))
@@ -357,24 +383,13 @@ function daysFromRows(filters: CalendarFilters, { today, from, to, perDay }: Day
     .select({
       date: showDates.showDate,
       eventID: showDates.eventId,
-      rank: sql<number>`row_number() OVER (PARTITION BY ${showDates.showDate} ORDER BY ${showDates.eventId})`.as(
-        'rank',
-      ),
-      dayTotal: sql<number>`count(*) OVER (PARTITION BY ${showDates.showDate})`.as('day_total'),
+      ...rankInDay(),
     })
     .from(showDates)
-    .where(
-      and(sql`${showDates.showDate} BETWEEN ${from}::date AND ${to}::date`, gridRow(showDates, filters, today)),
-    )
+    .where(and(daysBetween(from, to), gridRow(showDates, filters, today)))
     .as('ranked')
   return db
-    .select({
-      date: ranked.date,
-      eventID: events.eventID,
-      eventTitle: events.eventTitle,
-      category: events.category,
-      dayTotal: ranked.dayTotal,
-    })
+    .select(listedEvent(ranked))
     .from(ranked)
     .innerJoin(events, eq(events.eventID, ranked.eventID))
     .where(lte(ranked.rank, perDay))
@@ -389,10 +404,7 @@ function daysFromMatches(filters: CalendarFilters, { today, from, to, perDay }: 
       eventID: events.eventID,
       eventTitle: events.eventTitle,
       category: events.category,
-      rank: sql<number>`row_number() OVER (PARTITION BY ${showDates.showDate} ORDER BY ${showDates.eventId})`.as(
-        'rank',
-      ),
-      dayTotal: sql<number>`count(*) OVER (PARTITION BY ${showDates.showDate})`.as('day_total'),
+      ...rankInDay(),
     })
     .from(showDates)
     .innerJoin(events, eq(events.eventID, showDates.eventId))
@@ -400,7 +412,7 @@ function daysFromMatches(filters: CalendarFilters, { today, from, to, perDay }: 
   const ranked = joinBusiness(query, filters)
     .where(
       and(
-        sql`${showDates.showDate} BETWEEN ${from}::date AND ${to}::date`,
+        daysBetween(from, to),
         sql`grid_day`,
         ...liveEventConditions(today),
         ...eventFilterConditions(filters),
@@ -430,12 +442,18 @@ function daysFromMatches(filters: CalendarFilters, { today, from, to, perDay }: 
 export function eventsByDayQueries(filters: CalendarFilters, range: DayRange) {
   if (needsEventRow(filters)) return [['month', daysFromMatches(filters, range)]] as const
   const { today, from, to } = range
-  const queries: Array<readonly [string, ReturnType<typeof daysFromRows> | ReturnType<typeof daysFromCounts>]> = []
+  const queries: Array<
+    readonly [string, ReturnType<typeof daysFromRows> | ReturnType<typeof daysFromCounts>]
+  > = []
   if (from < today) {
     const yesterday = addDaysIso(today, -1)
-    queries.push(['month (days before today)', daysFromRows(filters, { ...range, to: to < today ? to : yesterday })])
+    queries.push([
+      'month (days before today)',
+      daysFromRows(filters, { ...range, to: to < today ? to : yesterday }),
+    ])
   }
-  if (to >= today) queries.push(['month', daysFromCounts(filters, { ...range, from: from < today ? today : from })])
+  if (to >= today)
+    queries.push(['month', daysFromCounts(filters, { ...range, from: from < today ? today : from })])
   return queries
 }
 
@@ -451,7 +469,9 @@ export async function listEventsByDay(
   const from = window?.from && window.from > range.from ? window.from : range.from
   const to = window && window.to < range.to ? window.to : range.to
   if (from > to) return []
-  const parts = await Promise.all(eventsByDayQueries(filters, { ...range, from, to }).map(([, query]) => query))
+  const parts = await Promise.all(
+    eventsByDayQueries(filters, { ...range, from, to }).map(([, query]) => query),
+  )
   const days = new Map<string, DayEvents>()
   for (const row of parts.flat()) {
     let day = days.get(row.date)
