@@ -1,8 +1,8 @@
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 
-/** The worker's code; resolved from the working folder, as the migrations are (the built server is not next to it). */
-const WORKER_FILE = path.resolve(process.env.PGLITE_WORKER_FILE ?? 'db/pglite-worker.js')
+/** The worker's code, from the working folder as the migrations are: the built server is bundled elsewhere. */
+const WORKER_FILE = path.resolve('db/pglite-worker.js')
 
 /** What drizzle's PGlite driver uses of a PGlite client and of its transactions. */
 export interface QueryClient {
