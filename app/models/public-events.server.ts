@@ -300,17 +300,17 @@ interface DayRange {
 }
 
 /**
- * A show-date row the month grid lists for these filters (no keyword, ZIP or distance): a grid day (the grid index's
- * own condition, as written there, so the planner can use it) of an event still live (its last date from today
- * on), in the category.
+ * A show-date row the month grid lists for these filters (no keyword, ZIP or distance): a grid day of an event still
+ * live (its last date from today on), in the category. Named by its table, so inside the counts' lateral read it
+ * cannot be taken for the counts' own `grid_day`.
  */
 function gridRow(
-  row: { lastDate: SQLWrapper; category: SQLWrapper },
+  row: { gridDay: SQLWrapper; lastDate: SQLWrapper; category: SQLWrapper },
   filters: CalendarFilters,
   today: string,
 ) {
   return and(
-    sql`grid_day`,
+    sql`${row.gridDay}`,
     sql`${row.lastDate} >= ${today}::date`,
     ...eventFilterConditions(filters, row.category),
   )
@@ -413,7 +413,7 @@ function daysFromMatches(filters: CalendarFilters, { today, from, to, perDay }: 
     .where(
       and(
         daysBetween(from, to),
-        sql`grid_day`,
+        sql`${showDates.gridDay}`,
         ...liveEventConditions(today),
         ...eventFilterConditions(filters),
       ),
