@@ -75,10 +75,28 @@ const handleRequest: HandleDocumentRequestFunction = (
   securityHeaders(nonce, env, { frameable: isFrameable(remixContext) }).forEach((value, key) =>
     responseHeaders.set(key, value),
   )
-  const readyEvent = isbot(request.headers.get('user-agent') ?? '') ? 'onAllReady' : 'onShellReady'
+  const waitForAll = isbot(request.headers.get('user-agent') ?? '')
 
   return new Promise((resolve, reject) => {
     let shellRendered = false
+    let finished = false
+    let abortTimer: ReturnType<typeof setTimeout> | undefined
+    const finish = () => {
+      finished = true
+      clearTimeout(abortTimer)
+    }
+    const send = () => {
+      shellRendered = true
+      const body = new PassThrough()
+      responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+      resolve(
+        new Response(createReadableStreamFromReadable(body), {
+          headers: responseHeaders,
+          status: responseStatusCode,
+        }),
+      )
+      pipe(body)
+    }
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <CachedMarkupProvider value={isStaticPage(remixContext) ? renderCachedMarkup : null}>
@@ -87,19 +105,15 @@ const handleRequest: HandleDocumentRequestFunction = (
       </NonceProvider>,
       {
         nonce,
-        [readyEvent]() {
-          shellRendered = true
-          const body = new PassThrough()
-          responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          )
-          pipe(body)
+        onShellReady() {
+          if (!waitForAll) send()
+        },
+        onAllReady() {
+          finish()
+          if (waitForAll) send()
         },
         onShellError(error: unknown) {
+          finish()
           reject(error)
         },
         onError(error: unknown) {
@@ -108,7 +122,8 @@ const handleRequest: HandleDocumentRequestFunction = (
         },
       },
     )
-    setTimeout(abort, streamTimeout + 1000)
+    // A render that never completes is cut off; one that completes leaves no timer behind.
+    if (!finished) abortTimer = setTimeout(abort, streamTimeout + 1000)
   })
 }
 
