@@ -295,6 +295,25 @@ export function rowsOf<T>(result: unknown): T[] {
   return ((result as { rows?: T[] } | null)?.rows ?? []) as T[]
 }
 
+/**
+ * A query built once for each open database and run with `sql.placeholder` values. Building a query with many columns
+ * costs the server more than the database takes to answer it by key, so the pages asked for most build theirs once.
+ */
+export function preparedQuery<Values extends Record<string, unknown>, Result>(
+  build: (database: Database) => { execute(values: Values): Promise<Result> },
+) {
+  const byDatabase = new WeakMap<Database, { execute(values: Values): Promise<Result> }>()
+  return (values: Values) => {
+    const database = getDatabase()
+    let prepared = byDatabase.get(database)
+    if (!prepared) {
+      prepared = build(database)
+      byDatabase.set(database, prepared)
+    }
+    return prepared.execute(values)
+  }
+}
+
 /** The app's database; resolves to whichever handle is open when a query is made. */
 export const db: Database = new Proxy({} as Database, {
   get(_target, property) {

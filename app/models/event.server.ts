@@ -1,5 +1,5 @@
-import { and, asc, desc, eq, gte, inArray, lte } from 'drizzle-orm'
-import { db, type Transaction } from '#db/client.server.ts'
+import { and, asc, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm'
+import { db, preparedQuery, type Transaction } from '#db/client.server.ts'
 import { business, eventDailyStats, eventMedia, events, payments, type Event } from '#db/schema.ts'
 import type { MediaType } from '#app/constants.ts'
 import { sumOf } from './analytics.server.ts'
@@ -43,13 +43,18 @@ function toView(row: EventRow): EventView {
   }
 }
 
-export async function getEventView(eventID: number): Promise<EventView | null> {
-  const [row] = await db
+const eventWithBusinessByID = preparedQuery((database) =>
+  database
     .select(eventWithBusinessColumns)
     .from(events)
     .innerJoin(business, eq(business.businessID, events.businessID))
-    .where(eq(events.eventID, eventID))
+    .where(eq(events.eventID, sql.placeholder('eventID')))
     .limit(1)
+    .prepare('event_with_business_by_id'),
+)
+
+export async function getEventView(eventID: number): Promise<EventView | null> {
+  const [row] = await eventWithBusinessByID({ eventID })
   return row ? toView(row) : null
 }
 
