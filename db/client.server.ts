@@ -1,4 +1,3 @@
-import fs from 'node:fs'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin'
@@ -8,7 +7,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator'
 import postgres from 'postgres'
-import lockfile from 'proper-lockfile'
+import { lockDataFolder, stillHeld } from './data-folder-lock.server.ts'
 import { PGliteThread } from './pglite-thread.server.ts'
 import * as schema from './schema.ts'
 
@@ -37,7 +36,19 @@ const ADVISORY_LOCK_SPACE = 0x45_56_53_48
 
 export const MIGRATIONS_FOLDER = path.resolve(process.env.MIGRATIONS_DIR ?? 'db/migrations')
 
-export class DatabaseLockedError extends Error {}
+export { DatabaseLockedError } from './data-folder-lock.server.ts'
+
+/** How often an idle process checks it still holds its data folder's lock (every statement checks it too). */
+const LOCK_WATCH_MS = 500
+
+/**
+ * A process that has lost its data folder's lock (the lock file removed or replaced) may share the folder with
+ * another writer: it stops at once, without closing the database (closing writes to the folder).
+ */
+function exitOnLostLock(folder: string) {
+  console.error(`The lock on ${folder} was removed or taken by another process: stopping now, writing nothing more.`)
+  process.exit(1)
+}
 
 export const pgliteExtensions = { pg_trgm, btree_gin }
 
@@ -53,48 +64,28 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
 }
 
 /**
- * Two processes on one PGlite folder silently lose writes, so the folder is locked for the life of the
- * process and a second process is refused with a message that says what to do.
- */
-async function lockDataFolder(folder: string) {
-  fs.mkdirSync(folder, { recursive: true })
-  try {
-    return await lockfile.lock(folder, {
-      stale: 15_000,
-      update: 5_000,
-      realpath: false,
-      onCompromised: (error) => console.error(`Lost the lock on ${folder}: ${error.message}`),
-    })
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ELOCKED') {
-      throw new DatabaseLockedError(
-        `The embedded database in ${folder} is in use by another process (is the server running?). ` +
-          'Stop that process first, or point DATABASE_URL at a PostgreSQL server.',
-      )
-    }
-    throw error
-  }
-}
-
-/**
  * The embedded database for a server: PGlite on a worker thread (pglite-thread.server.ts), so a query never blocks
  * the thread that answers requests. The migrations are applied there before it answers.
  */
 export async function openEmbeddedDatabase(dataDir: string): Promise<DatabaseHandle> {
   const folder = path.resolve(dataDir, 'pg')
-  const release = await lockDataFolder(folder)
+  const lock = await lockDataFolder(folder)
+  const onLockLost = () => exitOnLostLock(folder)
+  const watch = setInterval(() => stillHeld(lock.identity) || onLockLost(), LOCK_WATCH_MS).unref()
   try {
-    const client = await PGliteThread.open(folder, MIGRATIONS_FOLDER)
+    const client = await PGliteThread.open(folder, MIGRATIONS_FOLDER, { lock: lock.identity, onLockLost })
     return {
       db: drizzlePglite(client as unknown as PGlite, { schema }) as unknown as Database,
       kind: 'pglite',
       async close() {
         await client.close()
-        await release()
+        clearInterval(watch)
+        lock.release()
       },
     }
   } catch (error) {
-    await release()
+    clearInterval(watch)
+    lock.release()
     throw error
   }
 }

@@ -21,6 +21,13 @@ export interface ThreadTransaction extends QueryClient {
 
 type Reply = { id: number; result?: unknown; error?: Record<string, unknown> & { message: string } }
 
+/** The data folder's lock as the process created it (see data-folder-lock.server.ts). */
+export interface ThreadLock {
+  path: string
+  ino: number
+  ctimeMs: number
+}
+
 /** Matches classifyDatabaseError's "unavailable": a request during a shutdown or after a crash answers 503. */
 const closedError = () => new Error('PGlite is closed')
 
@@ -42,9 +49,10 @@ export class PGliteThread implements QueryClient {
   #nextId = 1
   #closed = false
 
-  private constructor(worker: Worker) {
+  private constructor(worker: Worker, onLockLost: () => void) {
     this.#worker = worker
-    worker.on('message', (reply: Reply) => {
+    worker.on('message', (reply: Reply | { lockLost: true }) => {
+      if ('lockLost' in reply) return onLockLost()
       const pending = this.#pending.get(reply.id)
       if (!pending) return
       this.#pending.delete(reply.id)
@@ -63,9 +71,16 @@ export class PGliteThread implements QueryClient {
     })
   }
 
-  /** Starts the thread, opens the database in `dataDir` and applies the migrations. */
-  static open(dataDir: string, migrationsFolder: string): Promise<PGliteThread> {
-    const worker = new Worker(WORKER_FILE, { workerData: { dataDir, migrationsFolder } })
+  /**
+   * Starts the thread, opens the database in `dataDir` and applies the migrations. With `lock`, every statement
+   * first checks the folder is still locked by this process, and `onLockLost` is called when it is not.
+   */
+  static open(
+    dataDir: string,
+    migrationsFolder: string,
+    { lock, onLockLost = () => {} }: { lock?: ThreadLock; onLockLost?: () => void } = {},
+  ): Promise<PGliteThread> {
+    const worker = new Worker(WORKER_FILE, { workerData: { dataDir, migrationsFolder, lock } })
     return new Promise((resolve, reject) => {
       const onExit = (code: number) => reject(new Error(`The embedded database exited (${code}) while opening`))
       worker.once('error', reject)
@@ -73,7 +88,7 @@ export class PGliteThread implements QueryClient {
       worker.once('message', (message: { ready?: true; failed?: Reply['error'] }) => {
         worker.off('error', reject)
         worker.off('exit', onExit)
-        if (message.ready) return resolve(new PGliteThread(worker))
+        if (message.ready) return resolve(new PGliteThread(worker, onLockLost))
         void worker.terminate()
         reject(message.failed ? asError(message.failed) : new Error('The embedded database did not open'))
       })

@@ -3,6 +3,7 @@
  * applies the migrations, then answers the server thread's queries and transactions. Plain JavaScript, so the same
  * file runs under the built server, the development server and the tests.
  */
+import fs from 'node:fs'
 import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite, types } from '@electric-sql/pglite'
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin'
@@ -37,6 +38,25 @@ function describeError(error) {
 
 const ROLLBACK = Symbol('rollback')
 
+/**
+ * The data folder's lock as this process created it (data-folder-lock.server.ts). It is checked before every
+ * statement and commit: once it is removed or replaced, another process may be writing the folder, so this one
+ * writes nothing more and tells the server, which exits.
+ */
+const lock = workerData.lock
+let lockLost = false
+function ensureLockHeld() {
+  if (!lock || lockLost) {
+    if (lockLost) throw new Error('PGlite is closed: the data folder lock was lost')
+    return
+  }
+  const stat = fs.statSync(lock.path, { throwIfNoEntry: false })
+  if (stat && stat.ino === lock.ino && stat.ctimeMs === lock.ctimeMs) return
+  lockLost = true
+  parentPort.postMessage({ lockLost: true })
+  throw new Error('PGlite is closed: the data folder lock was lost')
+}
+
 async function main() {
   const client = new PGlite({ dataDir: workerData.dataDir, extensions: { pg_trgm, btree_gin } })
   await client.waitReady
@@ -49,17 +69,20 @@ async function main() {
 
   const operations = {
     async query({ sql, params, rowMode, tx }) {
+      ensureLockHeld()
       const on = target(tx)
       if (!on) throw new Error('The transaction has ended')
       return on.query(sql, params, { rowMode, parsers: DRIZZLE_PARSERS })
     },
     async exec({ sql, tx }) {
+      ensureLockHeld()
       const on = target(tx)
       if (!on) throw new Error('The transaction has ended')
       return on.exec(sql, { parsers: DRIZZLE_PARSERS })
     },
     /** Answers once inside a transaction (PGlite queues everything else behind it), with its id. */
     begin() {
+      ensureLockHeld()
       const id = nextTransaction++
       const open = {}
       transactions.set(id, open)
@@ -83,6 +106,7 @@ async function main() {
     async end({ tx, commit }) {
       const open = transactions.get(tx)
       if (!open?.commit) throw new Error('The transaction has ended')
+      if (commit) ensureLockHeld()
       if (commit) open.commit()
       else open.rollback(ROLLBACK)
       await open.done
