@@ -2,12 +2,14 @@
 // The HTTP server: Express in front of the Remix build (docs/decisions/004-own-server.md).
 // Usage: node server.js [build/server/index.js]; PORT (default 3000) and HOST say where it listens.
 import fs from 'node:fs'
+import http from 'node:http'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createReadableStreamFromReadable, createRequestHandler, installGlobals } from '@remix-run/node'
 import compression from 'compression'
 import express from 'express'
 import morgan from 'morgan'
+import { gracefulShutdown } from './server/graceful-shutdown.js'
 import { boundRequestBodies, requestBody } from './server/request-bodies.js'
 import { refuseUnreadableUrls } from './server/request-urls.js'
 
@@ -29,6 +31,8 @@ const {
   MULTIPART_BODY_MAX_BYTES,
   containsNul,
   NUL_MESSAGE,
+  shutdownTimeoutMs,
+  stopJobsAndCloseDatabase,
 } =
   /** @type {typeof import('./app/entry.server.tsx')} */ (/** @type {unknown} */ (build.entry.module))
 const handleRequest = withDatabaseOutageAnswers(createRequestHandler(build, process.env.NODE_ENV))
@@ -168,8 +172,15 @@ const serveRootFile = express.static(clientDir, { maxAge: '1h', index: false })
 const originalUrl = (req) => req.originalUrl ?? req.url ?? ''
 
 const app = express()
+const server = http.createServer(app)
+const { trackRequests } = gracefulShutdown({
+  server,
+  timeoutMs: shutdownTimeoutMs,
+  closeApp: stopJobsAndCloseDatabase,
+})
 app.disable('x-powered-by')
 app.set('trust proxy', trustProxy ?? false)
+app.use(trackRequests)
 // Paths only: query strings can hold what people searched for (the patient search among them).
 morgan.token('url-path', (req) => originalUrl(req).split('?')[0])
 app.use(
@@ -201,10 +212,5 @@ const port = Number(process.env.PORT || 3000)
 const host = process.env.HOST || undefined
 const onListen = () => console.info(`EventShout is listening on http://${host ?? 'localhost'}:${port}`)
 // Without HOST, every interface (as Node does by default).
-const server = host ? app.listen(port, host, onListen) : app.listen(port, onListen)
-for (const signal of /** @type {const} */ (['SIGTERM', 'SIGINT'])) {
-  process.once(signal, () => {
-    server.close()
-    server.closeIdleConnections()
-  })
-}
+if (host) server.listen(port, host, onListen)
+else server.listen(port, onListen)

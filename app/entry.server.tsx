@@ -22,7 +22,7 @@ const env = getEnv()
 
 try {
   await startDatabase()
-  startCleanupSchedule()
+  stopBeforeDatabaseCloses(startCleanupSchedule())
   stopBeforeDatabaseCloses(startMailWorker())
   stopBeforeDatabaseCloses(startViewCounting())
 } catch (error) {
@@ -46,6 +46,9 @@ export { containsNul, NUL_MESSAGE } from '#app/models/input-rules.ts'
 export const trustProxy = env.TRUST_PROXY
 /** For server.js: `nosniff` everywhere and no state changes from other sites, before anything else runs. */
 export const requestGuard = createRequestGuard({ publicUrl: env.PUBLIC_URL })
+/** For server.js: how long a shutdown waits for requests in flight, and what it closes once they are done. */
+export const shutdownTimeoutMs = env.SHUTDOWN_TIMEOUT_MS
+export { stopJobsAndCloseDatabase } from '#app/services/database.server.ts'
 /** For server.js: 503 with Retry-After while the database is away. */
 export { withDatabaseOutageAnswers } from '#app/services/database-health.server.ts'
 

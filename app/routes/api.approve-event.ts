@@ -12,6 +12,7 @@ import {
 } from '#app/services/event-ad/index.server.ts'
 import { paidDatesOf } from '#app/models/event-schema.ts'
 import { parseIdParam } from '#app/models/format.ts'
+import { databaseFailureResponse } from '#app/services/database-errors.server.ts'
 import { jsonError } from '#app/services/http.server.ts'
 import { parseMultipartUpload } from '#app/services/media-upload.server.ts'
 import { discardStaged } from '#app/services/media.server.ts'
@@ -91,7 +92,8 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     if (error instanceof Response) return error
     if (error instanceof AppError) return appErrorResponse(error)
-    console.error('Saving an event failed', error)
-    return jsonError(SAVE_FAILED_MESSAGE, 500)
+    const failure = databaseFailureResponse(error, SAVE_FAILED_MESSAGE)
+    if (failure.status === 500) console.error('Saving an event failed', error)
+    return jsonError(failure.message, failure.status)
   }
 }

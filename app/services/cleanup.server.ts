@@ -83,8 +83,9 @@ export async function purgeOldMail(now: Date = new Date()) {
   })
 }
 
-const schedule = ((globalThis as { __eventshoutCleanup?: { timer?: NodeJS.Timeout } }).__eventshoutCleanup ??=
-  {})
+const schedule = ((
+  globalThis as { __eventshoutCleanup?: { timer?: NodeJS.Timeout; running?: Promise<void> } }
+).__eventshoutCleanup ??= {})
 
 /**
  * Vacuums the embedded database once a day in the night hours, or whenever two days have passed without it (a
@@ -152,16 +153,27 @@ export async function runScheduledJobs(now: Date = new Date()) {
   }
 }
 
-/** Runs the jobs inside the server: shortly after start, then hourly. Returns a function that stops it. */
+/** One round at a time; a shutdown waits for the round under way. */
+function runScheduledRound() {
+  schedule.running ??= runScheduledJobs().finally(() => (schedule.running = undefined))
+}
+
+/**
+ * Runs the jobs inside the server: shortly after start, then hourly. Returns a function that stops the schedule and
+ * resolves once a round under way has finished.
+ */
 export function startCleanupSchedule() {
+  let first: NodeJS.Timeout | undefined
   if (!schedule.timer) {
-    const first = setTimeout(() => void runScheduledJobs(), FIRST_RUN_DELAY_MS)
+    first = setTimeout(runScheduledRound, FIRST_RUN_DELAY_MS)
     first.unref()
-    schedule.timer = setInterval(() => void runScheduledJobs(), CLEANUP_INTERVAL_MS)
+    schedule.timer = setInterval(runScheduledRound, CLEANUP_INTERVAL_MS)
     schedule.timer.unref()
   }
-  return () => {
+  return async () => {
+    clearTimeout(first)
     if (schedule.timer) clearInterval(schedule.timer)
     schedule.timer = undefined
+    await schedule.running
   }
 }

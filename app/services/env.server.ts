@@ -85,6 +85,10 @@ export const envSchema = z
         .max(100_000)
         .default(DEFAULT_REGISTRATIONS_PER_ADDRESS_PER_HOUR),
     ),
+    /** How long a shutdown waits for the requests in flight before it cuts them (SIGTERM, SIGINT). */
+    SHUTDOWN_TIMEOUT_MS: optional.pipe(
+      z.coerce.number<string | undefined>().int().min(0).max(10 * 60_000).default(25_000),
+    ),
     APP_TIME_ZONE: z
       .string()
       .trim()
