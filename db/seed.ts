@@ -5,7 +5,7 @@ import { showDateBounds } from '#app/models/event-dates.ts'
 import { PHOTO_SRCSET_WIDTHS, photoVariantKey } from '#app/utils/media-types.ts'
 import { centsToDollars, chargeCentsForDays } from '#app/utils/pricing.ts'
 import { addDaysIso, isoDateInZone, todayInZone } from '#app/utils/time.ts'
-import type { Database } from './client.server.ts'
+import type { Database, Transaction } from './client.server.ts'
 import { DEMO_BUSINESSES, DEMO_EVENT_IDEAS, DEMO_STAFF, DEMO_ZIPS } from './demo-data.ts'
 import { insertBusiness, insertUser } from './factories.ts'
 import { business, clickCount, eventMedia, events, payments } from './schema.ts'
@@ -42,8 +42,17 @@ function mediaKeyFor(kind: 'images', uploadDate: string, eventID: number, ext: s
 /** Stores a demo photo's bytes under a media key (the app's media storage: a folder or a bucket). */
 export type PutDemoMedia = (key: string, bytes: Buffer, contentType: string) => Promise<unknown>
 
-export async function seedDemoData(
-  db: Database,
+/**
+ * Fills an empty database with the demo data, in one transaction: a seed stopped part-way (killed, the machine
+ * off) leaves no demo data, and the next start seeds again. Photos are stored first and their rows committed last,
+ * so no committed row points to a missing photo.
+ */
+export function seedDemoData(db: Database, options: { putMedia: PutDemoMedia; timeZone: string }) {
+  return db.transaction((tx) => seedEmptyDatabase(tx, options))
+}
+
+async function seedEmptyDatabase(
+  db: Transaction,
   { putMedia, timeZone }: { putMedia: PutDemoMedia; timeZone: string },
 ) {
   const [existing] = await db.select({ n: count() }).from(business)
