@@ -1,7 +1,7 @@
 // @ts-check
 // The server's one shutdown sequence (SIGTERM from a deploy or a supervisor, SIGINT from a terminal): stop accepting
 // connections, let every request in flight finish, then stop the jobs and close the database.
-import { clearTimeout, setTimeout } from 'node:timers'
+import { clearTimeout, setImmediate, setTimeout } from 'node:timers'
 
 /** What a client sent away during a shutdown is told to wait before trying again (another server, or this one back). */
 const RETRY_AFTER_SECONDS = 2
@@ -36,11 +36,11 @@ export function gracefulShutdown({ server, timeoutMs, closeApp, log = console.in
     inFlight.add(res)
     res.once('close', () => {
       inFlight.delete(res)
-      if (draining) {
-        // The connection must not wait for another request: the server is going away.
-        if (!res.destroyed) req.socket.end()
-        if (inFlight.size === 0) onIdle()
-      }
+      if (!draining) return
+      // A request the client already sent on this connection (pipelined) is answered 503 above; a connection left
+      // with nothing to do is closed rather than kept alive for a server that is going away.
+      setImmediate(() => server.closeIdleConnections())
+      if (inFlight.size === 0) onIdle()
     })
     next()
   }
@@ -68,7 +68,6 @@ export function gracefulShutdown({ server, timeoutMs, closeApp, log = console.in
     log(`${signal}: no new connections; finishing ${inFlight.size} request(s) in flight`)
     server.close()
     server.closeIdleConnections()
-    for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close')
     const finished = await drained()
     if (!finished) {
       console.warn(

@@ -165,7 +165,7 @@ test('SIGTERM during 3 uploads and 20 registrations: each finishes, nothing ackn
         .from(events)
         .where(eq(events.eventID, eventID))
       expect(row?.photo).toMatch(/^\/api\/media\//)
-      const file = row!.photo!.slice('/api/media/'.length)
+      const file = new URL(row!.photo!, 'http://x').pathname.slice('/api/media/'.length)
       const files = fs.readdirSync(path.join(dataDir, 'media'), { recursive: true, encoding: 'utf8' })
       expect(files.some((name) => name.endsWith(file))).toBe(true)
     }
