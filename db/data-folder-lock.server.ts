@@ -16,6 +16,9 @@ export interface LockHolder {
   bootId: string
   /** The process's start time as the kernel counts it (Linux), so a reused pid is not taken for the holder. */
   processStart: string
+  /** The locked folder as it was when the lock was taken: a lock copied along with a folder is not the copy's. */
+  folder: string
+  folderIno: number
   /** When the lock was taken (ISO 8601), for the operator. */
   since: string
   token: string
@@ -58,8 +61,19 @@ function pidAlive(pid: number) {
   }
 }
 
-/** Whether the recorded holder may still be running. Another machine's process cannot be checked from here. */
-export function holderAlive(holder: LockHolder) {
+/** Identifies the folder itself: a copy (`cp -a data backup`) has another inode even where the path is reused. */
+function folderIdentity(folder: string) {
+  fs.mkdirSync(folder, { recursive: true })
+  return { folder: path.resolve(folder), folderIno: fs.statSync(folder).ino }
+}
+
+/**
+ * Whether the recorded holder may still be running this folder. Another machine's process cannot be checked from
+ * here; a lock that came with a copy of another folder names no holder of this one.
+ */
+export function holderAlive(holder: LockHolder, folder: string) {
+  const here = folderIdentity(folder)
+  if (holder.folder && (holder.folder !== here.folder || holder.folderIno !== here.folderIno)) return false
   if (holder.host !== os.hostname()) return true
   if (holder.bootId && bootId() && holder.bootId !== bootId()) return false
   if (!pidAlive(holder.pid)) return false
@@ -167,6 +181,7 @@ export async function lockDataFolder(folder: string) {
   fs.mkdirSync(path.dirname(path.resolve(folder)), { recursive: true })
   const file = lockFileFor(folder)
   const holder: LockHolder = {
+    ...folderIdentity(folder),
     pid: process.pid,
     host: os.hostname(),
     bootId: bootId(),
@@ -191,10 +206,11 @@ export async function lockDataFolder(folder: string) {
     }
     const judged = readOrEmpty(file)
     const current = parseHolder(judged)
-    if (current && holderAlive(current)) throw new DatabaseLockedError(describeHolder(folder, current, file))
+    if (current && holderAlive(current, folder))
+      throw new DatabaseLockedError(describeHolder(folder, current, file))
     if (!current && judged) throw new DatabaseLockedError(describeHolder(folder, null, file))
     if (current)
-      console.warn(`Taking over the lock of ${folder} from pid ${current.pid}, which is no longer running`)
+      console.warn(`Taking over the lock of ${folder} from pid ${current.pid}, which no longer holds it`)
     removeStale(file, judged)
     await new Promise((resolve) => setTimeout(resolve, 20))
   }

@@ -34,7 +34,10 @@ async function lock(folder: string) {
 
 function writeHolder(folder: string, holder: Partial<LockHolder>) {
   fs.mkdirSync(path.dirname(folder), { recursive: true })
+  fs.mkdirSync(folder, { recursive: true })
   const record: LockHolder = {
+    folder: path.resolve(folder),
+    folderIno: fs.statSync(folder).ino,
     pid: process.pid,
     host: os.hostname(),
     bootId: fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(),
@@ -109,6 +112,21 @@ test('a holder on another machine cannot be checked from here, so it is refused 
   const folder = newFolder()
   writeHolder(folder, { host: 'other-machine.example', pid: await deadPid() })
   await expect(lockDataFolder(folder)).rejects.toThrow(/pid \d+ on other-machine\.example/)
+})
+
+test('a lock copied along with a running server’s folder (cp -a data copy) does not hold the copy', async () => {
+  const original = newFolder()
+  const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'])
+  try {
+    writeHolder(original, { pid: sleeper.pid!, processStart: '' })
+    const copy = path.join(root, `copy-${n}`, 'pg')
+    fs.cpSync(path.dirname(original), path.dirname(copy), { recursive: true })
+    await expect(lockDataFolder(original)).rejects.toThrow(DatabaseLockedError)
+    await lock(copy)
+    expect(readHolder(copy).pid).toBe(process.pid)
+  } finally {
+    sleeper.kill('SIGKILL')
+  }
 })
 
 test('a second opener in the same process is refused while the first holds the lock', async () => {

@@ -60,7 +60,7 @@ test('after kill -9 the restarted server takes the lock over at once, serves, an
   // The first start must serve: a refusal (exit 1) fails here. How soon it serves is `npm run bench:crash-restart`.
   const second = await startServerProcess({ env: serverEnv(dataDir) })
   try {
-    expect(second.log()).toMatch(/Taking over the lock .* no longer running/)
+    expect(second.log()).toMatch(/Taking over the lock .* no longer holds it/)
     expect(second.log()).not.toMatch(/in use by another process/)
   } finally {
     await stopServer(second.server)
