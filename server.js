@@ -7,7 +7,6 @@ import { pathToFileURL } from 'node:url'
 import { createReadableStreamFromReadable, createRequestHandler, installGlobals } from '@remix-run/node'
 import compression from 'compression'
 import express from 'express'
-import morgan from 'morgan'
 import { boundRequestBodies, requestBody } from './server/request-bodies.js'
 import { refuseUnreadableUrls } from './server/request-urls.js'
 
@@ -29,6 +28,9 @@ const {
   MULTIPART_BODY_MAX_BYTES,
   containsNul,
   NUL_MESSAGE,
+  createRequestObserver,
+  logError,
+  REQUEST_ID_HEADER,
 } =
   /** @type {typeof import('./app/entry.server.tsx')} */ (/** @type {unknown} */ (build.entry.module))
 const handleRequest = withDatabaseOutageAnswers(createRequestHandler(build, process.env.NODE_ENV))
@@ -76,6 +78,8 @@ function toFetchRequest(req, res) {
   // socket's address, or a trusted proxy's word (TRUST_PROXY). Whatever the client sent is replaced.
   headers.delete('X-Forwarded-For')
   if (req.ip) headers.set('X-Forwarded-For', req.ip)
+  // The id this server gave the request (see createRequestObserver), for the app's error lines.
+  headers.set(REQUEST_ID_HEADER, String(res.getHeader(REQUEST_ID_HEADER)))
   const controller = new AbortController()
   res.on('close', () => {
     if (!res.writableFinished) controller.abort()
@@ -161,20 +165,15 @@ const rootFiles = new Set(
 )
 const serveRootFile = express.static(clientDir, { maxAge: '1h', index: false })
 
-/**
- * The URL as the client asked for it (a mounted middleware, such as the static files under /assets, shortens req.url).
- * @param {import('node:http').IncomingMessage & { originalUrl?: string }} req
- */
-const originalUrl = (req) => req.originalUrl ?? req.url ?? ''
-
 const app = express()
 app.disable('x-powered-by')
 app.set('trust proxy', trustProxy ?? false)
-// Paths only: query strings can hold what people searched for (the patient search among them).
-morgan.token('url-path', (req) => originalUrl(req).split('?')[0])
+// A request id, one log line per request (its path, never its query string) and the metrics, for every request.
 app.use(
-  morgan(':method :url-path :status :res[content-length] - :response-time ms', {
-    skip: (req) => originalUrl(req).startsWith(`${assetsPrefix}/`),
+  createRequestObserver({
+    routes: build.routes,
+    isStaticFile: (path) => path.startsWith(`${assetsPrefix}/`) || rootFiles.has(path),
+    fromTrustedProxy: (req) => app.get('trust proxy fn')(req.socket.remoteAddress ?? '', 0),
   }),
 )
 app.use(refuseUnreadableUrls({ containsNul, nulMessage: NUL_MESSAGE }))
@@ -191,7 +190,7 @@ app.all('*', remix)
 app.use(
   /** @type {import('express').ErrorRequestHandler} */
   (error, _req, res, _next) => {
-    console.error(error)
+    logError(error, { requestId: String(res.getHeader(REQUEST_ID_HEADER)) })
     if (res.headersSent) res.destroy()
     else res.status(500).type('text/plain').send('Internal Server Error')
   },

@@ -19,6 +19,24 @@ export interface ThreadTransaction extends QueryClient {
   rollback(): Promise<void>
 }
 
+/** Told how long each query took, from the call to the answer (waiting for the database's one session included). */
+type QueryTimer = (seconds: number) => void
+
+let queryTimer: QueryTimer | undefined
+const openThreads = new Set<PGliteThread>()
+
+/** Calls `timer` with the time of every query on the embedded database (for the metrics). */
+export function timeEmbeddedQueries(timer: QueryTimer) {
+  queryTimer = timer
+}
+
+/** Calls made to the embedded database and not answered yet: the one running and those waiting behind it. */
+export function embeddedDatabaseQueueDepth() {
+  let depth = 0
+  for (const thread of openThreads) depth += thread.pendingCalls
+  return depth
+}
+
 type Reply = { id: number; result?: unknown; error?: Record<string, unknown> & { message: string } }
 
 /** Matches classifyDatabaseError's "unavailable": a request during a shutdown or after a crash answers 503. */
@@ -38,7 +56,10 @@ function asError({ message, name, ...fields }: Record<string, unknown> & { messa
  */
 export class PGliteThread implements QueryClient {
   readonly #worker: Worker
-  readonly #pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>()
+  readonly #pending = new Map<
+    number,
+    { resolve(value: unknown): void; reject(error: Error): void; timed: boolean; started: number }
+  >()
   #nextId = 1
   #closed = false
 
@@ -48,11 +69,14 @@ export class PGliteThread implements QueryClient {
       const pending = this.#pending.get(reply.id)
       if (!pending) return
       this.#pending.delete(reply.id)
+      if (pending.timed) queryTimer?.((performance.now() - pending.started) / 1000)
       if (reply.error) pending.reject(asError(reply.error))
       else pending.resolve(reply.result)
     })
+    openThreads.add(this)
     const fail = () => {
       this.#closed = true
+      openThreads.delete(this)
       for (const pending of this.#pending.values()) pending.reject(closedError())
       this.#pending.clear()
     }
@@ -84,7 +108,12 @@ export class PGliteThread implements QueryClient {
     if (this.#closed) return Promise.reject(closedError())
     const id = this.#nextId++
     return new Promise<T>((resolve, reject) => {
-      this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject })
+      this.#pending.set(id, {
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        timed: op === 'query' || op === 'exec',
+        started: performance.now(),
+      })
       this.#worker.postMessage({ id, op, ...args })
     })
   }
@@ -136,10 +165,15 @@ export class PGliteThread implements QueryClient {
     return result
   }
 
+  get pendingCalls() {
+    return this.#pending.size
+  }
+
   async close() {
     if (this.#closed) return
     await this.#call('close', {}).catch(() => {})
     this.#closed = true
+    openThreads.delete(this)
     await this.#worker.terminate()
   }
 }
