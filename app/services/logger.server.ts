@@ -8,11 +8,12 @@ import { getEnv } from './env.server.ts'
  * strings, headers, cookies or client addresses; what an error says is cleared of email addresses.
  */
 
-const EMAIL = /[^\s@<>"'(),;:[\]]+@[^\s@<>"'(),;:[\]]+\.[a-z]{2,}/gi
+/** An email address, its @ percent-encoded or not (as a path may carry it). */
+const EMAIL = /[^\s@<>"'(),;:[\]/\\]+(?:@|%40)[^\s@<>"'(),;:[\]/\\%]+\.[a-z]{2,}/gi
 
 /** `text` with every email address replaced. */
 export function withoutEmails(text: string) {
-  return text.includes('@') ? text.replace(EMAIL, '[email]') : text
+  return text.includes('@') || text.includes('%40') ? text.replace(EMAIL, '[email]') : text
 }
 
 interface LoggedError {
@@ -62,7 +63,8 @@ function prettyStream(fd: 1 | 2) {
     sync: true,
     colorize: Boolean((fd === 1 ? process.stdout : process.stderr).isTTY),
     ignore: 'pid,hostname,method,path,status,durationMs',
-    messageFormat: '{if method}{method} {path} {status} {durationMs} ms {end}{msg}',
+    messageFormat: (line: Record<string, unknown>, messageKey: string) =>
+      line.method ? `${line.method} ${line.path} ${line.status} ${line.durationMs} ms` : String(line[messageKey]),
     translateTime: 'SYS:HH:MM:ss.l',
   })
 }
