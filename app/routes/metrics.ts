@@ -8,7 +8,8 @@ import { hasBearerToken, scrapeMetrics } from '#app/services/metrics.server.ts'
 export async function loader({ request }: { request: Request }) {
   const token = getEnv().METRICS_TOKEN
   const headers = { 'Cache-Control': 'no-store' }
-  if (!token) return new Response('Not Found', { status: 404, headers: { ...headers, 'Content-Type': 'text/plain' } })
+  if (!token)
+    return new Response('Not Found', { status: 404, headers: { ...headers, 'Content-Type': 'text/plain' } })
   if (!hasBearerToken(request.headers.get('Authorization'), token)) {
     return new Response('Unauthorized: send the metrics token as `Authorization: Bearer <token>`.', {
       status: 401,

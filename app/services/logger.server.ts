@@ -64,7 +64,9 @@ function prettyStream(fd: 1 | 2) {
     colorize: Boolean((fd === 1 ? process.stdout : process.stderr).isTTY),
     ignore: 'pid,hostname,method,path,status,durationMs',
     messageFormat: (line: Record<string, unknown>, messageKey: string) =>
-      line.method ? `${line.method} ${line.path} ${line.status} ${line.durationMs} ms` : String(line[messageKey]),
+      line.method
+        ? `${line.method} ${line.path} ${line.status} ${line.durationMs} ms`
+        : String(line[messageKey]),
     translateTime: 'SYS:HH:MM:ss.l',
   })
 }
@@ -81,7 +83,17 @@ function createLogger() {
       serializers: { err: loggedError },
       // Nothing puts these in a line; should a future one, they are blanked rather than written.
       redact: {
-        paths: ['headers', 'cookie', 'authorization', 'password', 'token', 'email', 'ip', '*.headers', '*.password'],
+        paths: [
+          'headers',
+          'cookie',
+          'authorization',
+          'password',
+          'token',
+          'email',
+          'ip',
+          '*.headers',
+          '*.password',
+        ],
         censor: '[redacted]',
       },
     },
@@ -101,5 +113,8 @@ export const logger = createLogger()
 /** Logs an error with its stack on one line, with the request it broke (its id) when there is one. */
 export function logError(error: unknown, context: { requestId?: string; msg?: string } = {}) {
   const { msg, ...fields } = context
-  logger.error({ ...fields, err: error }, msg ?? withoutEmails(error instanceof Error ? error.message : 'Error'))
+  logger.error(
+    { ...fields, err: error },
+    msg ?? withoutEmails(error instanceof Error ? error.message : 'Error'),
+  )
 }

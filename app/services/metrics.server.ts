@@ -105,7 +105,8 @@ const databaseGauges = {
 /** A scrape waits this long for the database, then answers without its gauges. */
 const DATABASE_GAUGES_TIMEOUT_MS = 2000
 
-const ageSeconds = (since: Date | null, now: number) => (since ? Math.max(0, (now - since.getTime()) / 1000) : 0)
+const ageSeconds = (since: Date | null, now: number) =>
+  since ? Math.max(0, (now - since.getTime()) / 1000) : 0
 
 async function readDatabaseGauges() {
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -113,7 +114,10 @@ async function readDatabaseGauges() {
     timer = setTimeout(() => reject(new Error('timed out')), DATABASE_GAUGES_TIMEOUT_MS)
   })
   try {
-    const [outbox, review] = await Promise.race([Promise.all([outboxBacklog(), reviewQueueBacklog()]), timeout])
+    const [outbox, review] = await Promise.race([
+      Promise.all([outboxBacklog(), reviewQueueBacklog()]),
+      timeout,
+    ])
     const now = Date.now()
     databaseGauges.outboxPending.set(outbox.pending)
     databaseGauges.outboxOldestPending.set(ageSeconds(outbox.oldestPending, now))

@@ -54,7 +54,8 @@ export function routePatterns(routes: Routes) {
   }
   const patterns = new Map<string, string>()
   return (pathname: string) => {
-    const page = pathname === '/_root.data' ? '/' : pathname.endsWith('.data') ? pathname.slice(0, -5) : pathname
+    const page =
+      pathname === '/_root.data' ? '/' : pathname.endsWith('.data') ? pathname.slice(0, -5) : pathname
     // Broken percent-encoding (refused with a 400 before routing) would have the matcher warn on the console.
     if (page.includes('%') && !decodable(page)) return UNMATCHED_ROUTE
     const matches = matchRoutes(tree as RouteTree, page)
@@ -131,7 +132,9 @@ export function createRequestObserver({ routes, isStaticFile, fromTrustedProxy }
           requestId,
           route,
           method: req.method,
-          path: withoutEmails(pathname.length > MAX_LOGGED_PATH ? `${pathname.slice(0, MAX_LOGGED_PATH)}…` : pathname),
+          path: withoutEmails(
+            pathname.length > MAX_LOGGED_PATH ? `${pathname.slice(0, MAX_LOGGED_PATH)}…` : pathname,
+          ),
           status,
           durationMs: Math.round(durationMs * 10) / 10,
           ...(!res.writableFinished && { aborted: true }),

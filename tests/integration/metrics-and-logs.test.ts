@@ -121,7 +121,12 @@ describe('GET /metrics', () => {
   })
 
   test('401 with WWW-Authenticate: Bearer for a missing, wrong or malformed token', async () => {
-    for (const authorization of [undefined, 'Bearer wrong-token-of-some-length', `Basic ${TOKEN}`, `Bearer ${TOKEN}x`]) {
+    for (const authorization of [
+      undefined,
+      'Bearer wrong-token-of-some-length',
+      `Basic ${TOKEN}`,
+      `Bearer ${TOKEN}x`,
+    ]) {
       const res = await scrape(authorization)
       expect(res.status, authorization).toBe(401)
       expect(res.headers.get('WWW-Authenticate')).toMatch(/^Bearer/)
@@ -141,10 +146,14 @@ describe('GET /metrics', () => {
     const text = await res.text()
 
     // Request durations under the route pattern, never the raw URL.
-    expect(text).toMatch(/eventshout_http_request_duration_seconds_count\{route="\/event\/:id",status_class="2xx"\} [1-9]/)
+    expect(text).toMatch(
+      /eventshout_http_request_duration_seconds_count\{route="\/event\/:id",status_class="2xx"\} [1-9]/,
+    )
     expect(text).not.toContain(`/event/${liveEventID}`)
     expect(text).not.toContain('viewMode')
-    expect(text).toMatch(/eventshout_http_request_duration_seconds_count\{route="\/landing",status_class="2xx"\} 2/)
+    expect(text).toMatch(
+      /eventshout_http_request_duration_seconds_count\{route="\/landing",status_class="2xx"\} 2/,
+    )
     // The scrape itself is in flight while the text is made.
     expect(sample(text, 'eventshout_http_requests_in_flight')).toBe(1)
     expect(sample(text, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThan(0)
@@ -204,12 +213,21 @@ describe('request ids', () => {
   })
 
   test('taken from a trusted proxy (TRUST_PROXY) when it is sane', async () => {
-    const res = await fetch(`${inProcess}/landing`, { headers: { 'X-Request-Id': 'proxy-1234_abcd.efgh:5678' } })
+    const res = await fetch(`${inProcess}/landing`, {
+      headers: { 'X-Request-Id': 'proxy-1234_abcd.efgh:5678' },
+    })
     expect(res.headers.get('X-Request-Id')).toBe('proxy-1234_abcd.efgh:5678')
   })
 
   test('replaced when it is too long or holds anything but letters, digits and - _ . : / + =', async () => {
-    for (const hostile of ['a'.repeat(129), 'abc\tdef', 'id with spaces', '"},{"level":60', '<script>', 'jane@example.com']) {
+    for (const hostile of [
+      'a'.repeat(129),
+      'abc\tdef',
+      'id with spaces',
+      '"},{"level":60',
+      '<script>',
+      'jane@example.com',
+    ]) {
       const res = await fetch(`${inProcess}/landing`, { headers: { 'X-Request-Id': hostile } })
       expect(res.headers.get('X-Request-Id'), hostile).toMatch(UUID)
     }

@@ -5,7 +5,9 @@ import { requestIdFor, routePatterns } from '#app/services/request-log.server.ts
 
 /** The shape of the build's route table, for a few routes like the app's. */
 function routes(...defs: Array<{ id: string; parentId?: string; path?: string; index?: boolean }>) {
-  return Object.fromEntries(defs.map((def) => [def.id, { module: {}, ...def }])) as unknown as ServerBuild['routes']
+  return Object.fromEntries(
+    defs.map((def) => [def.id, { module: {}, ...def }]),
+  ) as unknown as ServerBuild['routes']
 }
 
 describe('routePatterns', () => {
