@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
+import { queryTook } from './query-timing.server.ts'
 
 /** The worker's code, from the working folder as the migrations are: the built server is bundled elsewhere. */
 const WORKER_FILE = path.resolve('db/pglite-worker.js')
@@ -19,16 +20,7 @@ export interface ThreadTransaction extends QueryClient {
   rollback(): Promise<void>
 }
 
-/** Told how long each query took, from the call to the answer (waiting for the database's one session included). */
-type QueryTimer = (seconds: number) => void
-
-let queryTimer: QueryTimer | undefined
 const openThreads = new Set<PGliteThread>()
-
-/** Calls `timer` with the time of every query on the embedded database (for the metrics). */
-export function timeEmbeddedQueries(timer: QueryTimer) {
-  queryTimer = timer
-}
 
 /** Calls made to the embedded database and not answered yet: the one running and those waiting behind it. */
 export function embeddedDatabaseQueueDepth() {
@@ -69,7 +61,7 @@ export class PGliteThread implements QueryClient {
       const pending = this.#pending.get(reply.id)
       if (!pending) return
       this.#pending.delete(reply.id)
-      if (pending.timed) queryTimer?.((performance.now() - pending.started) / 1000)
+      if (pending.timed) queryTook((performance.now() - pending.started) / 1000)
       if (reply.error) pending.reject(asError(reply.error))
       else pending.resolve(reply.result)
     })

@@ -2,7 +2,8 @@ import crypto from 'node:crypto'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import { reviewQueueBacklog } from '#app/models/moderation.server.ts'
 import { outboxBacklog } from '#app/models/outbox.server.ts'
-import { embeddedDatabaseQueueDepth, timeEmbeddedQueries } from '#db/pglite-thread.server.ts'
+import { embeddedDatabaseQueueDepth } from '#db/pglite-thread.server.ts'
+import { timeQueries } from '#db/query-timing.server.ts'
 import { viewCounter } from './view-counter.server.ts'
 
 /**
@@ -33,11 +34,11 @@ export const requestsInFlight = new Gauge({
 
 const queryDuration = new Histogram({
   name: 'eventshout_db_query_duration_seconds',
-  help: 'Embedded database: time from a query to its answer, waiting for the one session included.',
+  help: 'Time from a query to its answer, waiting for a connection (PostgreSQL) or the one session (embedded) included.',
   buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
   registers,
 })
-timeEmbeddedQueries((seconds) => queryDuration.observe(seconds))
+timeQueries((seconds) => queryDuration.observe(seconds))
 
 new Gauge({
   name: 'eventshout_db_queue_depth',

@@ -11,7 +11,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
-import { scrapeMetrics } from '#app/services/metrics.server.ts'
+import { registry, scrapeMetrics } from '#app/services/metrics.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
 import { db, getDatabaseHandle, openEmbeddedDatabase, useDatabase } from '#db/client.server.ts'
@@ -202,6 +202,31 @@ describe('GET /metrics', () => {
     expect(sample(body, 'eventshout_outbox_pending_messages')).toBe(0)
   })
 })
+
+test('database query time counts every query, in transactions and savepoints too (this run’s kind of database)', async () => {
+  // The test's own database when it is PostgreSQL; otherwise an embedded one on its thread, as servers run it.
+  const own = getDatabaseHandle()
+  const embeddedDir = `${dataDir}-queries`
+  const handle = own.kind === 'postgres' ? own : await openEmbeddedDatabase(embeddedDir)
+  const queries = async () => {
+    const text = await registry.getSingleMetricAsString('eventshout_db_query_duration_seconds')
+    return sample(text, 'eventshout_db_query_duration_seconds_count') ?? 0
+  }
+  try {
+    const before = await queries()
+    await handle.db.execute(sql`SELECT 1`)
+    await handle.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT 2`)
+      await tx.transaction(async (savepoint) => {
+        await savepoint.execute(sql`SELECT 3`)
+      })
+    })
+    expect((await queries()) - before).toBeGreaterThanOrEqual(3)
+  } finally {
+    if (handle !== own) await handle.close()
+    fs.rmSync(embeddedDir, { recursive: true, force: true })
+  }
+}, 60_000)
 
 describe('request ids', () => {
   test('generated and sent back, and on the request’s log line; a client’s own is ignored without a trusted proxy', async () => {
