@@ -8,7 +8,6 @@ import { pathToFileURL } from 'node:url'
 import { createReadableStreamFromReadable, createRequestHandler, installGlobals } from '@remix-run/node'
 import compression from 'compression'
 import express from 'express'
-import morgan from 'morgan'
 import { gracefulShutdown } from './server/graceful-shutdown.js'
 import { boundRequestBodies, requestBody } from './server/request-bodies.js'
 import { refuseUnreadableUrls } from './server/request-urls.js'
@@ -33,6 +32,9 @@ const {
   NUL_MESSAGE,
   shutdownTimeoutMs,
   stopJobsAndCloseDatabase,
+  createRequestObserver,
+  logError,
+  REQUEST_ID_HEADER,
 } =
   /** @type {typeof import('./app/entry.server.tsx')} */ (/** @type {unknown} */ (build.entry.module))
 const handleRequest = withDatabaseOutageAnswers(createRequestHandler(build, process.env.NODE_ENV))
@@ -80,6 +82,8 @@ function toFetchRequest(req, res) {
   // socket's address, or a trusted proxy's word (TRUST_PROXY). Whatever the client sent is replaced.
   headers.delete('X-Forwarded-For')
   if (req.ip) headers.set('X-Forwarded-For', req.ip)
+  // The id this server gave the request (see createRequestObserver), for the app's error lines.
+  headers.set(REQUEST_ID_HEADER, String(res.getHeader(REQUEST_ID_HEADER)))
   const controller = new AbortController()
   res.on('close', () => {
     if (!res.writableFinished) controller.abort()
@@ -165,12 +169,6 @@ const rootFiles = new Set(
 )
 const serveRootFile = express.static(clientDir, { maxAge: '1h', index: false })
 
-/**
- * The URL as the client asked for it (a mounted middleware, such as the static files under /assets, shortens req.url).
- * @param {import('node:http').IncomingMessage & { originalUrl?: string }} req
- */
-const originalUrl = (req) => req.originalUrl ?? req.url ?? ''
-
 const app = express()
 const server = http.createServer(app)
 const { trackRequests } = gracefulShutdown({
@@ -181,11 +179,12 @@ const { trackRequests } = gracefulShutdown({
 app.disable('x-powered-by')
 app.set('trust proxy', trustProxy ?? false)
 app.use(trackRequests)
-// Paths only: query strings can hold what people searched for (the patient search among them).
-morgan.token('url-path', (req) => originalUrl(req).split('?')[0])
+// A request id, one log line per request (its path, never its query string) and the metrics, for every request.
 app.use(
-  morgan(':method :url-path :status :res[content-length] - :response-time ms', {
-    skip: (req) => originalUrl(req).startsWith(`${assetsPrefix}/`),
+  createRequestObserver({
+    routes: build.routes,
+    isStaticFile: (path) => path.startsWith(`${assetsPrefix}/`) || rootFiles.has(path),
+    fromTrustedProxy: (req) => app.get('trust proxy fn')(req.socket.remoteAddress ?? '', 0),
   }),
 )
 app.use(refuseUnreadableUrls({ containsNul, nulMessage: NUL_MESSAGE }))
@@ -202,7 +201,7 @@ app.all('*', remix)
 app.use(
   /** @type {import('express').ErrorRequestHandler} */
   (error, _req, res, _next) => {
-    console.error(error)
+    logError(error, { requestId: String(res.getHeader(REQUEST_ID_HEADER)) })
     if (res.headersSent) res.destroy()
     else res.status(500).type('text/plain').send('Internal Server Error')
   },

@@ -12,6 +12,8 @@ import { noteRequestError } from '#app/services/database-health.server.ts'
 import { startDatabase, stopBeforeDatabaseCloses } from '#app/services/database.server.ts'
 import { startMailWorker } from '#app/services/mail.server.ts'
 import { getEnv } from '#app/services/env.server.ts'
+import { logError } from '#app/services/logger.server.ts'
+import { REQUEST_ID_HEADER } from '#app/services/request-log.server.ts'
 import { createRequestGuard } from '#app/services/request-guard.server.ts'
 import { createNonce, securityHeaders } from '#app/services/security.server.ts'
 import { startViewCounting } from '#app/services/view-counter.server.ts'
@@ -49,6 +51,9 @@ export const requestGuard = createRequestGuard({ publicUrl: env.PUBLIC_URL })
 /** For server.js: how long a shutdown waits for requests in flight, and what it closes once they are done. */
 export const shutdownTimeoutMs = env.SHUTDOWN_TIMEOUT_MS
 export { stopJobsAndCloseDatabase } from '#app/services/database.server.ts'
+/** For server.js: each request's id, log line and metrics, and the log its errors go to. */
+export { createRequestObserver, REQUEST_ID_HEADER } from '#app/services/request-log.server.ts'
+export { logError } from '#app/services/logger.server.ts'
 /** For server.js: 503 with Retry-After while the database is away. */
 export { withDatabaseOutageAnswers } from '#app/services/database-health.server.ts'
 
@@ -121,7 +126,7 @@ const handleRequest: HandleDocumentRequestFunction = (
         },
         onError(error: unknown) {
           responseStatusCode = 500
-          if (shellRendered) console.error(error)
+          if (shellRendered) logError(error, requestContext(request))
         },
       },
     )
@@ -137,5 +142,10 @@ export function handleError(error: unknown, { request }: { request: Request }) {
   noteRequestError(error)
   // The framework's own 4xx answers (a method a route does not handle: 405) are the client's mistake, not an error.
   if (isRouteErrorResponse(error) && error.status < 500) return
-  console.error(error)
+  logError(error, requestContext(request))
+}
+
+/** The request's id, which server.js puts on the request it hands to Remix. */
+function requestContext(request: Request) {
+  return { requestId: request.headers.get(REQUEST_ID_HEADER) ?? undefined }
 }

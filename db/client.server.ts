@@ -9,6 +9,7 @@ import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator'
 import postgres from 'postgres'
 import { lockDataFolder, stillHeld } from './data-folder-lock.server.ts'
 import { PGliteThread } from './pglite-thread.server.ts'
+import { timePostgresQueries } from './query-timing.server.ts'
 import * as schema from './schema.ts'
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>
@@ -139,7 +140,7 @@ export async function openServerDatabase(
   { runMigrations = true } = {},
 ): Promise<DatabaseHandle> {
   if (runMigrations) await migrateServerDatabase(url)
-  const client = postgres(url, { onnotice: () => {}, ...SERVER_POOL_OPTIONS })
+  const client = timePostgresQueries(postgres(url, { onnotice: () => {}, ...SERVER_POOL_OPTIONS }))
   const db = drizzlePostgres(client, { schema }) as unknown as Database
   const followers = new Set<() => Promise<void>>()
   return {

@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
+import { queryTook } from './query-timing.server.ts'
 
 /** The worker's code, from the working folder as the migrations are: the built server is bundled elsewhere. */
 const WORKER_FILE = path.resolve('db/pglite-worker.js')
@@ -17,6 +18,15 @@ export interface QueryResult<T> {
 export interface ThreadTransaction extends QueryClient {
   readonly closed: boolean
   rollback(): Promise<void>
+}
+
+const openThreads = new Set<PGliteThread>()
+
+/** Calls made to the embedded database and not answered yet: the one running and those waiting behind it. */
+export function embeddedDatabaseQueueDepth() {
+  let depth = 0
+  for (const thread of openThreads) depth += thread.pendingCalls
+  return depth
 }
 
 type Reply = { id: number; result?: unknown; error?: Record<string, unknown> & { message: string } }
@@ -45,7 +55,10 @@ function asError({ message, name, ...fields }: Record<string, unknown> & { messa
  */
 export class PGliteThread implements QueryClient {
   readonly #worker: Worker
-  readonly #pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>()
+  readonly #pending = new Map<
+    number,
+    { resolve(value: unknown): void; reject(error: Error): void; timed: boolean; started: number }
+  >()
   #nextId = 1
   #closed = false
 
@@ -56,11 +69,14 @@ export class PGliteThread implements QueryClient {
       const pending = this.#pending.get(reply.id)
       if (!pending) return
       this.#pending.delete(reply.id)
+      if (pending.timed) queryTook((performance.now() - pending.started) / 1000)
       if (reply.error) pending.reject(asError(reply.error))
       else pending.resolve(reply.result)
     })
+    openThreads.add(this)
     const fail = () => {
       this.#closed = true
+      openThreads.delete(this)
       for (const pending of this.#pending.values()) pending.reject(closedError())
       this.#pending.clear()
     }
@@ -99,7 +115,12 @@ export class PGliteThread implements QueryClient {
     if (this.#closed) return Promise.reject(closedError())
     const id = this.#nextId++
     return new Promise<T>((resolve, reject) => {
-      this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject })
+      this.#pending.set(id, {
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        timed: op === 'query' || op === 'exec',
+        started: performance.now(),
+      })
       this.#worker.postMessage({ id, op, ...args })
     })
   }
@@ -151,10 +172,15 @@ export class PGliteThread implements QueryClient {
     return result
   }
 
+  get pendingCalls() {
+    return this.#pending.size
+  }
+
   async close() {
     if (this.#closed) return
     await this.#call('close', {}).catch(() => {})
     this.#closed = true
+    openThreads.delete(this)
     await this.#worker.terminate()
   }
 }

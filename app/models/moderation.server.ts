@@ -57,6 +57,18 @@ export async function pendingCountsByDay({ timeZone }: { timeZone: string }) {
     .orderBy(sql`1`)
 }
 
+/** For the operator's gauges: how many paid ads await review, and when the oldest was uploaded. */
+export async function reviewQueueBacklog() {
+  const [row] = await db
+    .select({
+      count: sql<number>`count(*)`.mapWith(Number),
+      oldest: sql<Date | null>`min(${events.createdDate})`.mapWith(events.createdDate),
+    })
+    .from(events)
+    .where(awaitingReview)
+  return { count: row?.count ?? 0, oldest: row?.oldest ?? null }
+}
+
 /** Why a review could not apply: the event is gone (404) or no longer a paid event awaiting review (409). */
 export async function notReviewable(
   eventID: number,

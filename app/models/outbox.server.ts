@@ -150,3 +150,22 @@ export async function deleteOldMessages({
     failed: rows.filter((row) => row.status === 'failed').length,
   }
 }
+
+/**
+ * What the outbox holds for the operator's gauges: messages still to be sent (with when the oldest was queued) and
+ * messages given up on. Each count reads only its status's partial index, never the sent mail.
+ */
+export async function outboxBacklog() {
+  const [pending] = await db
+    .select({
+      count: sql<number>`count(*)`.mapWith(Number),
+      oldest: sql<Date | null>`min(${outbox.createdAt})`.mapWith(outbox.createdAt),
+    })
+    .from(outbox)
+    .where(inArray(outbox.status, ['pending', 'sending']))
+  const [failed] = await db
+    .select({ count: sql<number>`count(*)`.mapWith(Number) })
+    .from(outbox)
+    .where(eq(outbox.status, 'failed'))
+  return { pending: pending?.count ?? 0, oldestPending: pending?.oldest ?? null, failed: failed?.count ?? 0 }
+}

@@ -40,6 +40,8 @@ function isMailFrom(value: string) {
   return /^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)$/.test(value)
 }
 
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+
 const DEV_SESSION_SECRET = 'dev-only-session-secret-change-me'
 
 export const envSchema = z
@@ -143,6 +145,24 @@ export const envSchema = z
       ),
     /** `off` stops counting ad views (the daily figures then show clicks and bounces only). */
     VIEW_COUNTING: z.enum(['on', 'off'], 'VIEW_COUNTING must be on or off').default('on'),
+    /**
+     * The least severe log lines written: fatal, error, warn, info (the default: a line per request), debug (the
+     * client build's files too), trace; silent writes none.
+     */
+    LOG_LEVEL: optional.pipe(
+      z.enum(LOG_LEVELS, `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`).default('info'),
+    ),
+    /** `json` (one object a line) or `pretty` (for a person); unset: pretty on a terminal, JSON otherwise. */
+    LOG_FORMAT: optional.pipe(z.enum(['json', 'pretty'], 'LOG_FORMAT must be json or pretty').optional()),
+    /**
+     * The bearer token a scraper sends for GET /metrics (at least 16 characters); unset, /metrics answers 404.
+     */
+    METRICS_TOKEN: optional.pipe(
+      z
+        .string()
+        .regex(/^[\x21-\x7e]{16,}$/, 'METRICS_TOKEN must be at least 16 characters, without spaces')
+        .optional(),
+    ),
     /** Production only: run without an identity provider (business email sign-in only). */
     ALLOW_NO_IDENTITY_PROVIDER: optional.pipe(z.enum(['true', 'false']).optional()),
   })

@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib'
 import type { HeadersFunction } from '@remix-run/node'
 import { LIVE_EVENTS_CACHE_TTL_MS, liveEventsGeneration } from '#app/models/live-events-cache.server.ts'
+import { pageCacheHits, pageCacheMisses } from './metrics.server.ts'
 import { createNonce } from './security.server.ts'
 import { viewCounter } from './view-counter.server.ts'
 
@@ -112,6 +113,7 @@ export function lookupPage(req: PageRequest, now = Date.now()): CachedPage | und
     pages.delete(req.url)
     return undefined
   }
+  pageCacheHits.inc()
   countViews(req, page.listedEvents)
   return servePage(page)
 }
@@ -175,6 +177,8 @@ export async function keepPage(req: PageRequest, response: Response, now = Date.
     if (req.hasCookie) response.headers.set('Cache-Control', 'private, no-cache')
     return response
   }
+  // A page any visitor may share, rendered because no fresh copy was stored: a miss.
+  pageCacheMisses.inc()
   if (response.status !== 200 || response.headers.has('Set-Cookie') || req.method !== 'GET') return response
   const generation = liveEventsGeneration()
   const body = Buffer.from(await response.arrayBuffer())

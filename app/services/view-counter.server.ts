@@ -78,6 +78,13 @@ export class ViewCounter {
     return [...this.pending].flatMap(([day, ads]) => [...ads].map(([eventID, views]) => ({ eventID, day, views })))
   }
 
+  /** How many views are counted and not yet written (for the metrics). */
+  unflushedViews(): number {
+    let views = 0
+    for (const ads of this.pending.values()) for (const count of ads.values()) views += count
+    return views
+  }
+
   /**
    * Writes the views counted so far as increments, one batch at a time. A batch the database refuses is kept for
    * the next one.

@@ -30,9 +30,22 @@ test('the built server starts on a fresh embedded database, logs paths only, and
     test.info().annotations.push({ type: 'cold start to first response', description: `${Date.now() - started} ms` })
     const page = await request.get(`http://127.0.0.1:${PORT}/landing`)
     expect(page.status()).toBe(200)
-    // The access log holds paths only: a query string can hold what someone searched for.
-    await request.get(`http://127.0.0.1:${PORT}/patient-diseases?search=Jane+Doe+diabetes`)
-    await expect.poll(() => accessLog).toContain('GET /patient-diseases ')
+    // The access log (a JSON object a line) holds paths only: a query string can hold what someone searched for.
+    const search = await request.get(`http://127.0.0.1:${PORT}/patient-diseases?search=Jane+Doe+diabetes`, {
+      maxRedirects: 0,
+    })
+    const requestId = search.headers()['x-request-id']
+    const logLines = () =>
+      accessLog
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+    await expect.poll(() => logLines().find((line) => line.requestId === requestId)).toMatchObject({
+      method: 'GET',
+      path: '/patient-diseases',
+      route: '/patient-diseases',
+      status: search.status(),
+    })
     expect(accessLog).not.toContain('Jane')
 
     const stopAt = Date.now()

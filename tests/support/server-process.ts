@@ -43,37 +43,44 @@ export interface ServerProcess {
   base: string
   /** The last 20 000 characters the server wrote to stderr (empty when stderr is passed through). */
   log(): string
+  /** The last 200 000 characters the server wrote to stdout (its request log), when asked to keep them. */
+  output(): string
 }
 
 /**
  * `node server.js build/server/index.js` with `env` on a free port of 127.0.0.1, once `healthPath` answers. Its
- * stdout is dropped: the server logs every request there, and a pipe nobody drains fast enough would stall it
- * (stdout writes to a pipe are synchronous). Its stderr is kept for error messages, or passed through.
+ * stdout is dropped unless `stdout: 'keep'`: the server logs every request there, and a pipe nobody drains fast
+ * enough would stall it (stdout writes to a pipe are synchronous). Its stderr is kept for error messages, or passed
+ * through.
  */
 export async function startServerProcess({
   env,
   healthPath = '/healthz',
   stderr = 'keep',
+  stdout = 'ignore',
 }: {
   env: NodeJS.ProcessEnv
   healthPath?: string
   stderr?: 'keep' | 'inherit'
+  stdout?: 'keep' | 'ignore'
 }): Promise<ServerProcess> {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
   const server = spawn(process.execPath, [SERVER_SCRIPT, SERVER_BUILD], {
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', stderr === 'inherit' ? 'inherit' : 'pipe'],
+    stdio: ['ignore', stdout === 'keep' ? 'pipe' : 'ignore', stderr === 'inherit' ? 'inherit' : 'pipe'],
   })
   let log = ''
+  let output = ''
   server.stderr?.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-20_000)))
+  server.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-200_000)))
   try {
     await waitUntilUp(`${base}${healthPath}`, server)
   } catch (error) {
     await stopServer(server)
     throw new Error(`${(error as Error).message}${log ? `:\n${log}` : ''}`)
   }
-  return { server, base, log: () => log }
+  return { server, base, log: () => log, output: () => output }
 }
 
 /** SIGTERM, and SIGKILL when it has not exited after 8 s. */

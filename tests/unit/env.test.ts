@@ -99,4 +99,21 @@ describe('parseEnv', () => {
     expect(parseEnv({ VIEW_COUNTING: 'off' }).VIEW_COUNTING).toBe('off')
     expect(() => parseEnv({ VIEW_COUNTING: 'no' })).toThrow(/VIEW_COUNTING must be on or off/)
   })
+
+  test('LOG_LEVEL defaults to info and takes a pino level; LOG_FORMAT is json or pretty', () => {
+    expect(parseEnv({}).LOG_LEVEL).toBe('info')
+    expect(parseEnv({ LOG_LEVEL: '' }).LOG_LEVEL).toBe('info')
+    expect(parseEnv({ LOG_LEVEL: 'debug' }).LOG_LEVEL).toBe('debug')
+    expect(() => parseEnv({ LOG_LEVEL: 'verbose' })).toThrow(/LOG_LEVEL must be one of fatal, error/)
+    expect(parseEnv({}).LOG_FORMAT).toBeUndefined()
+    expect(parseEnv({ LOG_FORMAT: 'pretty' }).LOG_FORMAT).toBe('pretty')
+    expect(() => parseEnv({ LOG_FORMAT: 'text' })).toThrow(/LOG_FORMAT must be json or pretty/)
+  })
+
+  test('METRICS_TOKEN is unset (no /metrics) or at least 16 characters without spaces', () => {
+    expect(parseEnv({ METRICS_TOKEN: '' }).METRICS_TOKEN).toBeUndefined()
+    expect(parseEnv({ METRICS_TOKEN: 'a'.repeat(16) }).METRICS_TOKEN).toBe('a'.repeat(16))
+    expect(() => parseEnv({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be at least 16/)
+    expect(() => parseEnv({ METRICS_TOKEN: 'sixteen chars or more' })).toThrow(/without spaces/)
+  })
 })
