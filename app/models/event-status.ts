@@ -11,7 +11,7 @@ export interface EventStatusFields {
 export const LIVE_STATUSES = { eventStatus: 'approved', paymentStatus: 'paid' } as const
 
 /**
- * Live = approved, paid, and a show date today or later (ARCHITECTURE.md, lifecycle). The same rule in SQL is
+ * Live = approved, paid, and a show date today or later (docs/architecture.md, "An ad's lifecycle"). The same rule in SQL is
  * `liveEventConditions` (public-events.server.ts).
  */
 export function isLive(event: EventStatusFields, today: string): boolean {

@@ -63,7 +63,7 @@ export interface ListWindow {
   offset?: number
 }
 
-/** Live = approved, paid, and a show date today or later (ARCHITECTURE.md, lifecycle): `isLive` in SQL. */
+/** Live = approved, paid, and a show date today or later (docs/architecture.md, "An ad's lifecycle"): `isLive` in SQL. */
 export function liveEventConditions(today: string): SQL[] {
   return [
     eq(events.eventStatus, LIVE_STATUSES.eventStatus),
