@@ -173,7 +173,7 @@ describe('npm run user:role (the script)', () => {
         const locked = await run(tsx, [script, 'lock@example.com', 'admin'], { env }).catch((e: unknown) => e)
         expect(locked).toMatchObject({ code: 1 })
         expect((locked as { stderr: string }).stderr).toMatch(
-          /in use by another process \(is the server running\?\)/,
+          new RegExp(`in use by another process \\(pid ${process.pid}, since `),
         )
       } finally {
         await held.close()
