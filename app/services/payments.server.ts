@@ -298,6 +298,8 @@ export interface CompletionResult {
   status: number
   code?: string
   eventID?: number
+  /** Paid by an earlier call (another tab, a second click): this one charged nothing. */
+  paidBefore?: boolean
 }
 
 /**
@@ -345,7 +347,13 @@ export async function completeEventPayment({
   const outcome = await recordIntentOutcome(intent, undefined, mail)
   switch (outcome.kind) {
     case 'paid':
-      return { success: true, message: PAYMENT_TEXT.success.description, status: 200, eventID }
+      return {
+        success: true,
+        message: PAYMENT_TEXT.success.description,
+        status: 200,
+        eventID,
+        paidBefore: !outcome.firstTime,
+      }
     case 'failed':
       return {
         success: false,
@@ -406,7 +414,10 @@ export async function payWithTestCard({
     await markPaymentFailed(setup.paymentIntentId, { code: error.code, message: error.message })
     return { success: false, message: error.message, status: 402, code: error.code, eventID }
   }
-  return completeEventPayment({ business, paymentIntentId: setup.paymentIntentId, mail })
+  const result = await completeEventPayment({ business, paymentIntentId: setup.paymentIntentId, mail })
+  // Two payers at once share the ad's one payment: the one whose completion did not record it is told it is paid.
+  if (result.paidBefore) throw new AppError(ALREADY_PAID_MESSAGE, 409, { code: 'already_paid' })
+  return result
 }
 
 /* Webhooks ------------------------------------------------------------------------------------------------------- */
