@@ -177,8 +177,9 @@ app.use(
     skip: (req) => originalUrl(req).startsWith(`${assetsPrefix}/`),
   }),
 )
-app.use(refuseUnreadableUrls({ containsNul, nulMessage: NUL_MESSAGE }))
+// First: the guard sets the security headers of every answer, the refusals that follow included.
 app.use(requestGuard)
+app.use(refuseUnreadableUrls({ containsNul, nulMessage: NUL_MESSAGE }))
 app.use(boundRequestBodies({ bodyMaxBytes: BODY_MAX_BYTES, multipartMaxBytes: MULTIPART_BODY_MAX_BYTES }))
 app.use(serveStoredPage)
 app.use(compression())

@@ -14,6 +14,7 @@ import { startMailWorker } from '#app/services/mail.server.ts'
 import { getEnv } from '#app/services/env.server.ts'
 import { createRequestGuard } from '#app/services/request-guard.server.ts'
 import { createNonce, securityHeaders } from '#app/services/security.server.ts'
+import { sessionCookie } from '#app/services/session.server.ts'
 import { startViewCounting } from '#app/services/view-counter.server.ts'
 import { createCachedMarkupRenderer } from '#app/components/cached-markup.server.ts'
 import { DatabaseLockedError } from '#db/client.server.ts'
@@ -44,8 +45,12 @@ export { BODY_MAX_BYTES, MULTIPART_BODY_MAX_BYTES } from '#app/constants.ts'
 export { containsNul, NUL_MESSAGE } from '#app/models/input-rules.ts'
 /** For server.js: which proxies may tell the client's address (validated with the rest of the environment). */
 export const trustProxy = env.TRUST_PROXY
-/** For server.js: `nosniff` everywhere and no state changes from other sites, before anything else runs. */
-export const requestGuard = createRequestGuard({ publicUrl: env.PUBLIC_URL })
+/** For server.js: the security headers on every answer and no state changes from other sites, before anything else. */
+export const requestGuard = createRequestGuard({
+  publicUrl: env.PUBLIC_URL,
+  answerHeaders: securityHeaders(null, env),
+  sessionCookie: sessionCookie.name,
+})
 /** For server.js: 503 with Retry-After while the database is away. */
 export { withDatabaseOutageAnswers } from '#app/services/database-health.server.ts'
 

@@ -1,12 +1,13 @@
 import type { Page } from '@playwright/test'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
-import { expect, signInAsNewBusiness, test } from './fixtures.ts'
+import { expect, fromSite, signInAsNewBusiness, test } from './fixtures.ts'
 
 const today = todayInZone('America/New_York')
 
 /** Saves an ad through the same call the create form makes, which leaves the payment data in the session. */
 async function approveAd(page: Page, title: string) {
   const res = await page.request.post('/api/approve-event', {
+    headers: fromSite(),
     multipart: {
       eventData: JSON.stringify({
         eventTitle: title,

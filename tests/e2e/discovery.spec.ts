@@ -1,7 +1,7 @@
 import { chromium } from '@playwright/test'
 import { todayInZone } from '#app/utils/time.ts'
 import { CHROMIUM_ARGS, findChromium } from './chromium.ts'
-import { demoAdmin, expect, paidAd, signInAsNewBusiness, signInAsStaff, test } from './fixtures.ts'
+import { demoAdmin, expect, fromSite, paidAd, signInAsNewBusiness, signInAsStaff, test } from './fixtures.ts'
 
 const today = todayInZone('America/New_York')
 const REAL_BROWSER =
@@ -126,7 +126,10 @@ test('a visitor with JavaScript opens a new ad from the calendar and leaves at o
   const eventID = await paidAd(advertiser, title)
   const admin = await browser.newPage()
   await signInAsStaff(admin, demoAdmin.email)
-  const review = await admin.request.post('/api/admin/review-event', { data: { eventID, action: 'approve' } })
+  const review = await admin.request.post('/api/admin/review-event', {
+    headers: fromSite(),
+    data: { eventID, action: 'approve' },
+  })
   expect(review.status(), await review.text()).toBe(200)
 
   // A visitor's everyday browser: a headless browser's own user agent is, rightly, not counted. The whole browser says
