@@ -72,9 +72,16 @@ export async function requireOwnEvent(business: BusinessSessionCopy, eventID: nu
   return event
 }
 
+export const CATEGORY_REQUIRED_MESSAGE =
+  'This ad has no category yet: choose one in Edit Event before checkout.'
+
 export function assertPayable(event: Event) {
   if (event.paymentStatus === 'paid') throw new AppError(ALREADY_PAID_MESSAGE, 409, { code: 'already_paid' })
   if (event.paymentStatus === 'refunded') throw new AppError(REFUNDED_MESSAGE, 409, { code: 'refunded' })
+  // A draft of the older POST /api/events has none until its advertiser chooses one.
+  if (event.category.length === 0) {
+    throw new AppError(CATEGORY_REQUIRED_MESSAGE, 409, { code: 'category_required' })
+  }
 }
 
 /** What the event costs, from its own display dates. */
