@@ -178,7 +178,6 @@ const { trackRequests } = gracefulShutdown({
 })
 app.disable('x-powered-by')
 app.set('trust proxy', trustProxy ?? false)
-app.use(trackRequests)
 // A request id, one log line per request (its path, never its query string) and the metrics, for every request.
 app.use(
   createRequestObserver({
@@ -187,8 +186,10 @@ app.use(
     fromTrustedProxy: (req) => app.get('trust proxy fn')(req.socket.remoteAddress ?? '', 0),
   }),
 )
-app.use(refuseUnreadableUrls({ containsNul, nulMessage: NUL_MESSAGE }))
+// First: the guard sets the security headers of every answer, the refusals that follow included.
 app.use(requestGuard)
+app.use(trackRequests)
+app.use(refuseUnreadableUrls({ containsNul, nulMessage: NUL_MESSAGE }))
 app.use(boundRequestBodies({ bodyMaxBytes: BODY_MAX_BYTES, multipartMaxBytes: MULTIPART_BODY_MAX_BYTES }))
 app.use(serveStoredPage)
 app.use(compression())

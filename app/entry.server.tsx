@@ -16,6 +16,7 @@ import { logError } from '#app/services/logger.server.ts'
 import { REQUEST_ID_HEADER } from '#app/services/request-log.server.ts'
 import { createRequestGuard } from '#app/services/request-guard.server.ts'
 import { createNonce, securityHeaders } from '#app/services/security.server.ts'
+import { sessionCookie } from '#app/services/session.server.ts'
 import { startViewCounting } from '#app/services/view-counter.server.ts'
 import { createCachedMarkupRenderer } from '#app/components/cached-markup.server.ts'
 import { DatabaseLockedError } from '#db/client.server.ts'
@@ -46,14 +47,18 @@ export { BODY_MAX_BYTES, MULTIPART_BODY_MAX_BYTES } from '#app/constants.ts'
 export { containsNul, NUL_MESSAGE } from '#app/models/input-rules.ts'
 /** For server.js: which proxies may tell the client's address (validated with the rest of the environment). */
 export const trustProxy = env.TRUST_PROXY
-/** For server.js: `nosniff` everywhere and no state changes from other sites, before anything else runs. */
-export const requestGuard = createRequestGuard({ publicUrl: env.PUBLIC_URL })
 /** For server.js: how long a shutdown waits for requests in flight, and what it closes once they are done. */
 export const shutdownTimeoutMs = env.SHUTDOWN_TIMEOUT_MS
 export { stopJobsAndCloseDatabase } from '#app/services/database.server.ts'
 /** For server.js: each request's id, log line and metrics, and the log its errors go to. */
 export { createRequestObserver, REQUEST_ID_HEADER } from '#app/services/request-log.server.ts'
 export { logError } from '#app/services/logger.server.ts'
+/** For server.js: the security headers on every answer and no state changes from other sites, before anything else. */
+export const requestGuard = createRequestGuard({
+  publicUrl: env.PUBLIC_URL,
+  answerHeaders: securityHeaders(null, env),
+  sessionCookie: sessionCookie.name,
+})
 /** For server.js: 503 with Retry-After while the database is away. */
 export { withDatabaseOutageAnswers } from '#app/services/database-health.server.ts'
 

@@ -57,7 +57,13 @@ async function upload(base: string, cookie: string, fileBytes: number) {
       url,
       {
         method: 'POST',
-        headers: { Cookie: cookie, 'Content-Type': contentType, 'Content-Length': String(length) },
+        // Origin: a signed-in upload comes from the site's own page.
+        headers: {
+          Cookie: cookie,
+          Origin: url.origin,
+          'Content-Type': contentType,
+          'Content-Length': String(length),
+        },
       },
       (res) => {
         const chunks: Buffer[] = []

@@ -64,7 +64,7 @@ function FilterSelect({
 }
 
 /**
- * The calendar's filters (spec §5, and the distance filter) as form fields, for every form that sets them: the
+ * The calendar's filters (spec §5, in its order, then the distance filter) as form fields, for every form that sets them: the
  * calendar's own and the embed builder's. `idPrefix` keeps the ids of two forms on one page apart.
  */
 export function CalendarFilterFields({
@@ -113,6 +113,17 @@ export function CalendarFilterFields({
         maxLength={FILTER_TEXT_MAX.zip}
       />
       <fieldset className="grid gap-3">
+        <legend className="sr-only">Dates</legend>
+        <FilterInput
+          id={id('from')}
+          label="Date(s) From"
+          name={P.from}
+          type="date"
+          defaultValue={values.from}
+        />
+        <FilterInput id={id('to')} label="To" name={P.to} type="date" defaultValue={values.to} />
+      </fieldset>
+      <fieldset className="grid gap-3">
         <legend className={filterLabelClasses}>Near</legend>
         <FilterInput
           id={id('near')}
@@ -136,17 +147,6 @@ export function CalendarFilterFields({
           <option value="soonest">Soonest first</option>
           <option value="nearest">Nearest first (with a ZIP code)</option>
         </FilterSelect>
-      </fieldset>
-      <fieldset className="grid gap-3">
-        <legend className="sr-only">Dates</legend>
-        <FilterInput
-          id={id('from')}
-          label="Date(s) From"
-          name={P.from}
-          type="date"
-          defaultValue={values.from}
-        />
-        <FilterInput id={id('to')} label="To" name={P.to} type="date" defaultValue={values.to} />
       </fieldset>
     </>
   )

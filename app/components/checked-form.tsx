@@ -52,6 +52,7 @@ export function useCheckedForm({
   check,
   checkOnBlur = false,
   defaultValue = {},
+  trimmed = [],
   onInvalid,
 }: {
   id: string
@@ -60,6 +61,8 @@ export function useCheckedForm({
   /** Check each field when it is left, not only on submit. */
   checkOnBlur?: boolean
   defaultValue?: Record<string, string | undefined>
+  /** Fields whose value is trimmed before it is checked and sent. */
+  trimmed?: readonly string[]
   /** Called with the problems when a submit is held back. */
   onInvalid?: (problems: Record<string, string>, values: FieldValues) => void
 }) {
@@ -83,6 +86,10 @@ export function useCheckedForm({
     noValidate: true,
     onSubmit(event: FormEvent<HTMLFormElement>) {
       const form = event.currentTarget
+      for (const name of trimmed) {
+        const input = form.elements.namedItem(name)
+        if (input instanceof HTMLInputElement) input.value = input.value.trim()
+      }
       const [values, lists] = valuesOf(form)
       const problems = check(values, lists)
       for (const name of Object.keys(problems)) checked.current.add(name)

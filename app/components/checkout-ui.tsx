@@ -103,7 +103,7 @@ export function PaymentSucceeded() {
 const labelClass = 'block text-sm font-medium text-slate-800'
 
 /** The built-in test provider's card form: a plain POST, so it works without JavaScript. */
-export function TestCardForm({ total }: { total: string }) {
+export function TestCardForm({ total, eventID }: { total: string; eventID: number }) {
   const hydrated = useHydrated()
   const navigation = useNavigation()
   const paying = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'pay'
@@ -114,6 +114,8 @@ export function TestCardForm({ total }: { total: string }) {
       </p>
       <Form method="post" action="/checkout" autoComplete="off" className="space-y-4">
         <input type="hidden" name="intent" value="pay" />
+        {/* Which ad: a second payment of it (another tab) is told it is paid once the first cleared checkout. */}
+        <input type="hidden" name="eventID" value={eventID} />
         {/* With JavaScript the page shows the success itself and leaves after a pause; without, the server redirects. */}
         {hydrated ? <input type="hidden" name="js" value="1" /> : null}
         <div>

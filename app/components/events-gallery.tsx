@@ -14,6 +14,8 @@ export interface GalleryEvent {
   clicks: number
   bounces: number
   statusLabel: string
+  /** An unpaid draft without a category, which checkout refuses until one is chosen. */
+  categoryNeeded: boolean
   /** The card processor's receipt (Stripe), when it gave one. */
   receiptUrl: string | null
   /** Our receipt of the ad's payment, once paid. */
@@ -136,6 +138,20 @@ function GalleryCard({ event, photoPriority }: { event: GalleryEvent; photoPrior
         <p className="text-sm text-slate-600" data-testid="event-dates">
           {formatDatesLine(event.showAdOnDates, event.eventDate)}
         </p>
+        {event.categoryNeeded ? (
+          <p
+            data-testid="category-needed"
+            className="rounded-md bg-amber-50 px-2 py-1.5 text-sm text-slate-800"
+          >
+            Needs a category before checkout.{' '}
+            <Link
+              to={`/dashboard/events/${event.eventID}/edit`}
+              className="relative z-10 font-medium text-brand-700 underline"
+            >
+              Choose one<span className="sr-only"> for {event.eventTitle}</span>
+            </Link>
+          </p>
+        ) : null}
         {event.editNote ? (
           <p data-testid="edit-note" className="text-sm text-slate-700">
             {event.editNote}

@@ -1,5 +1,6 @@
 import { OPEN_ENDED_DATE_LIMIT } from '#app/constants.ts'
 import { isValidIsoDate } from '#app/utils/time.ts'
+import { formatShortDate } from './format.ts'
 
 /** The calendar's filters (spec §5), as the query string carries them and the listing query reads them. */
 export interface CalendarFilters {
@@ -187,6 +188,34 @@ export function dateWindow(
  */
 export function listingStart(filters: Pick<CalendarFilters, 'from'>, today: string): string {
   return filters.from && filters.from > today ? filters.from : today
+}
+
+export interface ActiveFilter {
+  /** What is set, in a few words ("Keyword “jazz”", "Music", "from Dec 1, 2026"). */
+  label: string
+  /** The same filters without this one. */
+  without: CalendarFilters
+}
+
+/** The filters set, each with the filters that remain when it is removed, in the order of the form. */
+export function activeFilters(filters: CalendarFilters): ActiveFilter[] {
+  const active: ActiveFilter[] = []
+  const add = (label: string, change: Partial<CalendarFilters>) =>
+    active.push({ label, without: { ...filters, ...change } })
+  if (filters.keyword) add(`Keyword “${filters.keyword}”`, { keyword: '' })
+  if (filters.category && filters.category !== ALL_CATEGORIES) add(filters.category, { category: '' })
+  if (filters.zip) add(`ZIP ${filters.zip}`, { zip: '' })
+  if (filters.near) {
+    const order = filters.sort === 'nearest' ? ', nearest first' : ''
+    add(`within ${filters.radius} mi of ${filters.near}${order}`, {
+      near: '',
+      radius: DEFAULT_NEAR_RADIUS,
+      sort: 'soonest',
+    })
+  }
+  if (filters.from) add(`from ${formatShortDate(filters.from, { withYear: true })}`, { from: null })
+  if (filters.to) add(`to ${formatShortDate(filters.to, { withYear: true })}`, { to: null })
+  return active
 }
 
 export function hasActiveFilters(filters: CalendarFilters) {

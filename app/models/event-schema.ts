@@ -78,7 +78,16 @@ const sortedUnique = (dates: string[]) => [...new Set(dates)].sort()
  * The event an advertiser submits (spec §3 submission payload), with the rules of event-rules.ts, which the browser
  * runs too. With `paidDates` (an edit after payment) the dates must be exactly those paid for, past ones included.
  */
-export function eventInputSchema({ today, paidDates }: { today: string; paidDates?: PaidDates }) {
+export function eventInputSchema({
+  today,
+  paidDates,
+  categoryLater = false,
+}: {
+  today: string
+  paidDates?: PaidDates
+  /** The ad may be saved without a category (the older form's draft), to be chosen before checkout. */
+  categoryLater?: boolean
+}) {
   const showAdDates = paidDates
     ? list(isoDate)
         .transform(sortedUnique)
@@ -100,7 +109,7 @@ export function eventInputSchema({ today, paidDates }: { today: string; paidDate
     eventTitle: requiredText(EVENT_TEXT_RULES.eventTitle),
     eventDescription: requiredText(EVENT_TEXT_RULES.eventDescription),
     eventCategory: list(z.string().trim().min(1, CHOOSE_CATEGORY_MESSAGE))
-      .pipe(z.array(z.string()).min(1, CHOOSE_CATEGORY_MESSAGE))
+      .pipe(z.array(z.string()).min(categoryLater ? 0 : 1, CHOOSE_CATEGORY_MESSAGE))
       .transform((names) => [...new Set(names)]),
     showAdDates,
     eventDate: paidDates
@@ -119,6 +128,35 @@ export function eventInputSchema({ today, paidDates }: { today: string; paidDate
 }
 
 export type EventInput = z.infer<ReturnType<typeof eventInputSchema>>
+
+/** The older form's payload (spec §3) carries neither of today's category and display dates. */
+export function isOlderEventForm(payload: Record<string, unknown>) {
+  return !('eventCategory' in payload) && !('showAdDates' in payload)
+}
+
+/**
+ * The older, unused event form (spec §3: eventTitle, eventDescription, eventDate, …, contactName, contactPhone,
+ * contactEmail, …) as an ad: its event date is the one display date, contactName the contact person, and the
+ * category is left for the advertiser to choose before checkout. Its other fields (times, place, tickets, links,
+ * audience, acts, ad period) have no place on an ad and are ignored.
+ */
+export function olderEventFormSchema({ today }: { today: string }) {
+  return z.preprocess(
+    (payload) => {
+      if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return payload
+      const fields = payload as Record<string, unknown>
+      return { ...fields, contactPerson: fields.contactPerson ?? fields.contactName }
+    },
+    eventInputSchema({ today, categoryLater: true })
+      .omit({ showAdDates: true })
+      .superRefine((input, ctx) => {
+        if (input.eventDate === UNSET_DATE) {
+          ctx.addIssue({ code: 'custom', path: ['eventDate'], message: NO_DATES_MESSAGE })
+        }
+      })
+      .transform((input): EventInput => ({ ...input, showAdDates: [input.eventDate] })),
+  )
+}
 
 /** The dates a paid ad was paid for, which an edit keeps; none for an unpaid ad (everything may change). */
 export function paidDatesOf(event: Event): PaidDates | undefined {

@@ -19,6 +19,32 @@ export function containsNul(value: unknown, depth = 0): boolean {
   return Object.entries(value).some(([key, item]) => key.includes('\0') || containsNul(item, depth + 1))
 }
 
+/** The path of the body itself in `nulField`'s answer. */
+export const BODY_FIELD = 'body'
+
+/**
+ * Where the first NUL character in `value` is, as the field a message names ("eventTitle", "eventCategory" for an
+ * item of that list, "contact.name" inside an object; BODY_FIELD for the value itself, an item of it or a field name
+ * holding one), or null when there is none.
+ */
+export function nulField(value: unknown, path = '', depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\0') ? path || BODY_FIELD : null
+  if (depth > 64 || value === null || typeof value !== 'object') return null
+  for (const [key, item] of Object.entries(value)) {
+    if (key.includes('\0')) return path || BODY_FIELD
+    const itemPath = Array.isArray(value) ? path : path ? `${path}.${key}` : key
+    const found = nulField(item, itemPath, depth + 1)
+    if (found !== null) return found
+  }
+  return null
+}
+
+/** The 400 message for a NUL character in `field`. */
+export function nulMessage(field: string) {
+  const name = field.replaceAll('\0', '').slice(0, 100)
+  return name ? `${name}: ${NUL_MESSAGE}` : NUL_MESSAGE
+}
+
 /** A string without NUL: the base of every text field of a schema. */
 export const text = () => z.string().refine((value) => !value.includes('\0'), NUL_MESSAGE)
 

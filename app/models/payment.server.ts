@@ -23,6 +23,23 @@ export async function lockEventRow(tx: Transaction, eventID: number) {
   return row ?? null
 }
 
+/**
+ * Locks the event row of the payment with this intent until the transaction ends. Whoever changes a payment and its
+ * event takes the event's lock first, as the checkout's set-up does (`lockEventRow`), so two transactions never each
+ * hold a row the other waits for (a deadlock on PostgreSQL).
+ */
+async function lockEventOfIntent(executor: Executor, paymentIntentId: string) {
+  const eventOfIntent = executor
+    .select({ eventID: payments.eventID })
+    .from(payments)
+    .where(eq(payments.payment_intent_id, paymentIntentId))
+  await executor
+    .select({ eventID: events.eventID })
+    .from(events)
+    .where(inArray(events.eventID, eventOfIntent))
+    .for('update')
+}
+
 export async function getPaymentByIntentId(
   paymentIntentId: string,
   executor: Executor = db,
@@ -136,6 +153,7 @@ export type MarkPaidResult =
  */
 export async function markPaymentPaid(details: PaidDetails, executor?: Executor): Promise<MarkPaidResult> {
   if (!executor) return db.transaction((tx) => markPaymentPaid(details, tx))
+  await lockEventOfIntent(executor, details.paymentIntentId)
   const [payment] = await executor
     .update(payments)
     .set({
@@ -218,6 +236,7 @@ export async function markPaymentRefunded(
     return db.transaction((tx) =>
       markPaymentRefunded(paymentIntentId, { amountRefundedCents, full, reason }, tx),
     )
+  await lockEventOfIntent(executor, paymentIntentId)
   const [payment] = await executor
     .update(payments)
     .set({
@@ -272,6 +291,7 @@ export async function claimProviderEvent(
   paymentIntentId: string,
   event: ProviderEventRecord,
 ) {
+  await lockEventOfIntent(executor, paymentIntentId)
   const rows = await executor
     .update(payments)
     .set({

@@ -16,7 +16,7 @@ import { databaseFailureResponse } from '#app/services/database-errors.server.ts
 import { jsonError } from '#app/services/http.server.ts'
 import { parseMultipartUpload } from '#app/services/media-upload.server.ts'
 import { discardStaged } from '#app/services/media.server.ts'
-import { isJsonRequest, jsonTextSchema, readJsonBody } from '#app/services/request-body.server.ts'
+import { isJsonRequest, jsonText, NOT_JSON_MESSAGE, readJsonBody } from '#app/services/request-body.server.ts'
 import { getSession, sessionStorage } from '#app/services/session.server.ts'
 import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
 
@@ -26,9 +26,10 @@ export const SAVE_FAILED_MESSAGE = 'Failed to save your event. Please try again.
 
 function parseJsonField(value: string | undefined, field: string) {
   if (value === undefined || value === '') return undefined
-  const parsed = jsonTextSchema.safeParse(value)
-  if (!parsed.success) throw new AppError(`${field} must be JSON`, 400)
-  return parsed.data
+  const parsed = jsonText(field).safeParse(value)
+  if (parsed.success) return parsed.data
+  const message = parsed.error.issues[0]?.message ?? NOT_JSON_MESSAGE
+  throw new AppError(message === NOT_JSON_MESSAGE ? `${field} ${NOT_JSON_MESSAGE}` : message, 400)
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import { getBusiness } from '#app/services/auth.server.ts'
-import { parseEventInput, saveEventDraft } from '#app/services/event-ad/index.server.ts'
+import { parseOlderCallInput, saveEventDraft } from '#app/services/event-ad/index.server.ts'
 import { jsonError, methodNotAllowed } from '#app/services/http.server.ts'
 import { readJsonObject } from '#app/services/request-body.server.ts'
 import { liveEventsResponse } from '#app/services/public-events-api.server.ts'
@@ -12,15 +12,16 @@ export function loader({ request }: LoaderFunctionArgs) {
 }
 
 /**
- * POST /api/events (the older call): JSON event fields (eventDate as yyyy-MM-dd) → 201 `{ id }` of an unpaid draft
- * of the signed-in business, checked like every other way of creating an ad.
+ * POST /api/events (the older call): JSON event fields (eventDate as yyyy-MM-dd), today's or the older form's, →
+ * 201 `{ id }` of an unpaid draft of the signed-in business, checked like every other way of creating an ad (the
+ * older form's draft gets its category later, before checkout).
  */
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed('GET, POST')
   const business = await getBusiness(request)
   if (!business) return jsonError('Unauthorized', 401)
   try {
-    const input = parseEventInput(await readJsonObject(request))
+    const input = parseOlderCallInput(await readJsonObject(request))
     const { eventID } = await saveEventDraft(business, input)
     return Response.json({ id: eventID }, { status: 201 })
   } catch (error) {

@@ -1,20 +1,18 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
-import { Form, useLoaderData } from '@remix-run/react'
-import { CalendarFilterFields } from '#app/components/calendar-filter-fields.tsx'
+import { useLoaderData } from '@remix-run/react'
+import { ActiveFilters, CalendarFiltersPanel } from '#app/components/calendar-filters-panel.tsx'
 import { CalendarMonth } from '#app/components/calendar-month.tsx'
 import { CalendarResults, NO_EVENTS_FOUND_TEXT } from '#app/components/calendar-results.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME, TAGLINE } from '#app/constants.ts'
 import {
-  ALL_CATEGORIES,
   EMPTY_CALENDAR_FILTERS,
   calendarSearchParams,
   normalizeCalendarFilters,
   type CalendarFilters,
 } from '#app/models/calendar-filters.ts'
 import { CALENDAR_VIEW_PARAMS, calendarViewOf, shiftMonth } from '#app/models/calendar-month.ts'
-import { formatShortDate } from '#app/models/format.ts'
 import { getCategoryNames } from '#app/models/public-pages.server.ts'
 import {
   calendarNearPosition,
@@ -25,7 +23,6 @@ import {
 import { listedEventsHeaders, sharedPageHeaders } from '#app/services/page-cache.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
 import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
-import { NEAR_ME_ERROR_PROPS, NEAR_ME_PROPS, NEAR_ME_SCRIPT } from '#app/utils/near-me.ts'
 
 /** Plain HTML: the filters are a GET form and 'View details' a POST form, so no script is needed. */
 export const handle = { hydrate: false }
@@ -116,103 +113,6 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   ]
 }
 
-/** The filters set, in a few words ("Keyword “jazz”, Music, from Dec 1"), '' when none is. */
-export function activeFiltersSummary(filters: CalendarFilters) {
-  const parts = [
-    filters.keyword ? `Keyword “${filters.keyword}”` : '',
-    filters.category && filters.category !== ALL_CATEGORIES ? filters.category : '',
-    filters.zip ? `ZIP ${filters.zip}` : '',
-    filters.near
-      ? `within ${filters.radius} mi of ${filters.near}${filters.sort === 'nearest' ? ', nearest first' : ''}`
-      : '',
-    filters.from ? `from ${formatShortDate(filters.from, { withYear: true })}` : '',
-    filters.to ? `to ${formatShortDate(filters.to, { withYear: true })}` : '',
-  ]
-  return parts.filter(Boolean).join(', ')
-}
-
-/** `month`: the month grid being filtered (the form keeps it), or null for the list. */
-interface FiltersProps {
-  filters: CalendarFilters
-  categories: string[]
-  month: string | null
-}
-
-/**
- * The filters behind a "Filters" disclosure (a plain <details>, no script): closed, with the active filters in its
- * summary, so the results come first on a phone.
- */
-function FiltersDisclosure({ filters, categories, month }: FiltersProps) {
-  const active = activeFiltersSummary(filters)
-  return (
-    <details data-testid="calendar-filters" className="rounded-lg border border-slate-200 bg-white">
-      <summary className="cursor-pointer px-4 py-3 text-lg font-bold text-ink">
-        Filters
-        {active ? <span className="block text-sm font-normal text-slate-700">{active}</span> : null}
-      </summary>
-      <div className="px-4 pb-4">
-        <Filters filters={filters} categories={categories} month={month} />
-      </div>
-    </details>
-  )
-}
-
-function Filters({ filters, categories, month }: FiltersProps) {
-  return (
-    <Form method="get" action="/calendar" className="grid gap-4" aria-label="Filters">
-      {month ? (
-        <>
-          <input type="hidden" name={CALENDAR_VIEW_PARAMS.view} value="month" />
-          <input type="hidden" name={CALENDAR_VIEW_PARAMS.month} value={month} />
-        </>
-      ) : null}
-      <CalendarFilterFields
-        idPrefix="calendar"
-        categories={categories}
-        values={{
-          ...filters,
-          radius: String(filters.radius),
-          from: filters.from ?? '',
-          to: filters.to ?? '',
-        }}
-        nearMe={<NearMe />}
-      />
-      <button
-        type="submit"
-        className="rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
-      >
-        Apply filters
-      </button>
-      <a
-        href={month ? calendarMonthHref(EMPTY_CALENDAR_FILTERS, month) : '/calendar'}
-        className="rounded-md border border-slate-300 bg-white px-4 py-2 text-center text-sm font-medium text-slate-800 hover:bg-slate-50"
-      >
-        Clear Filters
-      </a>
-      <script dangerouslySetInnerHTML={{ __html: NEAR_ME_SCRIPT }} />
-    </Form>
-  )
-}
-
-/** Hidden until the near-me script finds the browser can tell its position; the script comes after the form. */
-function NearMe() {
-  return (
-    <>
-      <button
-        type="button"
-        hidden
-        {...NEAR_ME_PROPS}
-        className="justify-self-start rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 disabled:opacity-60"
-      >
-        Use my location
-      </button>
-      <p hidden role="alert" {...NEAR_ME_ERROR_PROPS} className="text-sm text-red-800">
-        Your browser did not share your location. Enter a ZIP code instead.
-      </p>
-    </>
-  )
-}
-
 const monthHref = (filters: CalendarFilters, month: string | null) =>
   month ? calendarMonthHref(filters, month) : null
 
@@ -247,6 +147,7 @@ export default function CalendarPage() {
   const loaderData = useLoaderData<typeof loader>()
   const { filters, notices, categories } = loaderData
   const month = loaderData.view === 'month' ? loaderData.month : null
+  const monthShown = month?.grid.month ?? null
   const feedQuery = calendarSearchParams(filters).toString()
   const feedSuffix = feedQuery ? `?${feedQuery}` : ''
   return (
@@ -259,12 +160,18 @@ export default function CalendarPage() {
         </div>
       </header>
 
-      <div className="mt-8 grid gap-8 lg:grid-cols-[16rem_1fr]">
-        {/* After the results in the page, so a phone shows them first; beside them, first, on wide screens. */}
-        <section
-          aria-labelledby={month ? 'month-heading' : 'found-heading'}
-          className="min-w-0 lg:col-start-2 lg:row-start-1"
-        >
+      <div className="mt-6 grid gap-4 lg:mt-8 lg:grid-cols-[16rem_1fr] lg:gap-8">
+        {/* First in the page: above the results on a phone, the left column on wide screens (keyboard order too). */}
+        <aside className="lg:sticky lg:top-4 lg:self-start">
+          <CalendarFiltersPanel
+            filters={filters}
+            categories={categories}
+            month={monthShown}
+            clearHref={monthShown ? calendarMonthHref(EMPTY_CALENDAR_FILTERS, monthShown) : '/calendar'}
+          />
+        </aside>
+
+        <section aria-labelledby={month ? 'month-heading' : 'found-heading'} className="min-w-0">
           {notices.length > 0 ? (
             <ul
               role="status"
@@ -277,6 +184,7 @@ export default function CalendarPage() {
           ) : null}
           {month ? (
             <>
+              <ActiveFilters filters={filters} hrefWithout={(rest) => calendarMonthHref(rest, monthShown)} />
               <ViewLinks filters={filters} current="month" />
               <CalendarMonth
                 grid={month.grid}
@@ -291,6 +199,7 @@ export default function CalendarPage() {
               <h2 id="found-heading" className="text-2xl font-bold text-ink">
                 {foundEventsText(loaderData.total)}
               </h2>
+              <ActiveFilters filters={filters} hrefWithout={(rest) => calendarHref(rest)} />
               <ViewLinks filters={filters} current="list" />
 
               <div data-testid="calendar-results">
@@ -320,10 +229,6 @@ export default function CalendarPage() {
             </a>
           </p>
         </section>
-
-        <aside className="lg:sticky lg:top-4 lg:col-start-1 lg:row-start-1 lg:self-start">
-          <FiltersDisclosure filters={filters} categories={categories} month={month?.grid.month ?? null} />
-        </aside>
       </div>
     </main>
   )

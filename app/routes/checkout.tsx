@@ -80,7 +80,7 @@ export default function CheckoutPage() {
   } else {
     content = (
       <PaymentCard summary={summary}>
-        {paid ? <PaymentSucceeded /> : <TestCardForm total={summary.total} />}
+        {paid ? <PaymentSucceeded /> : <TestCardForm total={summary.total} eventID={summary.eventID} />}
       </PaymentCard>
     )
   }

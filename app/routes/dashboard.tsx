@@ -33,6 +33,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     clicks: statsByEvent.get(event.eventID)?.totalClicks ?? 0,
     bounces: statsByEvent.get(event.eventID)?.totalBounces ?? 0,
     statusLabel: eventStatusLabel(event, today),
+    // A draft of the older POST /api/events: it cannot be paid for until its advertiser chooses one.
+    categoryNeeded: event.category.length === 0 && event.paymentStatus === 'pending',
     receiptUrl: event.receiptUrl,
     receiptHref: event.paymentID ? `/dashboard/receipts/${event.paymentID}` : null,
     ...ownerReviewNotice(event, revisions.get(event.eventID), today),

@@ -76,6 +76,8 @@ export default function SignIn() {
     id: 'sign-in',
     reply: actionData?.result,
     defaultValue: { email: actionData?.email ?? '' },
+    // Spec §5: "Email and password are trimmed before sending".
+    trimmed: ['email', 'password'],
     check(values) {
       const problem = checkSignIn(values)
       return problem ? { [problem.field]: problem.description } : {}

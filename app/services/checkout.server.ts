@@ -167,6 +167,17 @@ export async function checkoutPage(request: Request, business: BusinessSessionCo
   )
 }
 
+/**
+ * A payment posted for an ad the session no longer holds: when the form's ad is the business's own and paid (another
+ * tab or click paid it and cleared checkout), the payer is told so.
+ */
+async function paidMeanwhile(business: BusinessSessionCopy, session: Session, form: FormData) {
+  const named = form.get('eventID')
+  const eventID = typeof named === 'string' ? parseIdParam(named) : null
+  const owned = eventID ? await getOwnedEvent(eventID, business.businessID) : null
+  return owned && isPaid(owned) ? alreadyPaid(session) : null
+}
+
 /** The checkout form: "cancel" leaves checkout, "pay" pays with the test provider's card form. */
 export async function checkoutAction(request: Request, business: BusinessSessionCopy) {
   const session = await getSession(request)
@@ -180,7 +191,7 @@ export async function checkoutAction(request: Request, business: BusinessSession
   if (intent !== 'pay') return data({ message: 'Unknown action' }, { status: 400 })
 
   const stored = await storedPaymentData(session)
-  if (stored instanceof Response) return stored
+  if (stored instanceof Response) return (await paidMeanwhile(business, session, form)) ?? stored
   const text = (name: string) => {
     const value = form.get(name)
     return typeof value === 'string' ? value : ''

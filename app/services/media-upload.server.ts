@@ -11,7 +11,7 @@ import { finished, pipeline } from 'node:stream/promises'
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
 import busboy from 'busboy'
 import { MULTIPART_BODY_MAX_BYTES, VIDEO_MAX_BYTES, type MediaType } from '#app/constants.ts'
-import { containsNul, NUL_MESSAGE } from '#app/models/input-rules.ts'
+import { nulField, nulMessage } from '#app/models/input-rules.ts'
 import { PHOTO_SRCSET_WIDTHS, sizeMessage, typeMessage } from '#app/utils/media-types.ts'
 import { checkedUpload, encodePhoto, maxBytesFor } from './media-content.server.ts'
 import { mediaRoot } from './media-storage.server.ts'
@@ -229,7 +229,8 @@ export async function parseMultipartUpload(
     if (info.nameTruncated || info.valueTruncated) return abort(new AppError('A form field is too long', 413))
     const kind = kinds.get(name)
     if (kind) return abort(fileError(name, new AppError(typeMessage(kind), 400)))
-    if (containsNul(name) || containsNul(value)) return abort(new AppError(NUL_MESSAGE, 400))
+    const nulAt = nulField({ [name]: value })
+    if (nulAt !== null) return abort(new AppError(nulMessage(nulAt), 400))
     fields.set(name, value)
     fieldLists.set(name, [...(fieldLists.get(name) ?? []), value])
   })

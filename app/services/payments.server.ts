@@ -72,9 +72,16 @@ export async function requireOwnEvent(business: BusinessSessionCopy, eventID: nu
   return event
 }
 
+export const CATEGORY_REQUIRED_MESSAGE =
+  'This ad has no category yet: choose one in Edit Event before checkout.'
+
 export function assertPayable(event: Event) {
   if (event.paymentStatus === 'paid') throw new AppError(ALREADY_PAID_MESSAGE, 409, { code: 'already_paid' })
   if (event.paymentStatus === 'refunded') throw new AppError(REFUNDED_MESSAGE, 409, { code: 'refunded' })
+  // A draft of the older POST /api/events has none until its advertiser chooses one.
+  if (event.category.length === 0) {
+    throw new AppError(CATEGORY_REQUIRED_MESSAGE, 409, { code: 'category_required' })
+  }
 }
 
 /** What the event costs, from its own display dates. */
@@ -298,6 +305,8 @@ export interface CompletionResult {
   status: number
   code?: string
   eventID?: number
+  /** Paid by an earlier call (another tab, a second click): this one charged nothing. */
+  paidBefore?: boolean
 }
 
 /**
@@ -345,7 +354,13 @@ export async function completeEventPayment({
   const outcome = await recordIntentOutcome(intent, undefined, mail)
   switch (outcome.kind) {
     case 'paid':
-      return { success: true, message: PAYMENT_TEXT.success.description, status: 200, eventID }
+      return {
+        success: true,
+        message: PAYMENT_TEXT.success.description,
+        status: 200,
+        eventID,
+        paidBefore: !outcome.firstTime,
+      }
     case 'failed':
       return {
         success: false,
@@ -406,7 +421,10 @@ export async function payWithTestCard({
     await markPaymentFailed(setup.paymentIntentId, { code: error.code, message: error.message })
     return { success: false, message: error.message, status: 402, code: error.code, eventID }
   }
-  return completeEventPayment({ business, paymentIntentId: setup.paymentIntentId, mail })
+  const result = await completeEventPayment({ business, paymentIntentId: setup.paymentIntentId, mail })
+  // Two payers at once share the ad's one payment: the one whose completion did not record it is told it is paid.
+  if (result.paidBefore) throw new AppError(ALREADY_PAID_MESSAGE, 409, { code: 'already_paid' })
+  return result
 }
 
 /* Webhooks ------------------------------------------------------------------------------------------------------- */

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { BODY_MAX_BYTES, JSON_BODY_MAX_BYTES } from '#app/constants.ts'
-import { containsNul, NUL_MESSAGE } from '#app/models/input-rules.ts'
+import { BODY_FIELD, NUL_MESSAGE, nulField, nulMessage } from '#app/models/input-rules.ts'
 import { jsonError } from './http.server.ts'
 
 /**
@@ -82,15 +82,31 @@ function zodMessage(error: z.ZodError) {
   return error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')
 }
 
-/** JSON text parsed (a request body, or a form field that carries JSON); a string that is not JSON is an issue. */
-export const jsonTextSchema = z.string().transform((text, ctx): unknown => {
-  try {
-    return JSON.parse(text)
-  } catch {
-    ctx.addIssue({ code: 'custom', message: 'must be JSON' })
+export const NOT_JSON_MESSAGE = 'must be JSON'
+
+/**
+ * JSON text parsed (a request body, or a form field that carries JSON, named `field`); a string that is not JSON is
+ * an issue, and so is a NUL character in any of its texts (escaped as \u0000 it passes the checks of the raw
+ * field), named by the field it is in (`field` when that is the value itself or an item of it): PostgreSQL cannot
+ * store it.
+ */
+export function jsonText(field = BODY_FIELD) {
+  return z.string().transform((text, ctx): unknown => {
+    let value: unknown
+    try {
+      value = JSON.parse(text)
+    } catch {
+      ctx.addIssue({ code: 'custom', message: NOT_JSON_MESSAGE })
+      return z.NEVER
+    }
+    const nulAt = nulField(value)
+    if (nulAt === null) return value
+    ctx.addIssue({ code: 'custom', message: nulMessage(nulAt === BODY_FIELD ? field : nulAt) })
     return z.NEVER
-  }
-})
+  })
+}
+
+export const jsonTextSchema = jsonText()
 
 export const JSON_CONTENT_TYPE_MESSAGE = 'Send a JSON body (Content-Type: application/json)'
 
@@ -108,9 +124,11 @@ export async function readJsonBody<S extends z.ZodType>(
     throw jsonError(JSON_CONTENT_TYPE_MESSAGE, 415)
   }
   const parsed = jsonTextSchema.safeParse(await readBodyText(request, maxBytes))
-  if (!parsed.success) throw jsonError(INVALID_JSON_MESSAGE, 400)
+  if (!parsed.success) {
+    const message = parsed.error.issues[0]?.message
+    throw jsonError(message?.includes(NUL_MESSAGE) ? message : INVALID_JSON_MESSAGE, 400)
+  }
   const body = parsed.data
-  if (containsNul(body)) throw jsonError(NUL_MESSAGE, 400)
   const checked = schema.safeParse(body)
   if (!checked.success) throw jsonError(invalidMessage ?? zodMessage(checked.error), 400)
   return checked.data
@@ -145,8 +163,8 @@ export async function readFormData(request: Request, maxBytes = BODY_MAX_BYTES):
     throw jsonError('The form data could not be read', 400)
   }
   for (const [name, value] of form) {
-    if (containsNul(name) || (typeof value === 'string' && containsNul(value)))
-      throw jsonError(NUL_MESSAGE, 400)
+    const field = nulField({ [name]: value })
+    if (field !== null) throw jsonError(nulMessage(field), 400)
   }
   return form
 }

@@ -2,8 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import onHeaders from 'on-headers'
 
 /**
- * Checks every request gets before routing (server.js mounts `requestGuard` in front of everything else): no response
- * may be content-sniffed, and no request that changes state may come from another site.
+ * Checks every request gets before routing (server.js mounts `requestGuard` in front of everything else): every
+ * response carries the security headers (early refusals included), and no request that changes state may come from
+ * another site.
  */
 
 /** The parts of an Express request the guard reads: `protocol` honours TRUST_PROXY (X-Forwarded-Proto). */
@@ -40,21 +41,48 @@ function frameworkHost(req: IncomingMessage) {
   return header(req, 'x-forwarded-host')?.split(',')[0]?.trim() || header(req, 'host')
 }
 
+/** `origin` is this site's, as both this guard and the framework see it. */
+function isOwnOrigin(req: GuardedRequest, origin: string, publicUrl: string | undefined) {
+  return origin === ownOrigin(req, publicUrl) && new URL(origin).host === frameworkHost(req)
+}
+
+function refererOrigin(req: IncomingMessage) {
+  const referer = header(req, 'referer')
+  if (!referer) return undefined
+  try {
+    return new URL(referer).origin
+  } catch {
+    return undefined
+  }
+}
+
+function hasCookie(req: IncomingMessage, name: string) {
+  return (header(req, 'cookie') ?? '')
+    .split(';')
+    .some((pair) => pair.slice(0, pair.indexOf('=')).trim() === name)
+}
+
 /**
  * A request that would change state on behalf of another site: a method other than GET/HEAD whose Origin is not this
  * site's (a `null` origin included), or, when the browser sent no Origin, whose Sec-Fetch-Site is not same-origin or
- * none. Requests with neither header (curl, server-to-server calls such as the Stripe webhook) are not browsers
- * acting for someone else, and pass.
+ * none. A request with neither header that carries the session cookie (`sessionCookie`, its name) passes only when
+ * its Referer is this site's: browsers send one of the headers, so this is defence in depth. Requests with neither
+ * header and no session (curl, server-to-server calls such as the Stripe webhook) are nobody's browser acting for
+ * someone else, and pass.
  */
-export function isCrossSiteWrite(req: GuardedRequest, publicUrl: string | undefined): boolean {
+export function isCrossSiteWrite(
+  req: GuardedRequest,
+  publicUrl: string | undefined,
+  { sessionCookie }: { sessionCookie?: string } = {},
+): boolean {
   if (SAFE_METHODS.has(req.method ?? 'GET')) return false
   const origin = header(req, 'origin')
-  if (origin !== undefined) {
-    if (origin !== ownOrigin(req, publicUrl)) return true
-    return new URL(origin).host !== frameworkHost(req)
-  }
+  if (origin !== undefined) return !isOwnOrigin(req, origin, publicUrl)
   const fetchSite = header(req, 'sec-fetch-site')
-  return fetchSite !== undefined && !OWN_FETCH_SITES.has(fetchSite.trim().toLowerCase())
+  if (fetchSite !== undefined) return !OWN_FETCH_SITES.has(fetchSite.trim().toLowerCase())
+  if (!sessionCookie || !hasCookie(req, sessionCookie)) return false
+  const referer = refererOrigin(req)
+  return referer === undefined || !isOwnOrigin(req, referer, publicUrl)
 }
 
 function refuse(req: GuardedRequest, res: ServerResponse) {
@@ -70,12 +98,36 @@ function refuse(req: GuardedRequest, res: ServerResponse) {
   res.end(req.method === 'HEAD' ? undefined : body)
 }
 
-/** Connect/Express middleware: `nosniff` on every response, and 403 for cross-site writes. */
-export function createRequestGuard({ publicUrl }: { publicUrl: string | undefined }) {
+/**
+ * The security headers an answer goes out with: a page brings its own set (its policy has the request's nonce, the
+ * embed may be framed), every other answer gets `answerHeaders`; an error answer without a caching rule is not
+ * stored (a refusal on a patient route included). `nosniff` holds for every answer.
+ */
+function completeSecurityHeaders(res: ServerResponse, answerHeaders: Headers) {
+  if (!res.hasHeader('Content-Security-Policy')) {
+    answerHeaders.forEach((value, name) => res.setHeader(name, value))
+  }
+  if (res.statusCode >= 400 && !res.hasHeader('Cache-Control')) res.setHeader('Cache-Control', 'no-store')
+  res.setHeader('X-Content-Type-Options', 'nosniff')
+}
+
+/**
+ * Connect/Express middleware: the security headers on every response, and 403 for cross-site writes.
+ * `answerHeaders`: the security headers of an answer that is not a page; `sessionCookie`: the session cookie's name.
+ */
+export function createRequestGuard({
+  publicUrl,
+  answerHeaders,
+  sessionCookie,
+}: {
+  publicUrl: string | undefined
+  answerHeaders: Headers
+  sessionCookie: string
+}) {
   return function requestGuard(req: GuardedRequest, res: ServerResponse, next: () => void) {
-    // Set as the headers go out, so it holds for every answer (pages, JSON, redirects, files, errors) exactly once.
-    onHeaders(res, () => res.setHeader('X-Content-Type-Options', 'nosniff'))
-    if (isCrossSiteWrite(req, publicUrl)) return refuse(req, res)
+    // Set as the headers go out, so they hold for every answer (pages, JSON, redirects, files, errors) exactly once.
+    onHeaders(res, () => completeSecurityHeaders(res, answerHeaders))
+    if (isCrossSiteWrite(req, publicUrl, { sessionCookie })) return refuse(req, res)
     next()
   }
 }

@@ -18,16 +18,18 @@ const FIXED_SCRIPT_SOURCES = [MEDIA_FALLBACK_SCRIPT, NEAR_ME_SCRIPT]
 /**
  * Headers every HTML page gets; scripts only run with this request's nonce (or, for that one script, its hash). No
  * other site may frame a page, except one made to be framed (`frameable`: the partners' embed), which any site may.
+ * Without a nonce (`null`): the same headers for every other answer (JSON, files, refusals), which runs no inline
+ * script.
  */
 export function securityHeaders(
-  nonce: string,
+  nonce: string | null,
   { isProduction }: { isProduction: boolean },
   { frameable = false }: { frameable?: boolean } = {},
 ) {
   const connectSrc = isProduction ? "'self'" : "'self' ws: wss:"
   const csp = [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' ${FIXED_SCRIPT_SOURCES} https://js.stripe.com`,
+    `script-src 'self'${nonce ? ` 'nonce-${nonce}'` : ''} ${FIXED_SCRIPT_SOURCES} https://js.stripe.com`,
     // No inline styles: a style attribute in the HTML is refused (React's style={} set from script is not).
     "style-src 'self'",
     "img-src 'self' data: blob:",

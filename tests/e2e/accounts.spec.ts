@@ -55,6 +55,25 @@ test('wrong credentials say Login Failed; the right ones welcome the business by
   await expect(page.getByTestId('toast')).toContainText(`Welcome back, ${demoBusiness.businessName}!`)
 })
 
+test('with JavaScript, email and password are trimmed before sending (spec §5)', async ({ page }) => {
+  await page.goto('/login')
+  // The page is scripted (hydrated: the password toggle is there) before anything is typed.
+  await expect(page.getByRole('button', { name: 'Show password' })).toBeVisible()
+  const sent: string[] = []
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname.startsWith('/login'))
+      sent.push(request.postData() ?? '')
+  })
+  await page.getByLabel('Email').fill(`  ${demoBusiness.businessEmail}  `)
+  await page.getByLabel('Password', { exact: true }).fill(`  ${demoBusiness.password}  `)
+  await page.getByRole('button', { name: 'Sign In' }).click()
+  await page.waitForURL('**/dashboard')
+  expect(sent).toHaveLength(1)
+  const fields = new URLSearchParams(sent[0])
+  expect(fields.get('email')).toBe(demoBusiness.businessEmail)
+  expect(fields.get('password')).toBe(demoBusiness.password)
+})
+
 test('registration shows the field rules, then creates the account and goes to sign-in', async ({ page }) => {
   await page.goto('/create-account')
   await expect(page.getByRole('heading', { name: 'Create Business Account' })).toBeVisible()

@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
-import { demoAdmin, expect, PNG, signInAsBusiness, signInAsStaff, test } from './fixtures.ts'
+import { demoAdmin, expect, fromSite, PNG, signInAsBusiness, signInAsStaff, test } from './fixtures.ts'
 
 const today = todayInZone('America/New_York')
 const dates = [addDaysIso(today, 2), addDaysIso(today, 3)]
@@ -32,7 +32,7 @@ async function signInWithLinks(page: Page, name: string) {
     xURL: `https://x.com/${slug}`,
     tiktokURL: `https://tiktok.com/@${slug}`,
   }
-  const res = await page.request.post('/api/business', { data: account })
+  const res = await page.request.post('/api/business', { headers: fromSite(), data: account })
   expect(res.status(), await res.text()).toBe(201)
   await signInAsBusiness(page, { businessEmail: account.businessEmail, password: account.businessPassword })
   return account

@@ -1,12 +1,13 @@
 import type { Page } from '@playwright/test'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
-import { expect, signInAsNewBusiness, test } from './fixtures.ts'
+import { expect, fromSite, signInAsNewBusiness, test } from './fixtures.ts'
 
 const today = todayInZone('America/New_York')
 
 /** Saves an ad through the same call the create form makes, which leaves the payment data in the session. */
 async function approveAd(page: Page, title: string) {
   const res = await page.request.post('/api/approve-event', {
+    headers: fromSite(),
     multipart: {
       eventData: JSON.stringify({
         eventTitle: title,
@@ -74,3 +75,51 @@ test.describe('without JavaScript', () => {
     )
   })
 })
+
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(`${javaScriptEnabled ? 'with' : 'without'} JavaScript`, () => {
+    test.use({ javaScriptEnabled })
+
+    test('a draft of the older event form (no category) says so on the dashboard and at checkout, and links to its edit form', async ({
+      page,
+    }) => {
+      await signInAsNewBusiness(page, 'Older Form Hall')
+      const title = `Older Form Night ${Date.now().toString(36)}`
+      const saved = await page.request.post('/api/events', {
+        headers: fromSite(),
+        data: {
+          eventTitle: title,
+          eventDescription: 'Posted with the older form.',
+          eventDate: addDaysIso(today, 4),
+          startTime: '19:00',
+          endTime: '21:00',
+          location: 'Hall B',
+          ticketPrice: '5',
+          ticketPurchase: 'https://tickets.example/older',
+          websiteLink: 'https://hall.example',
+          targetAudience: 'All Ages',
+          contactName: 'Olive Older',
+          contactPhone: '2175550123',
+          contactEmail: 'olive@hall.example',
+          supportingActs: 'None',
+          adPeriodDays: 7,
+        },
+      })
+      expect(saved.status(), await saved.text()).toBe(201)
+      const { id } = (await saved.json()) as { id: number }
+
+      await page.goto('/dashboard')
+      const card = page.getByTestId('gallery-card').filter({ hasText: title })
+      await expect(card.getByTestId('category-needed')).toHaveText(/Needs a category before checkout\./)
+
+      await page.goto(`/checkout?eventID=${id}`)
+      await expect(
+        page.getByText('This ad has no category yet: choose one in Edit Event before checkout.').first(),
+      ).toBeVisible()
+
+      await page.goto('/dashboard')
+      await card.getByRole('link', { name: /Choose one/ }).click()
+      await expect(page).toHaveURL(new RegExp(`/dashboard/events/${id}/edit$`))
+    })
+  })
+}

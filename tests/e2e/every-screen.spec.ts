@@ -5,6 +5,7 @@ import {
   demoAdmin,
   demoClinician,
   expect,
+  fromSite,
   paidAd,
   PNG,
   signInAsNewBusiness,
@@ -105,7 +106,11 @@ async function advertiserPaths(page: Page) {
   // Two ads with photos saved, the second waiting at checkout, then a draft waiting at its preview.
   for (const title of ['Every Screen Poster Show', 'Every Screen Print Market']) {
     await stageDraft(page, title)
-    const approved = await page.request.post(PREVIEW, { form: { intent: 'approve' }, maxRedirects: 0 })
+    const approved = await page.request.post(PREVIEW, {
+      headers: fromSite(),
+      form: { intent: 'approve' },
+      maxRedirects: 0,
+    })
     expect(approved.headers()['location']).toBe('/checkout')
   }
   await stageDraft(page, 'Every Screen Print Fair')
@@ -137,6 +142,7 @@ const PREVIEW = '/dashboard/events/preview'
 /** The create form's post without JavaScript, with a photo: the draft waits on the server for its preview. */
 async function stageDraft(page: Page, title: string) {
   const res = await page.request.post('/dashboard/events/new', {
+    headers: fromSite(),
     multipart: {
       eventTitle: title,
       eventDescription: `${title}: posters from the whole town.`,
@@ -161,6 +167,7 @@ async function adminPaths(page: Page) {
 async function clinicianPaths(page: Page) {
   await signInAsStaff(page, demoClinician.email)
   const res = await page.request.post('/api/ptdisease', {
+    headers: fromSite(),
     data: { mrn: `MRN-A11Y-${Date.now().toString(36)}`, disease: 'Asthma', diseasecode: 'J45.909' },
   })
   expect(res.status(), await res.text()).toBe(201)

@@ -5,6 +5,7 @@ import {
   demoAdmin,
   demoBusiness,
   expect,
+  fromSite,
   PNG,
   signInAsBusiness,
   signInAsNewBusiness,
@@ -49,7 +50,7 @@ test("an unpaid draft's photo shows in its owner's preview and is a 404 for ever
     selectedDates: JSON.stringify([addDaysIso(today, 2)]),
     image: { name: 'bread.png', mimeType: 'image/png', buffer: PNG },
   }
-  const saved = await page.request.post('/api/approve-event', { multipart: body })
+  const saved = await page.request.post('/api/approve-event', { headers: fromSite(), multipart: body })
   expect(saved.status(), await saved.text()).toBe(200)
   const { eventID } = (await saved.json()) as { eventID: number }
 

@@ -8,6 +8,7 @@ import {
   demoAdmin,
   expect,
   expectNoScripts,
+  fromSite,
   PNG,
   signInAsBusiness,
   signInAsNewBusiness,
@@ -36,6 +37,7 @@ async function liveAdWithBrokenMedia(browser: Browser) {
   const account = await signInAsNewBusiness(advertiser, 'Broken Media Hall')
   const title = `Broken Media Night ${Date.now().toString(36)}`
   const res = await advertiser.request.post('/api/approve-event', {
+    headers: fromSite(),
     multipart: {
       eventData: JSON.stringify({
         eventTitle: title,
@@ -61,7 +63,10 @@ async function liveAdWithBrokenMedia(browser: Browser) {
 
   const admin = await browser.newPage()
   await signInAsStaff(admin, demoAdmin.email)
-  const review = await admin.request.post('/api/admin/review-event', { data: { eventID, action: 'approve' } })
+  const review = await admin.request.post('/api/admin/review-event', {
+    headers: fromSite(),
+    data: { eventID, action: 'approve' },
+  })
   expect(review.status(), await review.text()).toBe(200)
   await Promise.all([advertiser.close(), admin.close()])
 

@@ -3,6 +3,7 @@ import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import {
   demoBusiness,
   expect,
+  fromSite,
   openFirstListedEvent,
   signInAsBusiness,
   signInAsNewBusiness,
@@ -83,7 +84,10 @@ test.describe('state changes from other sites', () => {
       },
     })
     expect(registration.status()).toBe(403)
-    const asPlanted = await request.post('/api/business/login', { data: { email, password: 'secret123' } })
+    const asPlanted = await request.post('/api/business/login', {
+      headers: fromSite(),
+      data: { email, password: 'secret123' },
+    })
     expect(asPlanted.status()).toBe(401)
   })
 
@@ -123,6 +127,7 @@ test.describe('state changes from other sites', () => {
   test('same-origin posts work, and so do posts without Origin or Sec-Fetch-Site (curl, the Stripe webhook)', async ({
     request,
     baseURL,
+    playwright,
   }) => {
     const sameOrigin = await request.post('/login', {
       headers: { Origin: baseURL!, 'Sec-Fetch-Site': 'same-origin' },
@@ -145,13 +150,26 @@ test.describe('state changes from other sites', () => {
     })
     expect(curl.status()).toBe(200)
 
-    // The webhook is signed and server-to-server; without Stripe keys it is not found, but it is not refused.
-    const webhook = await request.post('/api/stripe/webhook', {
+    // Signed in, a call naming no origin is refused unless its Referer is this site.
+    const signedInCurl = await request.post('/api/logout', { maxRedirects: 0 })
+    expect(signedInCurl.status()).toBe(403)
+    const fromOwnPage = await request.post('/api/logout', {
+      headers: { Referer: `${baseURL}/dashboard` },
+      maxRedirects: 0,
+    })
+    expect(fromOwnPage.status()).toBe(302)
+    expect(await signedIn(request)).toBe(false)
+
+    // The webhook is signed, server-to-server and carries no cookie; without Stripe keys it is not found, but it is
+    // not refused.
+    const stripe = await playwright.request.newContext({ baseURL })
+    const webhook = await stripe.post('/api/stripe/webhook', {
       headers: { 'Stripe-Signature': 't=1,v1=00', 'Content-Type': 'application/json' },
       data: '{}',
     })
     expect(webhook.status()).not.toBe(403)
     expect(webhook.status()).toBeLessThan(500)
+    await stripe.dispose()
   })
 
   test('a form on another page of the same site cannot sign the visitor out', async ({ page, baseURL }) => {
@@ -287,6 +305,7 @@ test('pages allow no inline styles, and show no CSP violations in Chromium', asy
 
   await signInAsNewBusiness(page, 'Style Hall')
   const approved = await page.request.post('/api/approve-event', {
+    headers: fromSite(),
     multipart: {
       eventData: JSON.stringify({
         eventTitle: 'Inline Style Night',

@@ -7,14 +7,18 @@ import path from 'node:path'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { action as createPayment } from '#app/routes/api.create-event-payment.ts'
+import { action as checkout } from '#app/routes/checkout.tsx'
 import { action as trackBounce } from '#app/routes/api.events.$id.track-bounce.ts'
 import { action as trackClick } from '#app/routes/api.events.$id.track-click.ts'
 import { resetEnvCache } from '#app/services/env.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
+import { sessionStorage } from '#app/services/session.server.ts'
+import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
-import { clickCount, payments } from '#db/schema.ts'
-import { sessionCookieFor } from '#tests/support/auth.ts'
+import { clickCount, events, payments } from '#db/schema.ts'
+import { businessSessionCopy, sessionCookieFor } from '#tests/support/auth.ts'
+import { toastOf } from '#tests/support/cookie-jar.ts'
 import { insertBusiness, insertTestEvent } from '#tests/support/events.ts'
 import { callRoute } from '#tests/support/routes.ts'
 import { TMP_DIR } from '#tests/support/test-database.ts'
@@ -69,6 +73,61 @@ describe(`${PARALLEL} parallel POST /api/create-event-payment for one new ad`, (
     const rows = await db.select().from(payments).where(eq(payments.eventID, event.eventID))
     expect(rows).toHaveLength(1)
     expect(bodies[0]!.clientSecret).toContain(rows[0]!.payment_intent_id)
+  })
+})
+
+describe(`${PARALLEL} parallel POST /checkout paying one ad with a good card`, () => {
+  test('one payment is made; every other payer is told the ad is already paid, none sees an error', async () => {
+    const owner = await insertBusiness(db, { businessName: 'Queueing Cafe' })
+    const event = await insertTestEvent(owner, {
+      eventStatus: 'draft',
+      paymentStatus: 'pending',
+      showAdOnDates: [addDaysIso(today, 1), addDaysIso(today, 2)],
+    })
+    const session = await sessionStorage.getSession()
+    session.set('business', businessSessionCopy(owner))
+    session.set('eventPaymentData', {
+      businessID: owner.businessID,
+      selectedDates: event.showAdOnDates,
+      eventData: {
+        eventTitle: event.eventTitle,
+        eventDescription: event.eventDescription,
+        eventCategory: event.category,
+        showAdDates: event.showAdOnDates,
+        eventDate: event.eventDate,
+        contactPerson: '',
+        contactPhone: '',
+        contactEmail: '',
+      },
+      totalAmount: 19,
+      eventID: event.eventID,
+    })
+    const cookie = (await sessionStorage.commitSession(session)).split(';')[0]!
+    const nextYear = String((new Date().getFullYear() + 1) % 100).padStart(2, '0')
+    const responses = await Promise.all(
+      Array.from({ length: PARALLEL }, async (_, i) => {
+        await new Promise((resolve) => setTimeout(resolve, i))
+        return callRoute(checkout, '/checkout', {
+          method: 'POST',
+          headers: { Cookie: cookie },
+          // The card form names its ad: whoever comes after the first payment cleared checkout is told it is paid.
+          body: new URLSearchParams({
+            intent: 'pay',
+            eventID: String(event.eventID),
+            cardNumber: '4242424242424242',
+            expiry: `12/${nextYear}`,
+            cvc: '123',
+          }),
+        })
+      }),
+    )
+    const toasts = await Promise.all(responses.map(async (r) => (await toastOf(r))?.title))
+    expect(toasts.filter((t) => t === PAYMENT_TEXT.success.title)).toHaveLength(1)
+    expect(toasts.filter((t) => t === PAYMENT_TEXT.alreadyPaid.title)).toHaveLength(PARALLEL - 1)
+    const rows = await db.select().from(payments).where(eq(payments.eventID, event.eventID))
+    expect(rows.map((r) => r.payment_status)).toEqual(['paid'])
+    const [paid] = await db.select().from(events).where(eq(events.eventID, event.eventID))
+    expect(paid!.paymentStatus).toBe('paid')
   })
 })
 

@@ -4,6 +4,8 @@ import { DEFAULT_CATEGORIES, MAX_DISPLAY_DATES, TITLE_MAX, UNSET_DATE } from '#a
 import { ensureCategories } from '#app/models/category.server.ts'
 import { MAX_DATES_MESSAGE } from '#app/models/event-schema.ts'
 import { action as createEvent } from '#app/routes/api.events._index.ts'
+import { action as createPayment } from '#app/routes/api.create-event-payment.ts'
+import { loader as dashboardLoader } from '#app/routes/dashboard.tsx'
 import { getEnv } from '#app/services/env.server.ts'
 import { JSON_BODY_MAX_BYTES } from '#app/constants.ts'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
@@ -168,6 +170,94 @@ describe('POST /api/events (the older call)', () => {
     expect(response.status).toBe(405)
     expect(response.headers.get('Allow')).toBe('GET, POST')
     expect(await response.json()).toEqual({ message: 'Method not allowed' })
+  })
+})
+
+/** Exactly the fields of the older, unused event form (spec §3): no category, no display dates. */
+const olderFormFields = () => ({
+  eventTitle: 'Blues Brunch',
+  eventDescription: 'Eggs, coffee and a slide guitar.',
+  eventDate: addDaysIso(today, 5),
+  startTime: '10:00',
+  endTime: '13:00',
+  location: 'The back patio',
+  ticketPrice: '12.50',
+  ticketPurchase: 'https://tickets.example/blues',
+  websiteLink: 'https://lakeside.example',
+  targetAudience: 'All Ages',
+  contactName: 'Sam Fry',
+  contactPhone: '2175550148',
+  contactEmail: 'sam@lakeside.example',
+  supportingActs: 'The Early Birds',
+  adPeriodDays: 7,
+})
+
+describe('POST /api/events with the older form’s fields', () => {
+  test('saves a draft without a category, its event date the one display date, contactName its contact', async () => {
+    const response = await post(olderFormFields())
+    expect(response.status).toBe(201)
+    const body = (await response.json()) as { id: number }
+    expect(Object.keys(body)).toEqual(['id'])
+    const [row] = await db.select().from(events).where(eq(events.eventID, body.id))
+    expect(row).toMatchObject({
+      businessID: owner.businessID,
+      eventTitle: 'Blues Brunch',
+      eventDescription: 'Eggs, coffee and a slide guitar.',
+      category: [],
+      eventDate: addDaysIso(today, 5),
+      showAdOnDates: [addDaysIso(today, 5)],
+      daysOrdered: 1,
+      contactPerson: 'Sam Fry',
+      contactPhone: '2175550148',
+      contactEmail: 'sam@lakeside.example',
+      paymentStatus: 'pending',
+      approvedDateByBusiness: UNSET_DATE,
+    })
+  })
+
+  test('it cannot be paid until it has a category, and the dashboard says so', async () => {
+    const { id } = (await (await post(olderFormFields())).json()) as { id: number }
+    const pay = () =>
+      callRoute(createPayment, '/api/create-event-payment', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Cookie: cookie },
+        body: JSON.stringify({ businessID: owner.businessID, eventID: id }),
+      })
+    const refused = await pay()
+    expect(refused.status).toBe(409)
+    expect(await refused.json()).toEqual({
+      message: 'This ad has no category yet: choose one in Edit Event before checkout.',
+      code: 'category_required',
+    })
+
+    const dashboard = await callRoute(dashboardLoader, '/dashboard', { headers: { Cookie: cookie } })
+    const { events: cards } = (await dashboard.json()) as {
+      events: { eventID: number; categoryNeeded: boolean }[]
+    }
+    expect(cards.find((card) => card.eventID === id)?.categoryNeeded).toBe(true)
+
+    // Chosen in the edit form, the category makes it payable.
+    await db
+      .update(events)
+      .set({ category: ['Concert'] })
+      .where(eq(events.eventID, id))
+    expect((await pay()).status).toBe(200)
+  })
+
+  test('the older fields are checked like any other ad', async () => {
+    const before = await eventCount()
+    for (const [change, message] of [
+      [{ eventTitle: '' }, 'Title is required'],
+      [{ eventDate: '2026-13-45' }, 'Please enter a valid date'],
+      [{ eventDate: addDaysIso(today, -1) }, 'The event date cannot be in the past'],
+      [{ eventDate: undefined }, 'Please choose at least one display date'],
+      [{ contactEmail: 'not an email' }, 'Please enter a valid email address'],
+    ] as const) {
+      const response = await post({ ...olderFormFields(), ...change })
+      expect(response.status, JSON.stringify(change)).toBe(400)
+      expect(((await response.json()) as { message: string }).message).toBe(message)
+    }
+    expect(await eventCount()).toBe(before)
   })
 })
 

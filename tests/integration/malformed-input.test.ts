@@ -36,10 +36,12 @@ beforeAll(async () => {
   cookies.clinician = await sessionCookieFor({ user: await insertUser(db, { roles: ['clinician'] }) })
 }, BUILD_TIMEOUT_MS)
 
+/** Signed in, a request comes as the site's own pages send it (with Origin), so the cross-site guard lets it in. */
 function call(path: string, init: RequestInit & { as?: keyof typeof cookies } = {}) {
   const { as = 'anonymous', ...rest } = init
   const headers = new Headers(rest.headers)
   if (cookies[as]) headers.set('Cookie', cookies[as])
+  if (cookies[as] && rest.method && rest.method !== 'GET') headers.set('Origin', base)
   return fetch(new URL(path, base), { redirect: 'manual', ...rest, headers })
 }
 
@@ -87,6 +89,19 @@ describe('a NUL character is a 400 with a clear message wherever text enters', (
     await expectClientError(await postJson('/api/ptdisease', { disease: 'flu\0' }, 'clinician'), /NUL/)
   })
 
+  test.each(['eventTitle', 'eventDescription', 'contactPerson'])(
+    'in a multipart JSON field: %s of an ad is a 400 naming it, and nothing is saved',
+    async (field) => {
+      const before = await rowCounts()
+      const res = await postAd({ ...validAd(), [field]: 'Open\u0000 Mic' })
+      expect(res.status).toBe(400)
+      expect(((await res.json()) as { message: string }).message).toBe(
+        `${field}: Text must not contain a NUL character (\\u0000).`,
+      )
+      expect(await rowCounts()).toEqual(before)
+    },
+  )
+
   test('in a form: the sign-in page and the registration page', async () => {
     const form = (fields: Record<string, string>) => new URLSearchParams(fields)
     await expectClientError(
@@ -99,6 +114,25 @@ describe('a NUL character is a 400 with a clear message wherever text enters', (
     )
   })
 })
+
+/** An ad the approve call would save. */
+function validAd(): Record<string, unknown> {
+  return {
+    eventTitle: 'Open Mic',
+    eventDescription: 'Bring a song.',
+    eventCategory: ['Concert'],
+    contactPerson: 'Ann',
+  }
+}
+
+/** The ad's fields as the browser sends them: JSON in the multipart fields eventData and selectedDates. */
+function postAd(eventData: unknown, selectedDates: unknown = [addDaysIso(platformToday(), 2)]) {
+  const body = new FormData()
+  body.set('eventData', JSON.stringify(eventData))
+  body.set('selectedDates', JSON.stringify(selectedDates))
+  body.set('totalAmount', '19.00')
+  return call('/api/approve-event', { method: 'POST', as: 'business', body })
+}
 
 describe('ids beyond int4 and dates beyond the calendar are 4xx', () => {
   test('eventID 4242424242424242 on approve-event, 2147483648 on create-event-payment', async () => {
@@ -295,4 +329,49 @@ test('property: generated malformed input to every /api/* endpoint and page acti
     { seed: 20261123, numRuns: 400, interruptAfterTimeLimit: 30_000, markInterruptAsFailure: false },
   )
   expect(runs).toBeGreaterThan(50)
+}, 60_000)
+
+/** The field an answer names for a path into the JSON: list items are their list ('' = the value itself). */
+const fieldOf = (path: string[]) => path.filter((key) => !/^\d+$/.test(key)).join('.')
+
+/** A JSON value with a NUL put into one of its texts, and where (the field path the answer names). */
+function withNul(value: unknown, path: string[] = []): fc.Arbitrary<{ value: unknown; field: string }> {
+  if (typeof value === 'string') {
+    return fc
+      .nat({ max: value.length })
+      .map((at) => ({ value: `${value.slice(0, at)}\0${value.slice(at)}`, field: fieldOf(path) }))
+  }
+  const entries = Object.entries(value as Record<string, unknown>).filter(
+    ([, item]) => typeof item === 'string' || (typeof item === 'object' && item !== null),
+  )
+  return fc.constantFrom(...entries).chain(([key, item]) =>
+    withNul(item, [...path, key]).map(({ value: changed, field }) => ({
+      value: Array.isArray(value)
+        ? value.map((v, i) => (String(i) === key ? changed : v))
+        : { ...(value as object), [key]: changed },
+      field,
+    })),
+  )
+}
+
+test('property: a NUL in any text of the multipart JSON fields of an ad is a 400 naming the field, never a 5xx', async () => {
+  const dates = [addDaysIso(platformToday(), 2), addDaysIso(platformToday(), 3)]
+  const ad = { ...validAd(), showAdDates: dates, contactEmail: 'ann@example.com', contactPhone: '2175550100' }
+  await fc.assert(
+    fc.asyncProperty(
+      fc.oneof(
+        withNul(ad).map(({ value, field }) => ({ eventData: value, selectedDates: dates, field })),
+        withNul(dates).map(({ value }) => ({ eventData: ad, selectedDates: value, field: 'selectedDates' })),
+      ),
+      async ({ eventData, selectedDates, field }) => {
+        const before = await rowCounts()
+        const res = await postAd(eventData, selectedDates)
+        const text = await res.text()
+        expect(res.status, text).toBe(400)
+        expect(JSON.parse(text)).toEqual({ message: expect.stringMatching(new RegExp(`^${field}: .*NUL`)) })
+        expect(await rowCounts()).toEqual(before)
+      },
+    ),
+    { seed: 20261125, numRuns: 60 },
+  )
 }, 60_000)

@@ -151,9 +151,10 @@ test('an ad paid for on one server and approved on the other is on both calendar
   form.set('totalAmount', '29.00')
   form.set('image', new Blob([new Uint8Array(await solidPng(64, 48, '#2266aa'))]), 'lights.png')
   form.set('video', new Blob([new Uint8Array(mp4Bytes('isom', ['isom'], 4096))]), 'lights.mp4')
+  // Origin: what the site's own pages send with a signed-in change.
   const saved = await fetch(`${a.base}/api/approve-event`, {
     method: 'POST',
-    headers: { Cookie: advertiser },
+    headers: { Cookie: advertiser, Origin: a.base },
     body: form,
   })
   expect(saved.status, await saved.text()).toBe(200)
@@ -165,7 +166,7 @@ test('an ad paid for on one server and approved on the other is on both calendar
   })
   const paid = await fetch(`${a.base}/checkout`, {
     method: 'POST',
-    headers: { Cookie: advertiser },
+    headers: { Cookie: advertiser, Origin: a.base },
     body: pay,
     redirect: 'manual',
   })
@@ -178,7 +179,7 @@ test('an ad paid for on one server and approved on the other is on both calendar
 
   const approved = await fetch(`${b.base}/api/admin/review-event`, {
     method: 'POST',
-    headers: { Cookie: reviewer, 'Content-Type': 'application/json' },
+    headers: { Cookie: reviewer, Origin: b.base, 'Content-Type': 'application/json' },
     body: JSON.stringify({ eventID: event!.eventID, action: 'approve' }),
   })
   expect(approved.status, await approved.text()).toBe(200)

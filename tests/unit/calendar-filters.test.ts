@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { OPEN_ENDED_DATE_LIMIT } from '#app/constants.ts'
 import {
+  activeFilters,
   calendarFilterErrors,
   calendarSearchParams,
   dateWindow,
@@ -147,6 +148,29 @@ describe('calendarSearchParams', () => {
 test('hasActiveFilters', () => {
   expect(hasActiveFilters(EMPTY_CALENDAR_FILTERS)).toBe(false)
   expect(hasActiveFilters({ ...EMPTY_CALENDAR_FILTERS, to: '2026-01-01' })).toBe(true)
+})
+
+test('activeFilters: each set filter in the form’s order, with the filters left when it is removed', () => {
+  expect(activeFilters(EMPTY_CALENDAR_FILTERS)).toEqual([])
+  const filters = {
+    ...EMPTY_CALENDAR_FILTERS,
+    keyword: 'jazz',
+    category: 'Concert',
+    near: '62704',
+    radius: 25 as const,
+    sort: 'nearest' as const,
+    from: '2026-12-01',
+  }
+  const active = activeFilters(filters)
+  expect(active.map((a) => a.label)).toEqual([
+    'Keyword “jazz”',
+    'Concert',
+    'within 25 mi of 62704, nearest first',
+    'from Dec 1, 2026',
+  ])
+  expect(active[0]!.without).toEqual({ ...filters, keyword: '' })
+  expect(active[2]!.without).toEqual({ ...filters, near: '', radius: 10, sort: 'soonest' })
+  expect(active[3]!.without).toEqual({ ...filters, from: null })
 })
 
 test('escapeLikePattern makes wildcards literal', () => {

@@ -14,6 +14,7 @@ function galleryEvent(eventID: number, overrides: Partial<GalleryEvent>): Galler
     clicks: 0,
     bounces: 0,
     statusLabel: 'Awaiting payment',
+    categoryNeeded: false,
     receiptUrl: null,
     receiptHref: null,
     reviewReason: null,
@@ -57,4 +58,14 @@ describe('the dashboard gallery’s dates line', () => {
     expect(html).toContain('>No dates<')
     expect(html).toContain('>Invalid date<')
   })
+})
+
+test('a draft without a category says it needs one before checkout, linking to its edit form', () => {
+  const html = renderToString(
+    <StaticRouter location="/dashboard">
+      <EventsGallery events={[galleryEvent(7, { categoryNeeded: true }), galleryEvent(8, {})]} />
+    </StaticRouter>,
+  )
+  expect(html.match(/Needs a category before checkout/g)).toHaveLength(1)
+  expect(html).toContain('href="/dashboard/events/7/edit"')
 })

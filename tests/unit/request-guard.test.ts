@@ -61,4 +61,32 @@ describe('isCrossSiteWrite', () => {
       ),
     ).toBe(true)
   })
+
+  describe('a signed-in state change with neither Origin nor Sec-Fetch-Site', () => {
+    const session = { sessionCookie: '__session' }
+    const post = (headers: Record<string, string>) =>
+      isCrossSiteWrite(request('POST', headers), undefined, session)
+
+    test('is refused unless its Referer is this site', () => {
+      const signedIn = { Host: 'a.test:3000', Cookie: 'es_toast=1; __session=abc' }
+      expect(post(signedIn)).toBe(true)
+      expect(post({ ...signedIn, Referer: 'http://evil.example/prize' })).toBe(true)
+      expect(post({ ...signedIn, Referer: 'http://a.test:4000/' })).toBe(true)
+      expect(post({ ...signedIn, Referer: 'not a url' })).toBe(true)
+      expect(post({ ...signedIn, Referer: 'http://a.test:3000/patient-diseases?search=x' })).toBe(false)
+    })
+
+    test('without the session cookie (curl, the Stripe webhook) it passes as before', () => {
+      expect(post({ Host: 'a.test:3000' })).toBe(false)
+      expect(post({ Host: 'a.test:3000', Cookie: 'es_toast=1; not__session=abc' })).toBe(false)
+      expect(post({ Host: 'a.test:3000', 'Stripe-Signature': 't=1,v1=00' })).toBe(false)
+    })
+
+    test('one of the headers decides as before, whatever the Referer', () => {
+      const signedIn = { Host: 'a.test:3000', Cookie: '__session=abc', Referer: 'http://evil.example/' }
+      expect(post({ ...signedIn, Origin: 'http://a.test:3000' })).toBe(false)
+      expect(post({ ...signedIn, 'Sec-Fetch-Site': 'same-origin' })).toBe(false)
+      expect(post({ ...signedIn, 'Sec-Fetch-Site': 'cross-site' })).toBe(true)
+    })
+  })
 })

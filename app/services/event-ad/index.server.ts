@@ -11,7 +11,6 @@ import { listCategories } from '#app/models/category.server.ts'
 import { customerCardData } from '#app/models/customer-card.ts'
 import {
   eventInputFromEvent,
-  eventInputSchema,
   lastBookableDate,
   paidDatesOf,
   type EventInput,
@@ -37,6 +36,7 @@ import { readFormData } from '../request-body.server.ts'
 import { getSession, sessionStorage } from '../session.server.ts'
 import { redirectWithToast } from '../toast.server.ts'
 import { getEventDraft, getEventDraftFor, setEventDraft, type EventDraft } from './draft.server.ts'
+import { parseEventInput } from './parse.server.ts'
 import {
   AD_NOT_EDITABLE_MESSAGE,
   assertCategoriesOffered,
@@ -55,25 +55,7 @@ export const PAID_MEANWHILE_MESSAGE =
 export const PAYMENT_UNDER_WAY_MESSAGE =
   'A payment for this ad is being processed, so it cannot be edited now. Please check back shortly.'
 
-/* Checking -------------------------------------------------------------------------------------------------------- */
-
-/**
- * Validates an event payload (JSON or form fields) with the shared schema; throws a 400 AppError with field messages.
- * `paidDates`: the edit of a paid ad, whose dates must stay those paid for.
- */
-export function parseEventInput(payload: unknown, paidDates?: PaidDates): EventInput {
-  const result = eventInputSchema({ today: platformToday(), paidDates }).safeParse(payload)
-  if (!result.success) {
-    const errors: Record<string, string[]> = {}
-    for (const issue of result.error.issues) {
-      const key = String(issue.path[0] ?? 'form')
-      ;(errors[key] ??= []).push(issue.message)
-    }
-    const first = result.error.issues[0]?.message ?? 'Invalid input'
-    throw new AppError(first, 400, { fieldErrors: errors })
-  }
-  return result.data
-}
+export { parseEventInput, parseOlderCallInput } from './parse.server.ts'
 
 /**
  * The business's own ad when it may still be edited (see `ownerEditKind`: unpaid, or paid and awaiting review or
