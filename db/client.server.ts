@@ -30,6 +30,11 @@ export interface DatabaseHandle {
    * release, or null when it is taken. (The embedded database has one process: a lock in memory does.)
    */
   tryLock?(name: string): Promise<(() => Promise<void>) | null>
+  /**
+   * Embedded only: a copy of the data directory in `file` (a tar), as of one moment between transactions, with
+   * `factsSql`'s row as of that moment.
+   */
+  dumpDataDir?(file: string, factsSql?: string): Promise<{ bytes: number; facts?: Record<string, unknown> }>
 }
 
 /** The advisory lock ids of the app: one number space, the name hashed by PostgreSQL. */
@@ -80,14 +85,20 @@ async function lockDataFolder(folder: string) {
  * The embedded database for a server: PGlite on a worker thread (pglite-thread.server.ts), so a query never blocks
  * the thread that answers requests. The migrations are applied there before it answers.
  */
-export async function openEmbeddedDatabase(dataDir: string): Promise<DatabaseHandle> {
+export async function openEmbeddedDatabase(
+  dataDir: string,
+  { restoreFrom }: { restoreFrom?: string } = {},
+): Promise<DatabaseHandle> {
   const folder = path.resolve(dataDir, 'pg')
   const release = await lockDataFolder(folder)
   try {
-    const client = await PGliteThread.open(folder, MIGRATIONS_FOLDER)
+    // A restore replaces the folder's contents, under the lock so no server can be using them.
+    if (restoreFrom) fs.rmSync(folder, { recursive: true, force: true })
+    const client = await PGliteThread.open(folder, MIGRATIONS_FOLDER, restoreFrom)
     return {
       db: drizzlePglite(client as unknown as PGlite, { schema }) as unknown as Database,
       kind: 'pglite',
+      dumpDataDir: (file, factsSql) => client.dumpDataDir(file, factsSql),
       async close() {
         await client.close()
         await release()

@@ -6,7 +6,11 @@ const WORKER_FILE = path.resolve('db/pglite-worker.js')
 
 /** What drizzle's PGlite driver uses of a PGlite client and of its transactions. */
 export interface QueryClient {
-  query<T>(sql: string, params?: unknown[], options?: { rowMode?: 'array' | 'object' }): Promise<QueryResult<T>>
+  query<T>(
+    sql: string,
+    params?: unknown[],
+    options?: { rowMode?: 'array' | 'object' },
+  ): Promise<QueryResult<T>>
   exec(sql: string): Promise<Array<QueryResult<unknown>>>
 }
 export interface QueryResult<T> {
@@ -63,11 +67,15 @@ export class PGliteThread implements QueryClient {
     })
   }
 
-  /** Starts the thread, opens the database in `dataDir` and applies the migrations. */
-  static open(dataDir: string, migrationsFolder: string): Promise<PGliteThread> {
-    const worker = new Worker(WORKER_FILE, { workerData: { dataDir, migrationsFolder } })
+  /**
+   * Starts the thread, opens the database in `dataDir` and applies the migrations. With `loadDataDir` (a file
+   * written by {@link dumpDataDir}), an empty `dataDir` starts as that copy.
+   */
+  static open(dataDir: string, migrationsFolder: string, loadDataDir?: string): Promise<PGliteThread> {
+    const worker = new Worker(WORKER_FILE, { workerData: { dataDir, migrationsFolder, loadDataDir } })
     return new Promise((resolve, reject) => {
-      const onExit = (code: number) => reject(new Error(`The embedded database exited (${code}) while opening`))
+      const onExit = (code: number) =>
+        reject(new Error(`The embedded database exited (${code}) while opening`))
       worker.once('error', reject)
       worker.once('exit', onExit)
       worker.once('message', (message: { ready?: true; failed?: Reply['error'] }) => {
@@ -134,6 +142,14 @@ export class PGliteThread implements QueryClient {
     }
     if (!ended) await end(true)
     return result
+  }
+
+  /**
+   * Writes a copy of the data directory to `file` (a tar), consistent to one moment between transactions, and
+   * answers `factsSql`'s row as of that moment. Queries wait on the database thread meanwhile; this thread goes on.
+   */
+  dumpDataDir(file: string, factsSql?: string) {
+    return this.#call<{ bytes: number; facts?: Record<string, unknown> }>('dumpDataDir', { file, factsSql })
   }
 
   async close() {

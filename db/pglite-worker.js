@@ -3,6 +3,7 @@
  * applies the migrations, then answers the server thread's queries and transactions. Plain JavaScript, so the same
  * file runs under the built server, the development server and the tests.
  */
+import fs from 'node:fs'
 import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite, types } from '@electric-sql/pglite'
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin'
@@ -38,7 +39,11 @@ function describeError(error) {
 const ROLLBACK = Symbol('rollback')
 
 async function main() {
-  const client = new PGlite({ dataDir: workerData.dataDir, extensions: { pg_trgm, btree_gin } })
+  // A restore starts the folder from a dumped data directory (see `dumpDataDir` below).
+  const loadDataDir = workerData.loadDataDir
+    ? await fs.openAsBlob(workerData.loadDataDir, { type: 'application/x-tar' })
+    : undefined
+  const client = new PGlite({ dataDir: workerData.dataDir, loadDataDir, extensions: { pg_trgm, btree_gin } })
   await client.waitReady
   await migrate(drizzle(client), { migrationsFolder: workerData.migrationsFolder })
 
@@ -86,6 +91,22 @@ async function main() {
       if (commit) open.commit()
       else open.rollback(ROLLBACK)
       await open.done
+    },
+    /**
+     * Writes a copy of the data directory (a tar) to `file`, as of one moment between two transactions, and answers
+     * `factsSql`'s row as of the same moment. Inside a transaction of its own no other transaction can run, and PGlite
+     * reads the whole folder synchronously while it holds the query lock; a restore replays the WAL as after a
+     * crash, which keeps every committed transaction. The checkpoint first keeps that replay short. Everything on
+     * this thread waits meanwhile; the server's thread goes on.
+     */
+    async dumpDataDir({ file, factsSql }) {
+      await client.exec('CHECKPOINT')
+      const { facts, dump } = await client.transaction(async (tx) => ({
+        facts: factsSql ? (await tx.query(factsSql)).rows[0] : undefined,
+        dump: await client.dumpDataDir('none'),
+      }))
+      await fs.promises.writeFile(file, new Uint8Array(await dump.arrayBuffer()), { mode: 0o600 })
+      return { bytes: dump.size, facts }
     },
     async close() {
       await client.close()
