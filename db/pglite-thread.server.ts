@@ -6,11 +6,7 @@ const WORKER_FILE = path.resolve('db/pglite-worker.js')
 
 /** What drizzle's PGlite driver uses of a PGlite client and of its transactions. */
 export interface QueryClient {
-  query<T>(
-    sql: string,
-    params?: unknown[],
-    options?: { rowMode?: 'array' | 'object' },
-  ): Promise<QueryResult<T>>
+  query<T>(sql: string, params?: unknown[], options?: { rowMode?: 'array' | 'object' }): Promise<QueryResult<T>>
   exec(sql: string): Promise<Array<QueryResult<unknown>>>
 }
 export interface QueryResult<T> {
@@ -74,8 +70,7 @@ export class PGliteThread implements QueryClient {
   static open(dataDir: string, migrationsFolder: string, loadDataDir?: string): Promise<PGliteThread> {
     const worker = new Worker(WORKER_FILE, { workerData: { dataDir, migrationsFolder, loadDataDir } })
     return new Promise((resolve, reject) => {
-      const onExit = (code: number) =>
-        reject(new Error(`The embedded database exited (${code}) while opening`))
+      const onExit = (code: number) => reject(new Error(`The embedded database exited (${code}) while opening`))
       worker.once('error', reject)
       worker.once('exit', onExit)
       worker.once('message', (message: { ready?: true; failed?: Reply['error'] }) => {
