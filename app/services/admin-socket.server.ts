@@ -77,6 +77,8 @@ export function startAdminSocket(): () => Promise<void> {
   const server = http.createServer((req, res) => void route(req, res))
   let listening = false
   const start = async () => {
+    // On PostgreSQL with the media in a bucket, nothing else may have made the data folder yet.
+    fs.mkdirSync(path.dirname(socketPath), { recursive: true })
     if (fs.existsSync(socketPath)) {
       if (await answers(socketPath)) {
         console.warn(`Another server answers on ${socketPath}; this one has no admin socket.`)
