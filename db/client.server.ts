@@ -31,10 +31,11 @@ export interface DatabaseHandle {
    */
   tryLock?(name: string): Promise<(() => Promise<void>) | null>
   /**
-   * Embedded only: a copy of the data directory in `file` (a tar), as of one moment between transactions, with
-   * `factsSql`'s row as of that moment.
+   * Embedded only: a copy of the data directory into the empty folder `into`, taken while queries go on and
+   * consistent to one moment (restored with `openEmbeddedDatabase(…, { restoreFrom })`), with `factsSql`'s row as
+   * of that moment.
    */
-  dumpDataDir?(file: string, factsSql?: string): Promise<{ bytes: number; facts?: Record<string, unknown> }>
+  copyDataDir?(into: string, factsSql?: string): Promise<{ facts?: Record<string, unknown> }>
 }
 
 /** The advisory lock ids of the app: one number space, the name hashed by PostgreSQL. */
@@ -92,13 +93,16 @@ export async function openEmbeddedDatabase(
   const folder = path.resolve(dataDir, 'pg')
   const release = await lockDataFolder(folder)
   try {
-    // A restore replaces the folder's contents, under the lock so no server can be using them.
-    if (restoreFrom) fs.rmSync(folder, { recursive: true, force: true })
-    const client = await PGliteThread.open(folder, MIGRATIONS_FOLDER, restoreFrom)
+    // A restore replaces the folder with the copy, under the lock so no server can be using it.
+    if (restoreFrom) {
+      fs.rmSync(folder, { recursive: true, force: true })
+      fs.renameSync(restoreFrom, folder)
+    }
+    const client = await PGliteThread.open(folder, MIGRATIONS_FOLDER)
     return {
       db: drizzlePglite(client as unknown as PGlite, { schema }) as unknown as Database,
       kind: 'pglite',
-      dumpDataDir: (file, factsSql) => client.dumpDataDir(file, factsSql),
+      copyDataDir: (into, factsSql) => client.copyDataDir(folder, into, factsSql),
       async close() {
         await client.close()
         await release()

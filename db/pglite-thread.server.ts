@@ -1,3 +1,4 @@
+import fsp from 'node:fs/promises'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 
@@ -17,6 +18,36 @@ export interface QueryResult<T> {
 export interface ThreadTransaction extends QueryClient {
   readonly closed: boolean
   rollback(): Promise<void>
+}
+
+/**
+ * What a copy of a running data directory leaves out: the WAL (copied at the end, see `backupStop` in the worker),
+ * the running server's own files, and a previous backup's label.
+ */
+const NOT_COPIED = new Set([
+  'postmaster.pid',
+  'postmaster.opts',
+  'backup_label',
+  'backup_label.old',
+  'tablespace_map',
+])
+
+/** Copies `from` into `into` file by file; a file removed meanwhile (a dropped table, a temporary file) is skipped. */
+async function copyFolder(from: string, into: string, { top = true } = {}) {
+  await fsp.mkdir(into, { recursive: true, mode: 0o700 })
+  for (const entry of await fsp.readdir(from, { withFileTypes: true })) {
+    if (NOT_COPIED.has(entry.name)) continue
+    const source = path.join(from, entry.name)
+    const target = path.join(into, entry.name)
+    if (entry.isDirectory()) {
+      if (top && entry.name === 'pg_wal') await fsp.mkdir(target, { recursive: true, mode: 0o700 })
+      else await copyFolder(source, target, { top: false })
+    } else if (entry.isFile()) {
+      await fsp.copyFile(source, target).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error
+      })
+    }
+  }
 }
 
 type Reply = { id: number; result?: unknown; error?: Record<string, unknown> & { message: string } }
@@ -64,11 +95,11 @@ export class PGliteThread implements QueryClient {
   }
 
   /**
-   * Starts the thread, opens the database in `dataDir` and applies the migrations. With `loadDataDir` (a file
-   * written by {@link dumpDataDir}), an empty `dataDir` starts as that copy.
+   * Starts the thread, opens the database in `dataDir` and applies the migrations. A `dataDir` made by
+   * {@link copyDataDir} is brought to its moment first (PostgreSQL replays the WAL the copy holds).
    */
-  static open(dataDir: string, migrationsFolder: string, loadDataDir?: string): Promise<PGliteThread> {
-    const worker = new Worker(WORKER_FILE, { workerData: { dataDir, migrationsFolder, loadDataDir } })
+  static open(dataDir: string, migrationsFolder: string): Promise<PGliteThread> {
+    const worker = new Worker(WORKER_FILE, { workerData: { dataDir, migrationsFolder } })
     return new Promise((resolve, reject) => {
       const onExit = (code: number) => reject(new Error(`The embedded database exited (${code}) while opening`))
       worker.once('error', reject)
@@ -140,11 +171,31 @@ export class PGliteThread implements QueryClient {
   }
 
   /**
-   * Writes a copy of the data directory to `file` (a tar), consistent to one moment between transactions, and
-   * answers `factsSql`'s row as of that moment. Queries wait on the database thread meanwhile; this thread goes on.
+   * Copies the data directory `from` (the one this thread has open) into the empty folder `into` while queries go
+   * on: PostgreSQL's online backup, the files copied on this thread's side (asynchronously), the WAL that makes
+   * them whole on the database thread at the end. Answers `factsSql`'s row as of the copy's moment, when the WAL
+   * copied ends. Queries wait only for the checkpoint at the start and the WAL copy at the end.
    */
-  dumpDataDir(file: string, factsSql?: string) {
-    return this.#call<{ bytes: number; facts?: Record<string, unknown> }>('dumpDataDir', { file, factsSql })
+  async copyDataDir(from: string, into: string, factsSql?: string) {
+    await this.#call('backupStart', {})
+    try {
+      await copyFolder(from, into)
+      const walInto = path.join(into, 'pg_wal')
+      for (const folder of ['archive_status', 'summaries'])
+        await fsp.mkdir(path.join(walInto, folder), { recursive: true })
+      const { facts, label } = await this.#call<{ facts?: Record<string, unknown>; label: string }>(
+        'backupStop',
+        {
+          factsSql,
+          walInto,
+        },
+      )
+      await fsp.writeFile(path.join(into, 'backup_label'), label, { mode: 0o600 })
+      return { facts }
+    } catch (error) {
+      await this.#call('backupAbort', {}).catch(() => {})
+      throw error
+    }
   }
 
   async close() {

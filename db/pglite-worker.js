@@ -4,6 +4,7 @@
  * file runs under the built server, the development server and the tests.
  */
 import fs from 'node:fs'
+import path from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite, types } from '@electric-sql/pglite'
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin'
@@ -39,11 +40,7 @@ function describeError(error) {
 const ROLLBACK = Symbol('rollback')
 
 async function main() {
-  // A restore starts the folder from a dumped data directory (see `dumpDataDir` below).
-  const loadDataDir = workerData.loadDataDir
-    ? await fs.openAsBlob(workerData.loadDataDir, { type: 'application/x-tar' })
-    : undefined
-  const client = new PGlite({ dataDir: workerData.dataDir, loadDataDir, extensions: { pg_trgm, btree_gin } })
+  const client = new PGlite({ dataDir: workerData.dataDir, extensions: { pg_trgm, btree_gin } })
   await client.waitReady
   await migrate(drizzle(client), { migrationsFolder: workerData.migrationsFolder })
 
@@ -93,20 +90,35 @@ async function main() {
       await open.done
     },
     /**
-     * Writes a copy of the data directory (a tar) to `file`, as of one moment between two transactions, and answers
-     * `factsSql`'s row as of the same moment. Inside a transaction of its own no other transaction can run, and PGlite
-     * reads the whole folder synchronously while it holds the query lock; a restore replays the WAL as after a
-     * crash, which keeps every committed transaction. The checkpoint first keeps that replay short. Everything on
-     * this thread waits meanwhile; the server's thread goes on.
+     * Starts a hot copy of the data directory (PostgreSQL's own online backup): a checkpoint, and full pages in the
+     * WAL from now on, so files copied while queries go on are made whole again by replaying it.
      */
-    async dumpDataDir({ file, factsSql }) {
-      await client.exec('CHECKPOINT')
-      const { facts, dump } = await client.transaction(async (tx) => ({
-        facts: factsSql ? (await tx.query(factsSql)).rows[0] : undefined,
-        dump: await client.dumpDataDir('none'),
-      }))
-      await fs.promises.writeFile(file, new Uint8Array(await dump.arrayBuffer()), { mode: 0o600 })
-      return { bytes: dump.size, facts }
+    async backupStart() {
+      await client.query(`select pg_backup_start('eventshout', true)`)
+    },
+    /**
+     * Ends the hot copy: reads `factsSql`'s row, ends the backup, and copies the WAL it needs (from its start to now)
+     * into `walInto`, all inside one transaction, so no other transaction writes meanwhile and the copy's WAL ends
+     * at the moment the facts were read. Answers the backup_label a restore starts from.
+     */
+    async backupStop({ factsSql, walInto }) {
+      return client.transaction(async (tx) => {
+        const facts = factsSql ? (await tx.query(factsSql)).rows[0] : undefined
+        // Ending the backup switches to a new WAL segment, which writes out everything before it.
+        const [stop] = (await tx.query('select labelfile from pg_backup_stop(false)')).rows
+        const first = /\(file ([0-9A-F]{24})\)/.exec(stop.labelfile)?.[1]
+        if (!first) throw new Error('The backup label names no WAL file')
+        const wal = path.join(workerData.dataDir, 'pg_wal')
+        for (const name of fs.readdirSync(wal)) {
+          if (/^[0-9A-F]{24}$/.test(name) && name >= first)
+            fs.copyFileSync(path.join(wal, name), path.join(walInto, name))
+        }
+        return { facts, label: stop.labelfile }
+      })
+    },
+    /** Ends a hot copy that failed part-way (nothing to answer). */
+    async backupAbort() {
+      await client.query('select pg_backup_stop(false)').catch(() => {})
     },
     async close() {
       await client.close()

@@ -83,10 +83,11 @@ async function backupHere(file: string) {
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
 
-function describe(file: string, manifest: BackupManifest, ms: number, madeBy: string) {
+function describe(file: string, manifest: BackupManifest, ms: number, madeBy: string, dumpMs?: number) {
   const { counts, database, media } = manifest
+  const copy = dumpMs === undefined ? '' : ` (the database copy took ${(dumpMs / 1000).toFixed(1)} s)`
   return [
-    `Backup written to ${file} (${mb(fs.statSync(file).size)}) in ${(ms / 1000).toFixed(1)} s by ${madeBy}.`,
+    `Backup written to ${file} (${mb(fs.statSync(file).size)}) in ${(ms / 1000).toFixed(1)} s by ${madeBy}${copy}.`,
     `Database: ${database.kind}, ${database.migrations} migrations (last ${database.lastMigration}); ` +
       `${counts.events} events, ${counts.eventMedia} media rows, ${counts.businesses} businesses, ${counts.users} users.`,
     media.storage === 'local'
@@ -106,17 +107,18 @@ async function main() {
   const partial = `${file}.part`
   const started = performance.now()
   let madeBy = 'the running server'
+  let dumpMs: number | undefined
   try {
     try {
-      await backupThroughServer(adminSocketPath(), partial)
+      ;({ dumpMs } = await backupThroughServer(adminSocketPath(), partial))
     } catch (error) {
       if (!(error instanceof NoServer)) throw error
       madeBy = 'this command (no server was running)'
-      await backupHere(partial)
+      ;({ dumpMs } = await backupHere(partial))
     }
     const manifest = await readManifest(partial)
     fs.renameSync(partial, file)
-    console.info(describe(file, manifest, performance.now() - started, madeBy))
+    console.info(describe(file, manifest, performance.now() - started, madeBy, dumpMs))
     return 0
   } finally {
     fs.rmSync(partial, { force: true })

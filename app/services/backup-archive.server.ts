@@ -16,8 +16,8 @@ export const ARCHIVE_FORMAT_VERSION = 1
 export const MANIFEST_FILE = 'manifest.json'
 export const DATABASE_FOLDER = 'database'
 export const MEDIA_FOLDER = 'media'
-/** The embedded database: PGlite's copy of its data directory (a tar). */
-export const PGLITE_DUMP = `${DATABASE_FOLDER}/pglite-datadir.tar`
+/** The embedded database: a copy of its data directory, with the WAL and backup_label that bring it to its moment. */
+export const PGLITE_DUMP = `${DATABASE_FOLDER}/pgdata`
 /** PostgreSQL: pg_dump's custom format, for pg_restore. */
 export const POSTGRES_DUMP = `${DATABASE_FOLDER}/postgres.dump`
 
@@ -60,7 +60,6 @@ const manifestSchema = z.object({
   database: z.object({
     kind: z.enum(['pglite', 'postgres']),
     file: z.enum([PGLITE_DUMP, POSTGRES_DUMP]),
-    bytes: z.number(),
     /** The migrations applied (by count, and the newest one's tag); a restore applies any newer ones. */
     migrations: z.number(),
     lastMigration: z.string().nullable(),

@@ -121,7 +121,7 @@ async function bucketMediaKeys() {
 
 export interface BackupSummary {
   manifest: BackupManifest
-  /** Milliseconds the database copy took (the site's queries wait on the embedded database meanwhile). */
+  /** Milliseconds the database copy took. */
   dumpMs: number
 }
 
@@ -143,10 +143,9 @@ export async function writeBackup(
     const startedAt = performance.now()
     let facts: BackupFacts
     let file: BackupManifest['database']['file']
-    if (handle.dumpDataDir) {
+    if (handle.copyDataDir) {
       file = PGLITE_DUMP
-      const dumped = await handle.dumpDataDir(path.join(work, file), BACKUP_FACTS_SQL)
-      facts = parseFacts(dumped.facts)
+      facts = parseFacts((await handle.copyDataDir(path.join(work, file), BACKUP_FACTS_SQL)).facts)
     } else {
       if (!env.DATABASE_URL) throw new Error('A PostgreSQL backup needs DATABASE_URL')
       file = POSTGRES_DUMP
@@ -165,7 +164,6 @@ export async function writeBackup(
       database: {
         kind: handle.kind,
         file,
-        bytes: (await fsp.stat(path.join(work, file))).size,
         migrations: facts.migrations,
         lastMigration: migrationTag(facts.lastMigrationAt),
       },

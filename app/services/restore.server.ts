@@ -115,7 +115,7 @@ async function extract(file: string, into: string, manifest: BackupManifest) {
     throw describeArchiveError(error, file)
   }
   const missing = [
-    manifest.database.file,
+    manifest.database.kind === 'pglite' ? `${manifest.database.file}/PG_VERSION` : manifest.database.file,
     ...(manifest.media.storage === 'local' ? manifest.media.keys.map((key) => `${MEDIA_FOLDER}/${key}`) : []),
   ].filter((entry) => !fs.existsSync(path.join(into, entry)))
   if (missing.length) {
