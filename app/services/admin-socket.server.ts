@@ -31,14 +31,17 @@ function answer(res: http.ServerResponse, status: number, message: string) {
 
 let backupRunning = false
 
-/** POST /backup: streams the backup archive; its summary follows in a trailer once it is all sent. */
+/**
+ * POST /backup: streams the backup archive as a plain tar (the command compresses it, at a low priority, in its own
+ * process); its summary follows in a trailer once it is all sent.
+ */
 const backup: AdminCommand = async (_req, res) => {
   if (backupRunning) return answer(res, 409, 'A backup is already running; try again once it has finished.')
   backupRunning = true
   try {
-    res.setHeader('Content-Type', 'application/gzip')
+    res.setHeader('Content-Type', 'application/x-tar')
     res.setHeader('Trailer', BACKUP_SUMMARY_TRAILER)
-    const summary = await writeBackup(getDatabaseHandle(), res, { end: false })
+    const summary = await writeBackup(getDatabaseHandle(), res, { end: false, gzip: false })
     res.addTrailers({ [BACKUP_SUMMARY_TRAILER]: JSON.stringify({ dumpMs: Math.round(summary.dumpMs) }) })
     res.end()
   } catch (error) {
@@ -59,8 +62,8 @@ async function route(req: http.IncomingMessage, res: http.ServerResponse) {
   await command(req, res)
 }
 
-/** True when a process answers on the socket at `socketPath`. */
-function answers(socketPath: string) {
+/** True when a process answers on the socket at `socketPath` (a server is running on that data folder). */
+export function answersOn(socketPath: string) {
   return new Promise<boolean>((resolve) => {
     const probe = net.connect(socketPath)
     probe.once('connect', () => (probe.destroy(), resolve(true)))
@@ -80,7 +83,7 @@ export function startAdminSocket(): () => Promise<void> {
     // On PostgreSQL with the media in a bucket, nothing else may have made the data folder yet.
     fs.mkdirSync(path.dirname(socketPath), { recursive: true })
     if (fs.existsSync(socketPath)) {
-      if (await answers(socketPath)) {
+      if (await answersOn(socketPath)) {
         console.warn(`Another server answers on ${socketPath}; this one has no admin socket.`)
         return
       }

@@ -126,14 +126,15 @@ export interface BackupSummary {
 }
 
 /**
- * Writes the archive of `handle`'s database and the media to `output` (gzipped tar; `end: false` leaves it open).
- * The database and the media are first copied and linked into a folder of this backup's own in DATA_DIR, then
- * streamed.
+ * Writes the archive of `handle`'s database and the media to `output` as a tar, gzipped unless `gzip: false` (the
+ * server leaves the compression to the command, so the CPU it takes is not the site's); `end: false` leaves
+ * `output` open. The database and the media are first copied and linked into a folder of this backup's own in
+ * DATA_DIR, then streamed.
  */
 export async function writeBackup(
   handle: DatabaseHandle,
   output: Writable,
-  { end = true }: { end?: boolean } = {},
+  { end = true, gzip = true }: { end?: boolean; gzip?: boolean } = {},
 ): Promise<BackupSummary> {
   const env = getEnv()
   const work = path.join(workFolder('backup'), randomUUID())
@@ -180,7 +181,7 @@ export async function writeBackup(
     })
     const entries = [MANIFEST_FILE, DATABASE_FOLDER]
     if (fs.existsSync(path.join(work, MEDIA_FOLDER))) entries.push(MEDIA_FOLDER)
-    await pipeline(tar.c({ cwd: work, gzip: true, portable: true }, entries), output, { end })
+    await pipeline(tar.c({ cwd: work, gzip, portable: true }, entries), output, { end })
     return { manifest, dumpMs }
   } finally {
     await release()

@@ -7,14 +7,13 @@
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import fsp from 'node:fs/promises'
-import net from 'node:net'
 import path from 'node:path'
 import postgres from 'postgres'
 import * as tar from 'tar'
 import { AppError } from '#app/utils/app-error.ts'
 import { MEDIA_EXTENSIONS } from '#app/utils/media-types.ts'
 import { migrateServerDatabase, openEmbeddedDatabase, SERVER_POOL_OPTIONS } from '#db/client.server.ts'
-import { adminSocketPath } from './admin-socket.server.ts'
+import { adminSocketPath, answersOn } from './admin-socket.server.ts'
 import {
   describeArchiveError,
   KIND_NAMES,
@@ -30,14 +29,6 @@ import { getEnv } from './env.server.ts'
 import { mediaStorage } from './media.server.ts'
 import { mediaRoot } from './media-storage.server.ts'
 import { runPostgresTool } from './postgres-tools.server.ts'
-
-function serverAnswers(socketPath: string) {
-  return new Promise<boolean>((resolve) => {
-    const probe = net.connect(socketPath)
-    probe.once('connect', () => (probe.destroy(), resolve(true)))
-    probe.once('error', () => resolve(false))
-  })
-}
 
 const USER_RELATIONS_SQL = `select count(*)::int as count from pg_class c
   join pg_namespace n on n.oid = c.relnamespace
@@ -158,7 +149,7 @@ export async function restoreBackup(file: string, { force = false } = {}): Promi
     )
   }
   const socket = adminSocketPath()
-  if (fs.existsSync(socket) && (await serverAnswers(socket))) {
+  if (fs.existsSync(socket) && (await answersOn(socket))) {
     throw new AppError(
       `A server is running on ${path.resolve(env.DATA_DIR)} (it answers on ${socket}): stop it before restoring.`,
       409,
