@@ -106,13 +106,16 @@ async function main() {
         const facts = factsSql ? (await tx.query(factsSql)).rows[0] : undefined
         // Ending the backup switches to a new WAL segment, which writes out everything before it.
         const [stop] = (await tx.query('select labelfile from pg_backup_stop(false)')).rows
+        const [{ last }] = (await tx.query('select pg_walfile_name(pg_current_wal_insert_lsn()) as last')).rows
         const first = /\(file ([0-9A-F]{24})\)/.exec(stop.labelfile)?.[1]
         if (!first) throw new Error('The backup label names no WAL file')
+        // From the backup's start to the segment being written (and the one after, in case the position is at its
+        // very start); not the recycled segments PostgreSQL keeps ready under later names.
         const wal = path.join(workerData.dataDir, 'pg_wal')
-        for (const name of fs.readdirSync(wal)) {
-          if (/^[0-9A-F]{24}$/.test(name) && name >= first)
-            fs.copyFileSync(path.join(wal, name), path.join(walInto, name))
-        }
+        const segments = fs.readdirSync(wal).filter((name) => /^[0-9A-F]{24}$/.test(name) && name >= first).sort()
+        const upTo = segments.findIndex((name) => name > last)
+        for (const name of upTo === -1 ? segments : segments.slice(0, upTo + 1))
+          fs.copyFileSync(path.join(wal, name), path.join(walInto, name))
         return { facts, label: stop.labelfile }
       })
     },
