@@ -23,6 +23,8 @@ class NoServer extends Error {}
 function backupThroughServer(socketPath: string, file: string) {
   return new Promise<{ dumpMs?: number }>((resolve, reject) => {
     const request = http.request({ socketPath, method: 'POST', path: '/backup' }, (response) => {
+      // Compressing is a background job next to the site: its requests go first on a busy machine.
+      os.setPriority(os.constants.priority.PRIORITY_LOW)
       if (response.statusCode !== 200) {
         let body = ''
         response.on('data', (chunk: Buffer) => (body += chunk.toString()))
@@ -108,8 +110,6 @@ async function main() {
   const file = path.resolve(target)
   if (fs.existsSync(file)) throw new AppError(`${file} already exists; name a new file.`, 409)
   const partial = `${file}.part`
-  // A background job: the site's requests go first on a busy machine.
-  os.setPriority(os.constants.priority.PRIORITY_LOW)
   const started = performance.now()
   let madeBy = 'the running server'
   let dumpMs: number | undefined

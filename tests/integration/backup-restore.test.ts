@@ -344,7 +344,7 @@ describe('on the embedded database', () => {
     const forced = await command('restore', [archive, '--force'], environment(target))
     expect(forced.code, forced.out).toBe(0)
     expect(forced.out).toContain('Replaced:')
-  }, 90_000)
+  }, 150_000)
 })
 
 describe('on PostgreSQL', () => {
