@@ -311,7 +311,7 @@ describe('on the embedded database', () => {
     const { stdout: listing } = await run('tar', ['tzf', archive])
     expect(listing).not.toMatch(/pg\.lock|admin\.sock/)
     expect(listing.split('\n')[0]).toBe('manifest.json')
-  }, 120_000)
+  }, 240_000)
 
   test('with no server running the command makes the backup itself; a non-empty target and a damaged archive are refused', async () => {
     const archive = path.join(root, 'offline.tar.gz')
@@ -379,7 +379,7 @@ describe('on PostgreSQL', () => {
     const refused = await command('restore', [archive], environment(target))
     expect(refused.code).toBe(1)
     expect(refused.out).toContain('in the database at DATABASE_URL')
-  }, 120_000)
+  }, 240_000)
 })
 
 describe('deletions of stored media while a backup runs', () => {
