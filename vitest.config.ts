@@ -25,6 +25,7 @@ const OWN_PROCESS_TESTS = testFiles().filter((file) =>
 
 /** The tests that run on databases of their own (a private cluster, an embedded folder), whatever DATABASE_URL says. */
 const OWN_DATABASE_TESTS = [
+  'tests/integration/backup-restore.test.ts',
   'tests/integration/database-outage.test.ts',
   'tests/integration/embedded-database.test.ts',
   'tests/integration/embedded-database-thread.test.ts',

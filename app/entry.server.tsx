@@ -7,6 +7,7 @@ import { renderToPipeableStream } from 'react-dom/server'
 import { CachedMarkupProvider } from '#app/components/cached-markup.tsx'
 import { NonceProvider } from '#app/components/nonce.tsx'
 import type { RouteHandle } from '#app/root.tsx'
+import { startAdminSocket } from '#app/services/admin-socket.server.ts'
 import { startCleanupSchedule } from '#app/services/cleanup.server.ts'
 import { noteRequestError } from '#app/services/database-health.server.ts'
 import { startDatabase, stopBeforeDatabaseCloses } from '#app/services/database.server.ts'
@@ -28,6 +29,7 @@ try {
   stopBeforeDatabaseCloses(startCleanupSchedule())
   stopBeforeDatabaseCloses(startMailWorker())
   stopBeforeDatabaseCloses(startViewCounting())
+  stopBeforeDatabaseCloses(startAdminSocket())
 } catch (error) {
   if (error instanceof DatabaseLockedError) {
     console.error(error.message)

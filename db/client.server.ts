@@ -1,3 +1,4 @@
+import fs from 'node:fs'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin'
@@ -30,6 +31,12 @@ export interface DatabaseHandle {
    * release, or null when it is taken. (The embedded database has one process: a lock in memory does.)
    */
   tryLock?(name: string): Promise<(() => Promise<void>) | null>
+  /**
+   * Embedded only: a copy of the data directory into the empty folder `into`, taken while queries go on and
+   * consistent to one moment (restored with `openEmbeddedDatabase(…, { restoreFrom })`), with `factsSql`'s row as
+   * of that moment.
+   */
+  copyDataDir?(into: string, factsSql?: string): Promise<{ facts?: Record<string, unknown> }>
 }
 
 /** The advisory lock ids of the app: one number space, the name hashed by PostgreSQL. */
@@ -68,16 +75,25 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
  * The embedded database for a server: PGlite on a worker thread (pglite-thread.server.ts), so a query never blocks
  * the thread that answers requests. The migrations are applied there before it answers.
  */
-export async function openEmbeddedDatabase(dataDir: string): Promise<DatabaseHandle> {
+export async function openEmbeddedDatabase(
+  dataDir: string,
+  { restoreFrom }: { restoreFrom?: string } = {},
+): Promise<DatabaseHandle> {
   const folder = path.resolve(dataDir, 'pg')
   const lock = await lockDataFolder(folder)
   const onLockLost = () => exitOnLostLock(folder)
   const watch = setInterval(() => stillHeld(lock.identity) || onLockLost(), LOCK_WATCH_MS).unref()
   try {
+    // A restore replaces the folder with the copy, under the lock so no server can be using it.
+    if (restoreFrom) {
+      fs.rmSync(folder, { recursive: true, force: true })
+      fs.renameSync(restoreFrom, folder)
+    }
     const client = await PGliteThread.open(folder, MIGRATIONS_FOLDER, { lock: lock.identity, onLockLost })
     return {
       db: drizzlePglite(client as unknown as PGlite, { schema }) as unknown as Database,
       kind: 'pglite',
+      copyDataDir: (into, factsSql) => client.copyDataDir(folder, into, factsSql),
       async close() {
         await client.close()
         clearInterval(watch)

@@ -16,9 +16,12 @@ export interface LockHolder {
   bootId: string
   /** The process's start time as the kernel counts it (Linux), so a reused pid is not taken for the holder. */
   processStart: string
-  /** The locked folder as it was when the lock was taken: a lock copied along with a folder is not the copy's. */
+  /**
+   * The locked folder, and the inode of the folder holding it and its lock (DATA_DIR): a lock copied along with a
+   * data folder (`cp -a data copy`) is not the copy's. (Not the locked folder's own inode: a restore replaces it.)
+   */
   folder: string
-  folderIno: number
+  dataDirIno: number
   /** When the lock was taken (ISO 8601), for the operator. */
   since: string
   token: string
@@ -61,10 +64,11 @@ function pidAlive(pid: number) {
   }
 }
 
-/** Identifies the folder itself: a copy (`cp -a data backup`) has another inode even where the path is reused. */
+/** Identifies the data folder: a copy (`cp -a data backup`) has another inode even where the path is reused. */
 function folderIdentity(folder: string) {
-  fs.mkdirSync(folder, { recursive: true })
-  return { folder: path.resolve(folder), folderIno: fs.statSync(folder).ino }
+  const dataDir = path.dirname(path.resolve(folder))
+  fs.mkdirSync(dataDir, { recursive: true })
+  return { folder: path.resolve(folder), dataDirIno: fs.statSync(dataDir).ino }
 }
 
 /**
@@ -73,7 +77,12 @@ function folderIdentity(folder: string) {
  */
 export function holderAlive(holder: LockHolder, folder: string) {
   const here = folderIdentity(folder)
-  if (holder.folder && (holder.folder !== here.folder || holder.folderIno !== here.folderIno)) return false
+  if (
+    holder.folder &&
+    holder.dataDirIno !== undefined &&
+    (holder.folder !== here.folder || holder.dataDirIno !== here.dataDirIno)
+  )
+    return false
   if (holder.host !== os.hostname()) return true
   if (holder.bootId && bootId() && holder.bootId !== bootId()) return false
   if (!pidAlive(holder.pid)) return false

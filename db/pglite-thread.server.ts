@@ -1,3 +1,4 @@
+import fsp from 'node:fs/promises'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { queryTook } from './query-timing.server.ts'
@@ -7,7 +8,11 @@ const WORKER_FILE = path.resolve('db/pglite-worker.js')
 
 /** What drizzle's PGlite driver uses of a PGlite client and of its transactions. */
 export interface QueryClient {
-  query<T>(sql: string, params?: unknown[], options?: { rowMode?: 'array' | 'object' }): Promise<QueryResult<T>>
+  query<T>(
+    sql: string,
+    params?: unknown[],
+    options?: { rowMode?: 'array' | 'object' },
+  ): Promise<QueryResult<T>>
   exec(sql: string): Promise<Array<QueryResult<unknown>>>
 }
 export interface QueryResult<T> {
@@ -27,6 +32,36 @@ export function embeddedDatabaseQueueDepth() {
   let depth = 0
   for (const thread of openThreads) depth += thread.pendingCalls
   return depth
+}
+
+/**
+ * What a copy of a running data directory leaves out: the WAL (copied at the end, see `backupStop` in the worker),
+ * the running server's own files, and a previous backup's label.
+ */
+const NOT_COPIED = new Set([
+  'postmaster.pid',
+  'postmaster.opts',
+  'backup_label',
+  'backup_label.old',
+  'tablespace_map',
+])
+
+/** Copies `from` into `into` file by file; a file removed meanwhile (a dropped table, a temporary file) is skipped. */
+async function copyFolder(from: string, into: string, { top = true } = {}) {
+  await fsp.mkdir(into, { recursive: true, mode: 0o700 })
+  for (const entry of await fsp.readdir(from, { withFileTypes: true })) {
+    if (NOT_COPIED.has(entry.name)) continue
+    const source = path.join(from, entry.name)
+    const target = path.join(into, entry.name)
+    if (entry.isDirectory()) {
+      if (top && entry.name === 'pg_wal') await fsp.mkdir(target, { recursive: true, mode: 0o700 })
+      else await copyFolder(source, target, { top: false })
+    } else if (entry.isFile()) {
+      await fsp.copyFile(source, target).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error
+      })
+    }
+  }
 }
 
 type Reply = { id: number; result?: unknown; error?: Record<string, unknown> & { message: string } }
@@ -88,8 +123,9 @@ export class PGliteThread implements QueryClient {
   }
 
   /**
-   * Starts the thread, opens the database in `dataDir` and applies the migrations. With `lock`, every statement
-   * first checks the folder is still locked by this process, and `onLockLost` is called when it is not.
+   * Starts the thread, opens the database in `dataDir` and applies the migrations. A `dataDir` made by
+   * {@link copyDataDir} is brought to its moment first (PostgreSQL replays the WAL the copy holds). With `lock`, every
+   * statement first checks the folder is still locked by this process, and `onLockLost` is called when it is not.
    */
   static open(
     dataDir: string,
@@ -98,7 +134,8 @@ export class PGliteThread implements QueryClient {
   ): Promise<PGliteThread> {
     const worker = new Worker(WORKER_FILE, { workerData: { dataDir, migrationsFolder, lock } })
     return new Promise((resolve, reject) => {
-      const onExit = (code: number) => reject(new Error(`The embedded database exited (${code}) while opening`))
+      const onExit = (code: number) =>
+        reject(new Error(`The embedded database exited (${code}) while opening`))
       worker.once('error', reject)
       worker.once('exit', onExit)
       worker.once('message', (message: { ready?: true; failed?: Reply['error'] }) => {
@@ -174,6 +211,34 @@ export class PGliteThread implements QueryClient {
 
   get pendingCalls() {
     return this.#pending.size
+  }
+
+  /**
+   * Copies the data directory `from` (the one this thread has open) into the empty folder `into` while queries go
+   * on: PostgreSQL's online backup, the files copied on this thread's side (asynchronously), the WAL that makes
+   * them whole on the database thread at the end. Answers `factsSql`'s row as of the copy's moment, when the WAL
+   * copied ends. Queries wait only for the checkpoint at the start and the WAL copy at the end.
+   */
+  async copyDataDir(from: string, into: string, factsSql?: string) {
+    await this.#call('backupStart', {})
+    try {
+      await copyFolder(from, into)
+      const walInto = path.join(into, 'pg_wal')
+      for (const folder of ['archive_status', 'summaries'])
+        await fsp.mkdir(path.join(walInto, folder), { recursive: true })
+      const { facts, label } = await this.#call<{ facts?: Record<string, unknown>; label: string }>(
+        'backupStop',
+        {
+          factsSql,
+          walInto,
+        },
+      )
+      await fsp.writeFile(path.join(into, 'backup_label'), label, { mode: 0o600 })
+      return { facts }
+    } catch (error) {
+      await this.#call('backupAbort', {}).catch(() => {})
+      throw error
+    }
   }
 
   async close() {

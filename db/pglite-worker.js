@@ -4,6 +4,7 @@
  * file runs under the built server, the development server and the tests.
  */
 import fs from 'node:fs'
+import path from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite, types } from '@electric-sql/pglite'
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin'
@@ -110,6 +111,42 @@ async function main() {
       if (commit) open.commit()
       else open.rollback(ROLLBACK)
       await open.done
+    },
+    /**
+     * Starts a hot copy of the data directory (PostgreSQL's own online backup): a checkpoint, and full pages in the
+     * WAL from now on, so files copied while queries go on are made whole again by replaying it.
+     */
+    async backupStart() {
+      ensureLockHeld()
+      await client.query(`select pg_backup_start('eventshout', true)`)
+    },
+    /**
+     * Ends the hot copy: reads `factsSql`'s row, ends the backup, and copies the WAL it needs (from its start to now)
+     * into `walInto`, all inside one transaction, so no other transaction writes meanwhile and the copy's WAL ends
+     * at the moment the facts were read. Answers the backup_label a restore starts from.
+     */
+    async backupStop({ factsSql, walInto }) {
+      ensureLockHeld()
+      return client.transaction(async (tx) => {
+        const facts = factsSql ? (await tx.query(factsSql)).rows[0] : undefined
+        // Ending the backup switches to a new WAL segment, which writes out everything before it.
+        const [stop] = (await tx.query('select labelfile from pg_backup_stop(false)')).rows
+        const [{ last }] = (await tx.query('select pg_walfile_name(pg_current_wal_insert_lsn()) as last')).rows
+        const first = /\(file ([0-9A-F]{24})\)/.exec(stop.labelfile)?.[1]
+        if (!first) throw new Error('The backup label names no WAL file')
+        // From the backup's start to the segment being written (and the one after, in case the position is at its
+        // very start); not the recycled segments PostgreSQL keeps ready under later names.
+        const wal = path.join(workerData.dataDir, 'pg_wal')
+        const segments = fs.readdirSync(wal).filter((name) => /^[0-9A-F]{24}$/.test(name) && name >= first).sort()
+        const upTo = segments.findIndex((name) => name > last)
+        for (const name of upTo === -1 ? segments : segments.slice(0, upTo + 1))
+          fs.copyFileSync(path.join(wal, name), path.join(walInto, name))
+        return { facts, label: stop.labelfile }
+      })
+    },
+    /** Ends a hot copy that failed part-way (nothing to answer). */
+    async backupAbort() {
+      await client.query('select pg_backup_stop(false)').catch(() => {})
     },
     async close() {
       await client.close()

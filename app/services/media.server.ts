@@ -225,6 +225,41 @@ export function storeMediaForOwnEvent(args: { eventID: number; businessID: numbe
   return db.transaction((tx) => storeMediaForEvent(tx, args))
 }
 
+/**
+ * Deletions of stored media asked for while a backup runs, with the version each key had then. A backup's database
+ * copy may still point to a file whose row has changed since, so the file stays until the backup has it; a key
+ * stored again meanwhile (a new version) is not deleted afterwards.
+ */
+const heldDeletions = { holds: 0, versions: new Map<string, string | undefined>() }
+
+/**
+ * Holds every deletion of stored media (not of staged uploads) until the returned release is called: from before a
+ * backup copies the database until it has the files.
+ */
+export function holdMediaDeletions() {
+  heldDeletions.holds++
+  let released = false
+  return async () => {
+    if (released) return
+    released = true
+    if (--heldDeletions.holds > 0) return
+    const store = mediaStorage()
+    const held = [...heldDeletions.versions]
+    heldDeletions.versions.clear()
+    const unchanged = await Promise.all(
+      held.map(async ([key, version]) => ((await store.head(key))?.version === version ? key : null)),
+    )
+    await store.delete(unchanged.filter((key) => key !== null))
+  }
+}
+
+async function deleteOrHold(keys: string[]) {
+  const store = mediaStorage()
+  if (!heldDeletions.holds) return store.delete(keys)
+  // The version at the latest request: a file stored at the key after it is kept.
+  for (const key of keys) heldDeletions.versions.set(key, (await store.head(key))?.version)
+}
+
 /** Deletes stored media given keys, media URLs or file names (a photo's srcset copies go with it). */
 export async function deleteStoredMedia(refs: Iterable<string>) {
   const keys: string[] = []
@@ -236,5 +271,5 @@ export async function deleteStoredMedia(refs: Iterable<string>) {
       for (const width of PHOTO_SRCSET_WIDTHS) keys.push(photoVariantKey(media.key, width))
     }
   }
-  await mediaStorage().delete(keys)
+  await deleteOrHold(keys)
 }

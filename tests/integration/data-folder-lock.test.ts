@@ -37,7 +37,7 @@ function writeHolder(folder: string, holder: Partial<LockHolder>) {
   fs.mkdirSync(folder, { recursive: true })
   const record: LockHolder = {
     folder: path.resolve(folder),
-    folderIno: fs.statSync(folder).ino,
+    dataDirIno: fs.statSync(path.dirname(folder)).ino,
     pid: process.pid,
     host: os.hostname(),
     bootId: fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(),

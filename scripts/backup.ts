@@ -1,0 +1,142 @@
+/**
+ * `npm run backup -- <file>`: writes a backup archive (.tar.gz) of the database and its media to <file> while the
+ * site keeps serving. A server running on DATA_DIR makes it (through its admin socket, $DATA_DIR/admin.sock);
+ * when none runs, this command opens the database itself. The file appears only once the archive is complete and
+ * has been read back.
+ */
+import fs from 'node:fs'
+import http from 'node:http'
+import os from 'node:os'
+import path from 'node:path'
+import { pipeline } from 'node:stream/promises'
+import zlib from 'node:zlib'
+import { adminSocketPath, BACKUP_SUMMARY_TRAILER } from '#app/services/admin-socket.server.ts'
+import { readManifest, type BackupManifest } from '#app/services/backup-archive.server.ts'
+import { writeBackup } from '#app/services/backup.server.ts'
+import { EnvError, getEnv } from '#app/services/env.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
+import { DatabaseLockedError, openEmbeddedDatabase, openServerDatabase } from '#db/client.server.ts'
+
+class NoServer extends Error {}
+
+/** Asks the server on the admin socket for the archive, into `file`. NoServer when nothing answers there. */
+function backupThroughServer(socketPath: string, file: string) {
+  return new Promise<{ dumpMs?: number }>((resolve, reject) => {
+    const request = http.request({ socketPath, method: 'POST', path: '/backup' }, (response) => {
+      // Compressing is a background job next to the site: its requests go first on a busy machine.
+      os.setPriority(os.constants.priority.PRIORITY_LOW)
+      if (response.statusCode !== 200) {
+        let body = ''
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()))
+        response.on('end', () => {
+          const message = (() => {
+            try {
+              return (JSON.parse(body) as { error?: string }).error
+            } catch {
+              return undefined
+            }
+          })()
+          reject(
+            new AppError(message ?? `The server answered ${response.statusCode}`, response.statusCode ?? 500),
+          )
+        })
+        return
+      }
+      // The server sends a plain tar: compressing is this process's work, not the site's.
+      pipeline(response, zlib.createGzip(), fs.createWriteStream(file, { mode: 0o600 })).then(
+        () => {
+          const summary = response.trailers[BACKUP_SUMMARY_TRAILER.toLowerCase()]
+          if (!summary)
+            return reject(new AppError('The server stopped before the archive was complete.', 500))
+          resolve(JSON.parse(summary) as { dumpMs?: number })
+        },
+        () => reject(new AppError('The server stopped before the archive was complete.', 500)),
+      )
+    })
+    request.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'ENOENT' || error.code === 'ECONNREFUSED' ? new NoServer() : error),
+    )
+    request.end()
+  })
+}
+
+/** No server runs: this process opens the database (on the embedded one, taking the data folder's lock). */
+async function backupHere(file: string) {
+  const env = getEnv()
+  let handle
+  try {
+    handle = env.DATABASE_URL
+      ? await openServerDatabase(env.DATABASE_URL, { runMigrations: false })
+      : await openEmbeddedDatabase(env.DATA_DIR)
+  } catch (error) {
+    if (error instanceof DatabaseLockedError) {
+      throw new AppError(
+        `${error.message}\nThat process does not answer on ${adminSocketPath()}, so it cannot make the backup: ` +
+          'is it an older server, or a command such as npm run seed? Try again once it has stopped.',
+        409,
+      )
+    }
+    throw error
+  }
+  try {
+    const summary = await writeBackup(handle, fs.createWriteStream(file, { mode: 0o600 }))
+    return { dumpMs: summary.dumpMs }
+  } finally {
+    await handle.close()
+  }
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
+
+function describe(file: string, manifest: BackupManifest, ms: number, madeBy: string, dumpMs?: number) {
+  const { counts, database, media } = manifest
+  const copy = dumpMs === undefined ? '' : ` (the database copy took ${(dumpMs / 1000).toFixed(1)} s)`
+  return [
+    `Backup written to ${file} (${mb(fs.statSync(file).size)}) in ${(ms / 1000).toFixed(1)} s by ${madeBy}${copy}.`,
+    `Database: ${database.kind}, ${database.migrations} migrations (last ${database.lastMigration}); ` +
+      `${counts.events} events, ${counts.eventMedia} media rows, ${counts.businesses} businesses, ${counts.users} users.`,
+    media.storage === 'local'
+      ? `Media: ${media.keys.length} files (${mb(media.bytes)}).`
+      : `Media: ${media.keys.length} keys listed; the files stay in the bucket (S3_BUCKET).`,
+  ].join('\n')
+}
+
+async function main() {
+  const target = process.argv[2]
+  if (!target || target.startsWith('-')) {
+    console.error('Usage: npm run backup -- <file.tar.gz>')
+    return 2
+  }
+  const file = path.resolve(target)
+  if (fs.existsSync(file)) throw new AppError(`${file} already exists; name a new file.`, 409)
+  const partial = `${file}.part`
+  const started = performance.now()
+  let madeBy = 'the running server'
+  let dumpMs: number | undefined
+  try {
+    try {
+      ;({ dumpMs } = await backupThroughServer(adminSocketPath(), partial))
+    } catch (error) {
+      if (!(error instanceof NoServer)) throw error
+      madeBy = 'this command (no server was running)'
+      ;({ dumpMs } = await backupHere(partial))
+    }
+    const manifest = await readManifest(partial)
+    fs.renameSync(partial, file)
+    console.info(describe(file, manifest, performance.now() - started, madeBy, dumpMs))
+    return 0
+  } finally {
+    fs.rmSync(partial, { force: true })
+  }
+}
+
+try {
+  process.exitCode = await main()
+} catch (error) {
+  if (error instanceof AppError || error instanceof EnvError) {
+    console.error(`The backup failed: ${error.message}`)
+    process.exitCode = 1
+  } else {
+    throw error
+  }
+}
