@@ -26,13 +26,9 @@ import type { Database } from '#db/client.server.ts'
 import * as schema from '#db/schema.ts'
 import { startServerProcess, stopServer, type ServerProcess } from '#tests/support/server-process.ts'
 import { cacheMissPaths, seed } from './bench-events.ts'
-import { benchEnvironment, builtAppExists } from './bench-server.ts'
+import { benchEnvironment, builtAppExists, option } from './bench-server.ts'
 
 const args = process.argv.slice(2)
-function option(name: string) {
-  const arg = args.find((a) => a === `--${name}` || a.startsWith(`--${name}=`))
-  return arg === undefined ? undefined : (arg.split('=').slice(1).join('=') ?? '')
-}
 const DURATION_S = Number(option('duration') ?? 15)
 const EVENTS = Number(option('events') ?? 100_000)
 const DEMO = !args.includes('--no-demo')

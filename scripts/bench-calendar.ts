@@ -40,7 +40,7 @@ import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import type { Database, DatabaseHandle } from '#db/client.server.ts'
 import * as schema from '#db/schema.ts'
 import { cacheMissPaths, rowsOf, seed, type Scale } from './bench-events.ts'
-import { benchEnvironment, builtAppExists, sleep } from './bench-server.ts'
+import { benchEnvironment, builtAppExists, option, sleep } from './bench-server.ts'
 import { startServerProcess, stopServer } from '#tests/support/server-process.ts'
 
 /**
@@ -59,10 +59,6 @@ const VIEW_COUNTING_BUDGET = 0.05
 const ZIP_WITH_LIVE_EVENTS = String(60000 + ((11 * 7919) % 40000))
 
 const args = process.argv.slice(2)
-function option(name: string) {
-  const arg = args.find((a) => a === `--${name}` || a.startsWith(`--${name}=`))
-  return arg === undefined ? undefined : (arg.split('=').slice(1).join('=') ?? '')
-}
 const DURATION_S = Number(option('duration') ?? 10)
 const REPEAT = Number(option('repeat') ?? 3)
 const EXPLAIN_ONLY = args.includes('--explain-only')

@@ -30,6 +30,12 @@ export function benchEnvironment(folderPrefix: string) {
   return { dataDir, env }
 }
 
+/** A `--name` or `--name=value` option of the command line: '' for the bare flag, undefined when absent. */
+export function option(name: string, args = process.argv.slice(2)) {
+  const arg = args.find((a) => a === `--${name}` || a.startsWith(`--${name}=`))
+  return arg === undefined ? undefined : arg.split('=').slice(1).join('=')
+}
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** The resident memory of a process, from /proc (Linux). */
