@@ -111,7 +111,7 @@ export function ActiveFilters({
         <li key={label}>
           <a
             href={hrefWithout(without)}
-            className="inline-flex items-center gap-1.5 rounded-full border border-brand-200 bg-brand-50 px-3 py-1 font-medium text-brand-800 hover:bg-brand-100"
+            className="inline-flex items-center gap-1.5 rounded-full border border-brand-100 bg-brand-50 px-3 py-1 font-medium text-brand-700 hover:bg-brand-100"
           >
             <span className="sr-only">Remove the filter </span>
             {label}
