@@ -140,7 +140,7 @@ function writeLoad(base: string, workers = 2) {
       form.set('video', new Blob([new Uint8Array(mp4Bytes('isom', ['isom'], 2048))]), 'fair.mp4')
       const saved = await fetch(`${base}/api/approve-event`, {
         method: 'POST',
-        headers: { Cookie: cookie },
+        headers: { Cookie: cookie, Origin: base },
         body: form,
       })
       if (saved.status !== 200) throw new Error(`draft: ${saved.status} ${await saved.text()}`)
@@ -156,7 +156,7 @@ function writeLoad(base: string, workers = 2) {
       edit.set('video', new Blob([new Uint8Array(webmBytes('webm', 2048))]), 'fair.webm')
       const edited = await fetch(`${base}/api/approve-event`, {
         method: 'POST',
-        headers: { Cookie: cookie },
+        headers: { Cookie: cookie, Origin: base },
         body: edit,
       })
       if (edited.status !== 200) throw new Error(`edit: ${edited.status} ${await edited.text()}`)
