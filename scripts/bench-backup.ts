@@ -26,17 +26,13 @@ import type { Database } from '#db/client.server.ts'
 import * as schema from '#db/schema.ts'
 import { startServerProcess, stopServer, type ServerProcess } from '#tests/support/server-process.ts'
 import { cacheMissPaths, seed } from './bench-events.ts'
-import { benchEnvironment, builtAppExists, option } from './bench-server.ts'
+import { benchEnvironment, builtAppExists, option, postgresTarget } from './bench-server.ts'
 
 const args = process.argv.slice(2)
 const DURATION_S = Number(option('duration') ?? 15)
 const EVENTS = Number(option('events') ?? 100_000)
 const DEMO = !args.includes('--no-demo')
-const postgresOption = option('postgres')
-const POSTGRES_URL =
-  postgresOption ||
-  process.env.DATABASE_URL ||
-  (postgresOption === '' ? 'postgres://postgres@127.0.0.1:5432/postgres' : '')
+const POSTGRES_URL = postgresTarget(args)
 const ONLY = option('only')
 const BUDGET = 2
 const run = promisify(execFile)

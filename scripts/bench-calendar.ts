@@ -40,7 +40,7 @@ import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import type { Database, DatabaseHandle } from '#db/client.server.ts'
 import * as schema from '#db/schema.ts'
 import { cacheMissPaths, rowsOf, seed, type Scale } from './bench-events.ts'
-import { benchEnvironment, builtAppExists, option, sleep } from './bench-server.ts'
+import { benchEnvironment, builtAppExists, option, postgresTarget, sleep } from './bench-server.ts'
 import { startServerProcess, stopServer } from '#tests/support/server-process.ts'
 
 /**
@@ -65,12 +65,7 @@ const EXPLAIN_ONLY = args.includes('--explain-only')
 const VIEWS = args.includes('--views')
 /** Keeps the seeded embedded databases (their paths are printed), e.g. to profile the server on them afterwards. */
 const KEEP_DATA = args.includes('--keep-data')
-const postgresOption = option('postgres')
-/** The PostgreSQL server to run on as well ('' = none); `--postgres` alone means the local one. */
-const POSTGRES_URL =
-  postgresOption ||
-  process.env.DATABASE_URL ||
-  (postgresOption === '' ? 'postgres://postgres@127.0.0.1:5432/postgres' : '')
+const POSTGRES_URL = postgresTarget(args)
 const ONLY = option('only')
 const PROBE = path.resolve(import.meta.dirname, 'event-loop-probe.js')
 const CLOCK_TICKS_PER_S = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100

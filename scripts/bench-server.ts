@@ -36,6 +36,14 @@ export function option(name: string, args = process.argv.slice(2)) {
   return arg === undefined ? undefined : arg.split('=').slice(1).join('=')
 }
 
+/** The PostgreSQL server a benchmark also runs on ('' = none): `--postgres=url`, DATABASE_URL, or `--postgres` alone for the local one. */
+export function postgresTarget(args = process.argv.slice(2)) {
+  const given = option('postgres', args)
+  return (
+    given || process.env.DATABASE_URL || (given === '' ? 'postgres://postgres@127.0.0.1:5432/postgres' : '')
+  )
+}
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** The resident memory of a process, from /proc (Linux). */
