@@ -5,6 +5,7 @@ import { clearTimeout, setImmediate, setTimeout } from 'node:timers'
 
 /** What a client sent away during a shutdown is told to wait before trying again (another server, or this one back). */
 const RETRY_AFTER_SECONDS = 2
+const RESTARTING_MESSAGE = 'The server is restarting. Please try again in a moment.'
 
 /**
  * @param {object} options
@@ -21,8 +22,8 @@ export function gracefulShutdown({ server, timeoutMs, closeApp, log = console.in
   let onIdle = () => {}
 
   /**
-   * First middleware: counts the requests in flight, and while shutting down answers a new request on a kept-alive
-   * connection with 503 and closes that connection.
+   * Counts the requests in flight, and while shutting down answers a new request on a kept-alive connection with 503
+   * (JSON `{ message }` on the JSON calls, as their other errors) and closes that connection.
    * @type {import('express').RequestHandler}
    */
   function trackRequests(req, res, next) {
@@ -30,7 +31,9 @@ export function gracefulShutdown({ server, timeoutMs, closeApp, log = console.in
       res.setHeader('Connection', 'close')
       res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS))
       res.setHeader('Cache-Control', 'no-store')
-      res.status(503).type('text/plain').send('The server is restarting. Please try again in a moment.')
+      res.status(503)
+      if (req.path.startsWith('/api/')) res.json({ message: RESTARTING_MESSAGE })
+      else res.type('text/plain').send(RESTARTING_MESSAGE)
       return
     }
     inFlight.add(res)

@@ -103,7 +103,7 @@ function pipelinedAfter(base: string, email: string) {
     received,
     closed,
     finish() {
-      socket.write(json.slice(20) + `GET /healthz HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`)
+      socket.write(json.slice(20) + `GET /api/events HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`)
     },
   }
 }
@@ -147,6 +147,9 @@ test('SIGTERM during 3 uploads and 20 registrations: each finishes, nothing ackn
   expect(second).toMatch(/^HTTP\/1\.1 503 /)
   expect(second).toMatch(/\r\nRetry-After: \d+\r\n/i)
   expect(second).toMatch(/\r\nConnection: close\r\n/i)
+  // A JSON call is answered as the JSON calls' other errors are.
+  expect(second).toMatch(/\r\nContent-Type: application\/json/i)
+  expect(second).toContain('{"message":"The server is restarting. Please try again in a moment."}')
 
   expect(await exited).toBe(0)
   expect(running.log()).not.toMatch(/Failed to save|\n\s+at /)
