@@ -131,9 +131,13 @@ export function describeArchiveError(error: unknown, file: string): AppError {
   return notAnArchive(file, `it is damaged or not a .tar.gz (${message})`)
 }
 
+/** Far above a real manifest (a list of 100,000 media keys is about 5 MB); a bigger one is not read into memory. */
+const MANIFEST_MAX_BYTES = 64 * 1024 * 1024
+
 /** The manifest of the archive `file`, read from its first entry; a clear AppError for anything else. */
 export async function readManifest(file: string): Promise<BackupManifest> {
   let text: string | undefined
+  let oversized = false
   try {
     await pipeline(
       fs.createReadStream(file),
@@ -141,6 +145,10 @@ export async function readManifest(file: string): Promise<BackupManifest> {
         strict: true,
         onReadEntry: (entry) => {
           if (entry.path !== MANIFEST_FILE) return entry.resume()
+          if (entry.size > MANIFEST_MAX_BYTES) {
+            oversized = true
+            return entry.resume()
+          }
           const chunks: Buffer[] = []
           entry.on('data', (chunk: Buffer) => chunks.push(chunk))
           entry.on('end', () => (text = Buffer.concat(chunks).toString('utf8')))
@@ -150,6 +158,7 @@ export async function readManifest(file: string): Promise<BackupManifest> {
   } catch (error) {
     throw describeArchiveError(error, file)
   }
+  if (oversized) throw notAnArchive(file, `its ${MANIFEST_FILE} is over ${MANIFEST_MAX_BYTES / 1024 / 1024} MB`)
   if (text === undefined) throw notAnArchive(file, `it has no ${MANIFEST_FILE}`)
   return parseManifest(text, file)
 }

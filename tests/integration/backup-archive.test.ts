@@ -1,0 +1,25 @@
+/** An archive whose manifest is absurdly large is refused with a message, without reading the manifest into memory. */
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import * as tar from 'tar'
+import { afterAll, expect, test } from 'vitest'
+import { MANIFEST_FILE, readManifest } from '#app/services/backup-archive.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
+import { TMP_DIR } from '#tests/support/test-database.ts'
+
+const folder = path.join(TMP_DIR, `backup-archive-${process.pid}`)
+afterAll(() => fs.rmSync(folder, { recursive: true, force: true }))
+
+test('a manifest over 64 MB is refused as not an archive of this kind, with a 400', async () => {
+  fs.mkdirSync(folder, { recursive: true })
+  // Bytes that do not compress, so the archive is not refused for its compression ratio instead.
+  fs.writeFileSync(path.join(folder, MANIFEST_FILE), crypto.randomBytes(65 * 1024 * 1024))
+  const archive = path.join(folder, 'huge-manifest.tar.gz')
+  await tar.c({ gzip: true, file: archive, cwd: folder }, [MANIFEST_FILE])
+  const refusal = readManifest(archive)
+  await expect(refusal).rejects.toBeInstanceOf(AppError)
+  const error = (await refusal.catch((e: unknown) => e)) as AppError
+  expect(error.message).toMatch(/over 64 MB/)
+  expect(error.status).toBe(400)
+})
