@@ -64,6 +64,23 @@ async function copyFolder(from: string, into: string, { top = true } = {}) {
   }
 }
 
+/**
+ * Replaces the WAL segments `names`, hard-linked from `wal` into `into`, by copies of their own. Complete segments
+ * are not written again unless PostgreSQL recycles one (renames it to a later name to fill it anew, after a
+ * checkpoint); a segment no longer under its name once copied may have been, so the copy is refused.
+ */
+async function copyLinkedSegments(wal: string, into: string, names: string[]) {
+  for (const name of names) {
+    const linked = path.join(into, name)
+    const { ino } = await fsp.stat(linked)
+    await fsp.copyFile(linked, `${linked}.copy`)
+    await fsp.rename(`${linked}.copy`, linked)
+    const still = await fsp.stat(path.join(wal, name)).catch(() => null)
+    if (still?.ino !== ino)
+      throw new Error(`The WAL segment ${name} was recycled while it was copied; run the backup again.`)
+  }
+}
+
 type Reply = { id: number; result?: unknown; error?: Record<string, unknown> & { message: string } }
 
 /** The data folder's lock as the process created it (see data-folder-lock.server.ts). */
@@ -215,9 +232,9 @@ export class PGliteThread implements QueryClient {
 
   /**
    * Copies the data directory `from` (the one this thread has open) into the empty folder `into` while queries go
-   * on: PostgreSQL's online backup, the files copied on this thread's side (asynchronously), the WAL that makes
-   * them whole on the database thread at the end. Answers `factsSql`'s row as of the copy's moment, when the WAL
-   * copied ends. Queries wait only for the checkpoint at the start and the WAL copy at the end.
+   * on: PostgreSQL's online backup, the files copied on this thread's side (asynchronously), then the WAL that makes
+   * them whole. Answers `factsSql`'s row as of the copy's moment, when the WAL copied ends. Queries wait only for
+   * the checkpoint at the start and the few statements that end the backup (the WAL is copied after them).
    */
   async copyDataDir(from: string, into: string, factsSql?: string) {
     await this.#call('backupStart', {})
@@ -226,13 +243,12 @@ export class PGliteThread implements QueryClient {
       const walInto = path.join(into, 'pg_wal')
       for (const folder of ['archive_status', 'summaries'])
         await fsp.mkdir(path.join(walInto, folder), { recursive: true })
-      const { facts, label } = await this.#call<{ facts?: Record<string, unknown>; label: string }>(
-        'backupStop',
-        {
-          factsSql,
-          walInto,
-        },
-      )
+      const { facts, label, linked } = await this.#call<{
+        facts?: Record<string, unknown>
+        label: string
+        linked: string[]
+      }>('backupStop', { factsSql, walInto })
+      await copyLinkedSegments(path.join(from, 'pg_wal'), walInto, linked)
       await fsp.writeFile(path.join(into, 'backup_label'), label, { mode: 0o600 })
       return { facts }
     } catch (error) {

@@ -39,6 +39,13 @@ function describeError(error) {
 
 const ROLLBACK = Symbol('rollback')
 
+/** The name of WAL segment number `segment` on `timeline` (8 hex digits), as PostgreSQL's XLogFileName writes it. */
+function walFileName(timeline, segment, segmentSize) {
+  const perId = 0x1_0000_0000n / segmentSize
+  const hex = (n) => n.toString(16).toUpperCase().padStart(8, '0')
+  return `${timeline}${hex(segment / perId)}${hex(segment % perId)}`
+}
+
 /**
  * The data folder's lock as this process created it (data-folder-lock.server.ts). It is checked before every
  * statement and commit: once it is removed or replaced, another process may be writing the folder, so this one
@@ -121,27 +128,43 @@ async function main() {
       await client.query(`select pg_backup_start('eventshout', true)`)
     },
     /**
-     * Ends the hot copy: reads `factsSql`'s row, ends the backup, and copies the WAL it needs (from its start to now)
-     * into `walInto`, all inside one transaction, so no other transaction writes meanwhile and the copy's WAL ends
-     * at the moment the facts were read. Answers the backup_label a restore starts from.
+     * Ends the hot copy: reads `factsSql`'s row and ends the backup inside one transaction, so no other transaction
+     * writes meanwhile and the copy's WAL ends at the moment the facts were read. Ending the backup switches to a new
+     * WAL segment, so the segments the copy needs (from the backup's start to the switch) are complete and are never
+     * written again: they are hard-linked into `walInto` (instant), and the server thread copies them afterwards,
+     * while queries go on. Only a segment still being written (no switch happened) is copied here. Answers the
+     * backup_label a restore starts from and the linked segments' names.
      */
     async backupStop({ factsSql, walInto }) {
       ensureLockHeld()
       return client.transaction(async (tx) => {
         const facts = factsSql ? (await tx.query(factsSql)).rows[0] : undefined
-        // Ending the backup switches to a new WAL segment, which writes out everything before it.
         const [stop] = (await tx.query('select labelfile from pg_backup_stop(false)')).rows
-        const [{ last }] = (await tx.query('select pg_walfile_name(pg_current_wal_insert_lsn()) as last')).rows
+        const [{ insert, segmentSize }] = (
+          await tx.query(
+            `select pg_current_wal_insert_lsn() - '0/0'::pg_lsn as insert,
+                    setting::bigint as "segmentSize" from pg_settings where name = 'wal_segment_size'`,
+          )
+        ).rows
         const first = /\(file ([0-9A-F]{24})\)/.exec(stop.labelfile)?.[1]
         if (!first) throw new Error('The backup label names no WAL file')
-        // From the backup's start to the segment being written (and the one after, in case the position is at its
-        // very start); not the recycled segments PostgreSQL keeps ready under later names.
+        const end = BigInt(insert)
+        const size = BigInt(segmentSize)
+        const current = end / size
+        const inProgress = end % size !== 0n ? walFileName(first.slice(0, 8), current, size) : undefined
         const wal = path.join(workerData.dataDir, 'pg_wal')
-        const segments = fs.readdirSync(wal).filter((name) => /^[0-9A-F]{24}$/.test(name) && name >= first).sort()
-        const upTo = segments.findIndex((name) => name > last)
-        for (const name of upTo === -1 ? segments : segments.slice(0, upTo + 1))
-          fs.copyFileSync(path.join(wal, name), path.join(walInto, name))
-        return { facts, label: stop.labelfile }
+        // From the backup's start to the end of the WAL now; not the recycled segments kept ready under later names.
+        const complete = walFileName(first.slice(0, 8), current - 1n, size)
+        const linked = []
+        for (const name of fs.readdirSync(wal).filter((name) => /^[0-9A-F]{24}$/.test(name)).sort()) {
+          if (name < first) continue
+          if (name === inProgress) fs.copyFileSync(path.join(wal, name), path.join(walInto, name))
+          else if (name <= complete) {
+            fs.linkSync(path.join(wal, name), path.join(walInto, name))
+            linked.push(name)
+          }
+        }
+        return { facts, label: stop.labelfile, linked }
       })
     },
     /** Ends a hot copy that failed part-way (nothing to answer). */

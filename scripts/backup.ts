@@ -8,56 +8,80 @@ import fs from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
-import { pipeline } from 'node:stream/promises'
-import zlib from 'node:zlib'
-import { adminSocketPath, BACKUP_SUMMARY_TRAILER } from '#app/services/admin-socket.server.ts'
+import { adminSocketPath, type PreparedBackupAnswer } from '#app/services/admin-socket.server.ts'
 import { readManifest, type BackupManifest } from '#app/services/backup-archive.server.ts'
-import { writeBackup } from '#app/services/backup.server.ts'
+import { packBackup, workFolder, writeBackup } from '#app/services/backup.server.ts'
 import { EnvError, getEnv } from '#app/services/env.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { DatabaseLockedError, openEmbeddedDatabase, openServerDatabase } from '#db/client.server.ts'
 
 class NoServer extends Error {}
 
-/** Asks the server on the admin socket for the archive, into `file`. NoServer when nothing answers there. */
-function backupThroughServer(socketPath: string, file: string) {
-  return new Promise<{ dumpMs?: number }>((resolve, reject) => {
-    const request = http.request({ socketPath, method: 'POST', path: '/backup' }, (response) => {
-      // Compressing is a background job next to the site: its requests go first on a busy machine.
-      os.setPriority(os.constants.priority.PRIORITY_LOW)
-      if (response.statusCode !== 200) {
-        let body = ''
-        response.on('data', (chunk: Buffer) => (body += chunk.toString()))
-        response.on('end', () => {
-          const message = (() => {
-            try {
-              return (JSON.parse(body) as { error?: string }).error
-            } catch {
-              return undefined
-            }
-          })()
-          reject(
-            new AppError(message ?? `The server answered ${response.statusCode}`, response.statusCode ?? 500),
-          )
-        })
-        return
-      }
-      // The server sends a plain tar: compressing is this process's work, not the site's.
-      pipeline(response, zlib.createGzip(), fs.createWriteStream(file, { mode: 0o600 })).then(
-        () => {
-          const summary = response.trailers[BACKUP_SUMMARY_TRAILER.toLowerCase()]
-          if (!summary)
-            return reject(new AppError('The server stopped before the archive was complete.', 500))
-          resolve(JSON.parse(summary) as { dumpMs?: number })
-        },
-        () => reject(new AppError('The server stopped before the archive was complete.', 500)),
-      )
+const SERVER_STOPPED = 'The server stopped before the archive was complete.'
+
+/** The server's answer to POST /backup: the first line of the body, or its error. */
+function preparedByServer(response: http.IncomingMessage) {
+  return new Promise<PreparedBackupAnswer>((resolve, reject) => {
+    let body = ''
+    const onData = (chunk: Buffer) => {
+      body += chunk.toString()
+      const line = body.indexOf('\n')
+      if (response.statusCode !== 200 || line === -1) return
+      response.off('data', onData)
+      resolve(JSON.parse(body.slice(0, line)) as PreparedBackupAnswer)
+    }
+    response.on('data', onData)
+    response.once('end', () => {
+      if (response.statusCode === 200) return reject(new AppError(SERVER_STOPPED, 500))
+      const message = (() => {
+        try {
+          return (JSON.parse(body) as { error?: string }).error
+        } catch {
+          return undefined
+        }
+      })()
+      reject(new AppError(message ?? `The server answered ${response.statusCode}`, response.statusCode ?? 500))
     })
+    response.once('error', () => reject(new AppError(SERVER_STOPPED, 500)))
+  })
+}
+
+/**
+ * Asks the server on the admin socket to prepare the backup's files, then packs and compresses them into `file`
+ * here, at a low priority: that work is a background job next to the site, whose requests go first on a busy
+ * machine. The server keeps the files until this process closes the connection. NoServer when nothing answers.
+ */
+async function backupThroughServer(socketPath: string, file: string) {
+  const request = http.request({ socketPath, method: 'POST', path: '/backup' })
+  const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
+    request.once('response', resolve)
     request.once('error', (error: NodeJS.ErrnoException) =>
       reject(error.code === 'ENOENT' || error.code === 'ECONNREFUSED' ? new NoServer() : error),
     )
     request.end()
   })
+  try {
+    const prepared = await preparedByServer(response)
+    // Only the server's own backup work folder: the answer names a folder this command then reads from.
+    if (path.dirname(path.resolve(prepared.folder)) !== workFolder('backup'))
+      throw new AppError('The server named a backup folder outside its data folder.', 500)
+    os.setPriority(os.constants.priority.PRIORITY_LOW)
+    let serverGone = false
+    response.once('end', () => (serverGone = true))
+    response.once('error', () => (serverGone = true))
+    response.resume()
+    try {
+      await packBackup(prepared, fs.createWriteStream(file, { mode: 0o600 }))
+    } catch (error) {
+      // The server removes the files when it stops.
+      if (serverGone || !fs.existsSync(prepared.folder)) throw new AppError(SERVER_STOPPED, 500)
+      throw error
+    }
+    if (serverGone) throw new AppError(SERVER_STOPPED, 500)
+    return { dumpMs: prepared.dumpMs }
+  } finally {
+    request.destroy()
+  }
 }
 
 /** No server runs: this process opens the database (on the embedded one, taking the data folder's lock). */

@@ -9,7 +9,7 @@ import http from 'node:http'
 import net from 'node:net'
 import path from 'node:path'
 import { getDatabaseHandle } from '#db/client.server.ts'
-import { clearBackupLeftovers, writeBackup } from './backup.server.ts'
+import { clearBackupLeftovers, prepareBackup, type PreparedBackup } from './backup.server.ts'
 import { getEnv } from './env.server.ts'
 
 export const ADMIN_SOCKET_FILE = 'admin.sock'
@@ -19,9 +19,6 @@ export function adminSocketPath(dataDir = getEnv().DATA_DIR) {
   return path.resolve(dataDir, ADMIN_SOCKET_FILE)
 }
 
-/** The trailer that carries a finished backup's summary: without it the archive sent is incomplete. */
-export const BACKUP_SUMMARY_TRAILER = 'X-Backup-Summary'
-
 type AdminCommand = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>
 
 function answer(res: http.ServerResponse, status: number, message: string) {
@@ -29,23 +26,36 @@ function answer(res: http.ServerResponse, status: number, message: string) {
   res.end(JSON.stringify({ error: message }))
 }
 
+/** What POST /backup answers, as one JSON line, once the backup's files are ready to be packed. */
+export interface PreparedBackupAnswer {
+  folder: string
+  entries: string[]
+  dumpMs: number
+}
+
 let backupRunning = false
 
 /**
- * POST /backup: streams the backup archive as a plain tar (the command compresses it, at a low priority, in its own
- * process); its summary follows in a trailer once it is all sent.
+ * POST /backup: prepares the backup's files (prepareBackup) and answers where they are, as one JSON line; the
+ * command packs and compresses them in its own process, at a low priority, so that work is never the site's. The
+ * files stay until the command closes the connection (or the server stops).
  */
 const backup: AdminCommand = async (_req, res) => {
   if (backupRunning) return answer(res, 409, 'A backup is already running; try again once it has finished.')
   backupRunning = true
+  let prepared: PreparedBackup | undefined
   try {
-    res.setHeader('Content-Type', 'application/x-tar')
-    res.setHeader('Trailer', BACKUP_SUMMARY_TRAILER)
-    const summary = await writeBackup(getDatabaseHandle(), res, { end: false, gzip: false })
-    res.addTrailers({ [BACKUP_SUMMARY_TRAILER]: JSON.stringify({ dumpMs: Math.round(summary.dumpMs) }) })
-    res.end()
+    prepared = await prepareBackup(getDatabaseHandle())
+    const { folder, entries, dumpMs } = prepared
+    const kept = prepared
+    const closed = new Promise((resolve) => res.once('close', resolve))
+    res.writeHead(200, { 'Content-Type': 'application/x-ndjson' })
+    res.write(`${JSON.stringify({ folder, entries, dumpMs: Math.round(dumpMs) } satisfies PreparedBackupAnswer)}\n`)
+    await closed
+    await kept.remove()
   } catch (error) {
     console.error(`The backup failed: ${(error as Error).message}`)
+    await prepared?.remove()
     if (!res.headersSent) answer(res, 500, `The backup failed: ${(error as Error).message}`)
     else res.destroy()
   } finally {

@@ -1,7 +1,7 @@
 /**
- * Writes a backup archive (backup-archive.server.ts) of the open database and its media while the site serves:
- * the running server does it for `npm run backup` through its admin socket, or the command itself when no server
- * runs. Consistent to one moment (docs/decisions/019): deletions of stored media are held from before the database
+ * Makes a backup archive (backup-archive.server.ts) of the open database and its media while the site serves:
+ * the running server prepares its files for `npm run backup` through its admin socket and the command packs them
+ * in its own process, or the command does both when no server runs. Consistent to one moment (docs/decisions/019): deletions of stored media are held from before the database
  * is copied until the media are, so every file a copied row points to is still there to be archived.
  */
 import { randomUUID } from 'node:crypto'
@@ -119,26 +119,32 @@ async function bucketMediaKeys() {
   return { keys: keys.sort(), bytes: 0 }
 }
 
-export interface BackupSummary {
+/** A backup's files, ready to be packed: the database copy, the media (linked) and the manifest, in `folder`. */
+export interface PreparedBackup {
+  folder: string
+  /** What the archive holds, in order: names in `folder`. */
+  entries: string[]
   manifest: BackupManifest
   /** Milliseconds the database copy took. */
   dumpMs: number
+  /** Removes the folder (and the shared work folder once empty). */
+  remove(): Promise<void>
 }
 
 /**
- * Writes the archive of `handle`'s database and the media to `output` as a tar, gzipped unless `gzip: false` (the
- * server leaves the compression to the command, so the CPU it takes is not the site's); `end: false` leaves
- * `output` open. The database and the media are first copied and linked into a folder of this backup's own in
- * DATA_DIR, then streamed.
+ * Copies `handle`'s database and links the media into a folder of this backup's own in DATA_DIR, with the
+ * manifest: everything the archive will hold, consistent to one moment. Packing it is another step
+ * ({@link packBackup}), so the running server can leave that work to the backup command's own process.
  */
-export async function writeBackup(
-  handle: DatabaseHandle,
-  output: Writable,
-  { end = true, gzip = true }: { end?: boolean; gzip?: boolean } = {},
-): Promise<BackupSummary> {
+export async function prepareBackup(handle: DatabaseHandle): Promise<PreparedBackup> {
   const env = getEnv()
-  const work = path.join(workFolder('backup'), randomUUID())
-  await fsp.mkdir(path.join(work, DATABASE_FOLDER), { recursive: true, mode: 0o700 })
+  const folder = path.join(workFolder('backup'), randomUUID())
+  const remove = async () => {
+    await fsp.rm(folder, { recursive: true, force: true })
+    // The shared folder goes too once empty (another backup may still be using it).
+    await fsp.rmdir(workFolder('backup')).catch(() => {})
+  }
+  await fsp.mkdir(path.join(folder, DATABASE_FOLDER), { recursive: true, mode: 0o700 })
   const release = holdMediaDeletions()
   try {
     const startedAt = performance.now()
@@ -146,16 +152,16 @@ export async function writeBackup(
     let file: BackupManifest['database']['file']
     if (handle.copyDataDir) {
       file = PGLITE_DUMP
-      facts = parseFacts((await handle.copyDataDir(path.join(work, file), BACKUP_FACTS_SQL)).facts)
+      facts = parseFacts((await handle.copyDataDir(path.join(folder, file), BACKUP_FACTS_SQL)).facts)
     } else {
       if (!env.DATABASE_URL) throw new Error('A PostgreSQL backup needs DATABASE_URL')
       file = POSTGRES_DUMP
-      facts = await dumpPostgres(env.DATABASE_URL, path.join(work, file))
+      facts = await dumpPostgres(env.DATABASE_URL, path.join(folder, file))
     }
     const dumpMs = performance.now() - startedAt
     const media = env.S3_BUCKET
       ? await bucketMediaKeys()
-      : await snapshotLocalMedia(path.join(work, MEDIA_FOLDER))
+      : await snapshotLocalMedia(path.join(folder, MEDIA_FOLDER))
     await release()
 
     const manifest: BackupManifest = {
@@ -176,17 +182,36 @@ export async function writeBackup(
       },
       media: { storage: env.S3_BUCKET ? 's3' : 'local', keys: media.keys, bytes: media.bytes },
     }
-    await fsp.writeFile(path.join(work, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`, {
+    await fsp.writeFile(path.join(folder, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`, {
       mode: 0o600,
     })
     const entries = [MANIFEST_FILE, DATABASE_FOLDER]
-    if (fs.existsSync(path.join(work, MEDIA_FOLDER))) entries.push(MEDIA_FOLDER)
-    await pipeline(tar.c({ cwd: work, gzip, portable: true }, entries), output, { end })
-    return { manifest, dumpMs }
+    if (fs.existsSync(path.join(folder, MEDIA_FOLDER))) entries.push(MEDIA_FOLDER)
+    return { folder, entries, manifest, dumpMs, remove }
+  } catch (error) {
+    await remove()
+    throw error
   } finally {
     await release()
-    await fsp.rm(work, { recursive: true, force: true })
-    // The shared folder goes too once empty (another backup may still be using it).
-    await fsp.rmdir(workFolder('backup')).catch(() => {})
+  }
+}
+
+/** Streams the prepared backup in `folder` to `output` as a tar, gzipped unless `gzip: false`. */
+export async function packBackup(
+  { folder, entries }: Pick<PreparedBackup, 'folder' | 'entries'>,
+  output: Writable,
+  { gzip = true }: { gzip?: boolean } = {},
+) {
+  await pipeline(tar.c({ cwd: folder, gzip, portable: true }, entries), output)
+}
+
+/** Prepares and packs a backup of `handle` into `output` in this process (no server runs to prepare it). */
+export async function writeBackup(handle: DatabaseHandle, output: Writable) {
+  const prepared = await prepareBackup(handle)
+  try {
+    await packBackup(prepared, output)
+    return { manifest: prepared.manifest, dumpMs: prepared.dumpMs }
+  } finally {
+    await prepared.remove()
   }
 }

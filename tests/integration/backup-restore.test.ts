@@ -8,7 +8,9 @@
  */
 import { execFile } from 'node:child_process'
 import crypto from 'node:crypto'
+import { once } from 'node:events'
 import fs from 'node:fs'
+import http from 'node:http'
 import path from 'node:path'
 import { Readable } from 'node:stream'
 import { promisify } from 'node:util'
@@ -297,6 +299,21 @@ describe('on the embedded database', () => {
       expect(fs.statSync(socket).isSocket()).toBe(true)
       expect(fs.statSync(socket).mode & 0o777).toBe(0o600)
       expect((await fetch(`${server.base}/backup`, { method: 'POST' })).status).toBe(404)
+
+      // The server prepares the files and the command packs them: the files stay while the command holds the
+      // connection, a second backup meanwhile is refused, and they go once it closes.
+      const asking = http.request({ socketPath: socket, method: 'POST', path: '/backup' })
+      const answer = await new Promise<http.IncomingMessage>((resolve) => asking.end().once('response', resolve))
+      const [line] = await once(answer, 'data')
+      const prepared = JSON.parse(String(line)) as { folder: string; entries: string[] }
+      expect(path.dirname(prepared.folder)).toBe(path.resolve(target.dataDir, 'backup-work'))
+      expect(prepared.entries).toEqual(expect.arrayContaining(['manifest.json', 'database']))
+      expect(fs.existsSync(path.join(prepared.folder, 'manifest.json'))).toBe(true)
+      const second = await command('backup', [path.join(root, 'second.tar.gz')], environment(target))
+      expect(second.code).toBe(1)
+      expect(second.out).toContain('A backup is already running')
+      asking.destroy()
+      await expect.poll(() => fs.existsSync(prepared.folder), { timeout: 5000 }).toBe(false)
 
       // A restore onto a folder a server is using is refused.
       const busy = await command('restore', [archive, '--force'], environment(target))
