@@ -33,6 +33,8 @@ export interface ErrorAnswerOptions {
   headers?: HeadersInit
   /** Fields a call's error answer has beside `message`, where its shape is fixed (`{ success: false }`). */
   fields?: (error: AppError) => Record<string, unknown>
+  /** Leaves the field errors out, for a call whose refusals the spec fixes to its message (the media uploads). */
+  omitFieldErrors?: boolean
 }
 
 /** The unexpected failure as the refusal it is answered with, logged once (see {@link ErrorAnswerOptions}). */
@@ -83,7 +85,7 @@ export function errorResponse<T>(
   if (error.retryAfterSeconds) headers.set('Retry-After', String(error.retryAfterSeconds))
   if (error.allow) headers.set('Allow', error.allow)
   if (options.reply) return data(options.reply(error), { status: error.status, headers })
-  const hasFieldErrors = Object.keys(error.fieldErrors).length > 0
+  const hasFieldErrors = !options.omitFieldErrors && Object.keys(error.fieldErrors).length > 0
   return Response.json(
     {
       ...options.fields?.(error),

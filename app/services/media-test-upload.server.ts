@@ -12,6 +12,10 @@ export function storageUploadErrorFields(error: AppError) {
   return { publicUrl: null, error: error.message }
 }
 
+/** How the upload calls answer a refusal: the spec's shape, without per-field messages. */
+export const STORAGE_UPLOAD_ERROR_OPTIONS = { fields: storageUploadErrorFields, omitFieldErrors: true } as const
+export const TEST_UPLOAD_ERROR_OPTIONS = { omitFieldErrors: true } as const
+
 /**
  * `POST /api/file-storage/upload-image|upload-video` (multipart: image|video, eventID, createdDate) →
  * `{ publicUrl, error }`. The date part of the key is the event's own creation date from the database; the

@@ -109,7 +109,10 @@ export async function handlePtdiseaseFormAction({
   params,
 }: Pick<ActionFunctionArgs, 'request' | 'params'>) {
   const user = await requireClinician(request)
-  const formData = await readFormData(request)
+  // A body the reader refuses (413/415/400) is shown by the page's error boundary, not cached.
+  const formData = await readFormData(request).catch((error: unknown) => {
+    throw errorResponse(error, { request, headers: NO_STORE })
+  })
   if (!isPtdiseaseIntent(formData.get('intent'))) {
     return data<PtdiseaseActionData>(
       { message: PTDISEASE_MESSAGES.unknownIntent, result: null },
