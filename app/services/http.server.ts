@@ -37,17 +37,21 @@ export interface ErrorAnswerOptions {
   omitFieldErrors?: boolean
 }
 
-/** The unexpected failure as the refusal it is answered with, logged once (see {@link ErrorAnswerOptions}). */
+/**
+ * The unexpected failure as the refusal it is answered with. A database outage or timeout is told to the database's
+ * health check (which answers 503 while it lasts) and answered with the spec's text; anything else is logged once
+ * (see {@link ErrorAnswerOptions}).
+ */
 function unexpectedFailure(error: unknown, options: ErrorAnswerOptions): AppError {
   noteRequestError(error)
+  const failure = databaseFailureResponse(error, options.unexpectedMessage ?? UNEXPECTED_ERROR_MESSAGE)
+  if (failure.status !== 500) return new AppError(failure.message, failure.status, { cause: error })
   if (options.log) options.log(error)
   else {
     const requestId = options.request?.headers.get(REQUEST_ID_HEADER) ?? undefined
     logError(error, { requestId, ...(options.logAs ? { msg: options.logAs } : {}) })
   }
-  const failure = databaseFailureResponse(error, options.unexpectedMessage ?? UNEXPECTED_ERROR_MESSAGE)
-  const status = failure.status === 500 ? (options.unexpectedStatus ?? 500) : failure.status
-  return new AppError(failure.message, status, { cause: error })
+  return new AppError(failure.message, options.unexpectedStatus ?? 500, { cause: error })
 }
 
 /**

@@ -330,7 +330,6 @@ describe('when the database fails (spec §8 texts)', () => {
     })
     const message = 'Database service temporarily unavailable. Please try again in a moment.'
     await withDatabase(unreachable, async () => {
-      expectConsoleError(2)
       const page = await postPage(payload())
       expect(page.status).toBe(503)
       expect(((await page.json()) as PageResult).result.error).toMatchObject({ '': [message] })
@@ -358,7 +357,6 @@ describe('when the database fails (spec §8 texts)', () => {
     const message = 'Request timed out. Please check your connection and try again.'
     try {
       await withDatabase(handle, async () => {
-        expectConsoleError(2)
         const page = await postPage(payload())
         expect(page.status).toBe(504)
         expect(((await page.json()) as PageResult).result.error).toMatchObject({ '': [message] })

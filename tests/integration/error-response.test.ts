@@ -61,7 +61,7 @@ describe('errorResponse: the one conversion of what a route caught', () => {
   })
 
   test('an unknown error takes the caller’s message and status; a database timeout is 504 with the spec’s text', async () => {
-    expectConsoleError(2)
+    expectConsoleError()
     const failed = errorResponse(new Error('provider down'), {
       unexpectedMessage: 'Try later',
       unexpectedStatus: 502,
