@@ -1,4 +1,5 @@
 import { OPEN_ENDED_DATE_LIMIT } from '#app/constants.ts'
+import { AppError } from '#app/utils/app-error.ts'
 import { calendarMonths } from './calendar.ts'
 
 /** The calendar's views: the list of cards (the default) and a month grid. */
@@ -29,40 +30,39 @@ export interface DayEvents {
   total: number
 }
 
-export type MonthParamResult = { ok: true; month: string } | { ok: false; message: string }
-
 /** `view` from the query string: absent = the list; anything but the known views is refused. */
 export function parseCalendarView(value: string | null): CalendarView | null {
   const view = (value ?? '').trim() || 'list'
   return (CALENDAR_VIEWS as readonly string[]).includes(view) ? (view as CalendarView) : null
 }
 
-/** `month` (yyyy-mm) from the query string; absent = the month of `today`. */
-export function parseMonthParam(value: string | null, today: string): MonthParamResult {
+/** `month` (yyyy-mm) from the query string; absent = the month of `today`; a bad one is a 400 AppError. */
+export function parseMonthParam(value: string | null, today: string): string {
   const month = (value ?? '').trim()
-  if (!month) return { ok: true, month: today.slice(0, 7) }
+  if (!month) return today.slice(0, 7)
   const shown = month.length > 20 ? `${month.slice(0, 20)}…` : month
   const match = /^(\d{4})-(\d{2})$/.exec(month)
   if (!match || Number(match[2]) < 1 || Number(match[2]) > 12) {
-    return { ok: false, message: `month: "${shown}" is not a month (yyyy-mm, e.g. ${today.slice(0, 7)})` }
+    throw new AppError(`month: "${shown}" is not a month (yyyy-mm, e.g. ${today.slice(0, 7)})`, 400)
   }
   if (month < FIRST_MONTH || month > LAST_MONTH) {
-    return { ok: false, message: `month: "${shown}" is out of range (${FIRST_MONTH} to ${LAST_MONTH})` }
+    throw new AppError(`month: "${shown}" is out of range (${FIRST_MONTH} to ${LAST_MONTH})`, 400)
   }
-  return { ok: true, month }
+  return month
 }
 
-export type CalendarViewRequest =
-  { ok: true; view: 'list' } | { ok: true; view: 'month'; month: string } | { ok: false; message: string }
+export type CalendarViewRequest = { view: 'list' } | { view: 'month'; month: string }
 
-/** Which view a calendar query string asks for (and its month); a bad view or month is refused, never guessed. */
+/**
+ * Which view a calendar query string asks for (and its month); a bad view or month is refused (a 400 AppError),
+ * never guessed.
+ */
 export function calendarViewOf(searchParams: URLSearchParams, today: string): CalendarViewRequest {
   const raw = searchParams.get(CALENDAR_VIEW_PARAMS.view)
   const view = parseCalendarView(raw)
-  if (!view) return { ok: false, message: `view must be one of: ${CALENDAR_VIEWS.join(', ')}` }
-  if (view === 'list') return { ok: true, view }
-  const month = parseMonthParam(searchParams.get(CALENDAR_VIEW_PARAMS.month), today)
-  return month.ok ? { ok: true, view, month: month.month } : month
+  if (!view) throw new AppError(`view must be one of: ${CALENDAR_VIEWS.join(', ')}`, 400)
+  if (view === 'list') return { view }
+  return { view, month: parseMonthParam(searchParams.get(CALENDAR_VIEW_PARAMS.month), today) }
 }
 
 /** The month before or after `month` (yyyy-mm), or null past the range the calendar opens. */

@@ -1,4 +1,5 @@
 import { PRODUCT_NAME } from '#app/constants.ts'
+import { AppError } from '#app/utils/app-error.ts'
 import {
   calendarFilterErrors,
   calendarSearchParams,
@@ -11,17 +12,19 @@ export const EMBED_EVENTS_LIMIT = 10
 export const EMBED_FRAME_HEIGHT_PX = 600
 export const EMBED_FRAME_TITLE = `Upcoming events from ${PRODUCT_NAME}`
 
+/** A refusal of the embed's filters: each problem in the list (conform's form-level key), all of them as message. */
+export function embedFiltersRefused(errors: string[]) {
+  return new AppError(errors.join('; '), 400, { fieldErrors: { '': errors } })
+}
+
 /**
- * The embed's filters: the calendar's, but a bad value is refused (400) rather than ignored, since a partner's
- * snippet that silently showed other events would go unnoticed.
+ * The embed's filters: the calendar's, but a bad value is refused (a 400 AppError, {@link embedFiltersRefused})
+ * rather than ignored, since a partner's snippet that silently showed other events would go unnoticed.
  */
-export function parseEmbedFilters(
-  searchParams: URLSearchParams,
-): { ok: true; filters: CalendarFilters } | { ok: false; errors: string[] } {
+export function parseEmbedFilters(searchParams: URLSearchParams): CalendarFilters {
   const errors = calendarFilterErrors(searchParams)
-  return errors.length
-    ? { ok: false, errors }
-    : { ok: true, filters: normalizeCalendarFilters(searchParams).filters }
+  if (errors.length) throw embedFiltersRefused(errors)
+  return normalizeCalendarFilters(searchParams).filters
 }
 
 /** The framed list's path for these filters. */

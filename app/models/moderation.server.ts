@@ -1,5 +1,6 @@
 import { TZDate } from '@date-fns/tz'
 import { and, asc, eq, gte, lt, sql, type SQL } from 'drizzle-orm'
+import { AppError } from '#app/utils/app-error.ts'
 import { addDaysIso, isValidIsoDate } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { business, events } from '#db/schema.ts'
@@ -70,20 +71,17 @@ export async function reviewQueueBacklog() {
 }
 
 /** Why a review could not apply: the event is gone (404) or no longer a paid event awaiting review (409). */
-export async function notReviewable(
-  eventID: number,
-): Promise<{ ok: false; status: 404 | 409; message: string }> {
+export async function notReviewable(eventID: number): Promise<AppError> {
   const [row] = await db
     .select({ eventStatus: events.eventStatus, paymentStatus: events.paymentStatus })
     .from(events)
     .where(eq(events.eventID, eventID))
     .limit(1)
-  if (!row) return { ok: false, status: 404, message: 'Event not found' }
-  return {
-    ok: false,
-    status: 409,
-    message: `This event is not awaiting review (event ${row.eventStatus}, payment ${row.paymentStatus}).`,
-  }
+  if (!row) return new AppError('Event not found', 404)
+  return new AppError(
+    `This event is not awaiting review (event ${row.eventStatus}, payment ${row.paymentStatus}).`,
+    409,
+  )
 }
 
 /**

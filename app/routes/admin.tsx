@@ -13,11 +13,13 @@ import { ALL_DAYS, REJECTION_REASON_MAX, reviewFormSchema } from '#app/models/mo
 import type { RevisionChange } from '#app/models/event-revision.server.ts'
 import { requireRole } from '#app/services/auth.server.ts'
 import { getEnv } from '#app/services/env.server.ts'
+import { errorResponse } from '#app/services/http.server.ts'
 import { linkOrigin } from '#app/services/site-url.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
 import { reviewQueueDateParam } from '#app/services/moderation-http.server.ts'
 import { reviewEvent } from '#app/services/moderation.server.ts'
 import { reviewQueue } from '#app/services/review-queue.server.ts'
+import { isAppError } from '#app/utils/app-error.ts'
 import { isValidIsoDate } from '#app/utils/time.ts'
 import { redirectWithToast } from '#app/services/toast.server.ts'
 import { readFormData } from '#app/services/request-body.server.ts'
@@ -86,21 +88,28 @@ const REVIEW_TOASTS = {
 
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireRole(request, 'admin')
-  const form = await readFormData(request)
+  // A body the reader refuses (413/415/400) is shown by the page's error boundary.
+  const form = await readFormData(request).catch((error: unknown) => {
+    throw errorResponse(error, { request })
+  })
   const submission = parseWithZod(form, { schema: reviewFormSchema })
   if (submission.status !== 'success') {
     return data({ result: submission.reply(), eventID: String(form.get('eventID') ?? '') }, { status: 400 })
   }
   const { intent, eventID, reason = '', date } = submission.value
   const back = `/admin${date && (isValidIsoDate(date) || date === ALL_DAYS) ? `?date=${date}` : ''}`
-  const outcome = await reviewEvent(
-    { eventID, action: intent, reason },
-    { reviewerId: admin.id, today: platformToday(), origin: linkOrigin(request) },
-  )
-  if (!outcome.ok) {
+  let outcome
+  try {
+    outcome = await reviewEvent(
+      { eventID, action: intent, reason },
+      { reviewerId: admin.id, today: platformToday(), origin: linkOrigin(request) },
+    )
+  } catch (error) {
+    // A review that cannot apply (404, 409, a failed refund) is told in a toast on the queue.
+    if (!isAppError(error)) throw errorResponse(error, { request })
     return redirectWithToast(back, {
       title: 'Review failed',
-      description: outcome.message,
+      description: error.message,
       variant: 'destructive',
     })
   }

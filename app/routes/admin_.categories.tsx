@@ -8,9 +8,9 @@ import { PRODUCT_NAME } from '#app/constants.ts'
 import { CATEGORY_NAME_MAX, categoryFormSchema } from '#app/models/category-schema.ts'
 import { requireRole } from '#app/services/auth.server.ts'
 import { categoriesPage, changeCategory } from '#app/services/categories.server.ts'
+import { errorResponse } from '#app/services/http.server.ts'
 import { readFormData } from '#app/services/request-body.server.ts'
 import { redirectWithToast } from '#app/services/toast.server.ts'
-import { isAppError } from '#app/utils/app-error.ts'
 
 export const CATEGORIES_TITLE = 'Categories'
 
@@ -28,7 +28,9 @@ function refused(message: string, status: number, categoryID: string) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireRole(request, 'admin')
-  const form = await readFormData(request)
+  const form = await readFormData(request).catch((error: unknown) => {
+    throw errorResponse(error, { request })
+  })
   const categoryID = String(form.get('categoryID') ?? '')
   const submission = parseWithZod(form, { schema: categoryFormSchema })
   if (submission.status !== 'success') {
@@ -38,8 +40,7 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     return redirectWithToast('/admin/categories', await changeCategory(submission.value))
   } catch (error) {
-    if (isAppError(error)) return refused(error.message, error.status, categoryID)
-    throw error
+    return errorResponse(error, { request, reply: (refusal) => ({ message: refusal.message, categoryID }) })
   }
 }
 

@@ -6,7 +6,8 @@ import { PRODUCT_NAME } from '#app/constants.ts'
 import { parseIdParam } from '#app/models/format.ts'
 import { getOutboxMessage } from '#app/models/outbox.server.ts'
 import { requireRole } from '#app/services/auth.server.ts'
-import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
+import { errorResponse } from '#app/services/http.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
 
 export const MESSAGE_NOT_FOUND = 'Message not found'
 
@@ -18,7 +19,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireRole(request, 'admin')
   const id = parseIdParam(params.id)
   const message = id === null ? null : await getOutboxMessage(id)
-  if (!message) throw appErrorResponse(new AppError(MESSAGE_NOT_FOUND, 404))
+  if (!message) throw errorResponse(new AppError(MESSAGE_NOT_FOUND, 404))
   return data(
     {
       message: {

@@ -7,7 +7,8 @@ import { parseIdParam } from '#app/models/format.ts'
 import { listOutbox, OUTBOX_PAGE_SIZE } from '#app/models/outbox.server.ts'
 import { requireRole } from '#app/services/auth.server.ts'
 import { getEnv } from '#app/services/env.server.ts'
-import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
+import { errorResponse } from '#app/services/http.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
 
 export const OUTBOX_TITLE = 'Outbox'
 
@@ -17,7 +18,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, 'admin')
   const asked = new URL(request.url).searchParams.get('page')
   const page = asked === null ? 1 : parseIdParam(asked)
-  if (page === null) throw appErrorResponse(new AppError('page must be a whole number from 1', 400))
+  if (page === null) throw errorResponse(new AppError('page must be a whole number from 1', 400))
   const { messages, total } = await listOutbox(page)
   return data(
     {

@@ -1,12 +1,13 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { getEnv } from '#app/services/env.server.ts'
-import { jsonError } from '#app/services/http.server.ts'
+import { errorResponse } from '#app/services/http.server.ts'
 import {
   BAD_REVIEW_DATE_MESSAGE,
   requireAdminApi,
   reviewQueueDateParam,
 } from '#app/services/moderation-http.server.ts'
 import { pendingReviewList } from '#app/services/review-queue.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
 
 /**
  * GET /api/admin/pending-events?date=yyyy-mm-dd|all: what /admin lists for that upload day (platform time zone;
@@ -14,10 +15,14 @@ import { pendingReviewList } from '#app/services/review-queue.server.ts'
  * (`revision: true`, with their `changes`), oldest first.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdminApi(request)
-  const date = reviewQueueDateParam(request)
-  if (!date) return jsonError(BAD_REVIEW_DATE_MESSAGE, 400)
-  return Response.json(await pendingReviewList(date, { timeZone: getEnv().APP_TIME_ZONE }), {
-    headers: { 'Cache-Control': 'no-store' },
-  })
+  try {
+    await requireAdminApi(request)
+    const date = reviewQueueDateParam(request)
+    if (!date) throw new AppError(BAD_REVIEW_DATE_MESSAGE, 400)
+    return Response.json(await pendingReviewList(date, { timeZone: getEnv().APP_TIME_ZONE }), {
+      headers: { 'Cache-Control': 'no-store' },
+    })
+  } catch (error) {
+    return errorResponse(error, { request })
+  }
 }

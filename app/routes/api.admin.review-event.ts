@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { reviewSchema } from '#app/models/moderation.server.ts'
-import { jsonError } from '#app/services/http.server.ts'
+import { errorResponse } from '#app/services/http.server.ts'
 import { requireAdminApi } from '#app/services/moderation-http.server.ts'
 import { reviewEvent } from '#app/services/moderation.server.ts'
 import { linkOrigin } from '#app/services/site-url.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
 import { readJsonBody } from '#app/services/request-body.server.ts'
+import { methodNotAllowed } from '#app/utils/app-error.ts'
 
 const REVIEW_MESSAGES = {
   approved: 'Event approved',
@@ -26,20 +27,23 @@ const REVISION_MESSAGES = {
  * another site submits cannot carry that content type without the browser asking first.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== 'POST') return jsonError('Method not allowed', 405)
-  const admin = await requireAdminApi(request)
-  const review = await readJsonBody(request, reviewSchema)
-  const outcome = await reviewEvent(review, {
-    reviewerId: admin.id,
-    today: platformToday(),
-    origin: linkOrigin(request),
-  })
-  if (!outcome.ok) return jsonError(outcome.message, outcome.status)
-  return Response.json({
-    eventID: outcome.eventID,
-    eventStatus: outcome.eventStatus,
-    message: (outcome.revision ? REVISION_MESSAGES : REVIEW_MESSAGES)[outcome.eventStatus],
-    ...(outcome.revision ? { revision: true } : {}),
-    ...(outcome.refund ? { refund: outcome.refund } : {}),
-  })
+  try {
+    if (request.method !== 'POST') throw methodNotAllowed('POST')
+    const admin = await requireAdminApi(request)
+    const review = await readJsonBody(request, reviewSchema)
+    const outcome = await reviewEvent(review, {
+      reviewerId: admin.id,
+      today: platformToday(),
+      origin: linkOrigin(request),
+    })
+    return Response.json({
+      eventID: outcome.eventID,
+      eventStatus: outcome.eventStatus,
+      message: (outcome.revision ? REVISION_MESSAGES : REVIEW_MESSAGES)[outcome.eventStatus],
+      ...(outcome.revision ? { revision: true } : {}),
+      ...(outcome.refund ? { refund: outcome.refund } : {}),
+    })
+  } catch (error) {
+    return errorResponse(error, { request })
+  }
 }

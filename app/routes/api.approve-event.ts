@@ -12,13 +12,12 @@ import {
 } from '#app/services/event-ad/index.server.ts'
 import { paidDatesOf } from '#app/models/event-schema.ts'
 import { parseIdParam } from '#app/models/format.ts'
-import { databaseFailureResponse } from '#app/services/database-errors.server.ts'
-import { jsonError } from '#app/services/http.server.ts'
+import { errorResponse } from '#app/services/http.server.ts'
 import { parseMultipartUpload } from '#app/services/media-upload.server.ts'
 import { discardStaged } from '#app/services/media.server.ts'
 import { isJsonRequest, jsonText, NOT_JSON_MESSAGE, readJsonBody } from '#app/services/request-body.server.ts'
 import { getSession, sessionStorage } from '#app/services/session.server.ts'
-import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
+import { AppError, methodNotAllowed } from '#app/utils/app-error.ts'
 
 const savedEventSchema = z.object({ eventID: idSchema })
 
@@ -33,12 +32,11 @@ function parseJsonField(value: string | undefined, field: string) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== 'POST') return jsonError('Method not allowed', 405)
-  const business = await getBusiness(request)
-  if (!business) return jsonError('Please sign in', 401)
-  const session = await getSession(request)
-
   try {
+    if (request.method !== 'POST') throw methodNotAllowed('POST')
+    const business = await getBusiness(request)
+    if (!business) throw new AppError('Please sign in', 401)
+    const session = await getSession(request)
     if (isJsonRequest(request)) {
       const { eventID } = await readJsonBody(request, savedEventSchema, {
         invalidMessage: 'eventID is required',
@@ -91,10 +89,10 @@ export async function action({ request }: ActionFunctionArgs) {
       await discardStaged(Object.values(files))
     }
   } catch (error) {
-    if (error instanceof Response) return error
-    if (error instanceof AppError) return appErrorResponse(error)
-    const failure = databaseFailureResponse(error, SAVE_FAILED_MESSAGE)
-    if (failure.status === 500) console.error('Saving an event failed', error)
-    return jsonError(failure.message, failure.status)
+    return errorResponse(error, {
+      request,
+      logAs: 'Saving an event failed',
+      unexpectedMessage: SAVE_FAILED_MESSAGE,
+    })
   }
 }

@@ -1,12 +1,17 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { listEventsForBusiness } from '#app/models/event.server.ts'
 import { assertOwnBusiness, getBusiness } from '#app/services/auth.server.ts'
-import { jsonError } from '#app/services/http.server.ts'
+import { errorResponse } from '#app/services/http.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
 
 /** GET /api/business/{id}/events: the signed-in business's own events (the id must be its own). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const business = await getBusiness(request)
-  if (!business) return jsonError('Unauthorized', 401)
-  assertOwnBusiness(business, params.id)
-  return Response.json(await listEventsForBusiness(business.businessID))
+  try {
+    const business = await getBusiness(request)
+    if (!business) throw new AppError('Unauthorized', 401)
+    assertOwnBusiness(business, params.id)
+    return Response.json(await listEventsForBusiness(business.businessID))
+  } catch (error) {
+    return errorResponse(error, { request })
+  }
 }

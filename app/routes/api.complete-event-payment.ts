@@ -2,9 +2,9 @@ import type { ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
 import { idSchema } from '#app/models/input-rules.ts'
 import { requireOwnBusinessJson } from '#app/services/auth.server.ts'
+import { errorResponse } from '#app/services/http.server.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { completeBrowserPayment } from '#app/services/checkout.server.ts'
-import { AppError } from '#app/utils/app-error.ts'
 
 const bodySchema = z.object({
   paymentIntentId: z.string().trim().min(1),
@@ -13,24 +13,29 @@ const bodySchema = z.object({
   eventData: z.unknown().optional(),
 })
 
-/** POST /api/complete-event-payment → { success, message }; "paid" is read from the provider, never from the body. */
+/**
+ * POST /api/complete-event-payment → { success, message }; "paid" is read from the provider, never from the body.
+ * A refusal keeps that shape (`success: false`) with its code, status and headers (Retry-After, Allow).
+ */
 export async function action({ request }: ActionFunctionArgs) {
-  const { business, body } = await requireOwnBusinessJson(
-    request,
-    bodySchema,
-    'paymentIntentId and businessID are required',
-  )
   try {
+    const { business, body } = await requireOwnBusinessJson(
+      request,
+      bodySchema,
+      'paymentIntentId and businessID are required',
+    )
     const { result, headers } = await completeBrowserPayment(request, business, body.paymentIntentId)
     return Response.json(
       { success: result.success, message: result.message, ...(result.code ? { code: result.code } : {}) },
       { status: result.status, headers },
     )
   } catch (error) {
-    if (error instanceof AppError) {
-      return Response.json({ success: false, message: error.message }, { status: error.status })
-    }
-    console.error('Completing a payment failed', error)
-    return Response.json({ success: false, message: PAYMENT_TEXT.error.description }, { status: 502 })
+    return errorResponse(error, {
+      request,
+      fields: () => ({ success: false }),
+      logAs: 'Completing a payment failed',
+      unexpectedMessage: PAYMENT_TEXT.error.description,
+      unexpectedStatus: 502,
+    })
   }
 }

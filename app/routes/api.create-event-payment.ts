@@ -2,9 +2,8 @@ import type { ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
 import { idSchema } from '#app/models/input-rules.ts'
 import { requireOwnBusinessJson } from '#app/services/auth.server.ts'
-import { jsonError } from '#app/services/http.server.ts'
+import { errorResponse } from '#app/services/http.server.ts'
 import { setUpEventPayment } from '#app/services/payments.server.ts'
-import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
 import { centsToDollars } from '#app/utils/pricing.ts'
 
 const numberish = z.union([z.number(), z.string().trim().min(1)]).transform(Number)
@@ -19,12 +18,12 @@ const bodySchema = z.object({
 
 /** POST /api/create-event-payment → { clientSecret, totalAmount, selectedDatesCount }; the amount comes from the event row. */
 export async function action({ request }: ActionFunctionArgs) {
-  const { business, body } = await requireOwnBusinessJson(
-    request,
-    bodySchema,
-    'businessID and eventID are required',
-  )
   try {
+    const { business, body } = await requireOwnBusinessJson(
+      request,
+      bodySchema,
+      'businessID and eventID are required',
+    )
     const setup = await setUpEventPayment({
       business,
       eventID: body.eventID,
@@ -36,8 +35,11 @@ export async function action({ request }: ActionFunctionArgs) {
       selectedDatesCount: setup.selectedDatesCount,
     })
   } catch (error) {
-    if (error instanceof AppError) return appErrorResponse(error)
-    console.error('Setting up a payment failed', error)
-    return jsonError('Unable to setup payment. Please try again.', 502)
+    return errorResponse(error, {
+      request,
+      logAs: 'Setting up a payment failed',
+      unexpectedMessage: 'Unable to setup payment. Please try again.',
+      unexpectedStatus: 502,
+    })
   }
 }

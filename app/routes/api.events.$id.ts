@@ -3,18 +3,25 @@ import { getEventForViewer } from '#app/models/event.server.ts'
 import { eventFor } from '#app/models/event-projection.server.ts'
 import { parseIdParam } from '#app/models/format.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
-import { jsonError } from '#app/services/http.server.ts'
+import { errorResponse } from '#app/services/http.server.ts'
 import { eventAudience } from '#app/services/public-events-api.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
 
 /**
  * GET /api/events/{id}: a live event, or any of the signed-in business's own; otherwise 404 "Event not found".
  * Visitors get its public fields, its owner and administrators the whole row.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const eventID = parseIdParam(params.id)
-  const audience = await eventAudience(request)
-  const today = platformToday()
-  const found = eventID ? await getEventForViewer(eventID, { businessID: audience.businessID, today }) : null
-  if (!found) return jsonError('Event not found', 404)
-  return Response.json(eventFor(audience, found.event), { headers: { Vary: 'Cookie' } })
+  try {
+    const eventID = parseIdParam(params.id)
+    const audience = await eventAudience(request)
+    const today = platformToday()
+    const found = eventID
+      ? await getEventForViewer(eventID, { businessID: audience.businessID, today })
+      : null
+    if (!found) throw new AppError('Event not found', 404)
+    return Response.json(eventFor(audience, found.event), { headers: { Vary: 'Cookie' } })
+  } catch (error) {
+    return errorResponse(error, { request })
+  }
 }

@@ -1,14 +1,18 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import { getBusiness } from '#app/services/auth.server.ts'
 import { parseOlderCallInput, saveEventDraft } from '#app/services/event-ad/index.server.ts'
-import { jsonError, methodNotAllowed } from '#app/services/http.server.ts'
+import { errorResponse } from '#app/services/http.server.ts'
 import { readJsonObject } from '#app/services/request-body.server.ts'
 import { liveEventsResponse } from '#app/services/public-events-api.server.ts'
-import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
+import { AppError, methodNotAllowed } from '#app/utils/app-error.ts'
 
 /** GET /api/events: live events, with the calendar's filters from the query string. */
-export function loader({ request }: LoaderFunctionArgs) {
-  return liveEventsResponse(request)
+export async function loader({ request }: LoaderFunctionArgs) {
+  try {
+    return await liveEventsResponse(request)
+  } catch (error) {
+    return errorResponse(error, { request })
+  }
 }
 
 /**
@@ -17,15 +21,14 @@ export function loader({ request }: LoaderFunctionArgs) {
  * older form's draft gets its category later, before checkout).
  */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== 'POST') return methodNotAllowed('GET, POST')
-  const business = await getBusiness(request)
-  if (!business) return jsonError('Unauthorized', 401)
   try {
+    if (request.method !== 'POST') throw methodNotAllowed('GET, POST')
+    const business = await getBusiness(request)
+    if (!business) throw new AppError('Unauthorized', 401)
     const input = parseOlderCallInput(await readJsonObject(request))
     const { eventID } = await saveEventDraft(business, input)
     return Response.json({ id: eventID }, { status: 201 })
   } catch (error) {
-    if (!(error instanceof AppError)) throw error
-    return appErrorResponse(error)
+    return errorResponse(error, { request })
   }
 }

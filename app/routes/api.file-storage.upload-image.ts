@@ -1,7 +1,15 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
-import { handleStorageTestUpload } from '#app/services/media-test-upload.server.ts'
+import { errorResponse } from '#app/services/http.server.ts'
+import {
+  handleStorageTestUpload,
+  STORAGE_UPLOAD_ERROR_OPTIONS,
+} from '#app/services/media-test-upload.server.ts'
 
 /** POST /api/file-storage/upload-image (multipart: image, eventID, createdDate) → { publicUrl, error }. */
-export function action({ request }: ActionFunctionArgs) {
-  return handleStorageTestUpload(request, 'photo')
+export async function action({ request }: ActionFunctionArgs) {
+  try {
+    return await handleStorageTestUpload(request, 'photo')
+  } catch (error) {
+    return errorResponse(error, { request, ...STORAGE_UPLOAD_ERROR_OPTIONS })
+  }
 }

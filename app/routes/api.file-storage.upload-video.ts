@@ -1,7 +1,15 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
-import { handleStorageTestUpload } from '#app/services/media-test-upload.server.ts'
+import { errorResponse } from '#app/services/http.server.ts'
+import {
+  handleStorageTestUpload,
+  STORAGE_UPLOAD_ERROR_OPTIONS,
+} from '#app/services/media-test-upload.server.ts'
 
 /** POST /api/file-storage/upload-video (multipart: video, eventID, createdDate) → { publicUrl, error }. */
-export function action({ request }: ActionFunctionArgs) {
-  return handleStorageTestUpload(request, 'video')
+export async function action({ request }: ActionFunctionArgs) {
+  try {
+    return await handleStorageTestUpload(request, 'video')
+  } catch (error) {
+    return errorResponse(error, { request, ...STORAGE_UPLOAD_ERROR_OPTIONS })
+  }
 }

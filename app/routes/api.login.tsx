@@ -9,13 +9,14 @@ import { primaryButtonClass, Spinner, TextField } from '#app/components/account-
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { getEnv } from '#app/services/env.server.ts'
-import { jsonError } from '#app/services/http.server.ts'
+import { errorResponse } from '#app/services/http.server.ts'
 import {
   beginProviderSignIn,
   developmentSignInAvailable,
   signInIdentity,
 } from '#app/services/identity.server.ts'
 import { readFormData } from '#app/services/request-body.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
 
 export const meta: MetaFunction = () => [{ title: `Sign in — ${PRODUCT_NAME}` }]
 
@@ -43,8 +44,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  if (!developmentSignInAvailable()) return jsonError('Not found', 404)
-  const submission = parseWithZod(await readFormData(request), { schema: developmentSignInSchema })
+  if (!developmentSignInAvailable()) return errorResponse(new AppError('Not found', 404))
+  const form = await readFormData(request).catch((error: unknown) => {
+    throw errorResponse(error, { request })
+  })
+  const submission = parseWithZod(form, { schema: developmentSignInSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   return signInIdentity(
     request,

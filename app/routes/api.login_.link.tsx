@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { data } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { primaryButtonClass, Spinner, TextField } from '#app/components/account-ui.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
@@ -10,6 +9,7 @@ import {
   readPendingLink,
   SIGN_IN_FAILED_TITLE,
 } from '#app/services/identity.server.ts'
+import { errorResponse } from '#app/services/http.server.ts'
 import { redirectWithToast } from '#app/services/toast.server.ts'
 import { readFormData } from '#app/services/request-body.server.ts'
 
@@ -32,11 +32,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await readFormData(request)
-  const result = await completePasswordLink(request, form.get('password'))
-  if (result instanceof Response) return result
-  const headers = result.retryAfterSeconds ? { 'Retry-After': String(result.retryAfterSeconds) } : undefined
-  return data({ error: result.message }, { status: result.status, headers })
+  try {
+    const form = await readFormData(request)
+    return await completePasswordLink(request, form.get('password'))
+  } catch (error) {
+    return errorResponse(error, { request, reply: (refusal) => ({ error: refusal.message }) })
+  }
 }
 
 export default function LinkWithPassword() {

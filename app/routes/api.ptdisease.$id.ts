@@ -5,20 +5,20 @@ import {
   parsePtdiseaseId,
   patchPtdisease,
 } from '#app/models/ptdisease.server.ts'
-import { PTDISEASE_MESSAGES } from '#app/models/ptdisease-schema.ts'
-import { jsonError, methodNotAllowed } from '#app/services/http.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
 import { readJsonObject } from '#app/services/request-body.server.ts'
 import {
   auditActor,
   ptdiseaseApi,
+  recordNotFoundError,
   requireClinicianApi,
   validationFailed,
 } from '#app/services/ptdisease-http.server.ts'
+import { methodNotAllowed } from '#app/utils/app-error.ts'
 
 function recordId(params: LoaderFunctionArgs['params']) {
   const id = parsePtdiseaseId(params.id)
-  if (id === null) throw jsonError(PTDISEASE_MESSAGES.notFound, 404)
+  if (id === null) throw recordNotFoundError()
   return id
 }
 
@@ -27,7 +27,8 @@ export function loader({ request, params }: LoaderFunctionArgs) {
   return ptdiseaseApi(async () => {
     const user = await requireClinicianApi(request)
     const record = await getPtdisease(recordId(params), auditActor(user))
-    return record ? Response.json(record) : jsonError(PTDISEASE_MESSAGES.notFound, 404)
+    if (!record) throw recordNotFoundError()
+    return Response.json(record)
   })
 }
 
@@ -39,19 +40,19 @@ export function loader({ request, params }: LoaderFunctionArgs) {
 export function action({ request, params }: ActionFunctionArgs) {
   return ptdiseaseApi(async () => {
     if (request.method !== 'PATCH' && request.method !== 'DELETE')
-      return methodNotAllowed('GET, PATCH, DELETE')
+      throw methodNotAllowed('GET, PATCH, DELETE')
     const user = await requireClinicianApi(request)
     const id = recordId(params)
     const actor = auditActor(user)
 
     if (request.method === 'DELETE') {
-      const deleted = await deletePtdisease(id, actor)
-      return deleted ? new Response(null, { status: 204 }) : jsonError(PTDISEASE_MESSAGES.notFound, 404)
+      if (!(await deletePtdisease(id, actor))) throw recordNotFoundError()
+      return new Response(null, { status: 204 })
     }
 
     const result = await patchPtdisease(id, await readJsonObject(request), actor, { today: platformToday() })
-    if (result.status === 'invalid') return validationFailed(result.error)
-    if (result.status === 'not-found') return jsonError(PTDISEASE_MESSAGES.notFound, 404)
+    if (result.status === 'invalid') throw validationFailed(result.error)
+    if (result.status === 'not-found') throw recordNotFoundError()
     return Response.json(result.record)
   })
 }

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import { createPtdisease, listPtdiseases } from '#app/models/ptdisease.server.ts'
-import { methodNotAllowed, pageHeaders } from '#app/services/http.server.ts'
+import { pageHeaders } from '#app/services/http.server.ts'
 import { readJsonObject } from '#app/services/request-body.server.ts'
 import {
   auditActor,
@@ -9,6 +9,7 @@ import {
   requireClinicianApi,
   validationFailed,
 } from '#app/services/ptdisease-http.server.ts'
+import { methodNotAllowed } from '#app/utils/app-error.ts'
 
 /**
  * GET /api/ptdisease?search=&page= — a page of records (newest first, 50 a page) as a JSON array.
@@ -30,10 +31,10 @@ export function loader({ request }: LoaderFunctionArgs) {
 /** POST /api/ptdisease — creates a record from JSON (dates and numbers may be strings); 201 with the record. */
 export function action({ request }: ActionFunctionArgs) {
   return ptdiseaseApi(async () => {
-    if (request.method !== 'POST') return methodNotAllowed('GET, POST')
+    if (request.method !== 'POST') throw methodNotAllowed('GET, POST')
     const user = await requireClinicianApi(request)
     const parsed = ptdiseaseServerSchema.safeParse(await readJsonObject(request))
-    if (!parsed.success) return validationFailed(parsed.error)
+    if (!parsed.success) throw validationFailed(parsed.error)
     const record = await createPtdisease(parsed.data, auditActor(user))
     return Response.json(record, { status: 201 })
   })

@@ -1,7 +1,12 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
+import { errorResponse } from '#app/services/http.server.ts'
 import { liveEventsResponse } from '#app/services/public-events-api.server.ts'
 
 /** GET /api/public-events: live events, with the calendar's filters from the query string. */
-export function loader({ request }: LoaderFunctionArgs) {
-  return liveEventsResponse(request)
+export async function loader({ request }: LoaderFunctionArgs) {
+  try {
+    return await liveEventsResponse(request)
+  } catch (error) {
+    return errorResponse(error, { request })
+  }
 }

@@ -1,14 +1,15 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
-import { jsonError } from '#app/services/http.server.ts'
+import { errorResponse } from '#app/services/http.server.ts'
 import { handleStripeWebhook } from '#app/services/payments.server.ts'
 import { mailContext } from '#app/services/site-url.server.ts'
 import { readBodyText } from '#app/services/request-body.server.ts'
+import { methodNotAllowed } from '#app/utils/app-error.ts'
 
 /** POST /api/stripe/webhook: signed provider events (the signature covers the raw body, so it is read as text). */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== 'POST') return jsonError('Method not allowed', 405)
-  const rawBody = await readBodyText(request)
   try {
+    if (request.method !== 'POST') throw methodNotAllowed('POST')
+    const rawBody = await readBodyText(request)
     const { status, body } = await handleStripeWebhook(
       rawBody,
       request.headers.get('Stripe-Signature'),
@@ -17,7 +18,10 @@ export async function action({ request }: ActionFunctionArgs) {
     return Response.json(body, { status })
   } catch (error) {
     // A 5xx makes the provider retry later; the event id was not recorded, so the retry is processed.
-    console.error('Processing a Stripe webhook failed', error)
-    return jsonError('Webhook processing failed', 500)
+    return errorResponse(error, {
+      request,
+      logAs: 'Processing a Stripe webhook failed',
+      unexpectedMessage: 'Webhook processing failed',
+    })
   }
 }

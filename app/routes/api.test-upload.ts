@@ -1,7 +1,12 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
-import { handleTestUpload } from '#app/services/media-test-upload.server.ts'
+import { errorResponse } from '#app/services/http.server.ts'
+import { handleTestUpload, TEST_UPLOAD_ERROR_OPTIONS } from '#app/services/media-test-upload.server.ts'
 
 /** POST /api/test-upload (multipart: image or video) → { message, publicUrl }. */
-export function action({ request }: ActionFunctionArgs) {
-  return handleTestUpload(request)
+export async function action({ request }: ActionFunctionArgs) {
+  try {
+    return await handleTestUpload(request)
+  } catch (error) {
+    return errorResponse(error, { request, ...TEST_UPLOAD_ERROR_OPTIONS })
+  }
 }

@@ -21,8 +21,8 @@ import {
   nearZipNotices,
 } from '#app/services/calendar-page.server.ts'
 import { listedEventsHeaders, sharedPageHeaders } from '#app/services/page-cache.server.ts'
+import { errorResponse } from '#app/services/http.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
-import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
 
 /** Plain HTML: the filters are a GET form and 'View details' a POST form, so no script is needed. */
 export const handle = { hydrate: false }
@@ -58,8 +58,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const searchParams = new URL(request.url).searchParams
   const { filters, page, notices } = normalizeCalendarFilters(searchParams)
   const today = platformToday()
-  const view = calendarViewOf(searchParams, today)
-  if (!view.ok) throw appErrorResponse(new AppError(view.message, 400))
+  let view
+  try {
+    view = calendarViewOf(searchParams, today)
+  } catch (error) {
+    throw errorResponse(error, { request })
+  }
   if (view.view === 'month') {
     const [month, categories, nearNotices] = await Promise.all([
       getCalendarMonth(filters, { today, month: view.month }),
@@ -85,8 +89,7 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     return await calendarNearPosition(request)
   } catch (error) {
-    if (error instanceof AppError) throw appErrorResponse(error)
-    throw error
+    throw errorResponse(error, { request })
   }
 }
 

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { calendarIcs } from '#app/services/feeds.server.ts'
-import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
+import { errorResponse } from '#app/services/http.server.ts'
 
 /** GET /calendar.ics: the calendar's live events (same filters as /calendar) for calendar apps; 400 for a bad ZIP. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -8,8 +8,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   try {
     body = await calendarIcs(request)
   } catch (error) {
-    if (error instanceof AppError) return appErrorResponse(error)
-    throw error
+    return errorResponse(error, { request })
   }
   return new Response(body, {
     headers: {

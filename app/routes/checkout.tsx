@@ -13,6 +13,7 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { toast } from '#app/components/toaster.tsx'
 import { DELAY_AFTER_PAYMENT_MS, PRODUCT_NAME } from '#app/constants.ts'
 import { requireBusiness } from '#app/services/auth.server.ts'
+import { errorResponse } from '#app/services/http.server.ts'
 import { checkoutAction, checkoutPage } from '#app/services/checkout.server.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 
@@ -26,7 +27,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  return checkoutAction(request, await requireBusiness(request))
+  try {
+    return await checkoutAction(request, await requireBusiness(request))
+  } catch (error) {
+    // A body the reader refuses (413/415/400), or a failure: the page's error boundary shows it.
+    throw errorResponse(error, { request })
+  }
 }
 
 /** After a payment the stored data is gone; reloading this page would only say "No Event Data". */

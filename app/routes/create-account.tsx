@@ -28,11 +28,13 @@ import {
   completeRegistration,
   fieldErrorsOf,
   parseRegistrationForm,
+  REGISTRATION_FAILURE_OPTIONS,
   REGISTRATION_HIDDEN_FIELDS,
   REGISTRATION_SUCCESS_MESSAGE,
   REGISTRATION_SUCCESS_TITLE,
   statusForFieldErrors,
 } from '#app/services/registration.server.ts'
+import { errorResponse } from '#app/services/http.server.ts'
 import { redirectWithToast } from '#app/services/toast.server.ts'
 import { readFormData } from '#app/services/request-body.server.ts'
 
@@ -54,48 +56,50 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   if (await getBusiness(request)) throw redirect('/dashboard')
-  const formData = await readFormData(request)
+  const formData = await readFormData(request).catch((error: unknown) => {
+    throw errorResponse(error, { request })
+  })
   const enhanced = formData.get(ENHANCED_FIELD) === '1'
   // Field errors for the re-rendered form come from the browser-side rules (no database needed for that).
-  const replyWithFormError = (message: string, status: number) =>
-    data(
-      {
-        result: parseWithZod(formData, { schema: registrationSchema }).reply({
-          formErrors: [message],
-          hideFields: REGISTRATION_HIDDEN_FIELDS,
-        }),
-        success: null,
-      },
-      { status },
-    )
+  const formErrorReply = (message: string) => ({
+    result: parseWithZod(formData, { schema: registrationSchema }).reply({
+      formErrors: [message],
+      hideFields: REGISTRATION_HIDDEN_FIELDS,
+    }),
+    success: null,
+  })
 
-  if (formData.get(HONEYPOT_FIELD)) return replyWithFormError('Your submission could not be processed.', 400)
-
-  const parsed = await parseRegistrationForm(formData)
-  if (!parsed.ok) return replyWithFormError(parsed.message, parsed.status)
-  const { submission } = parsed
-  if (submission.status !== 'success') {
-    return data(
-      { result: submission.reply({ hideFields: REGISTRATION_HIDDEN_FIELDS }), success: null },
-      { status: statusForFieldErrors(fieldErrorsOf(submission.error)) },
-    )
+  if (formData.get(HONEYPOT_FIELD)) {
+    return data(formErrorReply('Your submission could not be processed.'), { status: 400 })
   }
 
-  const created = await completeRegistration(request, submission.value)
-  if (!created.ok) {
-    if (created.status === 409) {
+  let submission
+  let created
+  try {
+    submission = await parseRegistrationForm(formData)
+    if (submission.status !== 'success') {
       return data(
-        {
-          result: submission.reply({
-            fieldErrors: { businessEmail: [DUPLICATE_EMAIL_MESSAGE] },
-            hideFields: REGISTRATION_HIDDEN_FIELDS,
-          }),
-          success: null,
-        },
-        { status: 409 },
+        { result: submission.reply({ hideFields: REGISTRATION_HIDDEN_FIELDS }), success: null },
+        { status: statusForFieldErrors(fieldErrorsOf(submission.error)) },
       )
     }
-    return replyWithFormError(created.message, created.status)
+    created = await completeRegistration(request, submission.value)
+  } catch (error) {
+    const replied = submission
+    return errorResponse(error, {
+      request,
+      ...REGISTRATION_FAILURE_OPTIONS,
+      reply: (refusal) =>
+        replied && refusal.fieldErrors.businessEmail
+          ? {
+              result: replied.reply({
+                fieldErrors: { businessEmail: [DUPLICATE_EMAIL_MESSAGE] },
+                hideFields: REGISTRATION_HIDDEN_FIELDS,
+              }),
+              success: null,
+            }
+          : formErrorReply(refusal.message),
+    })
   }
 
   const done = { title: REGISTRATION_SUCCESS_TITLE, description: REGISTRATION_SUCCESS_MESSAGE }

@@ -5,6 +5,7 @@ import { RESUBMIT_LABEL } from '#app/components/event-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RouteDialog } from '#app/components/route-dialog.tsx'
 import { requireBusiness } from '#app/services/auth.server.ts'
+import { errorResponse } from '#app/services/http.server.ts'
 import { decideOnPreview, draftPreview } from '#app/services/event-ad/index.server.ts'
 
 export const meta: MetaFunction = () => [{ title: 'Preview Your Ad · EventShout' }]
@@ -14,7 +15,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  return decideOnPreview(request, await requireBusiness(request))
+  try {
+    return await decideOnPreview(request, await requireBusiness(request))
+  } catch (error) {
+    // A body the reader refuses (413/415/400), or a failure: the page's error boundary shows it.
+    throw errorResponse(error, { request })
+  }
 }
 
 export default function PreviewPage() {

@@ -6,7 +6,7 @@ import { PRODUCT_NAME } from '#app/constants.ts'
 import { clickThroughRate } from '#app/models/analytics-range.ts'
 import { adPageData } from '#app/services/analytics.server.ts'
 import { requireBusiness } from '#app/services/auth.server.ts'
-import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
+import { errorResponse } from '#app/services/http.server.ts'
 
 /** Plain HTML: the range is a GET form, the chart an SVG drawn on the server. */
 export const handle = { hydrate: false }
@@ -21,8 +21,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
     return await adPageData(business, params.id, new URL(request.url).searchParams)
   } catch (error) {
-    if (error instanceof AppError) throw appErrorResponse(error)
-    throw error
+    throw errorResponse(error, { request })
   }
 }
 

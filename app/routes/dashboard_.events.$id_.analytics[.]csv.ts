@@ -1,17 +1,17 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { adDailyFigures, adPageRange, analyticsCsv, requireOwnAd } from '#app/services/analytics.server.ts'
 import { getBusiness } from '#app/services/auth.server.ts'
-import { jsonError } from '#app/services/http.server.ts'
-import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
+import { errorResponse } from '#app/services/http.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
 
 /**
  * GET /dashboard/events/{id}/analytics.csv?from=&to=: the ad's figures per day (this month by default) as CSV, for
  * its owner only: 401 signed out, 404 for no such ad, 403 for another business's, 400 for a bad range.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const business = await getBusiness(request)
-  if (!business) return jsonError('Unauthorized', 401)
   try {
+    const business = await getBusiness(request)
+    if (!business) throw new AppError('Unauthorized', 401)
     const { event } = await requireOwnAd(business, params.id)
     const range = adPageRange(new URL(request.url).searchParams)
     const csv = analyticsCsv(await adDailyFigures(event.eventID, range))
@@ -23,7 +23,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       },
     })
   } catch (error) {
-    if (error instanceof AppError) return appErrorResponse(error)
-    throw error
+    return errorResponse(error, { request })
   }
 }

@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { data } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useState, type FormEvent } from 'react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
@@ -7,6 +6,7 @@ import { toast } from '#app/components/toaster.tsx'
 import { listCategories } from '#app/models/category.server.ts'
 import { requireBusiness } from '#app/services/auth.server.ts'
 import { saveDemoEvent } from '#app/services/event-ad/index.server.ts'
+import { errorResponse } from '#app/services/http.server.ts'
 import { redirectWithToast } from '#app/services/toast.server.ts'
 
 export const meta: MetaFunction = () => [{ title: 'Business Event Creation Card · EventShout' }]
@@ -21,9 +21,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const business = await requireBusiness(request)
-  const result = await saveDemoEvent(request, business)
-  if (!result.ok) return data({ message: `Error: ${result.message}` }, { status: result.status })
-  return redirectWithToast(`/event/${result.eventID}`, { title: 'Event created', description: result.message })
+  let saved
+  try {
+    saved = await saveDemoEvent(request, business)
+  } catch (error) {
+    return errorResponse(error, { request, reply: (refusal) => ({ message: `Error: ${refusal.message}` }) })
+  }
+  return redirectWithToast(`/event/${saved.eventID}`, { title: 'Event created', description: saved.message })
 }
 
 export default function DemoPage() {

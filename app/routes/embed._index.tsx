@@ -23,6 +23,7 @@ import {
 } from '#app/models/embed.ts'
 import { getCategoryNames } from '#app/models/public-pages.server.ts'
 import { readEmbedFilters } from '#app/services/embed.server.ts'
+import { errorResponse } from '#app/services/http.server.ts'
 import { siteOrigin } from '#app/services/site-url.server.ts'
 
 /** Plain HTML: the filters are a GET form, the snippet a read-only text box, the preview the iframe itself. */
@@ -36,28 +37,31 @@ export const EMBED_PAGE_TITLE = 'Show our events on your site'
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const searchParams = new URL(request.url).searchParams
-  const [parsed, categories] = await Promise.all([readEmbedFilters(searchParams), getCategoryNames()])
-  if (!parsed.ok) {
+  const categories = await getCategoryNames()
+  let filters
+  try {
+    filters = await readEmbedFilters(searchParams)
+  } catch (error) {
     const submitted = Object.fromEntries(Object.values(P).map((name) => [name, searchParams.get(name) ?? '']))
-    return data(
-      {
-        errors: parsed.errors,
+    return errorResponse(error, {
+      request,
+      reply: (refusal) => ({
+        errors: refusal.fieldErrors[''] ?? [refusal.message],
         categories,
         submitted,
         filters: EMPTY_CALENDAR_FILTERS,
         snippet: null,
         path: null,
-      },
-      { status: 400 },
-    )
+      }),
+    })
   }
-  const path = embedCalendarPath(parsed.filters)
-  const submitted: Record<string, string> = Object.fromEntries(calendarSearchParams(parsed.filters))
+  const path = embedCalendarPath(filters)
+  const submitted: Record<string, string> = Object.fromEntries(calendarSearchParams(filters))
   return data({
     errors: [] as string[],
     categories,
     submitted,
-    filters: parsed.filters,
+    filters,
     snippet: embedSnippet(`${siteOrigin(request)}${path}`),
     path,
   })

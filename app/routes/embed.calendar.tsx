@@ -10,8 +10,8 @@ import { eventPagePath } from '#app/models/event-seo.ts'
 import { formatShortDate } from '#app/models/format.ts'
 import { getEmbedEvents, readEmbedFilters } from '#app/services/embed.server.ts'
 import { listedEventsHeaders, sharedPageHeaders } from '#app/services/page-cache.server.ts'
+import { errorResponse } from '#app/services/http.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
-import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
 
 /**
  * The partners' embed: a compact list of upcoming events for an <iframe> on any site. Plain HTML without the site's
@@ -24,13 +24,14 @@ export const EMBED_EMPTY_TEXT = 'No upcoming events right now.'
 export const EMBED_MORE_TEXT = `More events on ${PRODUCT_NAME}`
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const parsed = await readEmbedFilters(new URL(request.url).searchParams)
-  if (!parsed.ok) throw appErrorResponse(new AppError(parsed.errors.join('; '), 400))
-  const events = await getEmbedEvents(parsed.filters, { today: platformToday() })
-  return data(
-    { filters: parsed.filters, events },
-    { headers: listedEventsHeaders(events.map((event) => event.eventID)) },
-  )
+  let filters
+  try {
+    filters = await readEmbedFilters(new URL(request.url).searchParams)
+  } catch (error) {
+    throw errorResponse(error, { request })
+  }
+  const events = await getEmbedEvents(filters, { today: platformToday() })
+  return data({ filters, events }, { headers: listedEventsHeaders(events.map((event) => event.eventID)) })
 }
 
 export const meta: MetaFunction = () => [{ title: EMBED_FRAME_TITLE }, { name: 'robots', content: 'noindex' }]

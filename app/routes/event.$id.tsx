@@ -27,6 +27,7 @@ import { parseIdParam } from '#app/models/format.ts'
 import { getBusiness, requireBusiness } from '#app/services/auth.server.ts'
 import { approveAdForPayment } from '#app/services/event-ad/index.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
+import { errorResponse } from '#app/services/http.server.ts'
 import { listedEventsHeaders, sharedPageHeaders } from '#app/services/page-cache.server.ts'
 import { siteOrigin } from '#app/services/site-url.server.ts'
 import { redirectWithToast } from '#app/services/toast.server.ts'
@@ -123,7 +124,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const eventID = parseIdParam(params.id)
   if (!eventID) throw eventNotFound()
 
-  const submission = parseWithZod(await readFormData(request), { schema: actionSchema })
+  const form = await readFormData(request).catch((error: unknown) => {
+    throw errorResponse(error, { request })
+  })
+  const submission = parseWithZod(form, { schema: actionSchema })
   if (submission.status !== 'success') return data({ message: 'Unknown action' }, { status: 400 })
 
   try {

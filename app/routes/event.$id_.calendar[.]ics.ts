@@ -4,26 +4,32 @@ import { getEventForViewer } from '#app/models/event.server.ts'
 import { parseIdParam } from '#app/models/format.ts'
 import { getBusiness } from '#app/services/auth.server.ts'
 import { eventIcs } from '#app/services/feeds.server.ts'
-import { jsonError } from '#app/services/http.server.ts'
+import { errorResponse } from '#app/services/http.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
 import { siteOrigin } from '#app/services/site-url.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
 
 /**
  * GET /event/{id}/calendar.ics: "Add to calendar" for one event, an all-day entry per event date. Who may have it is
  * who may see the page: a live event everyone, any other only its advertiser; everyone else gets 404.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const eventID = parseIdParam(params.id)
-  if (!eventID) return jsonError('Event not found', 404)
-  const business = await getBusiness(request)
-  const today = platformToday()
-  const found = await getEventForViewer(eventID, { businessID: business?.businessID, today })
-  if (!found) return jsonError('Event not found', 404)
-  return new Response(eventIcs(found.event, siteOrigin(request)), {
-    headers: {
-      'Content-Type': 'text/calendar; charset=utf-8',
-      'Content-Disposition': `attachment; filename="event-${eventID}.ics"`,
-      'Cache-Control': isLive(found.event, today) ? 'public, max-age=300' : 'private, no-store',
-    },
-  })
+  try {
+    const eventID = parseIdParam(params.id)
+    const business = await getBusiness(request)
+    const today = platformToday()
+    const found = eventID
+      ? await getEventForViewer(eventID, { businessID: business?.businessID, today })
+      : null
+    if (!found) throw new AppError('Event not found', 404)
+    return new Response(eventIcs(found.event, siteOrigin(request)), {
+      headers: {
+        'Content-Type': 'text/calendar; charset=utf-8',
+        'Content-Disposition': `attachment; filename="event-${found.event.eventID}.ics"`,
+        'Cache-Control': isLive(found.event, today) ? 'public, max-age=300' : 'private, no-store',
+      },
+    })
+  } catch (error) {
+    return errorResponse(error, { request })
+  }
 }

@@ -7,7 +7,8 @@ import { toast } from '#app/components/toaster.tsx'
 import { PHOTO_MAX_BYTES, VIDEO_MAX_BYTES } from '#app/constants.ts'
 import { listEventsForBusiness } from '#app/models/event.server.ts'
 import { requireBusiness } from '#app/services/auth.server.ts'
-import { handleStorageTestUpload } from '#app/services/media-test-upload.server.ts'
+import { errorResponse } from '#app/services/http.server.ts'
+import { handleStorageTestUpload, storageUploadErrorFields } from '#app/services/media-test-upload.server.ts'
 import { PHOTO_SIZE_MESSAGE, PHOTO_TYPE_MESSAGE } from '#app/utils/media-types.ts'
 
 export const meta: MetaFunction = () => [{ title: 'Media upload test · EventShout' }]
@@ -25,9 +26,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   await requireBusiness(request)
   const kind = new URL(request.url).searchParams.get('kind') === 'video' ? 'video' : 'photo'
-  const response = await handleStorageTestUpload(request, kind)
-  const body = (await response.json()) as { publicUrl: string | null; error: string | null }
-  return data({ kind, ...body }, { status: response.status })
+  try {
+    const response = await handleStorageTestUpload(request, kind)
+    const body = (await response.json()) as { publicUrl: string | null; error: string | null }
+    return data({ kind, ...body }, { status: response.status })
+  } catch (error) {
+    return errorResponse(error, {
+      request,
+      reply: (refusal) => ({ kind, ...storageUploadErrorFields(refusal) }),
+    })
+  }
 }
 
 /** The spec's client-side checks of the upload test components. */

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { data, redirect } from '@remix-run/node'
+import { redirect } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import {
@@ -17,11 +17,12 @@ import { PRODUCT_NAME } from '#app/constants.ts'
 import { checkSignIn } from '#app/models/sign-in-rules.ts'
 import { getBusiness, startSession } from '#app/services/auth.server.ts'
 import {
+  LOGIN_FAILED_TITLE,
   LOGIN_SUCCESS_TITLE,
   signInBusinessForm,
   welcomeBackMessage,
 } from '#app/services/business-auth.server.ts'
-import { safeRedirect } from '#app/services/http.server.ts'
+import { errorResponse, safeRedirect } from '#app/services/http.server.ts'
 import { redirectWithToast } from '#app/services/toast.server.ts'
 
 export const meta: MetaFunction = () => [
@@ -38,17 +39,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { result, submission, email, redirectTo } = await signInBusinessForm(request)
-  if (!result.ok) {
-    const headers = result.retryAfterSeconds ? { 'Retry-After': String(result.retryAfterSeconds) } : undefined
-    const reply = submission.reply({
-      hideFields: ['password'],
-      ...(result.field ? { fieldErrors: { [result.field]: [result.message] } } : { formErrors: [result.message] }),
+  const { result, submission, email, redirectTo } = await signInBusinessForm(request).catch((error: unknown) => {
+    throw errorResponse(error, { request })
+  })
+  if (!result.business) {
+    return errorResponse(result.refusal, {
+      request,
+      reply: (refusal) => {
+        const field = (['email', 'password'] as const).find((name) => refusal.fieldErrors[name]) ?? null
+        const reply = submission.reply({
+          hideFields: ['password'],
+          ...(field ? { fieldErrors: { [field]: [refusal.message] } } : { formErrors: [refusal.message] }),
+        })
+        const title = refusal.title ?? LOGIN_FAILED_TITLE
+        return { result: reply, error: { title, message: refusal.message, field }, email }
+      },
     })
-    return data(
-      { result: reply, error: { title: result.title, message: result.message, field: result.field ?? null }, email },
-      { status: result.status, headers },
-    )
   }
   const headers = await startSession(request, { business: result.business })
   return redirectWithToast(

@@ -6,14 +6,14 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { formatRecordDate, PtdiseaseDialog } from '#app/components/ptdisease-form.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { getPtdiseaseHistory, type FieldChanges } from '#app/models/ptdisease.server.ts'
-import { PTDISEASE_FIELD_LABELS, PTDISEASE_MESSAGES } from '#app/models/ptdisease-schema.ts'
+import { PTDISEASE_FIELD_LABELS } from '#app/models/ptdisease-schema.ts'
 import { getEnv } from '#app/services/env.server.ts'
-import { invariantResponse } from '#app/services/http.server.ts'
 import {
   auditActor,
   listLocation,
   NO_STORE,
   noStoreHeaders,
+  recordNotFound,
   requireClinician,
   requirePtdiseaseId,
 } from '#app/services/ptdisease-http.server.ts'
@@ -52,7 +52,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireClinician(request)
   const id = requirePtdiseaseId(params.id)
   const history = await getPtdiseaseHistory(id, auditActor(user))
-  invariantResponse(history, PTDISEASE_MESSAGES.notFound, { status: 404, headers: NO_STORE })
+  if (!history) throw recordNotFound()
   const timeZone = getEnv().APP_TIME_ZONE
   // Formatted here, in the platform time zone, so server and browser render the same text.
   const entries = history.entries.map((entry) => ({

@@ -3,6 +3,8 @@ import type { z } from 'zod'
 import type { StaffRole } from '#app/constants.ts'
 import type { BusinessSessionCopy } from '#app/models/business.server.ts'
 import { currentRoles, type SessionUser } from '#app/models/user.server.ts'
+import { AppError, methodNotAllowed } from '#app/utils/app-error.ts'
+import { errorResponse } from './http.server.ts'
 import { readJsonBody } from './request-body.server.ts'
 import { getSession, sessionStorage } from './session.server.ts'
 
@@ -110,27 +112,28 @@ export async function hasRole(request: Request, role: StaffRole): Promise<boolea
   return (await currentRoles(user.id))?.includes(role) ?? false
 }
 
+/** The 403 a guard throws, answered like every refusal (a page's error boundary shows its message). */
 export function forbidden(message = 'You do not have access to this page.') {
-  return Response.json({ message }, { status: 403 })
+  return errorResponse(new AppError(message, 403))
 }
 
-/** 403 unless the id in a URL or body is the signed-in business's own. */
+/** A 403 AppError unless the id in a URL or body is the signed-in business's own. */
 export function assertOwnBusiness(business: BusinessSessionCopy, businessID: unknown) {
-  if (Number(businessID) !== business.businessID) throw forbidden('That business is not yours.')
+  if (Number(businessID) !== business.businessID) throw new AppError('That business is not yours.', 403)
 }
 
 /**
  * The skeleton of an advertiser's JSON call: POST only, signed in, a body matching `schema`, and a `businessID`
- * that is the session's own. Throws the JSON error Response (405/401/400/403) otherwise.
+ * that is the session's own. Throws an AppError (405/401/400/403/413/415) otherwise.
  */
 export async function requireOwnBusinessJson<S extends z.ZodType<{ businessID: number }>>(
   request: Request,
   schema: S,
   invalidMessage: string,
 ) {
-  if (request.method !== 'POST') throw Response.json({ message: 'Method not allowed' }, { status: 405 })
+  if (request.method !== 'POST') throw methodNotAllowed('POST')
   const business = await getBusiness(request)
-  if (!business) throw Response.json({ message: 'Unauthorized' }, { status: 401 })
+  if (!business) throw new AppError('Unauthorized', 401)
   const body = await readJsonBody(request, schema, { invalidMessage })
   assertOwnBusiness(business, body.businessID)
   return { business, body }

@@ -32,30 +32,23 @@ export function welcomeBackMessage(businessName: string) {
   return `Welcome back, ${businessName}!`
 }
 
-export type SignInResult =
-  | { ok: true; business: BusinessSessionCopy }
-  | {
-      ok: false
-      status: 400 | 401 | 429 | 503
-      title: string
-      message: string
-      field?: 'email' | 'password'
-      retryAfterSeconds?: number
-    }
-
 function tooManyAttemptsMessage(seconds: number) {
   const minutes = Math.ceil(seconds / 60)
   return `Too many failed sign-in attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`
 }
 
-function tooManyAttempts(retryAfterSeconds: number): SignInResult {
-  return {
-    ok: false,
-    status: 429,
+function tooManyAttempts(retryAfterSeconds: number) {
+  return new AppError(tooManyAttemptsMessage(retryAfterSeconds), 429, {
     title: LOGIN_FAILED_TITLE,
-    message: tooManyAttemptsMessage(retryAfterSeconds),
     retryAfterSeconds,
-  }
+  })
+}
+
+/** A refusal of the sign-in form's checks: 400, titled, beside the field it concerns. */
+function refused(problem: SignInProblem | undefined) {
+  if (!problem) return new AppError('Please check the form', 400, { title: LOGIN_FAILED_TITLE })
+  const { title, description, field } = problem
+  return new AppError(description, 400, { title, fieldErrors: { [field]: [description] } })
 }
 
 /**
@@ -71,24 +64,21 @@ async function accountWait(email: string, ip: string) {
 /**
  * Business email + password sign-in, shared by the sign-in page and POST /api/business/login: the checks of spec §5
  * in order (400), the rate limits per email and address and per account (429), the credentials (401); 503 when
- * too many passwords are being checked at once. Starting the session is the caller's part (startSession), so each
- * route can answer in its own format.
+ * too many passwords are being checked at once; each refusal a thrown AppError titled for the toast, a check's
+ * beside its field. Starting the session is the caller's part (startSession), so each route answers in its own format.
  */
 export async function signInBusiness(
   input: { email?: unknown; password?: unknown },
   { ip }: { ip: string },
-): Promise<SignInResult> {
+): Promise<BusinessSessionCopy> {
   const parsed = parseSignIn(input)
-  if (parsed.problem) {
-    const { title, description, field } = parsed.problem
-    return { ok: false, status: 400, title, message: description, field }
-  }
+  if (parsed.problem) throw refused(parsed.problem)
   const { email, password } = parsed.credentials
   const key = signInAttemptKey(email, ip)
   const limit = await checkLimit(key)
-  if (limit.limited) return tooManyAttempts(limit.retryAfterSeconds)
+  if (limit.limited) throw tooManyAttempts(limit.retryAfterSeconds)
   const wait = await accountWait(email, ip)
-  if (wait > 0) return tooManyAttempts(wait)
+  if (wait > 0) throw tooManyAttempts(wait)
   let row
   try {
     row = await verifyBusinessCredentials(email, password)
@@ -96,20 +86,21 @@ export async function signInBusiness(
     // The one refusal a password check makes: every hashing slot is taken.
     if (!(error instanceof AppError) || error.status !== 503) throw error
     const { message, retryAfterSeconds } = error
-    return { ok: false, status: 503, title: LOGIN_FAILED_TITLE, message, retryAfterSeconds }
+    throw new AppError(message, 503, { title: LOGIN_FAILED_TITLE, retryAfterSeconds, cause: error })
   }
   if (!row) {
     await recordFailure(key)
     await recordFailure(accountFailuresKey(email))
-    return { ok: false, status: 401, title: LOGIN_FAILED_TITLE, message: INVALID_CREDENTIALS_MESSAGE }
+    throw new AppError(INVALID_CREDENTIALS_MESSAGE, 401, { title: LOGIN_FAILED_TITLE })
   }
   await clearFailures(key)
   await rememberAddress(knownAddressKey(email, ip))
-  return { ok: true, business: toSessionCopy(row) }
+  return toSessionCopy(row)
 }
 
 export interface FormSignIn {
-  result: SignInResult
+  /** The signed-in business, or the refusal (an AppError) the form shows. */
+  result: { business: BusinessSessionCopy; refusal?: never } | { refusal: unknown; business?: never }
   /** conform's reading of the form; its reply shows the answer beside the field it concerns. */
   submission: Submission<z.output<typeof signInFormSchema>>
   /** What was typed, to fill the form again when it is shown with an error. */
@@ -119,19 +110,17 @@ export interface FormSignIn {
 
 const FORM_STRATEGY = 'business-form'
 
-const formAuthenticator = new Authenticator<SignInResult>().use(
-  new FormStrategy<SignInResult>(async ({ form, request }) =>
+const formAuthenticator = new Authenticator<BusinessSessionCopy>().use(
+  new FormStrategy<BusinessSessionCopy>(async ({ form, request }) =>
     signInBusiness({ email: form.get('email'), password: form.get('password') }, { ip: clientIp(request) }),
   ),
   FORM_STRATEGY,
 )
 
-function refused(problem: SignInProblem | undefined): SignInResult {
-  if (!problem) return { ok: false, status: 400, title: LOGIN_FAILED_TITLE, message: 'Please check the form' }
-  return { ok: false, status: 400, title: problem.title, message: problem.description, field: problem.field }
-}
-
-/** The sign-in form's POST (fields email, password and optional redirectTo), read with the form's schema. */
+/**
+ * The sign-in form's POST (fields email, password and optional redirectTo), read with the form's schema. A body the
+ * reader refuses is thrown; a refused sign-in comes back as `result.refusal` with what the form needs to show it.
+ */
 export async function signInBusinessForm(request: Request): Promise<FormSignIn> {
   const form = await readFormData(request)
   const submission = parseWithZod(form, { schema: signInFormSchema })
@@ -139,8 +128,18 @@ export async function signInBusinessForm(request: Request): Promise<FormSignIn> 
   const email = typeof typed === 'string' ? typed.trim().slice(0, 320) : ''
   if (submission.status !== 'success') {
     // The schema applies the same checks in the same order: this names the first failed one with its title.
-    return { result: refused(parseSignIn(submission.payload).problem), submission, email, redirectTo: null }
+    return {
+      result: { refusal: refused(parseSignIn(submission.payload).problem) },
+      submission,
+      email,
+      redirectTo: null,
+    }
   }
-  const result = await formAuthenticator.authenticate(FORM_STRATEGY, withFormBody(request, form))
-  return { result, submission, email, redirectTo: submission.value.redirectTo ?? null }
+  const redirectTo = submission.value.redirectTo ?? null
+  try {
+    const business = await formAuthenticator.authenticate(FORM_STRATEGY, withFormBody(request, form))
+    return { result: { business }, submission, email, redirectTo }
+  } catch (refusal) {
+    return { result: { refusal }, submission, email, redirectTo }
+  }
 }

@@ -13,7 +13,7 @@ import { EVENT_CREATION_FAILED_CODE, PAYMENT_TEXT } from '#app/utils/payment-mes
 import { centsToDollars, formatDollars } from '#app/utils/pricing.ts'
 import type { BusinessSessionCopy } from './auth.server.ts'
 import { getEnv } from './env.server.ts'
-import { combineHeaders, invariantResponse } from './http.server.ts'
+import { combineHeaders, errorResponse } from './http.server.ts'
 import {
   clearPaymentData,
   paymentDataFromEvent,
@@ -111,7 +111,7 @@ export async function checkoutPage(request: Request, business: BusinessSessionCo
   if (url.searchParams.has('eventID')) {
     const eventID = parseIdParam(url.searchParams.get('eventID'))
     const owned = eventID ? await getOwnedEvent(eventID, business.businessID) : null
-    invariantResponse(owned, 'Event not found')
+    if (!owned) throw errorResponse(new AppError('Event not found', 404))
     if (isPaid(owned)) {
       return redirectWithToast(`/event/${owned.eventID}?viewMode=true`, PAYMENT_TEXT.alreadyPaid)
     }

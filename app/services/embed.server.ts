@@ -1,17 +1,18 @@
 import { listingStart, type CalendarFilters } from '#app/models/calendar-filters.ts'
 import { nextEventDate } from '#app/models/event-dates.ts'
-import { EMBED_EVENTS_LIMIT, parseEmbedFilters } from '#app/models/embed.ts'
+import { EMBED_EVENTS_LIMIT, embedFiltersRefused, parseEmbedFilters } from '#app/models/embed.ts'
 import { getLiveEventsPage } from '#app/models/public-events.server.ts'
 import { nearZipNotices } from './calendar-page.server.ts'
 
-/** The embed's filters from a query string, or what is wrong with them (a ZIP to measure from that we do not know too). */
-export async function readEmbedFilters(
-  searchParams: URLSearchParams,
-): Promise<{ ok: true; filters: CalendarFilters } | { ok: false; errors: string[] }> {
-  const parsed = parseEmbedFilters(searchParams)
-  if (!parsed.ok) return parsed
-  const unknownZip = await nearZipNotices(parsed.filters)
-  return unknownZip.length ? { ok: false, errors: unknownZip } : parsed
+/**
+ * The embed's filters from a query string; what is wrong with them (a ZIP to measure from that we do not know too)
+ * is a 400 AppError listing each problem.
+ */
+export async function readEmbedFilters(searchParams: URLSearchParams): Promise<CalendarFilters> {
+  const filters = parseEmbedFilters(searchParams)
+  const unknownZip = await nearZipNotices(filters)
+  if (unknownZip.length) throw embedFiltersRefused(unknownZip)
+  return filters
 }
 
 export interface EmbedEvent {

@@ -1,3 +1,10 @@
+import { data } from '@remix-run/node'
+import { AppError } from '#app/utils/app-error.ts'
+import { databaseFailureResponse } from './database-errors.server.ts'
+import { noteRequestError } from './database-health.server.ts'
+import { logError } from './logger.server.ts'
+import { REQUEST_ID_HEADER } from './request-log.server.ts'
+
 export function combineHeaders(...sources: Array<HeadersInit | null | undefined>) {
   const combined = new Headers()
   for (const source of sources) {
@@ -7,20 +14,92 @@ export function combineHeaders(...sources: Array<HeadersInit | null | undefined>
   return combined
 }
 
-/** A JSON error body the client can show: `{ message }`. */
-export function jsonError(message: string, status: number, extra?: Record<string, unknown>) {
-  return Response.json({ message, ...extra }, { status })
+export const UNEXPECTED_ERROR_MESSAGE = 'Something went wrong. Please try again.'
+
+export interface ErrorAnswerOptions {
+  /** The request that failed: its id goes with the log line of an unexpected failure. */
+  request?: Request
+  /**
+   * What an unexpected failure (anything but an AppError) is answered with: the database's outages are 503 and its
+   * timeouts 504 with the spec's texts; anything else this message, 500 unless `unexpectedStatus` says otherwise.
+   */
+  unexpectedMessage?: string
+  unexpectedStatus?: number
+  /** The log line of an unexpected failure (its message, type and stack; never in the answer). */
+  logAs?: string
+  /** Logs an unexpected failure instead of the log line (the patient records log no message of it). */
+  log?: (error: unknown) => void
+  /** Headers of every answer, a passed-through Response's included (no-store). */
+  headers?: HeadersInit
+  /** Fields a call's error answer has beside `message`, where its shape is fixed (`{ success: false }`). */
+  fields?: (error: AppError) => Record<string, unknown>
+  /** Leaves the field errors out, for a call whose refusals the spec fixes to its message (the media uploads). */
+  omitFieldErrors?: boolean
 }
 
-/** Throws a JSON Response (works in page and resource routes alike) when a lookup failed (404 by default). */
-export function invariantResponse(
-  condition: unknown,
-  message: string,
-  init: ResponseInit = { status: 404 },
-): asserts condition {
-  if (!condition) {
-    throw Response.json({ message }, init)
+/**
+ * The unexpected failure as the refusal it is answered with. A database outage or timeout is told to the database's
+ * health check (which answers 503 while it lasts) and answered with the spec's text; anything else is logged once
+ * (see {@link ErrorAnswerOptions}).
+ */
+function unexpectedFailure(error: unknown, options: ErrorAnswerOptions): AppError {
+  noteRequestError(error)
+  const failure = databaseFailureResponse(error, options.unexpectedMessage ?? UNEXPECTED_ERROR_MESSAGE)
+  if (failure.status !== 500) return new AppError(failure.message, failure.status, { cause: error })
+  if (options.log) options.log(error)
+  else {
+    const requestId = options.request?.headers.get(REQUEST_ID_HEADER) ?? undefined
+    logError(error, { requestId, ...(options.logAs ? { msg: options.logAs } : {}) })
   }
+  return new AppError(failure.message, options.unexpectedStatus ?? 500, { cause: error })
+}
+
+/**
+ * The one conversion of a failure into a route's answer (docs/decisions/006-one-application-error.md). Whatever a
+ * loader or action caught:
+ * - a Response (a sign-in redirect, a page's 404) is answered as it is;
+ * - an {@link AppError} is answered with its status and JSON `{ message, code?, title?, errors? }`, with Retry-After
+ *   and Allow when it carries them;
+ * - anything else is logged (never answered: no stack, no query) and answered 503/504 for a database outage or
+ *   timeout, otherwise 500 with `unexpectedMessage`.
+ * A page loader throws the answer (its error boundary shows `message`); a page that shows the refusal itself (a
+ * form's errors) passes `reply` and gets its data under the same status and headers, while a thrown Response (a
+ * redirect) stays thrown.
+ */
+export function errorResponse<T>(
+  thrown: unknown,
+  options: ErrorAnswerOptions & { reply: (error: AppError) => T },
+): ReturnType<typeof data<T>>
+export function errorResponse(thrown: unknown, options?: ErrorAnswerOptions): Response
+export function errorResponse<T>(
+  thrown: unknown,
+  options: ErrorAnswerOptions & { reply?: (error: AppError) => T } = {},
+): Response | ReturnType<typeof data<T>> {
+  if (thrown instanceof Response && options.reply) throw thrown
+  if (thrown instanceof Response) {
+    if (!options.headers) return thrown
+    return new Response(thrown.body, {
+      status: thrown.status,
+      statusText: thrown.statusText,
+      headers: combineHeaders(thrown.headers, options.headers),
+    })
+  }
+  const error = thrown instanceof AppError ? thrown : unexpectedFailure(thrown, options)
+  const headers = new Headers(options.headers)
+  if (error.retryAfterSeconds) headers.set('Retry-After', String(error.retryAfterSeconds))
+  if (error.allow) headers.set('Allow', error.allow)
+  if (options.reply) return data(options.reply(error), { status: error.status, headers })
+  const hasFieldErrors = !options.omitFieldErrors && Object.keys(error.fieldErrors).length > 0
+  return Response.json(
+    {
+      ...options.fields?.(error),
+      message: error.message,
+      ...(error.code ? { code: error.code } : {}),
+      ...(error.title ? { title: error.title } : {}),
+      ...(hasFieldErrors ? { errors: error.fieldErrors } : {}),
+    },
+    { status: error.status, headers },
+  )
 }
 
 /** Control characters (browsers drop tab, CR and LF inside URLs) and backslashes (read as `/` in http URLs). */
@@ -57,10 +136,6 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
   }
   if (new URL(to, OWN_ORIGIN).origin !== OWN_ORIGIN) return fallback
   return to
-}
-
-export function methodNotAllowed(allow: string) {
-  return Response.json({ message: 'Method not allowed' }, { status: 405, headers: { Allow: allow } })
 }
 
 /**

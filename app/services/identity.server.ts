@@ -17,6 +17,7 @@ import {
   type IdentityProfile,
 } from '#app/models/user.server.ts'
 import type { Business, User } from '#db/schema.ts'
+import { AppError } from '#app/utils/app-error.ts'
 import { startSession, type SessionIdentity } from './auth.server.ts'
 import { signInBusiness } from './business-auth.server.ts'
 import { getEnv, type Env } from './env.server.ts'
@@ -367,30 +368,22 @@ export async function readPendingLink(request: Request) {
 }
 
 /** Why the password did not link: shown on the form again. */
-export interface PasswordLinkRefusal {
-  status: 400 | 401 | 429 | 503
-  message: string
-  retryAfterSeconds?: number
-}
-
 /**
  * POST /api/login/link: the business password (checked, and rate-limited, exactly as at /login) links the provider
- * sign-in to the business and signs in as both.
+ * sign-in to the business and signs in as both. A refused password is the sign-in's AppError (400/401/429/503).
  */
-export async function completePasswordLink(
-  request: Request,
-  password: unknown,
-): Promise<Response | PasswordLinkRefusal> {
+export async function completePasswordLink(request: Request, password: unknown): Promise<Response> {
   const found = await readPendingLink(request)
   if (!found) return signInFailure(LINK_EXPIRED_MESSAGE, SIGN_IN_FAILED_TITLE)
   const { pending, business } = found
-  const result = await signInBusiness({ email: business.businessEmail, password }, { ip: clientIp(request) })
-  if (!result.ok) {
-    return {
-      status: result.status,
-      message: result.field === 'email' ? LINK_EXPIRED_MESSAGE : result.message,
-      retryAfterSeconds: result.retryAfterSeconds,
+  try {
+    await signInBusiness({ email: business.businessEmail, password }, { ip: clientIp(request) })
+  } catch (error) {
+    // The stored email failing the sign-in's checks means the link is no longer usable.
+    if (error instanceof AppError && error.fieldErrors.email) {
+      throw new AppError(LINK_EXPIRED_MESSAGE, error.status, { cause: error })
     }
+    throw error
   }
   const user = await upsertIdentityUser(pending.profile)
   await linkUserToBusiness(user.id, business.businessID)

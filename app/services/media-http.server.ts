@@ -8,7 +8,8 @@ import { parseId } from '#app/models/input-rules.ts'
 import { isLive } from '#app/models/event-status.ts'
 import { MEDIA_SAMPLE_DATE, mediaFileName, parseMediaFileName, type MediaName } from '#app/utils/media-types.ts'
 import { getBusiness, hasRole } from './auth.server.ts'
-import { jsonError } from './http.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
+import { errorResponse } from './http.server.ts'
 import type { ByteRange } from './media-storage.server.ts'
 import { mediaStorage } from './media.server.ts'
 import { platformToday } from './platform-today.server.ts'
@@ -18,9 +19,7 @@ const PRIVATE_MEDIA_CACHE = 'private, no-store'
 
 /** The same answer for a file that does not exist and one the viewer may not see, so neither is revealed. */
 function mediaNotFound() {
-  const response = jsonError('Media not found', 404)
-  response.headers.set('Cache-Control', PRIVATE_MEDIA_CACHE)
-  return response
+  return errorResponse(new AppError('Media not found', 404), { headers: { 'Cache-Control': PRIVATE_MEDIA_CACHE } })
 }
 
 /**

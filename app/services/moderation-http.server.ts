@@ -1,23 +1,23 @@
 import { OPEN_ENDED_DATE_LIMIT, UNSET_DATE } from '#app/constants.ts'
 import { requireRole, type SessionUser } from './auth.server.ts'
-import { jsonError } from './http.server.ts'
 import { platformToday } from './platform-today.server.ts'
 import { ALL_DAYS } from '#app/models/moderation-schema.ts'
+import { AppError } from '#app/utils/app-error.ts'
 import { isValidIsoDate } from '#app/utils/time.ts'
 
 export const UNAUTHORIZED_MESSAGE = 'Unauthorized'
 export const BAD_REVIEW_DATE_MESSAGE = `date must be a date in the form yyyy-mm-dd, or ${ALL_DAYS}`
 
 /**
- * An administrator for /api/admin/*: signed out is 401 JSON (a script cannot follow a sign-in redirect), signed in
- * without the admin role is 403 JSON.
+ * An administrator for /api/admin/*: signed out is a 401 AppError (a script cannot follow a sign-in redirect), signed
+ * in without the admin role the guard's 403.
  */
 export async function requireAdminApi(request: Request): Promise<SessionUser> {
   try {
     return await requireRole(request, 'admin')
   } catch (thrown) {
     if (thrown instanceof Response && thrown.status >= 300 && thrown.status < 400) {
-      throw jsonError(UNAUTHORIZED_MESSAGE, 401)
+      throw new AppError(UNAUTHORIZED_MESSAGE, 401)
     }
     throw thrown
   }

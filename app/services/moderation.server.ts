@@ -9,18 +9,16 @@ import { deleteStoredMedia } from './media.server.ts'
 import { enqueueAdRejectedEmail } from '#app/models/notifications.server.ts'
 import { refundEventPayment, type RefundResult } from './payments.server.ts'
 import { linkOrigin } from './site-url.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
 
-export type ReviewOutcome =
-  | {
-      ok: true
-      eventID: number
-      eventTitle: string
-      eventStatus: 'approved' | 'rejected' | 'changes_requested'
-      refund: RefundResult | null
-      /** The decision was on a revision of the live ad, which stays up unless the revision is approved. */
-      revision: boolean
-    }
-  | { ok: false; status: 404 | 409 | 502; message: string }
+export interface ReviewOutcome {
+  eventID: number
+  eventTitle: string
+  eventStatus: 'approved' | 'rejected' | 'changes_requested'
+  refund: RefundResult | null
+  /** The decision was on a revision of the live ad, which stays up unless the revision is approved. */
+  revision: boolean
+}
 
 const DECIDED = { approve: 'approved', reject: 'rejected', request_changes: 'changes_requested' } as const
 
@@ -30,6 +28,7 @@ const DECIDED = { approve: 'approved', reject: 'rejected', request_changes: 'cha
  * A rejection then refunds the payment; if the refund fails the event goes back to pending, so the review can be
  * repeated rather than leaving a rejected ad unrefunded. A live ad with a pending revision: the decision is on the
  * revision (approved, it becomes the ad; rejected or sent back, the live version stays and nothing is refunded).
+ * A review that cannot apply is an AppError: 404 (no such event), 409 (not awaiting review), 502 (the refund failed).
  * The advertiser's email is queued with the decision, or for a rejection with the refund's record (so a rejection
  * whose refund failed sends none).
  */
@@ -42,10 +41,9 @@ export async function reviewEvent(
   const recorded = await recordReview(review, { ...reviewer, origin })
   if (!recorded) {
     const revised = await recordRevisionReview(review, { ...reviewer, origin })
-    if (!revised) return notReviewable(eventID)
+    if (!revised) throw await notReviewable(eventID)
     await deleteStoredMedia(revised.unusedMedia)
     return {
-      ok: true,
       eventID,
       eventTitle: revised.eventTitle,
       eventStatus: decided,
@@ -55,7 +53,6 @@ export async function reviewEvent(
   }
   if (review.action !== 'reject') {
     return {
-      ok: true,
       eventID,
       eventTitle: recorded.eventTitle,
       eventStatus: decided,
@@ -69,7 +66,6 @@ export async function reviewEvent(
         enqueueAdRejectedEmail(tx, { eventID, reason: review.reason, refundedCents, origin }),
     })
     return {
-      ok: true,
       eventID,
       eventTitle: recorded.eventTitle,
       eventStatus: 'rejected',
@@ -80,10 +76,8 @@ export async function reviewEvent(
     console.error(`Refunding event ${eventID} after its rejection failed`, error)
     await reopenRejectedEvent(eventID)
     const detail = error instanceof Error && error.message ? ` (${error.message})` : ''
-    return {
-      ok: false,
-      status: 502,
-      message: `The refund failed${detail}, so the event was not rejected. Please try again.`,
-    }
+    throw new AppError(`The refund failed${detail}, so the event was not rejected. Please try again.`, 502, {
+      cause: error,
+    })
   }
 }

@@ -23,7 +23,8 @@ import {
   PTDISEASE_MESSAGES,
 } from '#app/models/ptdisease-schema.ts'
 import { requireRole, type SessionUser } from './auth.server.ts'
-import { combineHeaders, invariantResponse, jsonError } from './http.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
+import { combineHeaders, errorResponse } from './http.server.ts'
 import { platformToday } from './platform-today.server.ts'
 import { redirectWithToast } from './toast.server.ts'
 import { readFormData } from './request-body.server.ts'
@@ -51,10 +52,15 @@ export function requireClinician(request: Request) {
 }
 
 /** The API answers in JSON: signed out → 401 (no redirect to a sign-in page); no clinician role → 403. */
+/** A page's 404 (not cached): thrown, its error boundary shows it. */
+export function recordNotFound() {
+  return errorResponse(new AppError(PTDISEASE_MESSAGES.notFound, 404), { headers: NO_STORE })
+}
+
 /** The record id in the URL, or a 404 (not cached) for anything that is not one. */
 export function requirePtdiseaseId(param: string | undefined): number {
   const id = parsePtdiseaseId(param)
-  invariantResponse(id !== null, PTDISEASE_MESSAGES.notFound, { status: 404, headers: NO_STORE })
+  if (id === null) throw recordNotFound()
   return id
 }
 
@@ -62,7 +68,7 @@ export function requirePtdiseaseId(param: string | undefined): number {
 export async function requireClinicianRecord(request: Request, param: string | undefined) {
   const user = await requireClinician(request)
   const record = await getPtdisease(requirePtdiseaseId(param), auditActor(user))
-  invariantResponse(record, PTDISEASE_MESSAGES.notFound, { status: 404, headers: NO_STORE })
+  if (!record) throw recordNotFound()
   return { user, record }
 }
 
@@ -71,7 +77,7 @@ export async function requireClinicianApi(request: Request) {
     return await requireRole(request, 'clinician')
   } catch (thrown) {
     if (thrown instanceof Response && thrown.status >= 300 && thrown.status < 400) {
-      throw jsonError('Sign in to use patient records', 401)
+      throw new AppError('Sign in to use patient records', 401)
     }
     throw thrown
   }
@@ -103,7 +109,10 @@ export async function handlePtdiseaseFormAction({
   params,
 }: Pick<ActionFunctionArgs, 'request' | 'params'>) {
   const user = await requireClinician(request)
-  const formData = await readFormData(request)
+  // A body the reader refuses (413/415/400) is shown by the page's error boundary, not cached.
+  const formData = await readFormData(request).catch((error: unknown) => {
+    throw errorResponse(error, { request, headers: NO_STORE })
+  })
   if (!isPtdiseaseIntent(formData.get('intent'))) {
     return data<PtdiseaseActionData>(
       { message: PTDISEASE_MESSAGES.unknownIntent, result: null },
@@ -164,14 +173,6 @@ export async function handlePtdiseaseFormAction({
 // ---------------------------------------------------------------------------------------------------------------
 // /api/ptdisease
 
-function withNoStore(response: Response) {
-  return new Response(response.body, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: combineHeaders(response.headers, NO_STORE),
-  })
-}
-
 /** Logs where a failure happened, never the message of an unknown error (it could quote a request body). */
 function logSafely(error: unknown) {
   if (error instanceof PtdiseaseStoreError) {
@@ -183,20 +184,31 @@ function logSafely(error: unknown) {
   console.error(`Unexpected ${name} in /api/ptdisease\n${frames}`)
 }
 
-/** Runs an API handler: thrown Responses (401/403/404) are answered, and every answer is no-store. */
+/**
+ * Runs an API handler: what it throws (AppErrors 400/401/404/405/413/415, the guard's 403) is answered by the one
+ * conversion, an unexpected failure logged without its message, and every answer is no-store.
+ */
 export async function ptdiseaseApi(run: () => Promise<Response>): Promise<Response> {
   try {
-    return withNoStore(await run())
+    const response = await run()
+    return new Response(response.body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: combineHeaders(response.headers, NO_STORE),
+    })
   } catch (thrown) {
-    if (thrown instanceof Response) return withNoStore(thrown)
-    logSafely(thrown)
-    return withNoStore(jsonError('Something went wrong. Please try again.', 500))
+    return errorResponse(thrown, { headers: NO_STORE, log: logSafely })
   }
 }
 
-/** 400 `{ message, errors: { field: [messages] } }`. */
+/** The 404 of a record id that names no record. */
+export function recordNotFoundError() {
+  return new AppError(PTDISEASE_MESSAGES.notFound, 404)
+}
+
+/** A 400 AppError: `{ message, errors: { field: [messages] } }`. */
 export function validationFailed(error: z.ZodError) {
-  const errors = z.flattenError(error).fieldErrors as Record<string, string[]>
+  const fieldErrors = z.flattenError(error).fieldErrors as Record<string, string[]>
   const messages = [...new Set(error.issues.map((issue) => issue.message))]
-  return jsonError(`Validation failed: ${messages.join('; ')}`, 400, { errors })
+  return new AppError(`Validation failed: ${messages.join('; ')}`, 400, { fieldErrors })
 }

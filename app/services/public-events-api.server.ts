@@ -8,7 +8,8 @@ import { eventFor, type EventAudience } from '#app/models/event-projection.serve
 import { getLiveEventsCount, getLiveEventsPage } from '#app/models/public-events.server.ts'
 import { isKnownZip } from '#app/models/zip-centroids.server.ts'
 import { getBusiness, hasRole } from './auth.server.ts'
-import { jsonError, pageHeaders } from './http.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
+import { pageHeaders } from './http.server.ts'
 import { platformToday } from './platform-today.server.ts'
 
 /** Events per page unless `limit` asks for fewer; also the most a page holds. */
@@ -57,15 +58,15 @@ export async function eventAudience(request: Request): Promise<EventAudience> {
  * GET /api/events, /api/events/active and /api/public-events: live events as a JSON list, soonest first, with the
  * calendar's filters from the query string (keyword, category, zip, from, to, near, radius, sort), one page at a time (`page`, 1-based;
  * `limit` events a page, at most 100). X-Total-Count holds the number of matches and a Link header points to the
- * next and previous pages. A bad filter or page is a 400 saying what is wrong.
+ * next and previous pages. A bad filter or page is a 400 AppError saying what is wrong.
  * Visitors get each event's public fields; its owner and administrators the whole row (see `eventFor`).
  */
 export async function liveEventsResponse(request: Request): Promise<Response> {
   const query = parseEventsListQuery(new URL(request.url).searchParams)
-  if ('error' in query) return jsonError(query.error, 400)
+  if ('error' in query) throw new AppError(query.error, 400)
   const { filters, page, limit } = query
   if (filters.near && !(await isKnownZip(filters.near)))
-    return jsonError(unknownZipMessage(filters.near), 400)
+    throw new AppError(unknownZipMessage(filters.near), 400)
   const today = platformToday()
   const [events, total, audience] = await Promise.all([
     getLiveEventsPage(filters, { today, limit, offset: (page - 1) * limit }),

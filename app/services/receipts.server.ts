@@ -2,9 +2,10 @@ import { externalUrl, formatDatesLine, parseIdParam } from '#app/models/format.t
 import { cardLine, dollars } from '#app/models/mail-templates.ts'
 import { formatPaidAt } from '#app/models/notifications.server.ts'
 import { getReceipt } from '#app/models/payment.server.ts'
-import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
+import { AppError } from '#app/utils/app-error.ts'
 import { requireBusiness } from './auth.server.ts'
 import { getEnv } from './env.server.ts'
+import { errorResponse } from './http.server.ts'
 
 export const RECEIPT_NOT_FOUND_MESSAGE = 'Receipt not found'
 export const NOT_YOUR_RECEIPT_MESSAGE = 'That receipt is not yours.'
@@ -17,9 +18,9 @@ export async function receiptForPage(request: Request, idParam: string | undefin
   const signedIn = await requireBusiness(request)
   const paymentID = parseIdParam(idParam)
   const receipt = paymentID === null ? null : await getReceipt(paymentID)
-  if (!receipt) throw appErrorResponse(new AppError(RECEIPT_NOT_FOUND_MESSAGE, 404))
+  if (!receipt) throw errorResponse(new AppError(RECEIPT_NOT_FOUND_MESSAGE, 404))
   if (receipt.business.businessID !== signedIn.businessID)
-    throw appErrorResponse(new AppError(NOT_YOUR_RECEIPT_MESSAGE, 403))
+    throw errorResponse(new AppError(NOT_YOUR_RECEIPT_MESSAGE, 403))
   const { payment, event, business } = receipt
   const timeZone = getEnv().APP_TIME_ZONE
   return {

@@ -11,7 +11,6 @@ import type { Business } from '#db/schema.ts'
 import { getEnv } from './env.server.ts'
 import { linkOrigin } from './site-url.server.ts'
 import { getSessionIdentity, getUser, startSession } from './auth.server.ts'
-import { databaseFailureResponse } from './database-errors.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import {
   checkLimit,
@@ -52,59 +51,44 @@ export function statusForFieldErrors(errors: FieldErrors) {
   return onlyDuplicate ? 409 : 400
 }
 
-export type RegistrationFailure = { ok: false; status: number; message: string; retryAfterSeconds?: number }
-
 export function tooManyRegistrationsMessage(seconds: number) {
   const minutes = Math.ceil(seconds / 60)
   return `Too many accounts were created from your address. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`
 }
 
-function failure(error: unknown): RegistrationFailure {
-  if (error instanceof AppError) {
-    const { status, message, retryAfterSeconds } = error
-    return { ok: false, status, message, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) }
-  }
-  console.error('Creating a business account failed', error)
-  return { ok: false, ...databaseFailureResponse(error, REGISTRATION_FAILED_MESSAGE) }
+/** How a caller answers a failure that is not the user's (a database outage is 503/504 with the spec's texts). */
+export const REGISTRATION_FAILURE_OPTIONS = {
+  unexpectedMessage: REGISTRATION_FAILED_MESSAGE,
+  logAs: 'Creating a business account failed',
+} as const
+
+const INVALID_MESSAGE = 'Please correct the highlighted fields'
+
+/** The refusal of registration fields: 409 with the email's message when it is taken and nothing else is wrong. */
+export function registrationRefused(errors: FieldErrors) {
+  const status = statusForFieldErrors(errors)
+  const message = status === 409 ? errors.businessEmail![0]! : INVALID_MESSAGE
+  return new AppError(message, status, { fieldErrors: errors })
 }
 
-/** Form posts (page action and form-encoded API calls): conform's submission, or a failure that is not the user's. */
-export async function parseRegistrationForm(formData: FormData) {
-  try {
-    return {
-      ok: true as const,
-      submission: await parseWithZod(formData, { schema: serverRegistrationSchema, async: true }),
-    }
-  } catch (error) {
-    return failure(error)
-  }
+/** Form posts (the page's action): conform's submission (the email checked against the database too). */
+export function parseRegistrationForm(formData: FormData) {
+  return parseWithZod(formData, { schema: serverRegistrationSchema, async: true })
 }
 
-export type ParsedRegistration =
-  { ok: true; data: Registration } | { ok: true; errors: FieldErrors } | RegistrationFailure
-
-/** JSON bodies: the same rules, with field errors as `{field: [messages]}`. */
-export async function parseRegistrationJson(body: unknown): Promise<ParsedRegistration> {
-  try {
-    const result = await serverRegistrationSchema.safeParseAsync(body ?? {})
-    if (result.success) return { ok: true, data: result.data }
-    const { fieldErrors, formErrors } = z.flattenError(result.error)
-    return {
-      ok: true,
-      errors: { ...fieldErrors, ...(formErrors.length ? { '': formErrors } : {}) } as FieldErrors,
-    }
-  } catch (error) {
-    return failure(error)
-  }
+/** JSON bodies: the same rules; what they refuse is {@link registrationRefused}. */
+export async function parseRegistrationJson(body: unknown): Promise<Registration> {
+  const result = await serverRegistrationSchema.safeParseAsync(body ?? {})
+  if (result.success) return result.data
+  const { fieldErrors, formErrors } = z.flattenError(result.error)
+  throw registrationRefused({ ...fieldErrors, ...(formErrors.length ? { '': formErrors } : {}) } as FieldErrors)
 }
 
-/** Form posts outside the page (form-encoded API calls): the same result shape as JSON. */
-export async function parseRegistrationFormFields(formData: FormData): Promise<ParsedRegistration> {
-  const parsed = await parseRegistrationForm(formData)
-  if (!parsed.ok) return parsed
-  const { submission } = parsed
-  if (submission.status === 'success') return { ok: true, data: submission.value }
-  return { ok: true, errors: fieldErrorsOf(submission.error) }
+/** Form posts outside the page (form-encoded API calls): the same as JSON. */
+export async function parseRegistrationFormFields(formData: FormData): Promise<Registration> {
+  const submission = await parseRegistrationForm(formData)
+  if (submission.status === 'success') return submission.value
+  throw registrationRefused(fieldErrorsOf(submission.error))
 }
 
 /** conform's error map (null for a field without errors) as `{field: [messages]}`. */
@@ -112,26 +96,23 @@ export function fieldErrorsOf(error: Record<string, string[] | null> | null | un
   return Object.fromEntries(Object.entries(error ?? {}).map(([field, messages]) => [field, messages ?? []]))
 }
 
-/** Creates the account (password hashed; linked to the identity-provider user when one is signed in). */
-export async function registerBusiness(
+/** Creates the account (password hashed; linked to the identity-provider user when one is signed in); 409 when taken. */
+export function registerBusiness(
   data: Registration,
   { linkUserId, origin }: { linkUserId?: string; origin: string },
-): Promise<{ ok: true; business: Business } | RegistrationFailure> {
-  try {
-    return { ok: true, business: await createBusiness(data, { linkUserId, origin }) }
-  } catch (error) {
-    return failure(error)
-  }
+): Promise<Business> {
+  return createBusiness(data, { linkUserId, origin })
 }
 
 /**
- * Registration by whoever sends the request, at most REGISTRATIONS_PER_ADDRESS_PER_HOUR per address (429). Someone signed in through the identity provider gets the new business
- * linked to their user and added to their session (a new session id); anyone else just gets the account.
+ * Registration by whoever sends the request, at most REGISTRATIONS_PER_ADDRESS_PER_HOUR per address (429 AppError
+ * with Retry-After; a taken email is the model's 409). Someone signed in through the identity provider gets the new
+ * business linked to their user and added to their session (a new session id); anyone else just gets the account.
  */
 export async function completeRegistration(
   request: Request,
   data: Registration,
-): Promise<{ ok: true; business: Business; headers?: Headers } | RegistrationFailure> {
+): Promise<{ business: Business; headers?: Headers }> {
   // Per address; without one (a request that did not come through server.js) there is nothing to count by.
   const ip = clientIp(request)
   const limitKey = registrationKey(ip)
@@ -142,22 +123,17 @@ export async function completeRegistration(
     })
     if (limit.limited) {
       const { retryAfterSeconds } = limit
-      return {
-        ok: false,
-        status: 429,
-        message: tooManyRegistrationsMessage(retryAfterSeconds),
-        retryAfterSeconds,
-      }
+      throw new AppError(tooManyRegistrationsMessage(retryAfterSeconds), 429, { retryAfterSeconds })
     }
     await recordFailure(limitKey, { windowMs: REGISTRATION_WINDOW_MS })
   }
   const user = await getUser(request)
-  const created = await registerBusiness(data, { linkUserId: user?.id, origin: linkOrigin(request) })
-  if (!created.ok || !user) return created
+  const business = await registerBusiness(data, { linkUserId: user?.id, origin: linkOrigin(request) })
+  if (!user) return { business }
   const headers = await startSession(request, {
     user,
     identity: await getSessionIdentity(request),
-    business: toSessionCopy(created.business),
+    business: toSessionCopy(business),
   })
-  return { ...created, headers }
+  return { business, headers }
 }

@@ -1,12 +1,12 @@
 import { z } from 'zod'
 import { BODY_MAX_BYTES, JSON_BODY_MAX_BYTES } from '#app/constants.ts'
 import { BODY_FIELD, NUL_MESSAGE, nulField, nulMessage } from '#app/models/input-rules.ts'
-import { jsonError } from './http.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
 
 /**
  * The one way the app reads a JSON, form or text body: bounded before it is read (413 past the limit, counting the
  * bytes that arrive when no Content-Length was sent), refused when it cannot be parsed or holds a NUL character
- * (400), and always answered with a thrown JSON Response, never a 500.
+ * (400): a thrown AppError with that status, never a 500.
  */
 
 export const INVALID_JSON_MESSAGE = 'The request body is not valid JSON'
@@ -18,9 +18,9 @@ export function isBodyTooLarge(error: unknown) {
   return (error as { code?: unknown } | null)?.code === 'BODY_TOO_LARGE'
 }
 
-function tooLarge(maxBytes: number): Response {
+function tooLarge(maxBytes: number): AppError {
   const limit = maxBytes >= 1024 * 1024 ? `${maxBytes / (1024 * 1024)} MB` : `${maxBytes / 1024} KB`
-  return jsonError(`The request body is too large (at most ${limit}).`, 413)
+  return new AppError(`The request body is too large (at most ${limit}).`, 413)
 }
 
 /** The body's bytes, at most `maxBytes`; throws 413 as soon as more is declared or arrives. */
@@ -49,9 +49,9 @@ export async function readBodyBytes(
       chunks.push(value)
     }
   } catch (error) {
-    if (error instanceof Response) throw error
+    if (error instanceof AppError) throw error
     if (isBodyTooLarge(error)) throw tooLarge(maxBytes)
-    throw jsonError('The request body could not be read', 400)
+    throw new AppError('The request body could not be read', 400)
   }
   const bytes = new Uint8Array(size)
   let offset = 0
@@ -68,7 +68,7 @@ export async function readBodyText(request: Request, maxBytes = BODY_MAX_BYTES):
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
   } catch {
-    throw jsonError('The request body is not valid UTF-8 text', 400)
+    throw new AppError('The request body is not valid UTF-8 text', 400)
   }
 }
 
@@ -121,16 +121,16 @@ export async function readJsonBody<S extends z.ZodType>(
 ): Promise<z.output<S>> {
   if (!isJsonRequest(request)) {
     await request.body?.cancel().catch(() => {})
-    throw jsonError(JSON_CONTENT_TYPE_MESSAGE, 415)
+    throw new AppError(JSON_CONTENT_TYPE_MESSAGE, 415)
   }
   const parsed = jsonTextSchema.safeParse(await readBodyText(request, maxBytes))
   if (!parsed.success) {
     const message = parsed.error.issues[0]?.message
-    throw jsonError(message?.includes(NUL_MESSAGE) ? message : INVALID_JSON_MESSAGE, 400)
+    throw new AppError(message?.includes(NUL_MESSAGE) ? message : INVALID_JSON_MESSAGE, 400)
   }
   const body = parsed.data
   const checked = schema.safeParse(body)
-  if (!checked.success) throw jsonError(invalidMessage ?? zodMessage(checked.error), 400)
+  if (!checked.success) throw new AppError(invalidMessage ?? zodMessage(checked.error), 400)
   return checked.data
 }
 
@@ -153,18 +153,18 @@ export async function readFormData(request: Request, maxBytes = BODY_MAX_BYTES):
   const type = request.headers.get('Content-Type') ?? ''
   if (!FORM_TYPE.test(type)) {
     await request.body?.cancel().catch(() => {})
-    throw jsonError(FORM_CONTENT_TYPE_MESSAGE, 415)
+    throw new AppError(FORM_CONTENT_TYPE_MESSAGE, 415)
   }
   const bytes = await readBodyBytes(request, maxBytes)
   let form: FormData
   try {
     form = await new Response(bytes, { headers: { 'Content-Type': type } }).formData()
   } catch {
-    throw jsonError('The form data could not be read', 400)
+    throw new AppError('The form data could not be read', 400)
   }
   for (const [name, value] of form) {
     const field = nulField({ [name]: value })
-    if (field !== null) throw jsonError(nulMessage(field), 400)
+    if (field !== null) throw new AppError(nulMessage(field), 400)
   }
   return form
 }
@@ -193,7 +193,7 @@ export async function readJsonOrFormBody<S extends z.ZodType>(
   if (isJsonRequest(request)) return { json: await readJsonBody(request, schema, options) }
   if (!FORM_TYPE.test(request.headers.get('Content-Type') ?? '')) {
     await request.body?.cancel().catch(() => {})
-    throw jsonError(JSON_OR_FORM_CONTENT_TYPE_MESSAGE, 415)
+    throw new AppError(JSON_OR_FORM_CONTENT_TYPE_MESSAGE, 415)
   }
   return { form: await readFormData(request, options.maxBytes) }
 }

@@ -1,6 +1,6 @@
 import { recordEventVisit, type VisitKind, type VisitResult } from '#app/models/click.server.ts'
+import { AppError, methodNotAllowed } from '#app/utils/app-error.ts'
 import { getEnv } from './env.server.ts'
-import { jsonError } from './http.server.ts'
 import { platformToday } from './platform-today.server.ts'
 import { clientIp } from './rate-limit.server.ts'
 
@@ -22,14 +22,14 @@ export async function trackVisit(request: Request, eventID: number, kind: VisitK
   })
 }
 
-/** The answer of POST /api/events/{id}/track-click and track-bounce: 204, or 404 JSON for no live event. */
+/** The answer of POST /api/events/{id}/track-click and track-bounce: 204, or a 404 AppError for no live event. */
 export async function trackVisitResponse(
   request: Request,
   eventID: number | null,
   kind: VisitKind,
 ): Promise<Response> {
-  if (request.method !== 'POST') return jsonError('Method not allowed', 405)
+  if (request.method !== 'POST') throw methodNotAllowed('POST')
   const result = eventID ? await trackVisit(request, eventID, kind) : 'not-found'
-  if (result === 'not-found') return jsonError('Event not found', 404)
+  if (result === 'not-found') throw new AppError('Event not found', 404)
   return new Response(null, { status: 204 })
 }

@@ -1,7 +1,8 @@
 /**
  * The one application error: a refusal the user can read, with the HTTP status it is answered with. Any layer may
- * throw it (a model's duplicate email, a service's "already paid"); the route turns it into a response with
- * {@link appErrorResponse}, so the status and wording are decided where the rule is, once.
+ * throw it (a model's duplicate email, a service's "already paid", the body reader's 413); the route turns whatever
+ * was thrown into its answer with `errorResponse` (app/services/http.server.ts), so the status and wording are
+ * decided where the rule is, once.
  */
 
 export type FieldErrors = Record<string, string[]>
@@ -13,6 +14,10 @@ export interface AppErrorOptions {
   fieldErrors?: FieldErrors
   /** Sent as Retry-After (429, 503). */
   retryAfterSeconds?: number
+  /** Sent as Allow: the methods a 405 accepts. */
+  allow?: string
+  /** The heading a client shows above the message (a toast's title: "Login Failed"). */
+  title?: string
   cause?: unknown
 }
 
@@ -21,6 +26,8 @@ export class AppError extends Error {
   readonly code: string | undefined
   readonly fieldErrors: FieldErrors
   readonly retryAfterSeconds: number | undefined
+  readonly allow: string | undefined
+  readonly title: string | undefined
 
   constructor(message: string, status = 400, options: AppErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
@@ -29,6 +36,8 @@ export class AppError extends Error {
     this.code = options.code
     this.fieldErrors = options.fieldErrors ?? {}
     this.retryAfterSeconds = options.retryAfterSeconds
+    this.allow = options.allow
+    this.title = options.title
   }
 }
 
@@ -46,20 +55,9 @@ export function invariantAppError(
   if (!condition) throw new AppError(message, status, options)
 }
 
-/**
- * The one conversion to a response: JSON `{ message, code?, errors? }` with the error's status (and Retry-After).
- * API calls return it; page loaders throw it, and the route's error boundary shows `message`.
- */
-export function appErrorResponse(error: AppError, init: { headers?: HeadersInit } = {}): Response {
-  const headers = new Headers(init.headers)
-  if (error.retryAfterSeconds) headers.set('Retry-After', String(error.retryAfterSeconds))
-  const hasFieldErrors = Object.keys(error.fieldErrors).length > 0
-  return Response.json(
-    {
-      message: error.message,
-      ...(error.code ? { code: error.code } : {}),
-      ...(hasFieldErrors ? { errors: error.fieldErrors } : {}),
-    },
-    { status: error.status, headers },
-  )
+export const METHOD_NOT_ALLOWED_MESSAGE = 'Method not allowed'
+
+/** The one 405: the methods the address accepts travel as Allow. */
+export function methodNotAllowed(allow: string, message = METHOD_NOT_ALLOWED_MESSAGE) {
+  return new AppError(message, 405, { allow })
 }

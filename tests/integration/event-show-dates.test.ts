@@ -146,7 +146,7 @@ describe('the show-date table follows the events', () => {
       { eventID: approved.eventID, action: 'approve', reason: '' },
       { reviewerId, today },
     )
-    expect(approval.ok).toBe(true)
+    expect(approval.eventStatus).toBe('approved')
     expect(await showDatesOf(approved.eventID)).toEqual([
       [day(1), null],
       [day(2), day(1)],
@@ -155,7 +155,7 @@ describe('the show-date table follows the events', () => {
       { eventID: rejected.eventID, action: 'reject', reason: 'Off topic' },
       { reviewerId, today },
     )
-    expect(rejection.ok).toBe(true)
+    expect(rejection.eventStatus).toBe('rejected')
     expect(await showDatesOf(rejected.eventID)).toEqual([])
     // A refund after approval takes the ad down again.
     await db.update(events).set({ paymentStatus: 'refunded' }).where(eq(events.eventID, approved.eventID))

@@ -22,12 +22,12 @@ import { confirmEventByBusiness, getOwnedEvent } from '#app/models/event.server.
 import { parseIdParam } from '#app/models/format.ts'
 import type { EventFormValues } from '#app/models/event-schema.ts'
 import type { Event } from '#db/schema.ts'
-import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
+import { AppError } from '#app/utils/app-error.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { formatDollars, PRICE_TIERS } from '#app/utils/pricing.ts'
 import type { BusinessSessionCopy } from '../auth.server.ts'
 import { paymentDataFor, setEventPaymentData } from '../payment-data.server.ts'
-import { combineHeaders } from '../http.server.ts'
+import { combineHeaders, errorResponse } from '../http.server.ts'
 import { parseMultipartUpload } from '../media-upload.server.ts'
 import { discardStaged, type StagedFile } from '../media.server.ts'
 import { settleOpenPayments } from '../payments.server.ts'
@@ -89,8 +89,7 @@ export async function editableEventForPage(business: BusinessSessionCopy, id: un
   try {
     return await requireEditableEvent(business, id)
   } catch (error) {
-    if (error instanceof AppError) throw appErrorResponse(error)
-    throw error
+    throw errorResponse(error)
   }
 }
 
@@ -368,26 +367,22 @@ export function saveEventDraft(business: BusinessSessionCopy, input: EventInput)
 
 /* The demo card -------------------------------------------------------------------------------------------------- */
 
-type DemoResult =
-  | { ok: true; eventID: number; message: string }
-  | { ok: false; status: number; message: string; errors?: Record<string, string[]> }
-
 /**
  * The Business Event Creation Card demo: a simple form without a date picker, so the ad shows today.
- * The business id in the form must be the signed-in business's own.
+ * The business id in the form must be the signed-in business's own (403); what the checks refuse is an AppError.
  */
-export async function saveDemoEvent(request: Request, business: BusinessSessionCopy): Promise<DemoResult> {
-  let upload
-  try {
-    upload = await parseMultipartUpload(request, { files: { image: 'photo', video: 'video' }, maxFields: 64 })
-  } catch (error) {
-    if (error instanceof AppError) return { ok: false, status: error.status, message: error.message }
-    throw error
-  }
+export async function saveDemoEvent(
+  request: Request,
+  business: BusinessSessionCopy,
+): Promise<{ eventID: number; message: string }> {
+  const upload = await parseMultipartUpload(request, {
+    files: { image: 'photo', video: 'video' },
+    maxFields: 64,
+  })
   const { fields, files } = upload
   try {
     if (fields.businessID !== undefined && Number(fields.businessID) !== business.businessID) {
-      return { ok: false, status: 403, message: 'That business is not yours.' }
+      throw new AppError('That business is not yours.', 403)
     }
     const input = parseEventInput({
       ...fields,
@@ -399,12 +394,7 @@ export async function saveDemoEvent(request: Request, business: BusinessSessionC
       input,
       files: { photo: files.image, video: files.video },
     })
-    return { ok: true, eventID, message: 'Event created successfully' }
-  } catch (error) {
-    if (error instanceof AppError) {
-      return { ok: false, status: error.status, message: error.message, errors: error.fieldErrors }
-    }
-    throw error
+    return { eventID, message: 'Event created successfully' }
   } finally {
     await discardStaged(files)
   }
