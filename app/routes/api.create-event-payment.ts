@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { idSchema } from '#app/models/input-rules.ts'
 import { requireOwnBusinessJson } from '#app/services/auth.server.ts'
 import { jsonError } from '#app/services/http.server.ts'
-import { setUpEventPayment } from '#app/services/payments.server.ts'
+import { setUpEventPayment } from '#app/services/payment-setup.server.ts'
 import { AppError, appErrorResponse } from '#app/utils/app-error.ts'
 import { centsToDollars } from '#app/utils/pricing.ts'
 
