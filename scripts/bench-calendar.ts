@@ -88,7 +88,7 @@ function fixedCalendarPaths(today: string) {
 
 /** EXPLAIN (ANALYZE) of the queries the calendar runs for a few filter mixes; returns one summary line each. */
 async function explainQueries(db: Database, today: string) {
-  const { explainCalendarQueries } = await import('#app/models/public-events.server.ts')
+  const { explainCalendarQueries } = await import('./explain-calendar.ts')
   const { normalizeCalendarFilters } = await import('#app/models/calendar-filters.ts')
   const summary: string[] = []
 
@@ -125,7 +125,7 @@ async function explainQueries(db: Database, today: string) {
   }
 
   // The month grid: the days from today on, and those before today in the current month.
-  const { eventsByDayQueries } = await import('#app/models/public-events.server.ts')
+  const { eventsByDayQueries } = await import('#app/models/calendar-month-grid.server.ts')
   const { monthGrid, MONTH_DAY_EVENTS_LIMIT } = await import('#app/models/calendar-month.ts')
   const grid = monthGrid(inAWeek.slice(0, 7))
   for (const p of [

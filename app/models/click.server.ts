@@ -3,7 +3,7 @@ import { and, sql } from 'drizzle-orm'
 import { isbot } from 'isbot'
 import { db, rowsOf, type Transaction } from '#db/client.server.ts'
 import { clickCount, events } from '#db/schema.ts'
-import { liveEventConditions } from './public-events.server.ts'
+import { liveEventConditions } from './calendar-filter-sql.server.ts'
 
 /**
  * A second click (or bounce, or view) by the same visitor on the same event within this window is not counted

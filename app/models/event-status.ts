@@ -12,7 +12,7 @@ export const LIVE_STATUSES = { eventStatus: 'approved', paymentStatus: 'paid' } 
 
 /**
  * Live = approved, paid, and a show date today or later (docs/architecture.md, "An ad's lifecycle"). The same rule in SQL is
- * `liveEventConditions` (public-events.server.ts).
+ * `liveEventConditions` (calendar-filter-sql.server.ts).
  */
 export function isLive(event: EventStatusFields, today: string): boolean {
   return (

@@ -1,13 +1,18 @@
-import { and, desc, eq, inArray, lt, notInArray, sql } from 'drizzle-orm'
+/**
+ * An ad's payment attempts: reading them, recording a new one, and marking one paid, failed or refunded together
+ * with its event, under the event row's lock.
+ */
+import { and, desc, eq, inArray, notInArray, sql } from 'drizzle-orm'
 import { db, type Transaction } from '#db/client.server.ts'
-import { business, eventMedia, events, payments, type Payment } from '#db/schema.ts'
+import { events, payments, type Payment } from '#db/schema.ts'
 import { announcePublicPagesChanged } from './public-pages-changes.server.ts'
 import { centsToDollars } from '#app/utils/pricing.ts'
 
-type Executor = Transaction | typeof db
+/** A database or an open transaction. */
+export type Executor = Transaction | typeof db
 
 /** Payment rows in these states are final: nothing may change them back to open. */
-const SETTLED = ['paid', 'refunded'] as const
+export const SETTLED = ['paid', 'refunded'] as const
 
 export async function getEventRow(eventID: number) {
   const [row] = await db.select().from(events).where(eq(events.eventID, eventID)).limit(1)
@@ -28,7 +33,7 @@ export async function lockEventRow(tx: Transaction, eventID: number) {
  * event takes the event's lock first, as the checkout's set-up does (`lockEventRow`), so two transactions never each
  * hold a row the other waits for (a deadlock on PostgreSQL).
  */
-async function lockEventOfIntent(executor: Executor, paymentIntentId: string) {
+export async function lockEventOfIntent(executor: Executor, paymentIntentId: string) {
   const eventOfIntent = executor
     .select({ eventID: payments.eventID })
     .from(payments)
@@ -83,6 +88,14 @@ export async function countPaymentsForEvent(eventID: number, executor: Executor 
     .from(payments)
     .where(eq(payments.eventID, eventID))
   return row?.n ?? 0
+}
+
+/** Every attempt for an event that has not been paid or refunded. */
+export async function listOpenPaymentsForEvent(eventID: number) {
+  return db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.eventID, eventID), notInArray(payments.payment_status, [...SETTLED])))
 }
 
 export interface NewPayment {
@@ -273,155 +286,3 @@ export async function markPaymentRefunded(
     .limit(1)
   return { changed: false, payment: existing ?? null }
 }
-
-export interface ProviderEventRecord {
-  id: string
-  type: string
-  created: number
-  summary: Record<string, unknown>
-}
-
-/**
- * Records a provider event against its payment unless that event id was seen before; false means "already
- * processed" (or not ours), so the caller changes nothing. Run it in the same transaction as the change it
- * guards, so a failed change leaves the event unrecorded and the provider's retry is processed.
- */
-export async function claimProviderEvent(
-  executor: Executor,
-  paymentIntentId: string,
-  event: ProviderEventRecord,
-) {
-  await lockEventOfIntent(executor, paymentIntentId)
-  const rows = await executor
-    .update(payments)
-    .set({
-      webhook_last_event_id: event.id,
-      webhook_last_received_at: new Date(),
-      latest_provider_event: { id: event.id, type: event.type, created: event.created, ...event.summary },
-      metadata: sql`jsonb_set(coalesce(${payments.metadata}, '{}'::jsonb), '{webhookEventIds}', coalesce(${payments.metadata}->'webhookEventIds', '[]'::jsonb) || jsonb_build_array(${event.id}::text))`,
-      updated_at: new Date(),
-    })
-    .where(
-      and(
-        eq(payments.payment_intent_id, paymentIntentId),
-        sql`not (coalesce(${payments.metadata}->'webhookEventIds', '[]'::jsonb) @> jsonb_build_array(${event.id}::text))`,
-      ),
-    )
-    .returning({ paymentID: payments.paymentID })
-  return rows.length > 0
-}
-
-export async function hasProcessedProviderEvent(paymentIntentId: string, eventId: string) {
-  const [row] = await db
-    .select({ paymentID: payments.paymentID })
-    .from(payments)
-    .where(
-      and(
-        eq(payments.payment_intent_id, paymentIntentId),
-        sql`coalesce(${payments.metadata}->'webhookEventIds', '[]'::jsonb) @> jsonb_build_array(${eventId}::text)`,
-      ),
-    )
-    .limit(1)
-  return Boolean(row)
-}
-
-/* Unpaid drafts -------------------------------------------------------------------------------------------------- */
-
-const UNPAID = ['pending', 'failed']
-
-export async function listUnpaidEventsCreatedBefore(cutoff: Date) {
-  return db
-    .select({
-      eventID: events.eventID,
-      stillPhotoURL: events.stillPhotoURL,
-      videoURL: events.videoURL,
-    })
-    .from(events)
-    .where(and(inArray(events.paymentStatus, UNPAID), lt(events.createdDate, cutoff)))
-    .orderBy(events.eventID)
-}
-
-export async function listEventMediaUrls(eventID: number) {
-  const rows = await db
-    .select({ url: eventMedia.mediaUrl })
-    .from(eventMedia)
-    .where(eq(eventMedia.eventId, eventID))
-  return rows.map((r) => r.url)
-}
-
-export async function listOpenPaymentsForEvent(eventID: number) {
-  return db
-    .select()
-    .from(payments)
-    .where(and(eq(payments.eventID, eventID), notInArray(payments.payment_status, [...SETTLED])))
-}
-
-/** Deletes an unpaid draft (its media rows and payment attempts go with it); false if it got paid meanwhile. */
-export async function deleteUnpaidEvent(eventID: number, cutoff: Date) {
-  const rows = await db
-    .delete(events)
-    .where(
-      and(eq(events.eventID, eventID), inArray(events.paymentStatus, UNPAID), lt(events.createdDate, cutoff)),
-    )
-    .returning({ eventID: events.eventID })
-  return rows.length > 0
-}
-
-/* Receipts ------------------------------------------------------------------------------------------------------- */
-
-/**
- * What a receipt shows: a settled payment (paid, or paid and refunded) with its ad and business, read from the rows
- * the payment wrote. Null for a missing payment or one never paid.
- */
-export async function getReceipt(paymentID: number) {
-  const [row] = await db
-    .select({
-      payment: {
-        paymentID: payments.paymentID,
-        status: payments.payment_status,
-        amountPaidCents: payments.amount_paid_cents,
-        amountRefundedCents: payments.amount_refunded_cents,
-        currency: payments.currency,
-        paidAt: payments.paid_at,
-        refundedAt: sql<Date | null>`case when ${payments.payment_status} = 'refunded' then ${payments.updated_at} end`,
-        paymentIntentId: payments.payment_intent_id,
-        cardBrand: payments.card_brand,
-        cardLast4: payments.card_last4,
-        receiptUrl: payments.receipt_url,
-        metadata: payments.metadata,
-      },
-      event: {
-        eventID: events.eventID,
-        eventTitle: events.eventTitle,
-        showAdOnDates: events.showAdOnDates,
-        eventDate: events.eventDate,
-      },
-      business: {
-        businessID: business.businessID,
-        businessName: business.businessName,
-        businessAddress: business.businessAddress,
-        businessCity: business.businessCity,
-        businessState: business.businessState,
-        businessZip: business.businessZip,
-        businessEmail: business.businessEmail,
-      },
-    })
-    .from(payments)
-    .innerJoin(events, eq(events.eventID, payments.eventID))
-    .innerJoin(business, eq(business.businessID, events.businessID))
-    .where(and(eq(payments.paymentID, paymentID), inArray(payments.payment_status, [...SETTLED])))
-    .limit(1)
-  if (!row) return null
-  const metadata = (row.payment.metadata ?? {}) as { provider?: unknown; refundReason?: unknown }
-  const { metadata: _metadata, ...payment } = row.payment
-  return {
-    ...row,
-    payment: {
-      ...payment,
-      testMode: metadata.provider === 'test',
-      refundReason: typeof metadata.refundReason === 'string' ? metadata.refundReason : null,
-    },
-  }
-}
-
-export type Receipt = NonNullable<Awaited<ReturnType<typeof getReceipt>>>

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { idSchema } from '#app/models/input-rules.ts'
 import { requireOwnBusinessJson } from '#app/services/auth.server.ts'
 import { errorResponse } from '#app/services/http.server.ts'
-import { setUpEventPayment } from '#app/services/payments.server.ts'
+import { setUpEventPayment } from '#app/services/payment-setup.server.ts'
 import { centsToDollars } from '#app/utils/pricing.ts'
 
 const numberish = z.union([z.number(), z.string().trim().min(1)]).transform(Number)

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { errorResponse } from '#app/services/http.server.ts'
-import { handleStripeWebhook } from '#app/services/payments.server.ts'
+import { handleStripeWebhook } from '#app/services/payment-webhook.server.ts'
 import { mailContext } from '#app/services/site-url.server.ts'
 import { readBodyText } from '#app/services/request-body.server.ts'
 import { methodNotAllowed } from '#app/utils/app-error.ts'

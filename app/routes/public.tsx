@@ -10,7 +10,7 @@ import { PRODUCT_NAME } from '#app/constants.ts'
 import { EMPTY_CALENDAR_FILTERS, MAX_PAGE } from '#app/models/calendar-filters.ts'
 import { customerCardData } from '#app/models/customer-card.ts'
 import { nextEventDate } from '#app/models/event-dates.ts'
-import { getLiveEventsCount, getLiveEventsPage } from '#app/models/public-events.server.ts'
+import { getLiveEventsCount, getLiveEventsPage } from '#app/models/cached-listing.server.ts'
 import { listedEventsHeaders, sharedPageHeaders } from '#app/services/page-cache.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
 

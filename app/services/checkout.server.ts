@@ -21,13 +21,9 @@ import {
   setEventPaymentData,
   type EventPaymentData,
 } from './payment-data.server.ts'
-import {
-  amountDueCents,
-  completeEventPayment,
-  payWithTestCard,
-  paymentsMode,
-  setUpEventPayment,
-} from './payments.server.ts'
+import { completeEventPayment, payWithTestCard } from './payment-completion.server.ts'
+import { amountDueCents, paymentsMode } from './payment-rules.server.ts'
+import { setUpEventPayment } from './payment-setup.server.ts'
 import { readFormData } from './request-body.server.ts'
 import { mailContext } from './site-url.server.ts'
 import { getSession, sessionStorage } from './session.server.ts'

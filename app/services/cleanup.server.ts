@@ -11,10 +11,11 @@ import {
   deleteUnpaidEvent,
   listEventMediaUrls,
   listUnpaidEventsCreatedBefore,
-} from '#app/models/payment.server.ts'
+} from '#app/models/unpaid-drafts.server.ts'
 import { getEnv } from './env.server.ts'
 import { deleteStoredMedia } from './media.server.ts'
-import { settleOpenPayments, UNPAID_EVENT_TTL_MS } from './payments.server.ts'
+import { UNPAID_EVENT_TTL_MS } from './payment-rules.server.ts'
+import { settleOpenPayments } from './payment-setup.server.ts'
 import { deleteExpiredAttempts } from './rate-limit.server.ts'
 import { deleteExpiredSessions } from './session.server.ts'
 

@@ -1,7 +1,7 @@
 import { listingStart, type CalendarFilters } from '#app/models/calendar-filters.ts'
 import { nextEventDate } from '#app/models/event-dates.ts'
 import { EMBED_EVENTS_LIMIT, embedFiltersRefused, parseEmbedFilters } from '#app/models/embed.ts'
-import { getLiveEventsPage } from '#app/models/public-events.server.ts'
+import { getLiveEventsPage } from '#app/models/cached-listing.server.ts'
 import { nearZipNotices } from './calendar-page.server.ts'
 
 /**

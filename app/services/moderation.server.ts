@@ -7,7 +7,7 @@ import {
 import { recordRevisionReview } from '#app/models/event-revision.server.ts'
 import { deleteStoredMedia } from './media.server.ts'
 import { enqueueAdRejectedEmail } from '#app/models/notifications.server.ts'
-import { refundEventPayment, type RefundResult } from './payments.server.ts'
+import { refundEventPayment, type RefundResult } from './payment-refunds.server.ts'
 import { linkOrigin } from './site-url.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 

@@ -5,7 +5,7 @@ import {
   type CalendarFilters,
 } from '#app/models/calendar-filters.ts'
 import { eventFor, type EventAudience } from '#app/models/event-projection.server.ts'
-import { getLiveEventsCount, getLiveEventsPage } from '#app/models/public-events.server.ts'
+import { getLiveEventsCount, getLiveEventsPage } from '#app/models/cached-listing.server.ts'
 import { isKnownZip } from '#app/models/zip-centroids.server.ts'
 import { getBusiness, hasRole } from './auth.server.ts'
 import { AppError } from '#app/utils/app-error.ts'

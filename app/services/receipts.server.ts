@@ -1,7 +1,7 @@
 import { externalUrl, formatDatesLine, parseIdParam } from '#app/models/format.ts'
 import { cardLine, dollars } from '#app/models/mail-templates.ts'
 import { formatPaidAt } from '#app/models/notifications.server.ts'
-import { getReceipt } from '#app/models/payment.server.ts'
+import { getReceipt } from '#app/models/receipt.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { requireBusiness } from './auth.server.ts'
 import { getEnv } from './env.server.ts'

@@ -3,12 +3,8 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { EMPTY_CALENDAR_FILTERS } from '#app/models/calendar-filters.ts'
 import { insertEvent, updateSubmittedEvent, type NewEventData } from '#app/models/event.server.ts'
 import { reviewEvent } from '#app/services/moderation.server.ts'
-import {
-  countLiveEvents,
-  listEventsByDay,
-  listingStrategy,
-  listLiveEvents,
-} from '#app/models/public-events.server.ts'
+import { countLiveEvents, listingStrategy, listLiveEvents } from '#app/models/calendar-listing.server.ts'
+import { listEventsByDay } from '#app/models/calendar-month-grid.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
 import { eventShowDates as showDatesOfEvent } from '#app/models/event-dates.ts'
 import { addDaysIso } from '#app/utils/time.ts'

@@ -4,12 +4,8 @@ import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { normalizeCalendarFilters } from '#app/models/calendar-filters.ts'
 import type { EventTileData } from '#app/models/event-tile.ts'
 import { invalidateLiveEvents } from '#app/models/live-events-cache.server.ts'
-import {
-  countLiveEvents,
-  listEventsByDay,
-  listLiveEvents,
-  type ListingStrategy,
-} from '#app/models/public-events.server.ts'
+import { countLiveEvents, listLiveEvents, type ListingStrategy } from '#app/models/calendar-listing.server.ts'
+import { listEventsByDay } from '#app/models/calendar-month-grid.server.ts'
 import { loader as apiActiveLoader } from '#app/routes/api.events.active.ts'
 import { loader as calendarLoader } from '#app/routes/calendar.tsx'
 import { loader as icsLoader } from '#app/routes/calendar[.]ics.ts'

@@ -1,0 +1,75 @@
+/**
+ * The listings the public pages, the feeds and the public API read, cached (live-events-cache.server.ts): the count
+ * and a page of live events for a filter set, and the calendar page's listing built from them.
+ */
+import { FEATURED_EVENTS_LIMIT } from '#app/constants.ts'
+import type { CalendarFilters } from './calendar-filters.ts'
+import {
+  countLiveEvents,
+  listingStrategy,
+  listLiveEvents,
+  walkedEvents,
+  type ListWindow,
+  type LiveEvent,
+} from './calendar-listing.server.ts'
+import { cachedLiveEvents } from './live-events-cache.server.ts'
+
+export const CALENDAR_PAGE_SIZE = 24
+
+export interface CalendarListing {
+  total: number
+  /** The first FEATURED_EVENTS_LIMIT matches. */
+  featured: LiveEvent[]
+  /** The requested page of matches. */
+  events: LiveEvent[]
+  page: number
+  pageCount: number
+}
+
+/** A cached count of live events matching `filters` (one per filter set, whatever the page). */
+export function getLiveEventsCount(filters: CalendarFilters, { today }: { today: string }) {
+  const key = JSON.stringify(['count', today, filters])
+  return cachedLiveEvents(key, () => countLiveEvents(filters, { today }))
+}
+
+/**
+ * A cached page of live events for the public pages, the feeds and the public API. The counts (cached too) choose
+ * the query, and a page past the end costs no listing query.
+ */
+export function getLiveEventsPage(filters: CalendarFilters, { today, limit, offset = 0 }: ListWindow) {
+  const key = JSON.stringify(['list', today, limit, offset, filters])
+  return cachedLiveEvents(key, async () => {
+    const [matches, live] = await Promise.all([
+      getLiveEventsCount(filters, { today }),
+      getLiveEventsCount(walkedEvents(filters, today), { today }),
+    ])
+    if (offset >= matches) return []
+    const strategy = listingStrategy({ matches, live, rows: offset + limit })
+    return listLiveEvents(filters, { today, limit, offset }, strategy)
+  })
+}
+
+/**
+ * What the calendar page shows for these filters: the number of matches, the featured strip and one page of the
+ * grid. On page 1 the featured strip is the grid's own first rows; later pages share page 1's cached strip and count.
+ */
+export async function loadCalendarListing(
+  filters: CalendarFilters,
+  { today, page, pageSize = CALENDAR_PAGE_SIZE }: { today: string; page: number; pageSize?: number },
+): Promise<CalendarListing> {
+  const offset = (page - 1) * pageSize
+  const [total, pageEvents, featured] = await Promise.all([
+    getLiveEventsCount(filters, { today }),
+    getLiveEventsPage(filters, { today, limit: pageSize, offset }),
+    page === 1 && pageSize >= FEATURED_EVENTS_LIMIT
+      ? null
+      : getLiveEventsPage(filters, { today, limit: FEATURED_EVENTS_LIMIT }),
+  ])
+  return {
+    total,
+    featured: featured ?? pageEvents.slice(0, FEATURED_EVENTS_LIMIT),
+    events: pageEvents,
+    page,
+    pageCount: Math.max(1, Math.ceil(total / pageSize)),
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * The calendar's filters in SQL, shared by the listing, the count and the month grid: what "live" means in SQL, the
+ * show-date row an event is listed at, the distance from a ZIP, and the category, ZIP, keyword and date filters.
+ */
+import { and, eq, gte, isNull, lte, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
+import { alias, type PgSelect } from 'drizzle-orm/pg-core'
+import { business, eventShowDates, events, zipCentroids } from '#db/schema.ts'
+import { dateWindow, escapeLikePattern, listingStart, type CalendarFilters } from './calendar-filters.ts'
+import { LIVE_STATUSES } from './event-status.ts'
+
+/** Live = approved, paid, and a show date today or later (docs/architecture.md, "An ad's lifecycle"): `isLive` in SQL. */
+export function liveEventConditions(today: string): SQL[] {
+  return [
+    eq(events.eventStatus, LIVE_STATUSES.eventStatus),
+    eq(events.paymentStatus, LIVE_STATUSES.paymentStatus),
+    gte(events.lastShowDate, today),
+  ]
+}
+
+/**
+ * The show-date row that is its event's first date from `start`: the date is `start` or later and the one before it
+ * (if any) is before `start`. The table holds only approved, paid events, so from today on such a row also means the
+ * event is live.
+ */
+function isFirstShowDateFrom(row: typeof eventShowDates, start: string) {
+  return and(
+    gte(row.showDate, start),
+    or(isNull(row.previousDate), sql`${row.previousDate} < ${start}::date`),
+  )!
+}
+
+/** Whether the date filter is a window from today or later: then the row an event is listed at is inside it. */
+export function windowFromToday(filters: CalendarFilters, today: string) {
+  const window = dateWindow(filters)
+  return Boolean(window?.from && window.from >= today)
+}
+
+/**
+ * The row each event is listed at: its first date from the listing's start (`listingStart`), and inside the window
+ * when the window starts today or later. Other windows (one starting before today, or with no start) keep the next
+ * date from today and are checked for a date in the window separately.
+ */
+export function listingRow(row: typeof eventShowDates, filters: CalendarFilters, today: string) {
+  const first = isFirstShowDateFrom(row, listingStart(filters, today))
+  return windowFromToday(filters, today) ? and(first, lte(row.showDate, dateWindow(filters)!.to))! : first
+}
+
+/** The centre of the ZIP the distance filter measures from (joined on `filters.near`). */
+const origin = alias(zipCentroids, 'origin')
+const EARTH_RADIUS_MILES = 3958.8
+
+/** Great-circle (haversine) miles from the origin to the business. */
+export const distanceMiles = sql<number>`${2 * EARTH_RADIUS_MILES} * asin(sqrt(least(1,
+  power(sin(radians(${business.latitude} - ${origin.latitude}) / 2), 2)
+  + cos(radians(${origin.latitude})) * cos(radians(${business.latitude}))
+  * power(sin(radians(${business.longitude} - ${origin.longitude}) / 2), 2))))`
+
+/**
+ * Businesses within `radius` miles of the origin: a box around the circle the location index can answer, then the
+ * exact distance. The box's half-width in longitude is the circle's widest, asin(sin(r/R) / cos(latitude)).
+ */
+function withinRadius(radius: number): SQL[] {
+  const angle = radius / EARTH_RADIUS_MILES
+  const halfHeight = (angle * 180) / Math.PI
+  const halfWidth = sql`degrees(asin(least(1, ${Math.sin(angle)} / cos(radians(${origin.latitude})))))`
+  return [
+    sql`${business.latitude} BETWEEN ${origin.latitude} - ${halfHeight} AND ${origin.latitude} + ${halfHeight}`,
+    sql`${business.longitude} BETWEEN ${origin.longitude} - ${halfWidth} AND ${origin.longitude} + ${halfWidth}`,
+    sql`${distanceMiles} <= ${radius}`,
+  ]
+}
+
+const needsBusiness = (filters: CalendarFilters) => Boolean(filters.zip || filters.near)
+
+/** The business (for the ZIP and distance filters) and the distance filter's origin, joined when needed. */
+export function joinBusiness<T extends PgSelect>(query: T, filters: CalendarFilters): T {
+  // A dynamic query joins in place; the selected columns do not change.
+  if (needsBusiness(filters)) query.innerJoin(business, eq(business.businessID, events.businessID))
+  if (filters.near) query.innerJoin(origin, eq(origin.zip, filters.near))
+  return query
+}
+
+/**
+ * Filters on the event's own columns and its business's ZIP and place (spec §5), combined with AND. `categories` is
+ * the column the category is read from: the event's, or the copy on its show-date rows.
+ */
+export function eventFilterConditions(
+  filters: CalendarFilters,
+  categories: SQLWrapper = events.category,
+): SQL[] {
+  const conditions: SQL[] = filters.near ? withinRadius(filters.radius) : []
+  if (filters.category) {
+    // Containment instead of `= ANY(...)`: the same meaning, and the GIN index on category can answer it.
+    conditions.push(sql`${categories} @> ARRAY[${filters.category}]::text[]`)
+  }
+  if (filters.zip) {
+    conditions.push(sql`${business.businessZip} ILIKE '%' || ${escapeLikePattern(filters.zip)} || '%'`)
+  }
+  if (filters.keyword) {
+    // A plain ILIKE on the column, so the trigram index on the description can answer it.
+    conditions.push(sql`${events.eventDescription} ILIKE '%' || ${escapeLikePattern(filters.keyword)} || '%'`)
+  }
+  return conditions
+}
+
+/** The date filter: one of the event's show dates lies in the window (a probe of the show-date table's key). */
+export function showsInWindow(eventID: SQLWrapper, filters: CalendarFilters): SQL | undefined {
+  const window = dateWindow(filters)
+  if (!window) return undefined
+  const inWindow =
+    window.from === null
+      ? sql`w.show_date <= ${window.to}::date`
+      : sql`w.show_date BETWEEN ${window.from}::date AND ${window.to}::date`
+  return sql`EXISTS (SELECT 1 FROM event_show_dates AS w WHERE w.event_id = ${eventID} AND ${inWindow})`
+}
+
+/** Every filter on an event row, for the queries that start from the events. */
+export function filterConditions(filters: CalendarFilters): SQL[] {
+  const conditions = eventFilterConditions(filters)
+  const window = dateWindow(filters)
+  if (!window) return conditions
+  // The stored bounds are the first and last of the event's show dates: a window open at one end needs only them.
+  if (window.from === null) return [...conditions, sql`${events.firstShowDate} <= ${window.to}::date`]
+  if (!filters.to) {
+    // Open-ended up to the limit: the last date decides, unless it lies beyond the limit.
+    return [
+      ...conditions,
+      sql`${events.lastShowDate} >= ${window.from}::date`,
+      or(sql`${events.lastShowDate} <= ${window.to}::date`, showsInWindow(events.eventID, filters))!,
+    ]
+  }
+  // The bounds narrow the candidates with an index; the show-date table then answers exactly.
+  conditions.push(
+    sql`${events.firstShowDate} <= ${window.to}::date`,
+    sql`${events.lastShowDate} >= ${window.from}::date`,
+    showsInWindow(events.eventID, filters)!,
+  )
+  return conditions
+}
+
+export const hasEventFilters = (filters: CalendarFilters) =>
+  Boolean(filters.category || filters.zip || filters.keyword || filters.near)
+
+/** Filters a show-date row cannot answer alone (it carries the categories, not the text or the place). */
+export const needsEventRow = (filters: CalendarFilters) =>
+  Boolean(filters.zip || filters.keyword || filters.near)
+
+/** The category filter's key in `show_date_counts`: '' counts every event once. */
+export const EVERY_CATEGORY = ''

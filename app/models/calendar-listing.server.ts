@@ -1,0 +1,201 @@
+/**
+ * The calendar's list of live events: one page of matches, soonest first, by the cheaper of two ways to find them,
+ * and their count. The caches in front of it are in cached-listing.server.ts.
+ */
+import { and, asc, count, eq, gte, inArray, lte, sql } from 'drizzle-orm'
+import { db } from '#db/client.server.ts'
+import { business, eventShowDates, events, showDateCounts } from '#db/schema.ts'
+import { dateWindow, EMPTY_CALENDAR_FILTERS, listingStart, type CalendarFilters } from './calendar-filters.ts'
+import {
+  distanceMiles,
+  eventFilterConditions,
+  EVERY_CATEGORY,
+  filterConditions,
+  hasEventFilters,
+  joinBusiness,
+  listingRow,
+  liveEventConditions,
+  needsEventRow,
+  showsInWindow,
+  windowFromToday,
+} from './calendar-filter-sql.server.ts'
+import { businessPublicColumns } from './event.server.ts'
+
+/** What public pages, feeds and the public API show of a live event: no provider or staff bookkeeping. */
+const liveEventColumns = {
+  eventID: events.eventID,
+  createdDate: events.createdDate,
+  businessID: events.businessID,
+  businessName: events.businessName,
+  eventTitle: events.eventTitle,
+  category: events.category,
+  showAdOnDates: events.showAdOnDates,
+  eventDate: events.eventDate,
+  firstShowDate: events.firstShowDate,
+  lastShowDate: events.lastShowDate,
+  daysOrdered: events.daysOrdered,
+  eventDescription: events.eventDescription,
+  stillPhotoURL: events.stillPhotoURL,
+  videoURL: events.videoURL,
+  totalCost: events.totalCost,
+  contactPerson: events.contactPerson,
+  contactEmail: events.contactEmail,
+  contactPhone: events.contactPhone,
+  approvedDateByBusiness: events.approvedDateByBusiness,
+  approvedDateByAdmin: events.approvedDateByAdmin,
+  paymentStatus: events.paymentStatus,
+  eventStatus: events.eventStatus,
+  ...businessPublicColumns,
+}
+
+export interface ListWindow {
+  /** Today in the platform time zone (yyyy-mm-dd): events whose last date is before it are over. */
+  today: string
+  limit: number
+  offset?: number
+}
+
+const showDates = eventShowDates
+
+/**
+ * How to find a page of matches, soonest first (each at its first date from the listing's start). `walk` reads the
+ * show-date index in date order from that start and keeps the rows that are an event's first date and match: its
+ * cost is the page (more when few events match). `candidates` finds the matching events first (through their own
+ * indexes) and looks up each one's row: its cost is the number of matches. The cheaper one is chosen from the
+ * counts, which are cached.
+ */
+export type ListingStrategy = 'walk' | 'candidates'
+
+export function listingStrategy({
+  matches,
+  live,
+  rows,
+}: {
+  matches: number
+  live: number
+  rows: number
+}): ListingStrategy {
+  if (matches === 0) return 'candidates'
+  // A walk reads about `rows × live / matches` rows (`live`: the events it walks through); the candidates are the
+  // matches themselves.
+  return rows * live < matches * matches ? 'walk' : 'candidates'
+}
+
+/**
+ * The ids and next show dates of one page of matches (not run), so the benchmark can EXPLAIN what the pages run.
+ */
+export function rankedLiveEventsQuery(
+  filters: CalendarFilters,
+  { today, limit, offset = 0 }: ListWindow,
+  strategy: ListingStrategy,
+) {
+  // The walk reads in date order; nearest first needs every match's distance, so it starts from the candidates.
+  if (strategy === 'walk' && filters.sort !== 'nearest') {
+    const base = db.select({ id: showDates.eventId, next: showDates.showDate }).from(showDates).$dynamic()
+    const withEvents = needsEventRow(filters)
+      ? joinBusiness(base.innerJoin(events, eq(events.eventID, showDates.eventId)), filters)
+      : base
+    return withEvents
+      .where(
+        and(
+          listingRow(showDates, filters, today),
+          ...eventFilterConditions(filters, showDates.category),
+          windowFromToday(filters, today) ? undefined : showsInWindow(showDates.eventId, filters),
+        ),
+      )
+      .orderBy(asc(showDates.showDate), asc(showDates.eventId))
+      .limit(limit)
+      .offset(offset)
+  }
+  const candidates = db
+    .select({ id: events.eventID, next: showDates.showDate })
+    .from(events)
+    .innerJoin(showDates, and(eq(showDates.eventId, events.eventID), listingRow(showDates, filters, today)))
+    .$dynamic()
+  const order = [asc(showDates.showDate), asc(events.eventID)]
+  return joinBusiness(candidates, filters)
+    .where(and(...liveEventConditions(today), ...filterConditions(filters)))
+    .orderBy(...(filters.sort === 'nearest' ? [asc(distanceMiles), ...order] : order))
+    .limit(limit)
+    .offset(offset)
+}
+
+/**
+ * The count (not run). Without a keyword, ZIP or distance, and with no date window or one from today on, it sums the
+ * counts table over the window's days: each event is counted at its first date in the window (the row whose date is
+ * in the window and whose previous date is before the window's start), and every such date is today or later, so the
+ * event is live. Otherwise it counts the matching events.
+ */
+export function countLiveEventsQuery(filters: CalendarFilters, { today }: { today: string }) {
+  const window = dateWindow(filters)
+  if ((!window || windowFromToday(filters, today)) && !needsEventRow(filters)) {
+    const from = listingStart(filters, today)
+    return db
+      .select({ n: sql<number>`coalesce(sum(${showDateCounts.events}), 0)::integer` })
+      .from(showDateCounts)
+      .where(
+        and(
+          eq(showDateCounts.category, filters.category || EVERY_CATEGORY),
+          gte(showDateCounts.showDate, from),
+          window ? lte(showDateCounts.showDate, window.to) : undefined,
+          sql`${showDateCounts.previousDate} < ${from}::date`,
+        ),
+      )
+  }
+  // The join is only needed for the ZIP and distance filters; without it the events indexes answer the count.
+  return joinBusiness(db.select({ n: count() }).from(events).$dynamic(), filters).where(
+    and(...liveEventConditions(today), ...filterConditions(filters)),
+  )
+}
+
+export type LiveEvent = Awaited<ReturnType<typeof listLiveEvents>>[number]
+
+/** The page's events with their business, in the order of `ranked`. */
+async function eventsInOrder(ranked: Array<{ id: number; next: string }>) {
+  if (ranked.length === 0) return []
+  const rows = await db
+    .select(liveEventColumns)
+    .from(events)
+    .innerJoin(business, eq(business.businessID, events.businessID))
+    .where(
+      inArray(
+        events.eventID,
+        ranked.map((r) => r.id),
+      ),
+    )
+  const byID = new Map(rows.map((row) => [row.eventID, row]))
+  return ranked.flatMap(({ id, next }) => {
+    const row = byID.get(id)
+    return row
+      ? [{ ...row, nextShowDate: next, stillPhotoPath: row.stillPhotoURL, videoPath: row.videoURL }]
+      : []
+  })
+}
+
+/**
+ * One page of live events matching `filters`, soonest upcoming date first (then id). Every filter runs in SQL, so
+ * only the requested page leaves the database. Without counts, a walk is used when no filter but dates is set.
+ */
+export async function listLiveEvents(
+  filters: CalendarFilters,
+  window: ListWindow,
+  strategy: ListingStrategy = hasEventFilters(filters) ? 'candidates' : 'walk',
+) {
+  return eventsInOrder(await rankedLiveEventsQuery(filters, window, strategy))
+}
+
+/** How many live events match `filters`. */
+export async function countLiveEvents(
+  filters: CalendarFilters,
+  { today }: { today: string },
+): Promise<number> {
+  const [row] = await countLiveEventsQuery(filters, { today })
+  return row?.n ?? 0
+}
+
+/** The events a walk reads through for these filters: every live event, or for a window from today on, its own. */
+export function walkedEvents(filters: CalendarFilters, today: string): CalendarFilters {
+  return windowFromToday(filters, today)
+    ? { ...EMPTY_CALENDAR_FILTERS, from: filters.from, to: filters.to }
+    : EMPTY_CALENDAR_FILTERS
+}

@@ -1,0 +1,206 @@
+/** The calendar's month grid: for each day, its first live events matching the filters and how many there are. */
+import { and, asc, eq, gte, lte, sql, type SQLWrapper } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
+import { addDaysIso } from '#app/utils/time.ts'
+import { db } from '#db/client.server.ts'
+import { eventShowDates, events, showDateCounts } from '#db/schema.ts'
+import { dateWindow, type CalendarFilters } from './calendar-filters.ts'
+import type { DayEvents } from './calendar-month.ts'
+import {
+  eventFilterConditions,
+  EVERY_CATEGORY,
+  joinBusiness,
+  liveEventConditions,
+  needsEventRow,
+} from './calendar-filter-sql.server.ts'
+
+const showDates = eventShowDates
+
+interface DayRange {
+  today: string
+  from: string
+  to: string
+  perDay: number
+}
+
+/**
+ * A show-date row the month grid lists for these filters (no keyword, ZIP or distance): a grid day of an event still
+ * live (its last date from today on), in the category. Named by its table, so inside the counts' lateral read it
+ * cannot be taken for the counts' own `grid_day`.
+ */
+function gridRow(
+  row: { gridDay: SQLWrapper; lastDate: SQLWrapper; category: SQLWrapper },
+  filters: CalendarFilters,
+  today: string,
+) {
+  return and(
+    sql`${row.gridDay}`,
+    sql`${row.lastDate} >= ${today}::date`,
+    ...eventFilterConditions(filters, row.category),
+  )
+}
+
+/** A show-date row's place among its day's rows (by event id), and how many rows its day has. */
+function rankInDay() {
+  return {
+    rank: sql<number>`row_number() OVER (PARTITION BY ${showDates.showDate} ORDER BY ${showDates.eventId})`.as(
+      'rank',
+    ),
+    dayTotal: sql<number>`count(*) OVER (PARTITION BY ${showDates.showDate})`.as('day_total'),
+  }
+}
+
+/** What a day of the grid shows of each event it lists, with the day and its total from `day`. */
+function listedEvent<D, T>(day: { date: D; dayTotal: T }) {
+  return {
+    date: day.date,
+    eventID: events.eventID,
+    eventTitle: events.eventTitle,
+    category: events.category,
+    dayTotal: day.dayTotal,
+  }
+}
+
+const daysBetween = (from: string, to: string) =>
+  sql`${showDates.showDate} BETWEEN ${from}::date AND ${to}::date`
+
+/** The grid's days from today on: each day's total summed from the counts, and its first events from the rows. */
+function daysFromCounts(filters: CalendarFilters, { today, from, to, perDay }: DayRange) {
+  const days = db
+    .select({
+      date: showDateCounts.showDate,
+      dayTotal: sql<number>`sum(${showDateCounts.events})::integer`.as('day_total'),
+    })
+    .from(showDateCounts)
+    .where(
+      and(
+        eq(showDateCounts.category, filters.category || EVERY_CATEGORY),
+        gte(showDateCounts.showDate, from),
+        lte(showDateCounts.showDate, to),
+        eq(showDateCounts.gridDay, true),
+      ),
+    )
+    .groupBy(showDateCounts.showDate)
+    .as('days')
+  const row = alias(eventShowDates, 'listed_row')
+  const listed = db
+    .select({ eventID: row.eventId })
+    .from(row)
+    .where(and(eq(row.showDate, days.date), gridRow(row, filters, today)))
+    .orderBy(asc(row.eventId))
+    .limit(perDay)
+    .as('listed')
+  return db
+    .select(listedEvent(days))
+    .from(days)
+    .crossJoinLateral(listed)
+    .innerJoin(events, eq(events.eventID, listed.eventID))
+    .orderBy(asc(days.date), asc(events.eventID))
+}
+
+/**
+ * The grid's days before today (the current month's): the counts include events that are over there, so the rows
+ * of events still running are counted from the grid index itself.
+ */
+function daysFromRows(filters: CalendarFilters, { today, from, to, perDay }: DayRange) {
+  const ranked = db
+    .select({
+      date: showDates.showDate,
+      eventID: showDates.eventId,
+      ...rankInDay(),
+    })
+    .from(showDates)
+    .where(and(daysBetween(from, to), gridRow(showDates, filters, today)))
+    .as('ranked')
+  return db
+    .select(listedEvent(ranked))
+    .from(ranked)
+    .innerJoin(events, eq(events.eventID, ranked.eventID))
+    .where(lte(ranked.rank, perDay))
+    .orderBy(asc(ranked.date), asc(ranked.eventID))
+}
+
+/** With a keyword, ZIP or distance: the matching events joined to their rows. */
+function daysFromMatches(filters: CalendarFilters, { today, from, to, perDay }: DayRange) {
+  const query = db
+    .select({
+      date: showDates.showDate,
+      eventID: events.eventID,
+      eventTitle: events.eventTitle,
+      category: events.category,
+      ...rankInDay(),
+    })
+    .from(showDates)
+    .innerJoin(events, eq(events.eventID, showDates.eventId))
+    .$dynamic()
+  const ranked = joinBusiness(query, filters)
+    .where(
+      and(
+        daysBetween(from, to),
+        sql`${showDates.gridDay}`,
+        ...liveEventConditions(today),
+        ...eventFilterConditions(filters),
+      ),
+    )
+    .as('ranked')
+  return db
+    .select({
+      date: ranked.date,
+      eventID: ranked.eventID,
+      eventTitle: ranked.eventTitle,
+      category: ranked.category,
+      dayTotal: ranked.dayTotal,
+    })
+    .from(ranked)
+    .where(lte(ranked.rank, perDay))
+    .orderBy(asc(ranked.date), asc(ranked.rank))
+}
+
+/**
+ * The queries (not run) for the live events matching `filters` on each day from `from` to `to`: the first `perDay`
+ * of each day by id, and the day's count. A day lists an event on its own date when it has one, else on each of its
+ * display dates (`eventDates`): the show-date rows are both, and `grid_day` says which of them the grid lists.
+ * Without a keyword, ZIP or distance, the days from today on cost the month's days (counts), and the days before
+ * today their rows; otherwise the matching events are read. Named, so the benchmark can EXPLAIN them.
+ */
+export function eventsByDayQueries(filters: CalendarFilters, range: DayRange) {
+  if (needsEventRow(filters)) return [['month', daysFromMatches(filters, range)]] as const
+  const { today, from, to } = range
+  const queries: Array<
+    readonly [string, ReturnType<typeof daysFromRows> | ReturnType<typeof daysFromCounts>]
+  > = []
+  if (from < today) {
+    const yesterday = addDaysIso(today, -1)
+    queries.push([
+      'month (days before today)',
+      daysFromRows(filters, { ...range, to: to < today ? to : yesterday }),
+    ])
+  }
+  if (to >= today)
+    queries.push(['month', daysFromCounts(filters, { ...range, from: from < today ? today : from })])
+  return queries
+}
+
+/**
+ * The month grid's days from `from` to `to` (only days with a match), within the filters' own date window: a day
+ * outside it shows nothing, as the list would.
+ */
+export async function listEventsByDay(
+  filters: CalendarFilters,
+  range: { today: string; from: string; to: string; perDay: number },
+): Promise<DayEvents[]> {
+  const window = dateWindow(filters)
+  const from = window?.from && window.from > range.from ? window.from : range.from
+  const to = window && window.to < range.to ? window.to : range.to
+  if (from > to) return []
+  const parts = await Promise.all(
+    eventsByDayQueries(filters, { ...range, from, to }).map(([, query]) => query),
+  )
+  const days = new Map<string, DayEvents>()
+  for (const row of parts.flat()) {
+    let day = days.get(row.date)
+    if (!day) days.set(row.date, (day = { date: row.date, events: [], total: Number(row.dayTotal) }))
+    day.events.push({ eventID: row.eventID, eventTitle: row.eventTitle, category: row.category })
+  }
+  return [...days.values()]
+}

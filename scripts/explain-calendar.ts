@@ -1,0 +1,44 @@
+/**
+ * The queries the calendar runs for a filter set and page, named and not run, so the calendar benchmark
+ * (bench-calendar.ts) can EXPLAIN them. The strategy is chosen from the counts as the cached listing chooses it
+ * (app/models/cached-listing.server.ts), read from the database rather than the cache.
+ */
+import type { SQLWrapper } from 'drizzle-orm'
+import { FEATURED_EVENTS_LIMIT } from '#app/constants.ts'
+import { CALENDAR_PAGE_SIZE } from '#app/models/cached-listing.server.ts'
+import type { CalendarFilters } from '#app/models/calendar-filters.ts'
+import {
+  countLiveEvents,
+  countLiveEventsQuery,
+  listingStrategy,
+  rankedLiveEventsQuery,
+  walkedEvents,
+} from '#app/models/calendar-listing.server.ts'
+
+/** The queries the calendar runs for these filters and page, named, for the benchmark's EXPLAIN. */
+export async function explainCalendarQueries(
+  filters: CalendarFilters,
+  { today, page }: { today: string; page: number },
+): Promise<Array<[string, SQLWrapper]>> {
+  const offset = (page - 1) * CALENDAR_PAGE_SIZE
+  const [matches, live] = await Promise.all([
+    countLiveEvents(filters, { today }),
+    countLiveEvents(walkedEvents(filters, today), { today }),
+  ])
+  const strategy = listingStrategy({ matches, live, rows: offset + CALENDAR_PAGE_SIZE })
+  const queries: Array<[string, SQLWrapper]> = [
+    ['count', countLiveEventsQuery(filters, { today })],
+    [
+      `listing (${strategy})`,
+      rankedLiveEventsQuery(filters, { today, limit: CALENDAR_PAGE_SIZE, offset }, strategy),
+    ],
+  ]
+  if (page > 1) {
+    const featured = listingStrategy({ matches, live, rows: FEATURED_EVENTS_LIMIT })
+    queries.push([
+      `featured (${featured})`,
+      rankedLiveEventsQuery(filters, { today, limit: FEATURED_EVENTS_LIMIT }, featured),
+    ])
+  }
+  return queries
+}
