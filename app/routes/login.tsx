@@ -7,9 +7,9 @@ import {
   primaryButtonClass,
   secondaryButtonClass,
   Spinner,
-  TextField,
   useHydrated,
 } from '#app/components/account-ui.tsx'
+import { TextField } from '#app/components/form-field.tsx'
 import { useCheckedForm } from '#app/components/checked-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { toast } from '#app/components/toaster.tsx'
@@ -43,10 +43,16 @@ export async function action({ request }: ActionFunctionArgs) {
     const headers = result.retryAfterSeconds ? { 'Retry-After': String(result.retryAfterSeconds) } : undefined
     const reply = submission.reply({
       hideFields: ['password'],
-      ...(result.field ? { fieldErrors: { [result.field]: [result.message] } } : { formErrors: [result.message] }),
+      ...(result.field
+        ? { fieldErrors: { [result.field]: [result.message] } }
+        : { formErrors: [result.message] }),
     })
     return data(
-      { result: reply, error: { title: result.title, message: result.message, field: result.field ?? null }, email },
+      {
+        result: reply,
+        error: { title: result.title, message: result.message, field: result.field ?? null },
+        email,
+      },
       { status: result.status, headers },
     )
   }
@@ -111,24 +117,20 @@ export default function SignIn() {
           {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
           <TextField
             label="Email"
-            errorId={email.errorId}
-            errors={email.errors}
+            field={{ ...email, id: 'email' }}
             inputProps={{
               ...email.inputProps,
               type: 'email',
-              id: 'email',
               autoComplete: 'email',
               required: true,
             }}
           />
           <TextField
             label="Password"
-            errorId={password.errorId}
-            errors={password.errors}
+            field={{ ...password, id: 'password' }}
             inputProps={{
               ...password.inputProps,
               type: showPassword ? 'text' : 'password',
-              id: 'password',
               autoComplete: 'current-password',
               required: true,
             }}

@@ -1,5 +1,3 @@
-import type { Submission } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
 import { Authenticator } from 'remix-auth'
 import { FormStrategy } from 'remix-auth-form'
 import type { z } from 'zod'
@@ -23,6 +21,7 @@ import {
   rememberAddress,
   signInAttemptKey,
 } from './rate-limit.server.ts'
+import { parseFormSubmission, type Submission } from './form-submission.server.ts'
 import { readFormData, withFormBody } from './request-body.server.ts'
 
 export const LOGIN_FAILED_TITLE = 'Login Failed'
@@ -110,7 +109,7 @@ export async function signInBusiness(
 
 export interface FormSignIn {
   result: SignInResult
-  /** conform's reading of the form; its reply shows the answer beside the field it concerns. */
+  /** The form's reading (the form recipe's); its reply shows the answer beside the field it concerns. */
   submission: Submission<z.output<typeof signInFormSchema>>
   /** What was typed, to fill the form again when it is shown with an error. */
   email: string
@@ -134,7 +133,7 @@ function refused(problem: SignInProblem | undefined): SignInResult {
 /** The sign-in form's POST (fields email, password and optional redirectTo), read with the form's schema. */
 export async function signInBusinessForm(request: Request): Promise<FormSignIn> {
   const form = await readFormData(request)
-  const submission = parseWithZod(form, { schema: signInFormSchema })
+  const submission = parseFormSubmission(form, signInFormSchema)
   const typed = submission.payload.email
   const email = typeof typed === 'string' ? typed.trim().slice(0, 320) : ''
   if (submission.status !== 'success') {

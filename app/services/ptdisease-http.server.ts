@@ -2,8 +2,6 @@
  * HTTP glue shared by the /patient-diseases pages and /api/ptdisease: clinician guards, the no-store rule,
  * and the page forms' intent dispatch. The rules themselves live in the model and the schema.
  */
-import { parseWithZod } from '@conform-to/zod/v4'
-import type { SubmissionResult } from '@conform-to/react'
 import { data, type ActionFunctionArgs, type HeadersFunction } from '@remix-run/node'
 import { z } from 'zod'
 import {
@@ -23,6 +21,7 @@ import {
   PTDISEASE_MESSAGES,
 } from '#app/models/ptdisease-schema.ts'
 import { requireRole, type SessionUser } from './auth.server.ts'
+import { parseFormSubmission, type SubmissionResult } from './form-submission.server.ts'
 import { combineHeaders, invariantResponse, jsonError } from './http.server.ts'
 import { platformToday } from './platform-today.server.ts'
 import { redirectWithToast } from './toast.server.ts'
@@ -110,10 +109,7 @@ export async function handlePtdiseaseFormAction({
       { status: 400, headers: NO_STORE },
     )
   }
-  const submission = parseWithZod(formData, {
-    schema: ptdiseaseIntentServerSchema,
-    disableAutoCoercion: true,
-  })
+  const submission = parseFormSubmission(formData, ptdiseaseIntentServerSchema, { disableAutoCoercion: true })
   if (submission.status !== 'success') {
     return data<PtdiseaseActionData>(
       {

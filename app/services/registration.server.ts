@@ -1,4 +1,3 @@
-import { parseWithZod } from '@conform-to/zod/v4'
 import { z } from 'zod'
 import { registrationSchema, type Registration } from '#app/models/business-schema.ts'
 import { DUPLICATE_EMAIL_MESSAGE } from '#app/models/registration-rules.ts'
@@ -9,6 +8,7 @@ import {
 } from '#app/models/business.server.ts'
 import type { Business } from '#db/schema.ts'
 import { getEnv } from './env.server.ts'
+import { parseFormSubmission } from './form-submission.server.ts'
 import { linkOrigin } from './site-url.server.ts'
 import { getSessionIdentity, getUser, startSession } from './auth.server.ts'
 import { databaseFailureResponse } from './database-errors.server.ts'
@@ -68,12 +68,12 @@ function failure(error: unknown): RegistrationFailure {
   return { ok: false, ...databaseFailureResponse(error, REGISTRATION_FAILED_MESSAGE) }
 }
 
-/** Form posts (page action and form-encoded API calls): conform's submission, or a failure that is not the user's. */
+/** Form posts (page action and form-encoded API calls): the form's submission, or a failure that is not the user's. */
 export async function parseRegistrationForm(formData: FormData) {
   try {
     return {
       ok: true as const,
-      submission: await parseWithZod(formData, { schema: serverRegistrationSchema, async: true }),
+      submission: await parseFormSubmission(formData, serverRegistrationSchema, { async: true }),
     }
   } catch (error) {
     return failure(error)
@@ -107,7 +107,7 @@ export async function parseRegistrationFormFields(formData: FormData): Promise<P
   return { ok: true, errors: fieldErrorsOf(submission.error) }
 }
 
-/** conform's error map (null for a field without errors) as `{field: [messages]}`. */
+/** A submission's error map (null for a field without errors) as `{field: [messages]}`. */
 export function fieldErrorsOf(error: Record<string, string[] | null> | null | undefined): FieldErrors {
   return Object.fromEntries(Object.entries(error ?? {}).map(([field, messages]) => [field, messages ?? []]))
 }
