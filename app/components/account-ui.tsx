@@ -1,4 +1,4 @@
-import { useEffect, useState, type InputHTMLAttributes, type ReactNode, type Ref } from 'react'
+import { useEffect, useState } from 'react'
 
 /** False during the server render and the first client render, true once React runs in the browser. */
 export function useHydrated() {
@@ -24,55 +24,6 @@ export const primaryButtonClass =
 
 export const secondaryButtonClass =
   'inline-flex items-center justify-center gap-2 rounded-md border border-slate-300 bg-white px-4 py-2 font-medium text-slate-800 hover:bg-slate-50'
-
-export function FieldErrors({ id, errors }: { id: string; errors?: string[] | null }) {
-  if (!errors?.length) return null
-  return (
-    <ul id={id} className="mt-1 space-y-0.5 text-sm text-red-700">
-      {errors.map((e) => (
-        <li key={e}>{e}</li>
-      ))}
-    </ul>
-  )
-}
-
-/** A labelled input with its error list; `inputProps` usually come from conform's getInputProps. */
-export function TextField({
-  label,
-  hint,
-  errors,
-  errorId,
-  inputProps,
-  trailing,
-  className = '',
-}: {
-  label: ReactNode
-  hint?: ReactNode
-  errors?: string[] | null
-  errorId: string
-  inputProps: InputHTMLAttributes<HTMLInputElement> & {
-    id: string
-    key?: string | undefined
-    ref?: Ref<HTMLInputElement>
-  }
-  trailing?: ReactNode
-  className?: string
-}) {
-  const { key, ...props } = inputProps
-  return (
-    <div className={className}>
-      <label htmlFor={props.id} className="block text-sm font-medium text-slate-800">
-        {label}
-      </label>
-      <div className="mt-1 flex gap-2">
-        <input key={key} {...props} className={inputClass} />
-        {trailing}
-      </div>
-      {hint ? <p className="mt-1 text-xs text-slate-500">{hint}</p> : null}
-      <FieldErrors id={errorId} errors={errors} />
-    </div>
-  )
-}
 
 /** A password input; once JavaScript runs, a button shows or hides what was typed. */
 export function PasswordToggle({ shown, onToggle }: { shown: boolean; onToggle: () => void }) {

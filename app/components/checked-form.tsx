@@ -1,14 +1,18 @@
 import { useEffect, useRef, useState, type FormEvent, type SyntheticEvent } from 'react'
+import { useHydrated } from './account-ui.tsx'
 
 /**
- * A form the server checks (conform's `parseWithZod(…).reply()` is the answer it sends back) and the browser
- * pre-checks with plain rules, for pages whose script must stay small: conform's browser runtime alone would be
- * 9 KB gzip, zod another 24 KB. The browser's own constraint bubbles stay off (the inputs' constraints still tell
- * assistive technology what is expected): without JavaScript the server's reply is rendered; with it, the form checks a field when it is left (or only on submit), re-checks it while it is fixed,
- * and does not submit while a check fails, focusing the first field in question.
+ * The browser half of the one form recipe (docs/decisions/022-one-form-recipe.md); the server half is
+ * `parseFormSubmission` (app/services/form-submission.server.ts), whose `reply()` this renders. Every form of the
+ * app uses it, drawing its fields with `FormField` (form-field.tsx). It is under 1 KB gzip: conform's browser
+ * runtime would be 9 KB, and pages with a script budget check with zod-free rules (`app/models/*-rules.ts`), while
+ * staff pages may check with the server's own zod schema (`zodCheck`, zod-check.ts). Without JavaScript the server's reply is
+ * rendered (and, with `browserChecksWithoutJs`, the browser's own checks run before the post); with it, the form
+ * checks a field when it is left (or only on submit), re-checks it while it is fixed, and does not submit while a
+ * check fails, focusing the first field in question.
  */
 
-/** The part of conform's SubmissionResult the page reads: what was sent back and the errors per field ('' = form). */
+/** The part of the server's reply the page reads: what was sent back and the errors per field ('' = form). */
 export interface FormReply {
   initialValue?: Record<string, unknown> | null
   error?: Record<string, string[] | null | undefined> | null
@@ -30,10 +34,11 @@ function errorsOf(reply: FormReply | null | undefined): Errors {
   )
 }
 
-function valuesOf(form: HTMLFormElement): [FieldValues, FieldLists] {
+function valuesOf(form: HTMLFormElement, submitter?: HTMLElement | null): [FieldValues, FieldLists] {
   const values: FieldValues = {}
   const lists: FieldLists = {}
-  for (const [name, value] of new FormData(form)) {
+  // The pressed button's name and value belong to the submission (an `intent` that picks the rule).
+  for (const [name, value] of new FormData(form, submitter ?? undefined)) {
     if (typeof value !== 'string') continue
     values[name] = value
     ;(lists[name] ??= []).push(value)
@@ -53,6 +58,7 @@ export function useCheckedForm({
   checkOnBlur = false,
   defaultValue = {},
   trimmed = [],
+  browserChecksWithoutJs = false,
   onInvalid,
 }: {
   id: string
@@ -63,12 +69,18 @@ export function useCheckedForm({
   defaultValue?: Record<string, string | undefined>
   /** Fields whose value is trimmed before it is checked and sent. */
   trimmed?: readonly string[]
+  /**
+   * Without JavaScript the browser's own checks (required, lengths, ranges) run before the post; with it they give
+   * way to the messages at the fields. Off: the server's messages answer every post.
+   */
+  browserChecksWithoutJs?: boolean
   /** Called with the problems when a submit is held back. */
   onInvalid?: (problems: Record<string, string>, values: FieldValues) => void
 }) {
   const [errors, setErrors] = useState<Errors>(() => errorsOf(reply))
   // Fields whose errors are shown and kept up to date while typing: the ones left or submitted once.
   const checked = useRef(new Set<string>())
+  const hydrated = useHydrated()
   useEffect(() => setErrors(errorsOf(reply)), [reply])
 
   function recheck(form: HTMLFormElement) {
@@ -83,14 +95,15 @@ export function useCheckedForm({
 
   const formProps = {
     id,
-    noValidate: true,
+    noValidate: browserChecksWithoutJs ? hydrated : true,
     onSubmit(event: FormEvent<HTMLFormElement>) {
       const form = event.currentTarget
       for (const name of trimmed) {
         const input = form.elements.namedItem(name)
         if (input instanceof HTMLInputElement) input.value = input.value.trim()
       }
-      const [values, lists] = valuesOf(form)
+      const submitter = (event.nativeEvent as SubmitEvent | undefined)?.submitter
+      const [values, lists] = valuesOf(form, submitter)
       const problems = check(values, lists)
       for (const name of Object.keys(problems)) checked.current.add(name)
       const names = Object.keys(problems)
@@ -123,21 +136,13 @@ export function useCheckedForm({
     const fieldErrors = errors[name]
     const errorId = `${id}-${name}-error`
     const sent = reply?.initialValue?.[name]
-    const aria = {
-      'aria-invalid': fieldErrors ? true : undefined,
-      'aria-describedby': fieldErrors ? errorId : undefined,
-    }
+    const fieldId = `${id}-${name}`
+    // `FormField` (form-field.tsx) draws the errors and wires aria-invalid / aria-describedby to the control.
     return {
+      id: fieldId,
       errors: fieldErrors,
       errorId,
-      /** For inputs that keep their own value and id. */
-      aria,
-      inputProps: {
-        id: `${id}-${name}`,
-        name,
-        defaultValue: typeof sent === 'string' ? sent : defaultValue[name],
-        ...aria,
-      },
+      inputProps: { id: fieldId, name, defaultValue: typeof sent === 'string' ? sent : defaultValue[name] },
     }
   }
 

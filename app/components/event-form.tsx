@@ -110,8 +110,6 @@ export function EventForm({
         className="grid gap-8"
         aria-labelledby="create-event-heading"
         {...fields.formProps}
-        // Without JavaScript the browser's own checks apply before the post.
-        noValidate={hydrated}
         onSubmit={hydrated ? onSubmit : undefined}
       >
         <section

@@ -1,20 +1,15 @@
 import '#app/zod-config.ts'
-import {
-  getFormProps,
-  getInputProps,
-  getSelectProps,
-  getTextareaProps,
-  useForm,
-  type FieldMetadata,
-  type SubmissionResult,
-} from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Form, Link, useLocation, useNavigate, useNavigation } from '@remix-run/react'
 import { format, parseISO } from 'date-fns'
 import { useEffect, useId, useMemo, type ReactNode } from 'react'
+import { useCheckedForm, type FormReply } from '#app/components/checked-form.tsx'
+import { zodCheck } from '#app/components/zod-check.ts'
+import { DialogActions } from '#app/components/dialog-actions.tsx'
+import { FormField, type FieldState } from '#app/components/form-field.tsx'
 import { toast } from '#app/components/toaster.tsx'
 import { ModalBackdrop } from '#app/components/modal-backdrop.tsx'
 import {
+  PTDISEASE_BOOLEAN_FIELDS,
   PTDISEASE_FIELD_LABELS as LABELS,
   PTDISEASE_LIMITS,
   PTDISEASE_SEXES,
@@ -33,38 +28,9 @@ const inputClass =
   'mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm ' +
   'focus:border-brand-500 focus:ring-1 focus:ring-brand-500 focus:outline-none aria-[invalid=true]:border-red-600'
 
-type Field = FieldMetadata<unknown, Record<string, unknown>, string[]>
+const labelClass = 'text-sm font-medium text-slate-700'
 
-function FieldErrors({ field }: { field: Field }) {
-  if (!field.errors?.length) return null
-  return (
-    <p id={field.errorId} className="mt-1 text-sm text-red-700">
-      {field.errors.join(' ')}
-    </p>
-  )
-}
-
-/** The required mark sits outside the label so the label's text (and the field's accessible name) is exact. */
-function FieldLabel({
-  field,
-  children,
-  required,
-}: {
-  field: Field
-  children: ReactNode
-  required?: boolean
-}) {
-  return (
-    <div className="flex gap-1 text-sm font-medium text-slate-700">
-      <label htmlFor={field.id}>{children}</label>
-      {required ? (
-        <span className="text-red-600" aria-hidden>
-          *
-        </span>
-      ) : null}
-    </div>
-  )
-}
+type CheckedField = FieldState & { inputProps: { name: string; defaultValue?: string } }
 
 function InputField({
   field,
@@ -75,7 +41,7 @@ function InputField({
   hint,
   ...native
 }: {
-  field: Field
+  field: CheckedField
   label: string
   type?: 'text' | 'date' | 'number'
   required?: boolean
@@ -88,31 +54,58 @@ function InputField({
   inputMode?: 'numeric' | 'text'
   pattern?: string
 }) {
-  const { key, ...props } = getInputProps(field, { type })
   return (
-    <div>
-      <FieldLabel field={field} required={required}>
-        {label}
-      </FieldLabel>
-      <input key={key} {...props} {...native} autoFocus={autoFocus} className={inputClass} />
-      {hint ? <p className="mt-1 text-xs text-slate-500">{hint}</p> : null}
-      <FieldErrors field={field} />
-    </div>
+    <FormField field={field} label={label} description={hint} labelClassName={labelClass}>
+      {(control) => (
+        <>
+          {required ? (
+            <span className="ml-1 text-sm text-red-600" aria-hidden>
+              *
+            </span>
+          ) : null}
+          <input
+            {...field.inputProps}
+            {...control}
+            type={type}
+            required={required}
+            {...native}
+            autoFocus={autoFocus}
+            className={inputClass}
+          />
+        </>
+      )}
+    </FormField>
   )
 }
 
-function CheckboxField({ field, label }: { field: Field; label: string }) {
-  const { key, ...props } = getInputProps(field, { type: 'checkbox' })
+function CheckboxField({
+  field,
+  label,
+  ticked,
+}: {
+  field: FieldState & { inputProps: { name: string } }
+  label: string
+  /** Ticked when the form is drawn. */
+  ticked: boolean
+}) {
   return (
-    <div>
-      <div className="flex items-center gap-2">
-        <input key={key} {...props} className="size-4 rounded border-slate-300 accent-brand-600" />
-        <label htmlFor={field.id} className="text-sm font-medium text-slate-700">
-          {label}
-        </label>
-      </div>
-      <FieldErrors field={field} />
-    </div>
+    // The box is drawn before its label (CSS order; the label comes first in the markup), a message under both.
+    <FormField
+      field={field}
+      label={label}
+      labelClassName={labelClass}
+      className="flex flex-wrap items-center gap-x-2 [&>div]:basis-full [&>input]:-order-1"
+    >
+      {(control) => (
+        <input
+          {...control}
+          name={field.inputProps.name}
+          defaultChecked={ticked}
+          type="checkbox"
+          className="size-4 rounded border-slate-300 accent-brand-600"
+        />
+      )}
+    </FormField>
   )
 }
 
@@ -125,12 +118,28 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   )
 }
 
+/** A record's values as the form's text: numbers as digits, a ticked box as 'on', nothing for an empty value. */
+function formText(values: Partial<PtdiseaseInputValues> | undefined): Record<string, string | undefined> {
+  return Object.fromEntries(
+    Object.entries(values ?? {}).map(([name, value]) => [
+      name,
+      typeof value === 'string'
+        ? value
+        : typeof value === 'number'
+          ? String(value)
+          : value === true
+            ? 'on'
+            : undefined,
+    ]),
+  )
+}
+
 export interface PtdiseaseFormProps {
   intent: 'create' | 'update'
   recordId?: number
   defaultValue?: Partial<PtdiseaseInputValues>
   /** What the server sent back after a failed save. */
-  lastResult?: SubmissionResult<string[]> | null
+  lastResult?: (FormReply & { status?: 'error' | 'success' }) | null
   message?: string
   /** The platform's today (yyyy-mm-dd): the latest date of birth. */
   today: string
@@ -153,19 +162,16 @@ export function PtdiseaseForm({
   const navigation = useNavigation()
   const location = useLocation()
   // The browser checks against the platform's today from the loader, not its own clock's date.
-  const schema = useMemo(() => buildPtdiseaseSchema(() => today), [today])
-  const constraint = useMemo(() => getZodConstraint(schema), [schema])
-  const [form, fields] = useForm({
+  const check = useMemo(() => zodCheck(buildPtdiseaseSchema(() => today)), [today])
+  const initial = formText(defaultValue)
+  const { formProps, field, formErrors, formErrorId } = useCheckedForm({
     id: intent === 'create' ? 'ptdisease-create' : `ptdisease-edit-${recordId}`,
-    lastResult: lastResult ?? undefined,
-    // conform serialises numbers, booleans ('on') and nulls itself; the schema's input type is `unknown`.
-    defaultValue: defaultValue as Record<string, string | null | undefined> | undefined,
-    constraint,
+    reply: lastResult,
+    defaultValue: initial,
+    check,
+    checkOnBlur: true,
     // Without JavaScript the browser's own checks (required, maxlength, min/max) still apply.
-    defaultNoValidate: false,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema, disableAutoCoercion: true }),
+    browserChecksWithoutJs: true,
   })
 
   useEffect(() => {
@@ -175,15 +181,25 @@ export function PtdiseaseForm({
   }, [lastResult, message])
 
   const saving = navigation.state !== 'idle' && navigation.formData?.get('intent') === intent
-  const f = fields as unknown as Record<keyof PtdiseaseInputValues, Field>
+  const sex = field('sexpatient')
+  const comment = field('comment')
+  // After a refused post a box shows what was sent (absent = unticked), before one what the record holds.
+  const sent = lastResult?.initialValue
+  const checkbox = (name: (typeof PTDISEASE_BOOLEAN_FIELDS)[number]) => (
+    <CheckboxField
+      field={field(name)}
+      label={LABELS[name]}
+      ticked={(sent ? sent[name] : initial[name]) === 'on'}
+    />
+  )
 
   return (
     <Form
       method="post"
       action={`${location.pathname}${location.search}`}
-      {...getFormProps(form)}
+      {...formProps}
+      aria-describedby={formErrors.length ? formErrorId : undefined}
       className="grid gap-5"
-      aria-describedby={form.errors?.length ? form.errorId : undefined}
     >
       <input type="hidden" name="intent" value={intent} />
       <p className="-mt-2 text-sm text-slate-600">
@@ -191,44 +207,45 @@ export function PtdiseaseForm({
       </p>
       {recordId !== undefined ? <input type="hidden" name="id" value={recordId} /> : null}
 
-      {form.errors?.length ? (
+      {formErrors.length ? (
         <p
-          id={form.errorId}
+          id={formErrorId}
           role="alert"
           className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800"
         >
-          {form.errors.join(' ')}
+          {formErrors.join(' ')}
         </p>
       ) : null}
 
       <Section title="Patient Information">
-        <InputField field={f.mrn} label={LABELS.mrn} required autoFocus maxLength={PTDISEASE_LIMITS.mrn} />
         <InputField
-          field={f.patientnumber}
+          field={field('mrn')}
+          label={LABELS.mrn}
+          required
+          autoFocus
+          maxLength={PTDISEASE_LIMITS.mrn}
+        />
+        <InputField
+          field={field('patientnumber')}
           label={LABELS.patientnumber}
           inputMode="numeric"
           pattern="[0-9]*"
           hint="A positive whole number."
         />
-        <div>
-          <FieldLabel field={f.sexpatient}>{LABELS.sexpatient}</FieldLabel>
-          {(() => {
-            const { key, ...props } = getSelectProps(f.sexpatient)
-            return (
-              <select key={key} {...props} className={inputClass}>
-                <option value="">Select…</option>
-                {PTDISEASE_SEXES.map((sex) => (
-                  <option key={sex} value={sex}>
-                    {sex}
-                  </option>
-                ))}
-              </select>
-            )
-          })()}
-          <FieldErrors field={f.sexpatient} />
-        </div>
+        <FormField field={sex} label={LABELS.sexpatient} labelClassName={labelClass}>
+          {(control) => (
+            <select {...sex.inputProps} {...control} className={inputClass}>
+              <option value="">Select…</option>
+              {PTDISEASE_SEXES.map((option) => (
+                <option key={option} value={option}>
+                  {option}
+                </option>
+              ))}
+            </select>
+          )}
+        </FormField>
         <InputField
-          field={f.dob}
+          field={field('dob')}
           label={LABELS.dob}
           type="date"
           min={PTDISEASE_LIMITS.dobEarliest}
@@ -237,42 +254,53 @@ export function PtdiseaseForm({
       </Section>
 
       <Section title="Disease Information">
-        <InputField field={f.disease} label={LABELS.disease} required maxLength={PTDISEASE_LIMITS.disease} />
         <InputField
-          field={f.diseasecode}
+          field={field('disease')}
+          label={LABELS.disease}
+          required
+          maxLength={PTDISEASE_LIMITS.disease}
+        />
+        <InputField
+          field={field('diseasecode')}
           label={LABELS.diseasecode}
           maxLength={PTDISEASE_LIMITS.code}
           hint="For example E11.9"
         />
         <InputField
-          field={f.organsystem}
+          field={field('organsystem')}
           label={LABELS.organsystem}
           maxLength={PTDISEASE_LIMITS.organsystem}
         />
         <InputField
-          field={f.longshortproblem}
+          field={field('longshortproblem')}
           label={LABELS.longshortproblem}
           maxLength={PTDISEASE_LIMITS.longshortproblem}
         />
       </Section>
 
       <Section title="Tracking Information">
-        <InputField field={f.dateentered} label={LABELS.dateentered} type="date" />
-        <InputField field={f.lastreviewed} label={LABELS.lastreviewed} type="date" />
+        <InputField field={field('dateentered')} label={LABELS.dateentered} type="date" />
+        <InputField field={field('lastreviewed')} label={LABELS.lastreviewed} type="date" />
         <InputField
-          field={f.reviewInterval}
+          field={field('reviewInterval')}
           label={LABELS.reviewInterval}
           type="number"
           min={0}
           max={PTDISEASE_LIMITS.reviewIntervalMaxDays}
           step={1}
         />
-        <InputField field={f.questionsToAsk} label={LABELS.questionsToAsk} type="number" min={0} step={1} />
+        <InputField
+          field={field('questionsToAsk')}
+          label={LABELS.questionsToAsk}
+          type="number"
+          min={0}
+          step={1}
+        />
         <div className="grid grid-cols-2 gap-3 sm:col-span-2">
-          <CheckboxField field={f.choose} label={LABELS.choose} />
-          <CheckboxField field={f.finished} label={LABELS.finished} />
-          <CheckboxField field={f.resolved} label={LABELS.resolved} />
-          <CheckboxField field={f.ptanswered} label={LABELS.ptanswered} />
+          {checkbox('choose')}
+          {checkbox('finished')}
+          {checkbox('resolved')}
+          {checkbox('ptanswered')}
         </div>
         <p className="text-sm text-slate-600 sm:col-span-2">
           {computed ? (
@@ -297,47 +325,30 @@ export function PtdiseaseForm({
       </Section>
 
       <Section title="CDM Information">
-        <CheckboxField field={f.dxusedforcharge} label={LABELS.dxusedforcharge} />
-        <CheckboxField field={f.CDMok} label={LABELS.CDMok} />
-        <CheckboxField field={f.controlledCDM} label={LABELS.controlledCDM} />
+        {checkbox('dxusedforcharge')}
+        {checkbox('CDMok')}
+        {checkbox('controlledCDM')}
       </Section>
 
       <fieldset className="rounded-xl border border-slate-200 p-4">
         <legend className="px-1 text-base font-semibold text-ink">Comments</legend>
-        <label htmlFor={f.comment.id} className="block text-sm font-medium text-slate-700">
-          {LABELS.comment}
-        </label>
-        {(() => {
-          const { key, ...props } = getTextareaProps(f.comment)
-          return (
+        <FormField field={comment} label={LABELS.comment} labelClassName={`block ${labelClass}`}>
+          {(control) => (
             <textarea
-              key={key}
-              {...props}
+              {...comment.inputProps}
+              {...control}
               rows={4}
               maxLength={PTDISEASE_LIMITS.comment}
               className={inputClass}
             />
-          )
-        })()}
-        <FieldErrors field={f.comment} />
+          )}
+        </FormField>
       </fieldset>
 
-      <div className="flex flex-wrap justify-end gap-3">
-        <Link
-          to={cancelTo}
-          preventScrollReset
-          className="rounded-md border border-slate-300 bg-white px-4 py-2 font-medium text-slate-700 hover:bg-slate-50"
-        >
-          Cancel
-        </Link>
-        <button
-          type="submit"
-          disabled={saving}
-          className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
-        >
-          {saving ? 'Saving...' : 'Save Record'}
-        </button>
-      </div>
+      <DialogActions
+        leave={{ to: cancelTo, label: 'Cancel' }}
+        submit={{ label: 'Save Record', busyLabel: 'Saving...', busy: saving }}
+      />
     </Form>
   )
 }

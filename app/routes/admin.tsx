@@ -1,10 +1,12 @@
 import '#app/zod-config.ts'
-import { parseWithZod } from '@conform-to/zod/v4'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import type { ReactNode } from 'react'
+import { useCheckedForm, type FormReply } from '#app/components/checked-form.tsx'
+import { zodCheck } from '#app/components/zod-check.ts'
 import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
+import { FormField } from '#app/components/form-field.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { photoImgProps, WIDE_PHOTO_HEIGHT, WIDE_PHOTO_WIDTH } from '#app/components/photo-loading.ts'
 import { PRODUCT_NAME } from '#app/constants.ts'
@@ -13,6 +15,7 @@ import { ALL_DAYS, REJECTION_REASON_MAX, reviewFormSchema } from '#app/models/mo
 import type { RevisionChange } from '#app/models/event-revision.server.ts'
 import { requireRole } from '#app/services/auth.server.ts'
 import { getEnv } from '#app/services/env.server.ts'
+import { parseFormSubmission } from '#app/services/form-submission.server.ts'
 import { errorResponse } from '#app/services/http.server.ts'
 import { linkOrigin } from '#app/services/site-url.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
@@ -92,7 +95,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readFormData(request).catch((error: unknown) => {
     throw errorResponse(error, { request })
   })
-  const submission = parseWithZod(form, { schema: reviewFormSchema })
+  const submission = parseFormSubmission(form, reviewFormSchema)
   if (submission.status !== 'success') {
     return data({ result: submission.reply(), eventID: String(form.get('eventID') ?? '') }, { status: 400 })
   }
@@ -218,13 +221,31 @@ const buttonClass = {
     'rounded-md border border-red-300 bg-white px-4 py-2 font-medium text-red-700 hover:bg-red-50 disabled:opacity-60',
 }
 
-function PendingEventItem({ event, date, error }: { event: QueueItem; date: string; error?: string }) {
+/** Every message of a refused review but those shown at a field, as one line (a form changed by hand). */
+function otherMessages(reply: FormReply | null | undefined, shown: string[] = []) {
+  return Object.entries(reply?.error ?? {})
+    .filter(([name]) => !shown.includes(name))
+    .flatMap(([, messages]) => messages ?? [])
+    .join(' ')
+}
+
+const checkReview = zodCheck(reviewFormSchema)
+
+function PendingEventItem({ event, date, reply }: { event: QueueItem; date: string; reply?: FormReply }) {
   const navigation = useNavigation()
   const busy =
     navigation.state !== 'idle' && navigation.formData?.get('eventID') === String(event.eventID)
       ? navigation.formData.get('intent')
       : null
-  const reasonId = `reason-${event.eventID}`
+  const { formProps, field } = useCheckedForm({
+    id: `review-${event.eventID}`,
+    reply,
+    check: checkReview,
+    // Without JavaScript the browser asks for the reason before the post.
+    browserChecksWithoutJs: true,
+  })
+  const reason = field('reason')
+  const otherProblems = otherMessages(reply, ['reason'])
   const hidden = (
     <>
       <input type="hidden" name="eventID" value={event.eventID} />
@@ -274,24 +295,27 @@ function PendingEventItem({ event, date, error }: { event: QueueItem; date: stri
           photoPriority="lazy"
         />
         <div className="mt-5 grid gap-3">
-          <Form method="post" className="grid gap-2">
+          <Form method="post" {...formProps} className="grid gap-2">
             {hidden}
-            <label htmlFor={reasonId} className="block text-sm font-medium text-slate-800">
-              Reason (required to request changes or reject; the advertiser reads it)
-            </label>
-            <textarea
-              id={reasonId}
-              name="reason"
-              rows={2}
-              required
-              maxLength={REJECTION_REASON_MAX}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? `${reasonId}-error` : undefined}
-              className="block w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
-            />
-            {error ? (
-              <p id={`${reasonId}-error`} role="alert" className="text-sm text-red-700">
-                {error}
+            <FormField
+              field={reason}
+              label="Reason (required to request changes or reject; the advertiser reads it)"
+              labelClassName="mb-2 block text-sm font-medium text-slate-800"
+            >
+              {(control) => (
+                <textarea
+                  {...reason.inputProps}
+                  {...control}
+                  rows={2}
+                  required
+                  maxLength={REJECTION_REASON_MAX}
+                  className="block w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
+                />
+              )}
+            </FormField>
+            {otherProblems ? (
+              <p role="alert" className="text-sm text-red-700">
+                {otherProblems}
               </p>
             ) : null}
             <div className="flex flex-wrap justify-end gap-3">
@@ -337,11 +361,6 @@ export default function AdminModeration() {
   const { date, notice, events, otherDays, otherDaysTotal } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const failed = actionData && 'result' in actionData ? actionData : null
-  const failure = failed
-    ? Object.values(failed.result.error ?? {})
-        .flat()
-        .join(' ')
-    : ''
   return (
     <main className="mx-auto max-w-4xl px-4 py-10">
       <h1 className="text-3xl font-bold text-ink">{MODERATION_TITLE}</h1>
@@ -407,7 +426,7 @@ export default function AdminModeration() {
       ) : null}
       {failed && !events.some((e) => String(e.eventID) === failed.eventID) ? (
         <p role="alert" className="mt-3 text-sm text-red-700">
-          {failure}
+          {otherMessages(failed.result)}
         </p>
       ) : null}
 
@@ -422,7 +441,7 @@ export default function AdminModeration() {
               key={`${event.changes ? 'revision' : 'ad'}-${event.eventID}`}
               event={event}
               date={date}
-              error={failed?.eventID === String(event.eventID) ? failure : undefined}
+              reply={failed?.eventID === String(event.eventID) ? failed.result : undefined}
             />
           ))}
         </ul>

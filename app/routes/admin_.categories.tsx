@@ -1,13 +1,17 @@
 import '#app/zod-config.ts'
-import { parseWithZod } from '@conform-to/zod/v4'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { useMemo } from 'react'
+import { useCheckedForm } from '#app/components/checked-form.tsx'
+import { zodCheck } from '#app/components/zod-check.ts'
+import { FormField } from '#app/components/form-field.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { CATEGORY_NAME_MAX, categoryFormSchema } from '#app/models/category-schema.ts'
 import { requireRole } from '#app/services/auth.server.ts'
 import { categoriesPage, changeCategory } from '#app/services/categories.server.ts'
+import { parseFormSubmission } from '#app/services/form-submission.server.ts'
 import { errorResponse } from '#app/services/http.server.ts'
 import { readFormData } from '#app/services/request-body.server.ts'
 import { redirectWithToast } from '#app/services/toast.server.ts'
@@ -32,7 +36,7 @@ export async function action({ request }: ActionFunctionArgs) {
     throw errorResponse(error, { request })
   })
   const categoryID = String(form.get('categoryID') ?? '')
-  const submission = parseWithZod(form, { schema: categoryFormSchema })
+  const submission = parseFormSubmission(form, categoryFormSchema)
   if (submission.status !== 'success') {
     const messages = Object.values(submission.error ?? {}).flat()
     return refused(messages.join(' ') || 'The form could not be read', 400, categoryID)
@@ -47,15 +51,71 @@ export async function action({ request }: ActionFunctionArgs) {
 const input = 'rounded-md border border-slate-300 px-3 py-2'
 const button = 'rounded-md border border-slate-300 px-3 py-2 text-sm font-medium hover:bg-slate-50'
 
+type Refusal = { message: string; categoryID: string } | undefined
+
+const checkCategory = zodCheck(categoryFormSchema)
+
+/**
+ * A form that names a category (add, or rename one): the name's input and the button, with a refusal of this form
+ * (`categoryID` '' for the add form) shown at the name.
+ */
+function CategoryNameForm({
+  id,
+  categoryID,
+  label,
+  labelClassName,
+  defaultName,
+  intent,
+  buttonLabel,
+  refused,
+  className,
+}: {
+  id: string
+  categoryID: string
+  label: string
+  labelClassName: string
+  defaultName?: string
+  intent: 'add' | 'rename'
+  buttonLabel: string
+  refused: Refusal
+  className?: string
+}) {
+  const mine = refused && refused.categoryID === categoryID ? refused.message : null
+  const reply = useMemo(() => (mine ? { error: { name: [mine] } } : null), [mine])
+  const { formProps, field } = useCheckedForm({
+    id,
+    reply,
+    check: checkCategory,
+    defaultValue: { name: defaultName },
+    browserChecksWithoutJs: true,
+  })
+  const name = field('name')
+  return (
+    <Form method="post" {...formProps} className={className}>
+      {categoryID ? <input type="hidden" name="categoryID" value={categoryID} /> : null}
+      <FormField field={name} label={label} labelClassName={labelClassName}>
+        {(control) => (
+          <div className={`flex flex-wrap gap-2 ${categoryID ? '' : 'mt-1'}`}>
+            <input
+              {...name.inputProps}
+              {...control}
+              required
+              maxLength={CATEGORY_NAME_MAX}
+              className={input}
+            />
+            <button type="submit" name="intent" value={intent} className={button}>
+              {buttonLabel}
+            </button>
+          </div>
+        )}
+      </FormField>
+    </Form>
+  )
+}
+
 export default function AdminCategories() {
   const { categories } = useLoaderData<typeof loader>()
   const failed = useActionData<typeof action>()
-  const errorFor = (categoryID: string) =>
-    failed && failed.categoryID === categoryID ? (
-      <p role="alert" className="mt-1 text-sm text-red-700">
-        {failed.message}
-      </p>
-    ) : null
   const known = new Set(categories.map((c) => String(c.categoryID)))
   return (
     <main className="mx-auto max-w-4xl px-4 py-10">
@@ -67,22 +127,22 @@ export default function AdminCategories() {
           Back to moderation
         </Link>
       </p>
-      {failed && failed.categoryID !== '' && !known.has(failed.categoryID)
-        ? errorFor(failed.categoryID)
-        : null}
+      {failed && failed.categoryID !== '' && !known.has(failed.categoryID) ? (
+        <p role="alert" className="mt-1 text-sm text-red-700">
+          {failed.message}
+        </p>
+      ) : null}
 
-      <Form method="post" className="mt-6">
-        <label htmlFor="new-category" className="block text-sm font-medium text-slate-800">
-          New category
-        </label>
-        <div className="mt-1 flex flex-wrap gap-2">
-          <input id="new-category" name="name" required maxLength={CATEGORY_NAME_MAX} className={input} />
-          <button type="submit" name="intent" value="add" className={button}>
-            Add category
-          </button>
-        </div>
-        {errorFor('')}
-      </Form>
+      <CategoryNameForm
+        id="new-category"
+        categoryID=""
+        label="New category"
+        labelClassName="block text-sm font-medium text-slate-800"
+        intent="add"
+        buttonLabel="Add category"
+        refused={failed}
+        className="mt-6"
+      />
 
       <div className="mt-8 overflow-x-auto">
         <table className="w-full text-left text-sm" data-testid="categories">
@@ -97,24 +157,16 @@ export default function AdminCategories() {
             {categories.map((c) => (
               <tr key={c.categoryID} className="border-b border-slate-100 align-top">
                 <td className="py-2 pr-3">
-                  <Form method="post" className="flex flex-wrap gap-2">
-                    <input type="hidden" name="categoryID" value={c.categoryID} />
-                    <label htmlFor={`category-${c.categoryID}`} className="sr-only">
-                      Name of {c.categoryName}
-                    </label>
-                    <input
-                      id={`category-${c.categoryID}`}
-                      name="name"
-                      defaultValue={c.categoryName}
-                      required
-                      maxLength={CATEGORY_NAME_MAX}
-                      className={input}
-                    />
-                    <button type="submit" name="intent" value="rename" className={button}>
-                      Rename
-                    </button>
-                  </Form>
-                  {errorFor(String(c.categoryID))}
+                  <CategoryNameForm
+                    id={`category-${c.categoryID}`}
+                    categoryID={String(c.categoryID)}
+                    label={`Name of ${c.categoryName}`}
+                    labelClassName="sr-only"
+                    defaultName={c.categoryName}
+                    intent="rename"
+                    buttonLabel="Rename"
+                    refused={failed}
+                  />
                 </td>
                 <td className="py-2 pr-3">{c.adCount}</td>
                 <td className="py-2">

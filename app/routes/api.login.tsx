@@ -1,14 +1,16 @@
 import '#app/zod-config.ts'
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
-import { primaryButtonClass, Spinner, TextField } from '#app/components/account-ui.tsx'
+import { primaryButtonClass, Spinner } from '#app/components/account-ui.tsx'
+import { TextField } from '#app/components/form-field.tsx'
+import { useCheckedForm } from '#app/components/checked-form.tsx'
+import { zodCheck } from '#app/components/zod-check.ts'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { getEnv } from '#app/services/env.server.ts'
+import { parseFormSubmission } from '#app/services/form-submission.server.ts'
 import { errorResponse } from '#app/services/http.server.ts'
 import {
   beginProviderSignIn,
@@ -48,7 +50,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readFormData(request).catch((error: unknown) => {
     throw errorResponse(error, { request })
   })
-  const submission = parseWithZod(form, { schema: developmentSignInSchema })
+  const submission = parseFormSubmission(form, developmentSignInSchema)
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   return signInIdentity(
     request,
@@ -82,13 +84,13 @@ function DevelopmentSignIn({ redirectTo }: { redirectTo: string }) {
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const submitting = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'POST'
-  const [form, fields] = useForm({
+  const { formProps, field } = useCheckedForm({
     id: 'development-sign-in',
-    lastResult: actionData && 'result' in actionData ? actionData.result : undefined,
-    constraint: getZodConstraint(developmentSignInSchema),
-    shouldValidate: 'onBlur',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: developmentSignInSchema }),
+    reply: actionData && 'result' in actionData ? actionData.result : undefined,
+    checkOnBlur: true,
+    check: zodCheck(developmentSignInSchema),
   })
+  const email = field('email')
   return (
     <main className="mx-auto max-w-md px-4 py-12">
       <div className="rounded-2xl border-2 border-dashed border-amber-500 bg-amber-50 p-8">
@@ -98,13 +100,12 @@ function DevelopmentSignIn({ redirectTo }: { redirectTo: string }) {
           No identity provider is configured, so this page stands in for it: type any email address to sign in
           as that user. New users get an account automatically. It is never available in production.
         </p>
-        <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4">
+        <Form method="post" {...formProps} className="mt-6 space-y-4">
           {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
           <TextField
             label="Email"
-            errors={fields.email.errors}
-            errorId={fields.email.errorId}
-            inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email' }}
+            field={email}
+            inputProps={{ ...email.inputProps, type: 'email', required: true, autoComplete: 'email' }}
           />
           <button type="submit" disabled={submitting} className={`${primaryButtonClass} w-full`}>
             {submitting ? (

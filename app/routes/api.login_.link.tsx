@@ -1,6 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { useMemo } from 'react'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
-import { primaryButtonClass, Spinner, TextField } from '#app/components/account-ui.tsx'
+import { primaryButtonClass, Spinner } from '#app/components/account-ui.tsx'
+import { useCheckedForm } from '#app/components/checked-form.tsx'
+import { TextField } from '#app/components/form-field.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import {
@@ -46,26 +49,32 @@ export default function LinkWithPassword() {
   const navigation = useNavigation()
   const submitting = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'POST'
   const error = actionData?.error
+  // The service's answer is the password's message. The browser checks nothing the server does not say better:
+  // without JavaScript its own check asks for a password; with it, the server's message shows at the field.
+  const reply = useMemo(() => (error ? { error: { password: [error] } } : null), [error])
+  const { formProps, field } = useCheckedForm({
+    id: 'link',
+    reply,
+    check: () => ({}),
+    browserChecksWithoutJs: true,
+  })
+  const password = field('password')
   return (
     <main className="mx-auto max-w-md px-4 py-12">
       <h1 className="text-2xl font-bold text-ink">Link your sign-in to {businessName}</h1>
       <p className="mt-3 text-sm text-slate-700">
-        Your identity provider has not verified that <strong>{email}</strong> is yours. Enter the password of the
-        business account {businessName} to sign in as it.
+        Your identity provider has not verified that <strong>{email}</strong> is yours. Enter the password of
+        the business account {businessName} to sign in as it.
       </p>
-      <Form method="post" className="mt-6 space-y-4">
+      <Form method="post" {...formProps} className="mt-6 space-y-4">
         <TextField
           label="Business password"
-          errors={error ? [error] : null}
-          errorId="link-password-error"
+          field={{ ...password, id: 'link-password' }}
           inputProps={{
-            id: 'link-password',
             name: 'password',
             type: 'password',
             required: true,
             autoComplete: 'current-password',
-            'aria-invalid': error ? true : undefined,
-            'aria-describedby': error ? 'link-password-error' : undefined,
           }}
         />
         <button type="submit" disabled={submitting} className={`${primaryButtonClass} w-full`}>

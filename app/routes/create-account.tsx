@@ -1,4 +1,3 @@
-import { parseWithZod } from '@conform-to/zod/v4'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data, redirect } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation } from '@remix-run/react'
@@ -7,9 +6,9 @@ import {
   primaryButtonClass,
   secondaryButtonClass,
   Spinner,
-  TextField,
   useHydrated,
 } from '#app/components/account-ui.tsx'
+import { TextField } from '#app/components/form-field.tsx'
 import { useCheckedForm } from '#app/components/checked-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { toast } from '#app/components/toaster.tsx'
@@ -24,6 +23,7 @@ import {
   type RegistrationField,
 } from '#app/models/registration-rules.ts'
 import { getBusiness, getUser } from '#app/services/auth.server.ts'
+import { parseFormSubmission } from '#app/services/form-submission.server.ts'
 import {
   completeRegistration,
   fieldErrorsOf,
@@ -62,7 +62,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const enhanced = formData.get(ENHANCED_FIELD) === '1'
   // Field errors for the re-rendered form come from the browser-side rules (no database needed for that).
   const formErrorReply = (message: string) => ({
-    result: parseWithZod(formData, { schema: registrationSchema }).reply({
+    result: parseFormSubmission(formData, registrationSchema).reply({
       formErrors: [message],
       hideFields: REGISTRATION_HIDDEN_FIELDS,
     }),
@@ -142,7 +142,12 @@ export default function CreateAccount() {
   const submitting = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'POST'
   const success = actionData?.success ?? null
 
-  const { formProps, field: checkedField, formErrors, formErrorId } = useCheckedForm({
+  const {
+    formProps,
+    field: checkedField,
+    formErrors,
+    formErrorId,
+  } = useCheckedForm({
     id: 'create-business-account',
     reply: actionData?.result,
     defaultValue: { businessEmail: signedInEmail ?? '' },
@@ -173,14 +178,13 @@ export default function CreateAccount() {
     } = {},
   ) => {
     const { type = 'text', autoComplete, url = false } = options
-    const { errors, errorId, inputProps } = checkedField(name)
+    const checked = checkedField(name)
     return (
       <TextField
         label={label}
-        errors={errors}
-        errorId={errorId}
+        field={checked}
         inputProps={{
-          ...inputProps,
+          ...checked.inputProps,
           ...lengths[name],
           required: isRequiredRegistrationField(name),
           type: type === 'url' ? 'text' : type,
@@ -281,9 +285,7 @@ export default function CreateAccount() {
               Addresses without a scheme get <code>https://</code> in front.
             </p>
             {URL_FIELD_LABELS.map(([name, label]) => (
-              <div key={name}>
-                {field(name, label, { type: 'url', autoComplete: 'url', url: true })}
-              </div>
+              <div key={name}>{field(name, label, { type: 'url', autoComplete: 'url', url: true })}</div>
             ))}
           </fieldset>
 

@@ -1,10 +1,10 @@
-import { parseWithZod } from '@conform-to/zod/v4'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
 import { BounceBeacon } from '#app/components/bounce-beacon.tsx'
 import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
+import { DialogActions } from '#app/components/dialog-actions.tsx'
 import { ReviewReason } from '#app/components/review-reason.tsx'
 import { GeneralErrorBoundary, NotFoundScreen } from '#app/components/error-boundary.tsx'
 import { EventPageFacts } from '#app/components/event-facts.tsx'
@@ -26,6 +26,7 @@ import { getEventForViewer } from '#app/models/event.server.ts'
 import { parseIdParam } from '#app/models/format.ts'
 import { getBusiness, requireBusiness } from '#app/services/auth.server.ts'
 import { approveAdForPayment } from '#app/services/event-ad/index.server.ts'
+import { parseFormSubmission } from '#app/services/form-submission.server.ts'
 import { platformToday } from '#app/services/platform-today.server.ts'
 import { errorResponse } from '#app/services/http.server.ts'
 import { listedEventsHeaders, sharedPageHeaders } from '#app/services/page-cache.server.ts'
@@ -127,7 +128,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = await readFormData(request).catch((error: unknown) => {
     throw errorResponse(error, { request })
   })
-  const submission = parseWithZod(form, { schema: actionSchema })
+  const submission = parseFormSubmission(form, actionSchema)
   if (submission.status !== 'success') return data({ message: 'Unknown action' }, { status: 400 })
 
   try {
@@ -263,20 +264,19 @@ function ConfirmDialog({ eventID, editable }: { eventID: number; editable: boole
       <p className="mt-2 text-slate-600">
         Check your ad below as customers will see it. Confirm it to continue to payment, or edit it first.
       </p>
-      <div className="mt-5 flex flex-col gap-3 sm:flex-row sm:justify-end">
-        {editable ? <EditLink eventID={eventID} /> : null}
-        <Form method="post">
-          <button
-            type="submit"
-            name="intent"
-            value="confirm"
-            disabled={confirming}
-            className="inline-flex w-full items-center justify-center rounded-md border border-transparent bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
-          >
-            {confirming ? 'Confirming...' : 'Confirm Ad'}
-          </button>
-        </Form>
-      </div>
+      <Form method="post" className="mt-5">
+        <DialogActions
+          className="flex flex-col gap-3 sm:flex-row sm:justify-end"
+          leave={editable ? { to: `/dashboard/events/${eventID}/edit`, label: 'Edit Event' } : undefined}
+          submit={{
+            label: 'Confirm Ad',
+            busyLabel: 'Confirming...',
+            busy: confirming,
+            name: 'intent',
+            value: 'confirm',
+          }}
+        />
+      </Form>
     </dialog>
   )
 }

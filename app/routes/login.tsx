@@ -7,9 +7,9 @@ import {
   primaryButtonClass,
   secondaryButtonClass,
   Spinner,
-  TextField,
   useHydrated,
 } from '#app/components/account-ui.tsx'
+import { TextField } from '#app/components/form-field.tsx'
 import { useCheckedForm } from '#app/components/checked-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { toast } from '#app/components/toaster.tsx'
@@ -117,24 +117,20 @@ export default function SignIn() {
           {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
           <TextField
             label="Email"
-            errorId={email.errorId}
-            errors={email.errors}
+            field={{ ...email, id: 'email' }}
             inputProps={{
               ...email.inputProps,
               type: 'email',
-              id: 'email',
               autoComplete: 'email',
               required: true,
             }}
           />
           <TextField
             label="Password"
-            errorId={password.errorId}
-            errors={password.errors}
+            field={{ ...password, id: 'password' }}
             inputProps={{
               ...password.inputProps,
               type: showPassword ? 'text' : 'password',
-              id: 'password',
               autoComplete: 'current-password',
               required: true,
             }}

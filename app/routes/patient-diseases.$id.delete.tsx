@@ -1,6 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react'
+import { Form, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react'
 import { useEffect } from 'react'
+import { DialogActions } from '#app/components/dialog-actions.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PtdiseaseDialog } from '#app/components/ptdisease-form.tsx'
 import { toast } from '#app/components/toaster.tsx'
@@ -58,28 +59,13 @@ export default function DeletePtdisease() {
           {actionData.message}
         </p>
       ) : null}
-      <Form
-        method="post"
-        action={`${location.pathname}${location.search}`}
-        className="mt-6 flex justify-end gap-3"
-      >
+      <Form method="post" action={`${location.pathname}${location.search}`} className="mt-6">
         <input type="hidden" name="intent" value="delete" />
         <input type="hidden" name="id" value={record.ptdiseaseID} />
-        <Link
-          to={closeTo}
-          preventScrollReset
-          autoFocus
-          className="rounded-md border border-slate-300 bg-white px-4 py-2 font-medium text-slate-700 hover:bg-slate-50"
-        >
-          Cancel
-        </Link>
-        <button
-          type="submit"
-          disabled={deleting}
-          className="rounded-md bg-red-600 px-4 py-2 font-semibold text-white hover:bg-red-700 disabled:opacity-60"
-        >
-          {deleting ? 'Deleting...' : 'Delete'}
-        </button>
+        <DialogActions
+          leave={{ to: closeTo, label: 'Cancel', autoFocus: true }}
+          submit={{ label: 'Delete', busyLabel: 'Deleting...', busy: deleting, tone: 'danger' }}
+        />
       </Form>
     </PtdiseaseDialog>
   )

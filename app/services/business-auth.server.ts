@@ -1,5 +1,3 @@
-import type { Submission } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
 import { Authenticator } from 'remix-auth'
 import { FormStrategy } from 'remix-auth-form'
 import type { z } from 'zod'
@@ -23,6 +21,7 @@ import {
   rememberAddress,
   signInAttemptKey,
 } from './rate-limit.server.ts'
+import { parseFormSubmission, type Submission } from './form-submission.server.ts'
 import { readFormData, withFormBody } from './request-body.server.ts'
 
 export const LOGIN_FAILED_TITLE = 'Login Failed'
@@ -101,7 +100,7 @@ export async function signInBusiness(
 export interface FormSignIn {
   /** The signed-in business, or the refusal (an AppError) the form shows. */
   result: { business: BusinessSessionCopy; refusal?: never } | { refusal: unknown; business?: never }
-  /** conform's reading of the form; its reply shows the answer beside the field it concerns. */
+  /** The form's reading (the form recipe's); its reply shows the answer beside the field it concerns. */
   submission: Submission<z.output<typeof signInFormSchema>>
   /** What was typed, to fill the form again when it is shown with an error. */
   email: string
@@ -123,7 +122,7 @@ const formAuthenticator = new Authenticator<BusinessSessionCopy>().use(
  */
 export async function signInBusinessForm(request: Request): Promise<FormSignIn> {
   const form = await readFormData(request)
-  const submission = parseWithZod(form, { schema: signInFormSchema })
+  const submission = parseFormSubmission(form, signInFormSchema)
   const typed = submission.payload.email
   const email = typeof typed === 'string' ? typed.trim().slice(0, 320) : ''
   if (submission.status !== 'success') {

@@ -2,8 +2,6 @@
  * HTTP glue shared by the /patient-diseases pages and /api/ptdisease: clinician guards, the no-store rule,
  * and the page forms' intent dispatch. The rules themselves live in the model and the schema.
  */
-import { parseWithZod } from '@conform-to/zod/v4'
-import type { SubmissionResult } from '@conform-to/react'
 import { data, type ActionFunctionArgs, type HeadersFunction } from '@remix-run/node'
 import { z } from 'zod'
 import {
@@ -24,6 +22,7 @@ import {
 } from '#app/models/ptdisease-schema.ts'
 import { requireRole, type SessionUser } from './auth.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
+import { parseFormSubmission, type SubmissionResult } from './form-submission.server.ts'
 import { combineHeaders, errorResponse } from './http.server.ts'
 import { platformToday } from './platform-today.server.ts'
 import { redirectWithToast } from './toast.server.ts'
@@ -119,10 +118,7 @@ export async function handlePtdiseaseFormAction({
       { status: 400, headers: NO_STORE },
     )
   }
-  const submission = parseWithZod(formData, {
-    schema: ptdiseaseIntentServerSchema,
-    disableAutoCoercion: true,
-  })
+  const submission = parseFormSubmission(formData, ptdiseaseIntentServerSchema, { disableAutoCoercion: true })
   if (submission.status !== 'success') {
     return data<PtdiseaseActionData>(
       {

@@ -1,4 +1,3 @@
-import { parseWithZod } from '@conform-to/zod/v4'
 import { z } from 'zod'
 import { registrationSchema, type Registration } from '#app/models/business-schema.ts'
 import { DUPLICATE_EMAIL_MESSAGE } from '#app/models/registration-rules.ts'
@@ -9,6 +8,7 @@ import {
 } from '#app/models/business.server.ts'
 import type { Business } from '#db/schema.ts'
 import { getEnv } from './env.server.ts'
+import { parseFormSubmission } from './form-submission.server.ts'
 import { linkOrigin } from './site-url.server.ts'
 import { getSessionIdentity, getUser, startSession } from './auth.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
@@ -71,9 +71,9 @@ export function registrationRefused(errors: FieldErrors) {
   return new AppError(message, status, { fieldErrors: errors })
 }
 
-/** Form posts (the page's action): conform's submission (the email checked against the database too). */
+/** Form posts (the page's action): the form's submission (the email checked against the database too). */
 export function parseRegistrationForm(formData: FormData) {
-  return parseWithZod(formData, { schema: serverRegistrationSchema, async: true })
+  return parseFormSubmission(formData, serverRegistrationSchema, { async: true })
 }
 
 /** JSON bodies: the same rules; what they refuse is {@link registrationRefused}. */
@@ -91,7 +91,7 @@ export async function parseRegistrationFormFields(formData: FormData): Promise<R
   throw registrationRefused(fieldErrorsOf(submission.error))
 }
 
-/** conform's error map (null for a field without errors) as `{field: [messages]}`. */
+/** A submission's error map (null for a field without errors) as `{field: [messages]}`. */
 export function fieldErrorsOf(error: Record<string, string[] | null> | null | undefined): FieldErrors {
   return Object.fromEntries(Object.entries(error ?? {}).map(([field, messages]) => [field, messages ?? []]))
 }

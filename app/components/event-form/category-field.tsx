@@ -1,4 +1,4 @@
-import { FieldError } from './field-error.tsx'
+import { fieldControlProps, FieldErrors } from '#app/components/form-field.tsx'
 import type { CheckedField } from './values.ts'
 
 /** The categories offered, as checkboxes named eventCategory (one or more). */
@@ -6,7 +6,7 @@ export function CategoryField({
   categories,
   chosen,
   onToggle,
-  field: { errors, errorId, aria },
+  field,
 }: {
   categories: string[]
   chosen: string[]
@@ -14,7 +14,7 @@ export function CategoryField({
   field: CheckedField
 }) {
   return (
-    <fieldset aria-describedby={aria['aria-describedby']}>
+    <fieldset aria-describedby={fieldControlProps(field)['aria-describedby']}>
       <legend className="font-medium">Category</legend>
       <p className="text-sm text-slate-600">Choose one or more.</p>
       <div className="mt-2 flex flex-wrap gap-2">
@@ -34,7 +34,7 @@ export function CategoryField({
           </label>
         ))}
       </div>
-      <FieldError id={errorId} messages={errors} />
+      <FieldErrors id={field.errorId} errors={field.errors} />
     </fieldset>
   )
 }

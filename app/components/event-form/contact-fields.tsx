@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import { FieldError } from './field-error.tsx'
+import { FormField } from '#app/components/form-field.tsx'
 import type { CheckedField, EventFormValues } from './values.ts'
 
 const CONTACT_FIELDS = [
@@ -34,21 +34,18 @@ export function ContactFields({
     >
       <summary className="cursor-pointer font-medium">Contact for this event (optional)</summary>
       <div className="mt-3 grid gap-3 md:grid-cols-3">
-        {checked.map(({ name, label, type, errors, errorId, aria }) => (
-          <div key={name}>
-            <label htmlFor={name} className="block">
-              {label}
-            </label>
-            <input
-              id={name}
-              name={name}
-              type={type}
-              defaultValue={initial[name]}
-              {...aria}
-              className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
-            />
-            <FieldError id={errorId} messages={errors} />
-          </div>
+        {checked.map(({ name, label, type, errors, errorId }) => (
+          <FormField key={name} field={{ id: name, errors, errorId }} label={label} labelClassName="block">
+            {(control) => (
+              <input
+                {...control}
+                name={name}
+                type={type}
+                defaultValue={initial[name]}
+                className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
+              />
+            )}
+          </FormField>
         ))}
       </div>
     </details>

@@ -1,4 +1,4 @@
-import { FieldError } from './field-error.tsx'
+import { FormField } from '#app/components/form-field.tsx'
 import type { CheckedField } from './values.ts'
 
 /** A required text input (or textarea) with its "n/max" count beside it; input past `max` is cut off. */
@@ -9,7 +9,7 @@ export function CountedText({
   value,
   onChange,
   rows,
-  field: { errors, errorId, aria },
+  field,
 }: {
   name: string
   label: string
@@ -20,30 +20,33 @@ export function CountedText({
   rows?: number
   field: CheckedField
 }) {
-  const props = {
-    id: name,
-    name,
-    required: true,
-    maxLength: max,
-    value,
-    ...aria,
-    'aria-describedby': [`${name}-count`, aria['aria-describedby']].filter(Boolean).join(' '),
-    className: 'mt-1 w-full rounded-md border border-slate-300 px-3 py-2',
-  }
+  const countId = `${name}-count`
   return (
-    <div>
-      <label htmlFor={name} className="block font-medium">
-        {label}
-      </label>
-      {rows ? (
-        <textarea {...props} rows={rows} onChange={(e) => onChange(e.target.value.slice(0, max))} />
-      ) : (
-        <input {...props} onChange={(e) => onChange(e.target.value.slice(0, max))} />
-      )}
-      <p id={`${name}-count`} className="mt-1 text-right text-xs text-slate-500">
-        {value.length}/{max}
-      </p>
-      <FieldError id={errorId} messages={errors} />
-    </div>
+    <FormField field={{ ...field, id: name }} label={label} labelClassName="block font-medium">
+      {(control) => {
+        const props = {
+          ...control,
+          // The count is read first, then any errors.
+          'aria-describedby': [countId, control['aria-describedby']].filter(Boolean).join(' '),
+          name,
+          required: true,
+          maxLength: max,
+          value,
+          className: 'mt-1 w-full rounded-md border border-slate-300 px-3 py-2',
+        }
+        return (
+          <>
+            {rows ? (
+              <textarea {...props} rows={rows} onChange={(e) => onChange(e.target.value.slice(0, max))} />
+            ) : (
+              <input {...props} onChange={(e) => onChange(e.target.value.slice(0, max))} />
+            )}
+            <p id={countId} className="mt-1 text-right text-xs text-slate-500">
+              {value.length}/{max}
+            </p>
+          </>
+        )
+      }}
+    </FormField>
   )
 }

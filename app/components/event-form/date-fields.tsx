@@ -2,7 +2,7 @@ import { formatDatesLine, formatShortDate } from '#app/models/format.ts'
 import { DATES_LOCKED_MESSAGE } from '#app/models/event-rules.ts'
 import type { CalendarMonth } from '#app/models/calendar.ts'
 import { DisplayDates } from './display-dates.tsx'
-import { FieldError } from './field-error.tsx'
+import { FieldErrors, FormField } from '#app/components/form-field.tsx'
 import type { CheckedField } from './values.ts'
 
 /** The ad's dates: the display-date picker and the optional event date, or, once paid, the dates paid for. */
@@ -29,27 +29,31 @@ export function DateFields({
   field: (name: string) => CheckedField
 }) {
   if (paid) return <PaidDates dates={dates} eventDate={eventDate} field={field} />
-  const { errors, errorId, aria } = field('eventDate')
   return (
     <>
       <DisplayDates months={months} dates={dates} onToggle={onToggleDate} field={field('showAdDates')} />
-      <div>
-        <label htmlFor="eventDate" className="block font-medium">
-          Event date <span className="font-normal text-slate-500">(optional, a single day)</span>
-        </label>
-        <input
-          id="eventDate"
-          type="date"
-          name="eventDate"
-          min={today}
-          max={lastDate}
-          value={eventDate}
-          onChange={(e) => onEventDate(e.target.value)}
-          {...aria}
-          className="mt-1 rounded-md border border-slate-300 px-3 py-2"
-        />
-        <FieldError id={errorId} messages={errors} />
-      </div>
+      <FormField
+        field={{ ...field('eventDate'), id: 'eventDate' }}
+        label={
+          <>
+            Event date <span className="font-normal text-slate-500">(optional, a single day)</span>
+          </>
+        }
+        labelClassName="block font-medium"
+      >
+        {(control) => (
+          <input
+            {...control}
+            type="date"
+            name="eventDate"
+            min={today}
+            max={lastDate}
+            value={eventDate}
+            onChange={(e) => onEventDate(e.target.value)}
+            className="mt-1 rounded-md border border-slate-300 px-3 py-2"
+          />
+        )}
+      </FormField>
     </>
   )
 }
@@ -80,7 +84,7 @@ function PaidDates({
         <input key={date} type="hidden" name="showAdDates" value={date} />
       ))}
       <input type="hidden" name="eventDate" value={eventDate} />
-      <FieldError id={shown.errorId} messages={shown.errors} />
+      <FieldErrors id={shown.errorId} errors={shown.errors} />
     </section>
   )
 }

@@ -1,6 +1,6 @@
 import { MAX_DISPLAY_DATES } from '#app/constants.ts'
 import type { CalendarMonth } from '#app/models/calendar.ts'
-import { FieldError } from './field-error.tsx'
+import { FieldErrors } from '#app/components/form-field.tsx'
 import type { CheckedField } from './values.ts'
 
 const WEEKDAYS = ['Su', 'Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa']
@@ -64,7 +64,7 @@ export function DisplayDates({
           </div>
         ))}
       </div>
-      <FieldError id={errorId} messages={errors} />
+      <FieldErrors id={errorId} errors={errors} />
     </fieldset>
   )
 }

@@ -1,6 +1,6 @@
 import type { RefObject } from 'react'
 import { PHOTO_MAX_BYTES, VIDEO_MAX_BYTES } from '#app/constants.ts'
-import { FieldError } from './field-error.tsx'
+import { FormField } from '#app/components/form-field.tsx'
 import type { CheckedField } from './values.ts'
 
 export const VIDEO_TOO_LARGE_MESSAGE = 'Video file must be under 50MB'
@@ -39,44 +39,52 @@ export function MediaInputs({
 
   return (
     <div className="grid gap-6 md:grid-cols-2">
-      <div>
-        <label htmlFor="image" className="block font-medium">
-          Photo
-        </label>
-        <input
-          ref={photoRef}
-          id="image"
-          type="file"
-          name="image"
-          accept="image/jpeg,image/png,image/webp,image/gif"
-          onChange={() => onPhotoName(photoRef.current?.files?.[0]?.name ?? '')}
-          {...photo.aria}
-          className="mt-1 block w-full text-sm"
-        />
-        <p className="mt-1 text-xs text-slate-500">Image files up to {PHOTO_MAX_BYTES / 1024 / 1024}MB.</p>
-        {keepsPhoto ? <KeptMediaNote kind="photo" /> : null}
-        <FieldError id={photo.errorId} messages={photo.errors} />
-      </div>
-      <div>
-        <label htmlFor="video" className="block font-medium">
-          Video <span className="font-normal text-slate-500">(optional)</span>
-        </label>
-        <input
-          ref={videoRef}
-          id="video"
-          type="file"
-          name="video"
-          accept="video/mp4,video/webm,video/ogg"
-          onChange={onVideoChange}
-          {...video.aria}
-          className="mt-1 block w-full text-sm"
-        />
-        <p className="mt-1 text-xs text-slate-500">
-          MP4, WebM or Ogg, under {VIDEO_MAX_BYTES / 1024 / 1024}MB.
-        </p>
-        {keepsVideo ? <KeptMediaNote kind="video" /> : null}
-        <FieldError id={video.errorId} messages={video.errors} />
-      </div>
+      <FormField
+        field={{ ...photo, id: 'image' }}
+        label="Photo"
+        labelClassName="block font-medium"
+        description={`Image files up to ${PHOTO_MAX_BYTES / 1024 / 1024}MB.`}
+      >
+        {(control) => (
+          <>
+            <input
+              ref={photoRef}
+              {...control}
+              type="file"
+              name="image"
+              accept="image/jpeg,image/png,image/webp,image/gif"
+              onChange={() => onPhotoName(photoRef.current?.files?.[0]?.name ?? '')}
+              className="mt-1 block w-full text-sm"
+            />
+            {keepsPhoto ? <KeptMediaNote kind="photo" /> : null}
+          </>
+        )}
+      </FormField>
+      <FormField
+        field={{ ...video, id: 'video' }}
+        label={
+          <>
+            Video <span className="font-normal text-slate-500">(optional)</span>
+          </>
+        }
+        labelClassName="block font-medium"
+        description={`MP4, WebM or Ogg, under ${VIDEO_MAX_BYTES / 1024 / 1024}MB.`}
+      >
+        {(control) => (
+          <>
+            <input
+              ref={videoRef}
+              {...control}
+              type="file"
+              name="video"
+              accept="video/mp4,video/webm,video/ogg"
+              onChange={onVideoChange}
+              className="mt-1 block w-full text-sm"
+            />
+            {keepsVideo ? <KeptMediaNote kind="video" /> : null}
+          </>
+        )}
+      </FormField>
     </div>
   )
 }

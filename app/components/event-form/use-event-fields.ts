@@ -39,6 +39,8 @@ export function useEventFields({
     id: FORM_ID,
     reply,
     check: (values, lists) => eventFormProblems(values, lists, { today, paid }),
+    // Without JavaScript the browser's own checks apply before the post.
+    browserChecksWithoutJs: true,
     onInvalid(problems) {
       if (problems.showAdDates)
         toast({ title: 'Choose your dates', description: problems.showAdDates, variant: 'destructive' })

@@ -7,5 +7,5 @@ export type FieldErrors = Record<string, string[] | undefined>
 /** One field's problem as the form shows it (from the server's answer or the browser's check of the same rules). */
 export type CheckedField = Pick<
   ReturnType<ReturnType<typeof useCheckedForm>['field']>,
-  'errors' | 'errorId' | 'aria'
+  'id' | 'errors' | 'errorId'
 >
