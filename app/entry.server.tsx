@@ -7,18 +7,18 @@ import { renderToPipeableStream } from 'react-dom/server'
 import { CachedMarkupProvider } from '#app/components/cached-markup.tsx'
 import { NonceProvider } from '#app/components/nonce.tsx'
 import type { RouteHandle } from '#app/root.tsx'
-import { startAdminSocket } from '#app/services/admin-socket.server.ts'
-import { startCleanupSchedule } from '#app/services/cleanup.server.ts'
-import { noteRequestError } from '#app/services/database-health.server.ts'
-import { startDatabase, stopBeforeDatabaseCloses } from '#app/services/database.server.ts'
-import { startMailWorker } from '#app/services/mail.server.ts'
-import { getEnv } from '#app/services/env.server.ts'
-import { logError } from '#app/services/logger.server.ts'
-import { REQUEST_ID_HEADER } from '#app/services/request-log.server.ts'
-import { createRequestGuard } from '#app/services/request-guard.server.ts'
-import { createNonce, securityHeaders } from '#app/services/security.server.ts'
-import { sessionCookie } from '#app/services/session.server.ts'
-import { startViewCounting } from '#app/services/view-counter.server.ts'
+import { startAdminSocket } from '#app/services/operations/admin-socket.server.ts'
+import { startCleanupSchedule } from '#app/services/operations/cleanup.server.ts'
+import { noteRequestError } from '#app/services/platform/database-health.server.ts'
+import { startDatabase, stopBeforeDatabaseCloses } from '#app/services/platform/database.server.ts'
+import { startMailWorker } from '#app/services/mail/mail.server.ts'
+import { getEnv } from '#app/services/platform/env.server.ts'
+import { logError } from '#app/services/platform/logger.server.ts'
+import { REQUEST_ID_HEADER } from '#app/services/http/request-log.server.ts'
+import { createRequestGuard } from '#app/services/http/request-guard.server.ts'
+import { createNonce, securityHeaders } from '#app/services/http/security.server.ts'
+import { sessionCookie } from '#app/services/accounts/session.server.ts'
+import { startViewCounting } from '#app/services/analytics/view-counter.server.ts'
 import { createCachedMarkupRenderer } from '#app/components/cached-markup.server.ts'
 import { DatabaseLockedError } from '#db/client.server.ts'
 
@@ -44,17 +44,17 @@ export const streamTimeout = 5000
 const renderCachedMarkup = createCachedMarkupRenderer()
 
 /** For server.js: the shared page cache answers before Remix runs, and sees the same moderation decisions. */
-export { gzippedBody, keepPage, lookupPage } from '#app/services/page-cache.server.ts'
+export { gzippedBody, keepPage, lookupPage } from '#app/services/http/page-cache.server.ts'
 export { BODY_MAX_BYTES, MULTIPART_BODY_MAX_BYTES } from '#app/constants.ts'
 export { containsNul, NUL_MESSAGE } from '#app/models/input-rules.ts'
 /** For server.js: which proxies may tell the client's address (validated with the rest of the environment). */
 export const trustProxy = env.TRUST_PROXY
 /** For server.js: how long a shutdown waits for requests in flight, and what it closes once they are done. */
 export const shutdownTimeoutMs = env.SHUTDOWN_TIMEOUT_MS
-export { stopJobsAndCloseDatabase } from '#app/services/database.server.ts'
+export { stopJobsAndCloseDatabase } from '#app/services/platform/database.server.ts'
 /** For server.js: each request's id, log line and metrics, and the log its errors go to. */
-export { createRequestObserver, REQUEST_ID_HEADER } from '#app/services/request-log.server.ts'
-export { logError } from '#app/services/logger.server.ts'
+export { createRequestObserver, REQUEST_ID_HEADER } from '#app/services/http/request-log.server.ts'
+export { logError } from '#app/services/platform/logger.server.ts'
 /** For server.js: the security headers on every answer and no state changes from other sites, before anything else. */
 export const requestGuard = createRequestGuard({
   publicUrl: env.PUBLIC_URL,
@@ -62,7 +62,7 @@ export const requestGuard = createRequestGuard({
   sessionCookie: sessionCookie.name,
 })
 /** For server.js: 503 with Retry-After while the database is away. */
-export { withDatabaseOutageAnswers } from '#app/services/database-health.server.ts'
+export { withDatabaseOutageAnswers } from '#app/services/platform/database-health.server.ts'
 
 function routeHandles(remixContext: EntryContext) {
   return remixContext.staticHandlerContext.matches.map(

@@ -10,7 +10,7 @@ import { sql } from 'drizzle-orm'
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eventshout-bench-analytics-'))
 process.env.DATA_DIR = dataDir
-const { getEnv } = await import('#app/services/env.server.ts')
+const { getEnv } = await import('#app/services/platform/env.server.ts')
 const { closeDatabase, db, initDatabase } = await import('#db/client.server.ts')
 const { insertBusiness } = await import('#db/factories.ts')
 const { events } = await import('#db/schema.ts')

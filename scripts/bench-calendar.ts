@@ -557,7 +557,7 @@ async function main() {
   if (!EXPLAIN_ONLY && !builtAppExists()) return 2
   const { dataDir, env } = benchEnvironment('eventshout-bench-calendar-')
   fs.rmSync(dataDir, { recursive: true, force: true })
-  const { getEnv } = await import('#app/services/env.server.ts')
+  const { getEnv } = await import('#app/services/platform/env.server.ts')
   const today = todayInZone(getEnv().APP_TIME_ZONE)
   const kinds: DatabaseKind[] = (['pglite', 'postgres'] as const).filter(
     (k) => (k === 'pglite' || POSTGRES_URL) && (!ONLY || ONLY === k),

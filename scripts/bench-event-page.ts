@@ -129,7 +129,7 @@ const median = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor
 async function main() {
   if (!builtAppExists()) return 2
   const { dataDir, env } = benchEnvironment('eventshout-bench-event-page-')
-  const { getEnv } = await import('#app/services/env.server.ts')
+  const { getEnv } = await import('#app/services/platform/env.server.ts')
   const today = todayInZone(getEnv().APP_TIME_ZONE)
   let server: ChildProcess | undefined
   try {

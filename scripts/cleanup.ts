@@ -10,8 +10,8 @@ import {
   purgeExpiredSignIns,
   purgeOldMail,
   UNPAID_CLEANUP_JOB,
-} from '#app/services/cleanup.server.ts'
-import { EnvError, getEnv } from '#app/services/env.server.ts'
+} from '#app/services/operations/cleanup.server.ts'
+import { EnvError, getEnv } from '#app/services/platform/env.server.ts'
 import { DatabaseLockedError, openConfiguredDatabase, useDatabase } from '#db/client.server.ts'
 
 async function main() {

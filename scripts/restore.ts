@@ -4,8 +4,8 @@
  * the media store. `--force` replaces what the target holds. No server may be running on it.
  */
 import path from 'node:path'
-import { EnvError } from '#app/services/env.server.ts'
-import { restoreBackup } from '#app/services/restore.server.ts'
+import { EnvError } from '#app/services/platform/env.server.ts'
+import { restoreBackup } from '#app/services/operations/restore.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { DatabaseLockedError } from '#db/client.server.ts'
 

@@ -1,7 +1,7 @@
 /** Fills an empty database with the demo data: `npm run seed`. */
 import { Readable } from 'node:stream'
-import { getEnv } from '#app/services/env.server.ts'
-import { mediaStorage } from '#app/services/media.server.ts'
+import { getEnv } from '#app/services/platform/env.server.ts'
+import { mediaStorage } from '#app/services/media/media.server.ts'
 import { DatabaseLockedError, openConfiguredDatabase } from '#db/client.server.ts'
 import { DEMO_BUSINESSES, DEMO_STAFF } from '#db/demo-data.ts'
 import { seedDemoData } from '#db/seed.ts'

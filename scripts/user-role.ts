@@ -3,7 +3,7 @@
  * missing, so a role can be granted before the first sign-in. `--remove` takes the role away again.
  */
 import { STAFF_ROLES } from '#app/constants.ts'
-import { EnvError, getEnv } from '#app/services/env.server.ts'
+import { EnvError, getEnv } from '#app/services/platform/env.server.ts'
 import { setUserRole } from '#app/models/user.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import {

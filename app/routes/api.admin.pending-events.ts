@@ -1,12 +1,12 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { getEnv } from '#app/services/env.server.ts'
-import { errorResponse } from '#app/services/http.server.ts'
+import { getEnv } from '#app/services/platform/env.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
 import {
   BAD_REVIEW_DATE_MESSAGE,
   requireAdminApi,
   reviewQueueDateParam,
-} from '#app/services/moderation-http.server.ts'
-import { pendingReviewList } from '#app/services/review-queue.server.ts'
+} from '#app/services/moderation/moderation-http.server.ts'
+import { pendingReviewList } from '#app/services/moderation/review-queue.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 
 /**

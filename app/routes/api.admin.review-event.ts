@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { reviewSchema } from '#app/models/moderation.server.ts'
-import { errorResponse } from '#app/services/http.server.ts'
-import { requireAdminApi } from '#app/services/moderation-http.server.ts'
-import { reviewEvent } from '#app/services/moderation.server.ts'
-import { linkOrigin } from '#app/services/site-url.server.ts'
-import { platformToday } from '#app/services/platform-today.server.ts'
-import { readJsonBody } from '#app/services/request-body.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
+import { requireAdminApi } from '#app/services/moderation/moderation-http.server.ts'
+import { reviewEvent } from '#app/services/moderation/moderation.server.ts'
+import { linkOrigin } from '#app/services/http/site-url.server.ts'
+import { platformToday } from '#app/services/platform/platform-today.server.ts'
+import { readJsonBody } from '#app/services/http/request-body.server.ts'
 import { methodNotAllowed } from '#app/utils/app-error.ts'
 
 const REVIEW_MESSAGES = {

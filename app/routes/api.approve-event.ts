@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
 import { idSchema } from '#app/models/input-rules.ts'
-import { getBusiness } from '#app/services/auth.server.ts'
+import { getBusiness } from '#app/services/accounts/auth.server.ts'
 import {
   approveAdForPayment,
   parseEventInput,
@@ -9,14 +9,14 @@ import {
   requireEditableEvent,
   RESUBMITTED_TOAST,
   saveAd,
-} from '#app/services/event-ad/index.server.ts'
+} from '#app/services/ads/index.server.ts'
 import { paidDatesOf } from '#app/models/event-schema.ts'
 import { parseIdParam } from '#app/models/format.ts'
-import { errorResponse } from '#app/services/http.server.ts'
-import { parseMultipartUpload } from '#app/services/media-upload.server.ts'
-import { discardStaged } from '#app/services/media.server.ts'
-import { isJsonRequest, jsonText, NOT_JSON_MESSAGE, readJsonBody } from '#app/services/request-body.server.ts'
-import { getSession, sessionStorage } from '#app/services/session.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
+import { parseMultipartUpload } from '#app/services/media/media-upload.server.ts'
+import { discardStaged } from '#app/services/media/media.server.ts'
+import { isJsonRequest, jsonText, NOT_JSON_MESSAGE, readJsonBody } from '#app/services/http/request-body.server.ts'
+import { getSession, sessionStorage } from '#app/services/accounts/session.server.ts'
 import { AppError, methodNotAllowed } from '#app/utils/app-error.ts'
 
 const savedEventSchema = z.object({ eventID: idSchema })

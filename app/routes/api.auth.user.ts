@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { getBusiness, getUser } from '#app/services/auth.server.ts'
-import { errorResponse } from '#app/services/http.server.ts'
+import { getBusiness, getUser } from '#app/services/accounts/auth.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 
 /** The signed-in identity-provider user and/or advertiser; 401 with a message ending in "Unauthorized" otherwise. */

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
-import { getBusiness } from '#app/services/auth.server.ts'
-import { saveDemoEvent } from '#app/services/event-ad/index.server.ts'
-import { errorResponse } from '#app/services/http.server.ts'
+import { getBusiness } from '#app/services/accounts/auth.server.ts'
+import { saveDemoEvent } from '#app/services/ads/index.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
 import { AppError, methodNotAllowed } from '#app/utils/app-error.ts'
 
 /** The demo page's call: multipart event fields + image/video → `{ eventID, message }`. */

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { clickStatsForBusiness } from '#app/models/event.server.ts'
-import { assertOwnBusiness, getBusiness } from '#app/services/auth.server.ts'
-import { platformToday } from '#app/services/platform-today.server.ts'
-import { errorResponse } from '#app/services/http.server.ts'
+import { assertOwnBusiness, getBusiness } from '#app/services/accounts/auth.server.ts'
+import { platformToday } from '#app/services/platform/platform-today.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { monthBounds } from '#app/utils/time.ts'
 

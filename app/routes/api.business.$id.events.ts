@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { listEventsForBusiness } from '#app/models/event.server.ts'
-import { assertOwnBusiness, getBusiness } from '#app/services/auth.server.ts'
-import { errorResponse } from '#app/services/http.server.ts'
+import { assertOwnBusiness, getBusiness } from '#app/services/accounts/auth.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 
 /** GET /api/business/{id}/events: the signed-in business's own events (the id must be its own). */

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
-import { startSession } from '#app/services/auth.server.ts'
-import { signInBusiness } from '#app/services/business-auth.server.ts'
-import { combineHeaders, errorResponse } from '#app/services/http.server.ts'
-import { clientIp } from '#app/services/rate-limit.server.ts'
-import { readJsonBody } from '#app/services/request-body.server.ts'
+import { startSession } from '#app/services/accounts/auth.server.ts'
+import { signInBusiness } from '#app/services/accounts/business-auth.server.ts'
+import { combineHeaders, errorResponse } from '#app/services/http/http.server.ts'
+import { clientIp } from '#app/services/platform/rate-limit.server.ts'
+import { readJsonBody } from '#app/services/http/request-body.server.ts'
 import { methodNotAllowed } from '#app/utils/app-error.ts'
 
 /** Missing or mistyped values are refused by the sign-in itself, with its own message. */

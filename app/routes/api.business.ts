@@ -1,14 +1,14 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
 import { toPublicBusiness } from '#app/models/business.server.ts'
-import { combineHeaders, errorResponse } from '#app/services/http.server.ts'
+import { combineHeaders, errorResponse } from '#app/services/http/http.server.ts'
 import {
   completeRegistration,
   parseRegistrationFormFields,
   parseRegistrationJson,
   REGISTRATION_FAILURE_OPTIONS,
-} from '#app/services/registration.server.ts'
-import { readJsonOrFormBody } from '#app/services/request-body.server.ts'
+} from '#app/services/accounts/registration.server.ts'
+import { readJsonOrFormBody } from '#app/services/http/request-body.server.ts'
 import type { Registration } from '#app/models/business-schema.ts'
 import { methodNotAllowed } from '#app/utils/app-error.ts'
 

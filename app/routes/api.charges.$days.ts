@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { errorResponse } from '#app/services/http.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { centsToDollars, chargeCentsForDays } from '#app/utils/pricing.ts'
 

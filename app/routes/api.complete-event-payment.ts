@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
 import { idSchema } from '#app/models/input-rules.ts'
-import { requireOwnBusinessJson } from '#app/services/auth.server.ts'
-import { errorResponse } from '#app/services/http.server.ts'
+import { requireOwnBusinessJson } from '#app/services/accounts/auth.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
-import { completeBrowserPayment } from '#app/services/checkout.server.ts'
+import { completeBrowserPayment } from '#app/services/payments/checkout.server.ts'
 
 const bodySchema = z.object({
   paymentIntentId: z.string().trim().min(1),

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
 import { idSchema } from '#app/models/input-rules.ts'
-import { requireOwnBusinessJson } from '#app/services/auth.server.ts'
-import { errorResponse } from '#app/services/http.server.ts'
-import { setUpEventPayment } from '#app/services/payment-setup.server.ts'
+import { requireOwnBusinessJson } from '#app/services/accounts/auth.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
+import { setUpEventPayment } from '#app/services/payments/payment-setup.server.ts'
 import { centsToDollars } from '#app/utils/pricing.ts'
 
 const numberish = z.union([z.number(), z.string().trim().min(1)]).transform(Number)

@@ -2,9 +2,9 @@ import type { LoaderFunctionArgs } from '@remix-run/node'
 import { getEventForViewer } from '#app/models/event.server.ts'
 import { eventFor } from '#app/models/event-projection.server.ts'
 import { parseIdParam } from '#app/models/format.ts'
-import { platformToday } from '#app/services/platform-today.server.ts'
-import { errorResponse } from '#app/services/http.server.ts'
-import { eventAudience } from '#app/services/public-events-api.server.ts'
+import { platformToday } from '#app/services/platform/platform-today.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
+import { eventAudience } from '#app/services/calendar/public-events-api.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 
 /**

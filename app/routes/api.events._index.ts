@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
-import { getBusiness } from '#app/services/auth.server.ts'
-import { parseOlderCallInput, saveEventDraft } from '#app/services/event-ad/index.server.ts'
-import { errorResponse } from '#app/services/http.server.ts'
-import { readJsonObject } from '#app/services/request-body.server.ts'
-import { liveEventsResponse } from '#app/services/public-events-api.server.ts'
+import { getBusiness } from '#app/services/accounts/auth.server.ts'
+import { parseOlderCallInput, saveEventDraft } from '#app/services/ads/index.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
+import { readJsonObject } from '#app/services/http/request-body.server.ts'
+import { liveEventsResponse } from '#app/services/calendar/public-events-api.server.ts'
 import { AppError, methodNotAllowed } from '#app/utils/app-error.ts'
 
 /** GET /api/events: live events, with the calendar's filters from the query string. */

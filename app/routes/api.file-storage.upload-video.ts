@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
-import { errorResponse } from '#app/services/http.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
 import {
   handleStorageTestUpload,
   STORAGE_UPLOAD_ERROR_OPTIONS,
-} from '#app/services/media-test-upload.server.ts'
+} from '#app/services/media/media-test-upload.server.ts'
 
 /** POST /api/file-storage/upload-video (multipart: video, eventID, createdDate) → { publicUrl, error }. */
 export async function action({ request }: ActionFunctionArgs) {

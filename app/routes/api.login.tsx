@@ -9,15 +9,15 @@ import { useCheckedForm } from '#app/components/checked-form.tsx'
 import { zodCheck } from '#app/components/zod-check.ts'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { getEnv } from '#app/services/env.server.ts'
-import { parseFormSubmission } from '#app/services/form-submission.server.ts'
-import { errorResponse } from '#app/services/http.server.ts'
+import { getEnv } from '#app/services/platform/env.server.ts'
+import { parseFormSubmission } from '#app/services/http/form-submission.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
 import {
   beginProviderSignIn,
   developmentSignInAvailable,
   signInIdentity,
-} from '#app/services/identity.server.ts'
-import { readFormData } from '#app/services/request-body.server.ts'
+} from '#app/services/accounts/identity.server.ts'
+import { readFormData } from '#app/services/http/request-body.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 
 export const meta: MetaFunction = () => [{ title: `Sign in — ${PRODUCT_NAME}` }]

@@ -11,10 +11,10 @@ import {
   LINK_EXPIRED_MESSAGE,
   readPendingLink,
   SIGN_IN_FAILED_TITLE,
-} from '#app/services/identity.server.ts'
-import { errorResponse } from '#app/services/http.server.ts'
-import { redirectWithToast } from '#app/services/toast.server.ts'
-import { readFormData } from '#app/services/request-body.server.ts'
+} from '#app/services/accounts/identity.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
+import { redirectWithToast } from '#app/services/http/toast.server.ts'
+import { readFormData } from '#app/services/http/request-body.server.ts'
 
 export const meta: MetaFunction = () => [{ title: `Link your sign-in — ${PRODUCT_NAME}` }]
 

@@ -5,15 +5,15 @@ import {
   parsePtdiseaseId,
   patchPtdisease,
 } from '#app/models/ptdisease.server.ts'
-import { platformToday } from '#app/services/platform-today.server.ts'
-import { readJsonObject } from '#app/services/request-body.server.ts'
+import { platformToday } from '#app/services/platform/platform-today.server.ts'
+import { readJsonObject } from '#app/services/http/request-body.server.ts'
 import {
   auditActor,
   ptdiseaseApi,
   recordNotFoundError,
   requireClinicianApi,
   validationFailed,
-} from '#app/services/ptdisease-http.server.ts'
+} from '#app/services/patient-records/ptdisease-http.server.ts'
 import { methodNotAllowed } from '#app/utils/app-error.ts'
 
 function recordId(params: LoaderFunctionArgs['params']) {

@@ -1,14 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import { createPtdisease, listPtdiseases } from '#app/models/ptdisease.server.ts'
-import { pageHeaders } from '#app/services/http.server.ts'
-import { readJsonObject } from '#app/services/request-body.server.ts'
+import { pageHeaders } from '#app/services/http/http.server.ts'
+import { readJsonObject } from '#app/services/http/request-body.server.ts'
 import {
   auditActor,
   ptdiseaseApi,
   ptdiseaseServerSchema,
   requireClinicianApi,
   validationFailed,
-} from '#app/services/ptdisease-http.server.ts'
+} from '#app/services/patient-records/ptdisease-http.server.ts'
 import { methodNotAllowed } from '#app/utils/app-error.ts'
 
 /**

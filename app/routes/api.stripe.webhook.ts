@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
-import { errorResponse } from '#app/services/http.server.ts'
-import { handleStripeWebhook } from '#app/services/payment-webhook.server.ts'
-import { mailContext } from '#app/services/site-url.server.ts'
-import { readBodyText } from '#app/services/request-body.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
+import { handleStripeWebhook } from '#app/services/payments/payment-webhook.server.ts'
+import { mailContext } from '#app/services/http/site-url.server.ts'
+import { readBodyText } from '#app/services/http/request-body.server.ts'
 import { methodNotAllowed } from '#app/utils/app-error.ts'
 
 /** POST /api/stripe/webhook: signed provider events (the signature covers the raw body, so it is read as text). */

@@ -19,10 +19,10 @@ import {
   getCalendarMonth,
   getCalendarResults,
   nearZipNotices,
-} from '#app/services/calendar-page.server.ts'
-import { listedEventsHeaders, sharedPageHeaders } from '#app/services/page-cache.server.ts'
-import { errorResponse } from '#app/services/http.server.ts'
-import { platformToday } from '#app/services/platform-today.server.ts'
+} from '#app/services/calendar/calendar-page.server.ts'
+import { listedEventsHeaders, sharedPageHeaders } from '#app/services/http/page-cache.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
+import { platformToday } from '#app/services/platform/platform-today.server.ts'
 
 /** Plain HTML: the filters are a GET form and 'View details' a POST form, so no script is needed. */
 export const handle = { hydrate: false }

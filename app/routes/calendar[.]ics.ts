@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { calendarIcs } from '#app/services/feeds.server.ts'
-import { errorResponse } from '#app/services/http.server.ts'
+import { calendarIcs } from '#app/services/calendar/feeds.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
 
 /** GET /calendar.ics: the calendar's live events (same filters as /calendar) for calendar apps; 400 for a bad ZIP. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { calendarRss } from '#app/services/feeds.server.ts'
-import { errorResponse } from '#app/services/http.server.ts'
+import { calendarRss } from '#app/services/calendar/feeds.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
 
 /** GET /calendar.rss: the calendar's live events (same filters as /calendar) as an RSS feed; 400 for a bad ZIP. */
 export async function loader({ request }: LoaderFunctionArgs) {

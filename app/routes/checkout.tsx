@@ -12,9 +12,9 @@ import {
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { toast } from '#app/components/toaster.tsx'
 import { DELAY_AFTER_PAYMENT_MS, PRODUCT_NAME } from '#app/constants.ts'
-import { requireBusiness } from '#app/services/auth.server.ts'
-import { errorResponse } from '#app/services/http.server.ts'
-import { checkoutAction, checkoutPage } from '#app/services/checkout.server.ts'
+import { requireBusiness } from '#app/services/accounts/auth.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
+import { checkoutAction, checkoutPage } from '#app/services/payments/checkout.server.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 
 // Stripe Elements only ever loads on this page, and only in the browser.

@@ -22,8 +22,8 @@ import {
   withHttpsScheme,
   type RegistrationField,
 } from '#app/models/registration-rules.ts'
-import { getBusiness, getUser } from '#app/services/auth.server.ts'
-import { parseFormSubmission } from '#app/services/form-submission.server.ts'
+import { getBusiness, getUser } from '#app/services/accounts/auth.server.ts'
+import { parseFormSubmission } from '#app/services/http/form-submission.server.ts'
 import {
   completeRegistration,
   fieldErrorsOf,
@@ -33,10 +33,10 @@ import {
   REGISTRATION_SUCCESS_MESSAGE,
   REGISTRATION_SUCCESS_TITLE,
   statusForFieldErrors,
-} from '#app/services/registration.server.ts'
-import { errorResponse } from '#app/services/http.server.ts'
-import { redirectWithToast } from '#app/services/toast.server.ts'
-import { readFormData } from '#app/services/request-body.server.ts'
+} from '#app/services/accounts/registration.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
+import { redirectWithToast } from '#app/services/http/toast.server.ts'
+import { readFormData } from '#app/services/http/request-body.server.ts'
 
 export const meta: MetaFunction = () => [
   { title: `Create Business Account — ${PRODUCT_NAME}` },

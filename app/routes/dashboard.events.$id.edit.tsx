@@ -5,13 +5,13 @@ import { ReviewReason } from '#app/components/review-reason.tsx'
 import { RouteDialog } from '#app/components/route-dialog.tsx'
 import { EventForm } from '#app/components/event-form.tsx'
 import { paidDatesOf } from '#app/models/event-schema.ts'
-import { requireBusiness } from '#app/services/auth.server.ts'
+import { requireBusiness } from '#app/services/accounts/auth.server.ts'
 import {
   adAsEdited,
   editableEventForPage,
   eventFormPageData,
   stageDraftFromForm,
-} from '#app/services/event-ad/index.server.ts'
+} from '#app/services/ads/index.server.ts'
 
 export const meta: MetaFunction = () => [{ title: 'Edit Event Listing · EventShout' }]
 

@@ -5,12 +5,12 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RouteDialog } from '#app/components/route-dialog.tsx'
 import { EventForm } from '#app/components/event-form.tsx'
 import { parseIdParam } from '#app/models/format.ts'
-import { requireBusiness } from '#app/services/auth.server.ts'
+import { requireBusiness } from '#app/services/accounts/auth.server.ts'
 import {
   blankFormValues,
   eventFormPageData,
   stageDraftFromForm,
-} from '#app/services/event-ad/index.server.ts'
+} from '#app/services/ads/index.server.ts'
 
 export const meta: MetaFunction = () => [{ title: 'Create Event Listing · EventShout' }]
 

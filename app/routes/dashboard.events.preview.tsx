@@ -4,9 +4,9 @@ import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
 import { RESUBMIT_LABEL } from '#app/components/event-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RouteDialog } from '#app/components/route-dialog.tsx'
-import { requireBusiness } from '#app/services/auth.server.ts'
-import { errorResponse } from '#app/services/http.server.ts'
-import { decideOnPreview, draftPreview } from '#app/services/event-ad/index.server.ts'
+import { requireBusiness } from '#app/services/accounts/auth.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
+import { decideOnPreview, draftPreview } from '#app/services/ads/index.server.ts'
 
 export const meta: MetaFunction = () => [{ title: 'Preview Your Ad · EventShout' }]
 

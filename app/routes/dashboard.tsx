@@ -7,8 +7,8 @@ import { PRODUCT_NAME } from '#app/constants.ts'
 import { latestRevisions, ownerReviewNotice } from '#app/models/event-revision.server.ts'
 import { eventStatusLabel } from '#app/models/event-status.ts'
 import { clickStatsForBusiness, listEventsForBusiness } from '#app/models/event.server.ts'
-import { requireBusiness } from '#app/services/auth.server.ts'
-import { platformToday } from '#app/services/platform-today.server.ts'
+import { requireBusiness } from '#app/services/accounts/auth.server.ts'
+import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { monthBounds } from '#app/utils/time.ts'
 
 export const meta: MetaFunction = () => [{ title: `Dashboard — ${PRODUCT_NAME}` }]

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { adDailyFigures, adPageRange, analyticsCsv, requireOwnAd } from '#app/services/analytics.server.ts'
-import { getBusiness } from '#app/services/auth.server.ts'
-import { errorResponse } from '#app/services/http.server.ts'
+import { adDailyFigures, adPageRange, analyticsCsv, requireOwnAd } from '#app/services/analytics/analytics.server.ts'
+import { getBusiness } from '#app/services/accounts/auth.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 
 /**

@@ -4,7 +4,7 @@ import { Link, useLoaderData } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { receiptForPage } from '#app/services/receipts.server.ts'
+import { receiptForPage } from '#app/services/payments/receipts.server.ts'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `Receipt ${data?.paymentID ?? ''} · ${PRODUCT_NAME}` },

@@ -4,10 +4,10 @@ import { useState, type FormEvent } from 'react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { toast } from '#app/components/toaster.tsx'
 import { listCategories } from '#app/models/category.server.ts'
-import { requireBusiness } from '#app/services/auth.server.ts'
-import { saveDemoEvent } from '#app/services/event-ad/index.server.ts'
-import { errorResponse } from '#app/services/http.server.ts'
-import { redirectWithToast } from '#app/services/toast.server.ts'
+import { requireBusiness } from '#app/services/accounts/auth.server.ts'
+import { saveDemoEvent } from '#app/services/ads/index.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
+import { redirectWithToast } from '#app/services/http/toast.server.ts'
 
 export const meta: MetaFunction = () => [{ title: 'Business Event Creation Card · EventShout' }]
 

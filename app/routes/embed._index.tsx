@@ -22,9 +22,9 @@ import {
   embedSnippet,
 } from '#app/models/embed.ts'
 import { getCategoryNames } from '#app/models/public-pages.server.ts'
-import { readEmbedFilters } from '#app/services/embed.server.ts'
-import { errorResponse } from '#app/services/http.server.ts'
-import { siteOrigin } from '#app/services/site-url.server.ts'
+import { readEmbedFilters } from '#app/services/calendar/embed.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
+import { siteOrigin } from '#app/services/http/site-url.server.ts'
 
 /** Plain HTML: the filters are a GET form, the snippet a read-only text box, the preview the iframe itself. */
 export const handle = { hydrate: false }

@@ -8,10 +8,10 @@ import { calendarSearchParams } from '#app/models/calendar-filters.ts'
 import { EMBED_FRAME_TITLE } from '#app/models/embed.ts'
 import { eventPagePath } from '#app/models/event-seo.ts'
 import { formatShortDate } from '#app/models/format.ts'
-import { getEmbedEvents, readEmbedFilters } from '#app/services/embed.server.ts'
-import { listedEventsHeaders, sharedPageHeaders } from '#app/services/page-cache.server.ts'
-import { errorResponse } from '#app/services/http.server.ts'
-import { platformToday } from '#app/services/platform-today.server.ts'
+import { getEmbedEvents, readEmbedFilters } from '#app/services/calendar/embed.server.ts'
+import { listedEventsHeaders, sharedPageHeaders } from '#app/services/http/page-cache.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
+import { platformToday } from '#app/services/platform/platform-today.server.ts'
 
 /**
  * The partners' embed: a compact list of upcoming events for an <iframe> on any site. Plain HTML without the site's

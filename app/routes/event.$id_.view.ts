@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import { redirect } from '@remix-run/node'
 import { parseIdParam } from '#app/models/format.ts'
-import { trackVisit } from '#app/services/tracking.server.ts'
+import { trackVisit } from '#app/services/analytics/tracking.server.ts'
 
 function eventPage(id: string | undefined) {
   const eventID = parseIdParam(id)

@@ -6,9 +6,9 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { toast } from '#app/components/toaster.tsx'
 import { PHOTO_MAX_BYTES, VIDEO_MAX_BYTES } from '#app/constants.ts'
 import { listEventsForBusiness } from '#app/models/event.server.ts'
-import { requireBusiness } from '#app/services/auth.server.ts'
-import { errorResponse } from '#app/services/http.server.ts'
-import { handleStorageTestUpload, storageUploadErrorFields } from '#app/services/media-test-upload.server.ts'
+import { requireBusiness } from '#app/services/accounts/auth.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
+import { handleStorageTestUpload, storageUploadErrorFields } from '#app/services/media/media-test-upload.server.ts'
 import { PHOTO_SIZE_MESSAGE, PHOTO_TYPE_MESSAGE } from '#app/utils/media-types.ts'
 
 export const meta: MetaFunction = () => [{ title: 'Media upload test · EventShout' }]

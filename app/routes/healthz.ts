@@ -1,4 +1,4 @@
-import { databaseAway, pingDatabase } from '#app/services/database-health.server.ts'
+import { databaseAway, pingDatabase } from '#app/services/platform/database-health.server.ts'
 
 /**
  * `/healthz` is ready (200) when the database answers, not ready (503) while it is away; `/healthz?db=0` answers

@@ -15,15 +15,15 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { toast } from '#app/components/toaster.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { checkSignIn } from '#app/models/sign-in-rules.ts'
-import { getBusiness, startSession } from '#app/services/auth.server.ts'
+import { getBusiness, startSession } from '#app/services/accounts/auth.server.ts'
 import {
   LOGIN_FAILED_TITLE,
   LOGIN_SUCCESS_TITLE,
   signInBusinessForm,
   welcomeBackMessage,
-} from '#app/services/business-auth.server.ts'
-import { errorResponse, safeRedirect } from '#app/services/http.server.ts'
-import { redirectWithToast } from '#app/services/toast.server.ts'
+} from '#app/services/accounts/business-auth.server.ts'
+import { errorResponse, safeRedirect } from '#app/services/http/http.server.ts'
+import { redirectWithToast } from '#app/services/http/toast.server.ts'
 
 export const meta: MetaFunction = () => [
   { title: `Sign in — ${PRODUCT_NAME}` },

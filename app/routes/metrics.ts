@@ -1,5 +1,5 @@
-import { getEnv } from '#app/services/env.server.ts'
-import { hasBearerToken, scrapeMetrics } from '#app/services/metrics.server.ts'
+import { getEnv } from '#app/services/platform/env.server.ts'
+import { hasBearerToken, scrapeMetrics } from '#app/services/platform/metrics.server.ts'
 
 /**
  * GET /metrics, for a Prometheus scraper: only with `Authorization: Bearer $METRICS_TOKEN` (401 otherwise), and not

@@ -12,7 +12,7 @@ import {
   NO_STORE,
   noStoreHeaders,
   requireClinicianRecord,
-} from '#app/services/ptdisease-http.server.ts'
+} from '#app/services/patient-records/ptdisease-http.server.ts'
 
 export const meta: MetaFunction = () => [
   { title: `Delete Record — Patient Disease Records — ${PRODUCT_NAME}` },

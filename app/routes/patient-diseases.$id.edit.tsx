@@ -3,7 +3,7 @@ import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PtdiseaseDialog, PtdiseaseForm } from '#app/components/ptdisease-form.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { platformToday } from '#app/services/platform-today.server.ts'
+import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { recordToInput } from '#app/models/ptdisease-schema.ts'
 import {
   handlePtdiseaseFormAction,
@@ -11,7 +11,7 @@ import {
   NO_STORE,
   noStoreHeaders,
   requireClinicianRecord,
-} from '#app/services/ptdisease-http.server.ts'
+} from '#app/services/patient-records/ptdisease-http.server.ts'
 
 export const meta: MetaFunction = () => [{ title: `Edit Record — Patient Disease Records — ${PRODUCT_NAME}` }]
 

@@ -7,7 +7,7 @@ import { formatRecordDate, PtdiseaseDialog } from '#app/components/ptdisease-for
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { getPtdiseaseHistory, type FieldChanges } from '#app/models/ptdisease.server.ts'
 import { PTDISEASE_FIELD_LABELS } from '#app/models/ptdisease-schema.ts'
-import { getEnv } from '#app/services/env.server.ts'
+import { getEnv } from '#app/services/platform/env.server.ts'
 import {
   auditActor,
   listLocation,
@@ -16,7 +16,7 @@ import {
   recordNotFound,
   requireClinician,
   requirePtdiseaseId,
-} from '#app/services/ptdisease-http.server.ts'
+} from '#app/services/patient-records/ptdisease-http.server.ts'
 
 export const meta: MetaFunction = () => [
   { title: `Record History — Patient Disease Records — ${PRODUCT_NAME}` },

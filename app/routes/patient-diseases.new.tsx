@@ -3,14 +3,14 @@ import { useActionData, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PtdiseaseDialog, PtdiseaseForm } from '#app/components/ptdisease-form.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { platformToday } from '#app/services/platform-today.server.ts'
+import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import {
   handlePtdiseaseFormAction,
   listLocation,
   NO_STORE,
   noStoreHeaders,
   requireClinician,
-} from '#app/services/ptdisease-http.server.ts'
+} from '#app/services/patient-records/ptdisease-http.server.ts'
 
 export const meta: MetaFunction = () => [
   { title: `Add New Record — Patient Disease Records — ${PRODUCT_NAME}` },

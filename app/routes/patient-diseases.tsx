@@ -5,7 +5,7 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { formatRecordDate } from '#app/components/ptdisease-form.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { listPtdiseases, normaliseSearch } from '#app/models/ptdisease.server.ts'
-import { platformToday } from '#app/services/platform-today.server.ts'
+import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { PTDISEASE_SEARCH_MAX } from '#app/models/ptdisease-schema.ts'
 import {
   auditActor,
@@ -13,7 +13,7 @@ import {
   NO_STORE,
   noStoreHeaders,
   requireClinician,
-} from '#app/services/ptdisease-http.server.ts'
+} from '#app/services/patient-records/ptdisease-http.server.ts'
 
 export const meta: MetaFunction = () => [{ title: `Patient Disease Records — ${PRODUCT_NAME}` }]
 

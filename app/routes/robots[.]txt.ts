@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { robotsTxt } from '#app/services/feeds.server.ts'
+import { robotsTxt } from '#app/services/calendar/feeds.server.ts'
 
 /** GET /robots.txt */
 export function loader({ request }: LoaderFunctionArgs) {

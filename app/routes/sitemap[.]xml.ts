@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { sitemapXml } from '#app/services/feeds.server.ts'
+import { sitemapXml } from '#app/services/calendar/feeds.server.ts'
 
 /** GET /sitemap.xml: the public pages and every live event's page. */
 export async function loader({ request }: LoaderFunctionArgs) {

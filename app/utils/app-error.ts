@@ -1,7 +1,7 @@
 /**
  * The one application error: a refusal the user can read, with the HTTP status it is answered with. Any layer may
  * throw it (a model's duplicate email, a service's "already paid", the body reader's 413); the route turns whatever
- * was thrown into its answer with `errorResponse` (app/services/http.server.ts), so the status and wording are
+ * was thrown into its answer with `errorResponse` (app/services/http/http.server.ts), so the status and wording are
  * decided where the rule is, once.
  */
 

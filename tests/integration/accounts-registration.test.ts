@@ -12,9 +12,9 @@ import {
 } from '#app/routes/create-business-account.tsx'
 import { verifyPassword } from '#app/utils/password.server.ts'
 import type { AppError } from '#app/utils/app-error.ts'
-import { registerBusiness } from '#app/services/registration.server.ts'
-import { JSON_OR_FORM_CONTENT_TYPE_MESSAGE } from '#app/services/request-body.server.ts'
-import { sessionCookie } from '#app/services/session.server.ts'
+import { registerBusiness } from '#app/services/accounts/registration.server.ts'
+import { JSON_OR_FORM_CONTENT_TYPE_MESSAGE } from '#app/services/http/request-body.server.ts'
+import { sessionCookie } from '#app/services/accounts/session.server.ts'
 import {
   closeDatabase,
   db,

@@ -7,8 +7,8 @@ import { loader as logoutLoader, action as logoutAction } from '#app/routes/api.
 import { loader as createAccountLoader } from '#app/routes/create-account.tsx'
 import { loader as dashboardLoader } from '#app/routes/dashboard.tsx'
 import { action as loginAction, loader as loginLoader } from '#app/routes/login.tsx'
-import { SIGN_IN_MAX_FAILURES, SIGN_IN_WINDOW_MS, signInAttemptKey } from '#app/services/rate-limit.server.ts'
-import { sessionCookie } from '#app/services/session.server.ts'
+import { SIGN_IN_MAX_FAILURES, SIGN_IN_WINDOW_MS, signInAttemptKey } from '#app/services/platform/rate-limit.server.ts'
+import { sessionCookie } from '#app/services/accounts/session.server.ts'
 import { db } from '#db/client.server.ts'
 import { insertBusiness } from '#db/factories.ts'
 import { authAttempts, sessions, type Business } from '#db/schema.ts'
@@ -166,7 +166,7 @@ describe('sign-in page action (/login and /)', () => {
     const jar = new CookieJar()
     // A session that exists before sign-in (as a planted or anonymous one would).
     const planted = await callRoute(async () => {
-      const { sessionStorage } = await import('#app/services/session.server.ts')
+      const { sessionStorage } = await import('#app/services/accounts/session.server.ts')
       const session = await sessionStorage.getSession()
       session.set('note', 'before sign-in')
       return new Response(null, { headers: { 'Set-Cookie': await sessionStorage.commitSession(session) } })

@@ -11,7 +11,7 @@ import { CATEGORY_NOT_FOUND_MESSAGE, duplicateCategoryMessage } from '#app/model
 import { action as categoriesAction, loader as categoriesLoader } from '#app/routes/admin_.categories.tsx'
 import { action as apiEventsAction } from '#app/routes/api.events._index.ts'
 import { loader as calendarLoader } from '#app/routes/calendar.tsx'
-import { CATEGORY_MESSAGE } from '#app/services/event-ad/save.server.ts'
+import { CATEGORY_MESSAGE } from '#app/services/ads/save.server.ts'
 import { loader as editLoader } from '#app/routes/dashboard.events.$id.edit.tsx'
 import { loader as newEventLoader } from '#app/routes/dashboard.events.new.tsx'
 import { db } from '#db/client.server.ts'

@@ -4,21 +4,21 @@ import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vi
 import { dailyStatsForBusiness } from '#app/models/analytics.server.ts'
 import { recordEventVisit } from '#app/models/click.server.ts'
 import { loader as analyticsLoader } from '#app/routes/api.business.$id.analytics.ts'
-import { getEnv, resetEnvCache } from '#app/services/env.server.ts'
+import { getEnv, resetEnvCache } from '#app/services/platform/env.server.ts'
 import {
   keepPage,
   LISTED_EVENTS_HEADER,
   lookupPage,
   type PageRequest,
-} from '#app/services/page-cache.server.ts'
-import { platformToday } from '#app/services/platform-today.server.ts'
+} from '#app/services/http/page-cache.server.ts'
+import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import {
   startViewCounting,
   stopViewCounting,
   VIEW_FLUSH_INTERVAL_MS,
   ViewCounter,
   viewCounter,
-} from '#app/services/view-counter.server.ts'
+} from '#app/services/analytics/view-counter.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { clickCount, eventDailyStats, events, type Business, type Event } from '#db/schema.ts'

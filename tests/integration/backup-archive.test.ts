@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import * as tar from 'tar'
 import { afterAll, expect, test } from 'vitest'
-import { MANIFEST_FILE, readManifest } from '#app/services/backup-archive.server.ts'
+import { MANIFEST_FILE, readManifest } from '#app/services/operations/backup-archive.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { TMP_DIR } from '#tests/support/test-database.ts'
 

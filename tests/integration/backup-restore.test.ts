@@ -17,9 +17,9 @@ import { promisify } from 'node:util'
 import { inArray, sql } from 'drizzle-orm'
 import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { ADMIN_SOCKET_FILE } from '#app/services/admin-socket.server.ts'
-import { resetEnvCache } from '#app/services/env.server.ts'
-import { deleteStoredMedia, holdMediaDeletions, mediaStorage } from '#app/services/media.server.ts'
+import { ADMIN_SOCKET_FILE } from '#app/services/operations/admin-socket.server.ts'
+import { resetEnvCache } from '#app/services/platform/env.server.ts'
+import { deleteStoredMedia, holdMediaDeletions, mediaStorage } from '#app/services/media/media.server.ts'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import {
   getDatabaseHandle,

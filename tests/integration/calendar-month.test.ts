@@ -11,7 +11,7 @@ import {
 } from '#app/models/calendar-month.ts'
 import { invalidateLiveEvents } from '#app/models/live-events-cache.server.ts'
 import { calendarDayHref, calendarMonthHref, loader as calendarLoader } from '#app/routes/calendar.tsx'
-import { platformToday } from '#app/services/platform-today.server.ts'
+import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { events, type Business } from '#db/schema.ts'

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { loader as clickStatsLoader } from '#app/routes/api.business.$id.click-stats.ts'
-import { getEnv } from '#app/services/env.server.ts'
+import { getEnv } from '#app/services/platform/env.server.ts'
 import { addDaysIso, monthBounds, todayInZone } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { clickCount, type Business } from '#db/schema.ts'

@@ -5,7 +5,7 @@ import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { db, openEmbeddedDatabase, rowsOf, type DatabaseHandle } from '#db/client.server.ts'
 import { categoryList } from '#db/schema.ts'
-import { classifyDatabaseError } from '#app/services/database-errors.server.ts'
+import { classifyDatabaseError } from '#app/services/platform/database-errors.server.ts'
 import { TMP_DIR } from '#tests/support/test-database.ts'
 
 const dataDir = path.join(TMP_DIR, `thread-${process.pid}-${Date.now().toString(36)}`)

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { action as completeAction } from '#app/routes/api.complete-event-payment.ts'
-import { errorResponse } from '#app/services/http.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
 import { AppError, invariantAppError, methodNotAllowed } from '#app/utils/app-error.ts'
 import { insertBusiness } from '#db/factories.ts'
 import { db } from '#db/client.server.ts'

@@ -3,7 +3,7 @@
  * is told the database is unavailable (503, the spec's text), never "Failed to save your event" with a 500.
  */
 import { expect, test } from 'vitest'
-import { DATABASE_UNAVAILABLE_MESSAGE } from '#app/services/database-errors.server.ts'
+import { DATABASE_UNAVAILABLE_MESSAGE } from '#app/services/platform/database-errors.server.ts'
 import { action as approveEvent } from '#app/routes/api.approve-event.ts'
 import { db, getDatabaseHandle, useDatabase } from '#db/client.server.ts'
 import { insertBusiness } from '#db/factories.ts'

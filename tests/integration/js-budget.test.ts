@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { platformToday } from '#app/services/platform-today.server.ts'
+import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { BUILD_TIMEOUT_MS, builtRequestHandler } from '#tests/support/built-app.ts'

@@ -7,8 +7,8 @@ import {
   deliverDueMessages,
   MAX_ATTEMPTS,
   retryDelayMs,
-} from '#app/services/mail.server.ts'
-import { parseEnv } from '#app/services/env.server.ts'
+} from '#app/services/mail/mail.server.ts'
+import { parseEnv } from '#app/services/platform/env.server.ts'
 import { db } from '#db/client.server.ts'
 import { outbox } from '#db/schema.ts'
 import { SMTP_PASSWORD, TestSmtpServer } from '#tests/support/smtp-server.ts'

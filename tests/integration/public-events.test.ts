@@ -19,7 +19,7 @@ import {
   NO_EVENTS_FOUND_TEXT,
 } from '#app/routes/calendar.tsx'
 import { LOAD_FAILED_MESSAGE, loader as publicLoader } from '#app/routes/public.tsx'
-import { platformToday } from '#app/services/platform-today.server.ts'
+import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { categoryList, events, type Business } from '#db/schema.ts'

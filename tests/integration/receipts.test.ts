@@ -6,7 +6,7 @@ import { action as completeAction } from '#app/routes/api.complete-event-payment
 import { action as createAction } from '#app/routes/api.create-event-payment.ts'
 import { action as reviewAction } from '#app/routes/api.admin.review-event.ts'
 import { action as checkoutAction } from '#app/routes/checkout.tsx'
-import { getEnv } from '#app/services/env.server.ts'
+import { getEnv } from '#app/services/platform/env.server.ts'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { insertUser } from '#db/factories.ts'

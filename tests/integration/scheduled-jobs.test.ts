@@ -13,9 +13,9 @@ import {
   purgeExpiredSignIns,
   purgeOldMail,
   runScheduledJobs,
-} from '#app/services/cleanup.server.ts'
-import { getEnv } from '#app/services/env.server.ts'
-import { KNOWN_ADDRESS_TTL_MS, SIGN_IN_WINDOW_MS } from '#app/services/rate-limit.server.ts'
+} from '#app/services/operations/cleanup.server.ts'
+import { getEnv } from '#app/services/platform/env.server.ts'
+import { KNOWN_ADDRESS_TTL_MS, SIGN_IN_WINDOW_MS } from '#app/services/platform/rate-limit.server.ts'
 import { db, getDatabaseHandle, rowsOf } from '#db/client.server.ts'
 import { authAttempts, outbox, sessions } from '#db/schema.ts'
 

@@ -5,7 +5,7 @@ import sharp from 'sharp'
 import { afterAll, beforeAll } from 'vitest'
 import { DEFAULT_CATEGORIES } from '#app/constants.ts'
 import { ensureCategories } from '#app/models/category.server.ts'
-import { resetEnvCache } from '#app/services/env.server.ts'
+import { resetEnvCache } from '#app/services/platform/env.server.ts'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import { TMP_DIR } from './test-database.ts'
 

@@ -1,4 +1,4 @@
-import { getToast, type Toast } from '#app/services/toast.server.ts'
+import { getToast, type Toast } from '#app/services/http/toast.server.ts'
 
 /** Keeps cookies across calls the way a browser would (names and values only; an expired cookie is dropped). */
 export class CookieJar {

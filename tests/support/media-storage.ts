@@ -1,8 +1,8 @@
 /** Reading and writing stored media in tests through the app's own storage backend (a folder or a bucket). */
 import { Readable } from 'node:stream'
 import { buffer } from 'node:stream/consumers'
-import { STAGING_PREFIX } from '#app/services/media-storage.server.ts'
-import { mediaStorage } from '#app/services/media.server.ts'
+import { STAGING_PREFIX } from '#app/services/media/media-storage.server.ts'
+import { mediaStorage } from '#app/services/media/media.server.ts'
 import { MEDIA_EXTENSIONS } from '#app/utils/media-types.ts'
 
 export async function putStored(key: string, bytes: Uint8Array | string) {

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import { beforeAll, inject } from 'vitest'
-import { resetEnvCache } from '#app/services/env.server.ts'
+import { resetEnvCache } from '#app/services/platform/env.server.ts'
 import { s3Environment } from './s3-server.ts'
 
 /** In the `s3` test project: this file's media go to a bucket of its own on the run's S3-compatible server. */

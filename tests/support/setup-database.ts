@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, inject } from 'vitest'
 import { invalidateLiveEvents } from '#app/models/live-events-cache.server.ts'
-import { resetEnvCache } from '#app/services/env.server.ts'
+import { resetEnvCache } from '#app/services/platform/env.server.ts'
 import { closeDatabase, useDatabase } from '#db/client.server.ts'
 import { createTestDatabase } from './test-database.ts'
 

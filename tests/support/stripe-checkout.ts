@@ -1,6 +1,6 @@
 import { showDateBounds } from '#app/models/event-dates.ts'
-import { setEventPaymentData } from '#app/services/payment-data.server.ts'
-import { sessionStorage } from '#app/services/session.server.ts'
+import { setEventPaymentData } from '#app/services/payments/payment-data.server.ts'
+import { sessionStorage } from '#app/services/accounts/session.server.ts'
 import { db } from '#db/client.server.ts'
 import { events, type Business } from '#db/schema.ts'
 import { businessSessionCopy } from './auth.ts'

@@ -12,7 +12,7 @@ import crypto from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import Stripe from 'stripe'
-import { resetEnvCache } from '#app/services/env.server.ts'
+import { resetEnvCache } from '#app/services/platform/env.server.ts'
 
 type Json = Record<string, unknown>
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { DEFAULT_REGISTRATIONS_PER_ADDRESS_PER_HOUR } from '#app/constants.ts'
-import { EnvError, parseEnv } from '#app/services/env.server.ts'
+import { EnvError, parseEnv } from '#app/services/platform/env.server.ts'
 
 describe('parseEnv', () => {
   test('defaults suit a local machine', () => {

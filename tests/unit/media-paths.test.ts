@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { resetEnvCache } from '#app/services/env.server.ts'
+import { resetEnvCache } from '#app/services/platform/env.server.ts'
 import {
   mediaFileName,
   mediaKey,
@@ -10,10 +10,10 @@ import {
   photoSrcSet,
   photoVariantKey,
 } from '#app/utils/media-types.ts'
-import { parseRange } from '#app/services/media-http.server.ts'
-import { localMediaStorage } from '#app/services/media-storage-local.server.ts'
-import { mediaRoot } from '#app/services/media-storage.server.ts'
-import { mediaDate } from '#app/services/media.server.ts'
+import { parseRange } from '#app/services/media/media-http.server.ts'
+import { localMediaStorage } from '#app/services/media/media-storage-local.server.ts'
+import { mediaRoot } from '#app/services/media/media-storage.server.ts'
+import { mediaDate } from '#app/services/media/media.server.ts'
 import { TMP_DIR } from '#tests/support/test-database.ts'
 
 const dataDir = path.join(TMP_DIR, `media-paths-${process.pid}`)

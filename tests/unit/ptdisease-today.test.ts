@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { buildPtdiseaseSchema } from '#app/models/ptdisease-schema.ts'
-import { platformToday } from '#app/services/platform-today.server.ts'
+import { platformToday } from '#app/services/platform/platform-today.server.ts'
 
 const runtimeZone = process.env.TZ
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import { describe, expect, test } from 'vitest'
-import { isCrossSiteWrite, type GuardedRequest } from '#app/services/request-guard.server.ts'
+import { isCrossSiteWrite, type GuardedRequest } from '#app/services/http/request-guard.server.ts'
 
 function request(method: string, headers: Record<string, string>, protocol = 'http'): GuardedRequest {
   const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]))

@@ -1,7 +1,7 @@
 import type { ServerBuild } from '@remix-run/node'
 import { describe, expect, test } from 'vitest'
-import { loggedError, withoutEmails } from '#app/services/logger.server.ts'
-import { requestIdFor, routePatterns } from '#app/services/request-log.server.ts'
+import { loggedError, withoutEmails } from '#app/services/platform/logger.server.ts'
+import { requestIdFor, routePatterns } from '#app/services/http/request-log.server.ts'
 
 /** The shape of the build's route table, for a few routes like the app's. */
 function routes(...defs: Array<{ id: string; parentId?: string; path?: string; index?: boolean }>) {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { safeRedirect } from '#app/services/http.server.ts'
+import { safeRedirect } from '#app/services/http/http.server.ts'
 
 const FALLBACK = '/dashboard'
 

@@ -1,0 +1,29 @@
+import type { Session } from '@remix-run/node'
+import type { EventInput } from '#app/models/event-schema.ts'
+import type { StagedFile } from '../media/media.server.ts'
+
+/** An ad being written without JavaScript: the fields and the uploaded files wait in the server session. */
+export interface EventDraft {
+  /** Set when the draft edits this saved (unpaid) ad rather than making a new one. */
+  eventID?: number
+  input: EventInput
+  totalCents: number
+  files: { photo?: StagedFile; video?: StagedFile }
+}
+
+const DRAFT_KEY = 'eventDraft'
+
+export function getEventDraft(session: Session): EventDraft | null {
+  return (session.get(DRAFT_KEY) as EventDraft | undefined) ?? null
+}
+
+/** The draft for a new ad (`eventID` undefined) or for editing that ad; a draft for anything else is not it. */
+export function getEventDraftFor(session: Session, eventID: number | undefined): EventDraft | null {
+  const draft = getEventDraft(session)
+  return draft && draft.eventID === eventID ? draft : null
+}
+
+export function setEventDraft(session: Session, draft: EventDraft | null) {
+  if (draft) session.set(DRAFT_KEY, draft)
+  else session.unset(DRAFT_KEY)
+}

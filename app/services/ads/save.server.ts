@@ -1,0 +1,159 @@
+/** Saving an ad with its media in one unit, and the checks every way of creating an ad shares. */
+import { db } from '#db/client.server.ts'
+import { UNSET_DATE } from '#app/constants.ts'
+import {
+  attachEventMedia,
+  detachEventMedia,
+  getOwnedEvent,
+  insertEvent,
+  lockOwnedEvent,
+  resubmitPaidEvent,
+  updateSubmittedEvent,
+} from '#app/models/event.server.ts'
+import { listCategories } from '#app/models/category.server.ts'
+import { adContact } from '#app/models/customer-card.ts'
+import { saveOpenRevision, setRevisionMedia } from '#app/models/event-revision.server.ts'
+import { ownerEditKind } from '#app/models/event-status.ts'
+import type { EventInput } from '#app/models/event-schema.ts'
+import { AppError } from '#app/utils/app-error.ts'
+import { mediaFileName } from '#app/utils/media-types.ts'
+import { chargeCentsForDays, claimedTotalMatches, TOTAL_MISMATCH_MESSAGE } from '#app/utils/pricing.ts'
+import type { BusinessSessionCopy } from '../accounts/auth.server.ts'
+import { deleteStoredMedia, storeMediaForEvent, type StagedFile } from '../media/media.server.ts'
+import { platformToday } from '../platform/platform-today.server.ts'
+
+export const EVENT_NOT_FOUND_MESSAGE = 'Event not found'
+export const AD_NOT_EDITABLE_MESSAGE =
+  'This ad has ended or was rejected or refunded, so it can no longer be edited.'
+export const CATEGORY_MESSAGE = 'Please choose a category from the list'
+
+/**
+ * An ad is saved only with categories its form offers: the visible ones, and for an edit those the ad already has
+ * (a hidden category stays on the ads that have it).
+ */
+export async function assertCategoriesOffered(names: readonly string[], keep: readonly string[] = []) {
+  const offered = new Set((await listCategories({ keep })).map((c) => c.categoryName))
+  if (names.some((n) => !offered.has(n))) {
+    throw new AppError(CATEGORY_MESSAGE, 400, { fieldErrors: { eventCategory: [CATEGORY_MESSAGE] } })
+  }
+}
+
+/** The price in cents for the chosen dates; a differing total sent by the browser is refused, never charged. */
+export function priceFor(input: EventInput, claimedDollars?: number | null) {
+  const totalCents = chargeCentsForDays(input.showAdDates.length)
+  if (!claimedTotalMatches(claimedDollars, totalCents)) {
+    throw new AppError(TOTAL_MISMATCH_MESSAGE, 400, {
+      fieldErrors: { totalAmount: [TOTAL_MISMATCH_MESSAGE] },
+    })
+  }
+  return totalCents
+}
+
+/**
+ * Saves the advertiser's ad (pending payment and review) with its media in one unit: if anything fails, the row is
+ * rolled back and the newly stored files are removed. With `eventID` the business's own ad is rewritten in place
+ * (its media kept unless a new file replaces it): an unpaid one whole, a paid one awaiting review or sent back with
+ * changes requested in its text and media only, and it waits for review again; a live one's text and media become
+ * its pending revision while the live version stays up (both `resubmitted`: nothing to pay). Any other ad is refused
+ * with 409.
+ */
+export async function saveEventWithMedia({
+  business,
+  input,
+  files,
+  claimedTotal,
+  eventID: editedID,
+  approvedDateByBusiness = platformToday(),
+}: {
+  business: BusinessSessionCopy
+  input: EventInput
+  files: { photo?: StagedFile; video?: StagedFile }
+  claimedTotal?: number | null
+  eventID?: number
+  /** Today unless given: the advertiser approves the ad by saving it from the preview. */
+  approvedDateByBusiness?: string
+}) {
+  const edited = editedID === undefined ? null : await getOwnedEvent(editedID, business.businessID)
+  await assertCategoriesOffered(input.eventCategory, edited?.category)
+  const totalCents = priceFor(input, claimedTotal)
+  const storedKeys: string[] = []
+  let replacedUrls: string[] = []
+  let resubmitted = false
+  let revisionID: number | undefined
+  try {
+    const result = await db.transaction(async (tx) => {
+      const data = {
+        ...input,
+        ...adContact(input, business),
+        businessID: business.businessID,
+        businessName: business.businessName,
+        totalCents,
+        approvedDateByBusiness,
+      }
+      let saved: { eventID: number; createdDate: Date }
+      if (editedID === undefined) {
+        saved = await insertEvent(tx, data)
+      } else {
+        const current = await lockOwnedEvent(tx, editedID, business.businessID)
+        if (!current) throw new AppError(EVENT_NOT_FOUND_MESSAGE, 404)
+        const kind = ownerEditKind(current, platformToday())
+        if (!kind) throw new AppError(AD_NOT_EDITABLE_MESSAGE, 409)
+        saved = current
+        resubmitted = kind !== 'draft'
+        // After payment the schema held the dates to those paid for, so the price is the one paid.
+        if (kind === 'revision') {
+          // The live version stays up: the edit waits as the ad's revision, with media of its own.
+          const open = await saveOpenRevision(tx, editedID, data)
+          revisionID = open.revisionID
+          replacedUrls = [
+            files.photo && open.before?.stillPhotoURL,
+            files.video && open.before?.videoURL,
+          ].filter((url): url is string => Boolean(url))
+        } else {
+          if (kind === 'resubmit') await resubmitPaidEvent(tx, editedID, data)
+          else await updateSubmittedEvent(tx, editedID, data)
+          replacedUrls = [files.photo && current.stillPhotoURL, files.video && current.videoURL].filter(
+            (url): url is string => Boolean(url),
+          )
+          await detachEventMedia(
+            tx,
+            editedID,
+            [files.photo?.kind, files.video?.kind].filter((kind) => kind !== undefined),
+          )
+        }
+      }
+      const media = []
+      for (const file of [files.photo, files.video]) {
+        if (!file) continue
+        const stored = await storeMediaForEvent(tx, {
+          eventID: saved.eventID,
+          businessID: business.businessID,
+          file,
+          allow: ['draft', 'resubmit', 'revision'],
+          revisionID,
+        })
+        storedKeys.push(stored.key)
+        media.push({ mediaType: stored.mediaType, url: stored.url })
+      }
+      if (revisionID === undefined) await attachEventMedia(tx, saved.eventID, media)
+      else await setRevisionMedia(tx, revisionID, media)
+      return { eventID: saved.eventID, totalCents, resubmitted }
+    })
+    // A replacement may reuse the old file's name (same kind and extension): that file is the new one now.
+    await deleteStoredMedia(replacedUrls.filter((url) => !storedKeys.some((key) => sameMediaFile(url, key))))
+    return result
+  } catch (error) {
+    // Only files that no saved row points to: a key the edited ad already used stays.
+    await deleteStoredMedia(storedKeys.filter((key) => !replacedUrls.some((url) => sameMediaFile(url, key))))
+    throw error
+  }
+}
+
+function sameMediaFile(a: string, b: string) {
+  return mediaFileName(a) === mediaFileName(b)
+}
+
+/** An ad saved from its fields alone (no media) that the advertiser has not approved yet. */
+export function saveUnapprovedEvent(business: BusinessSessionCopy, input: EventInput) {
+  return saveEventWithMedia({ business, input, files: {}, approvedDateByBusiness: UNSET_DATE })
+}

@@ -1,0 +1,122 @@
+import {
+  analyticsRangeOrThisMonth,
+  clickThroughRate,
+  daysOf,
+  parseAnalyticsRange,
+  type DateRange,
+} from '#app/models/analytics-range.ts'
+import { dailyStatsForBusiness, dailyStatsForEvent, type DailyStats } from '#app/models/analytics.server.ts'
+import { getEventForOwnerPage } from '#app/models/event.server.ts'
+import { eventStatusLabel, ownerEditKind } from '#app/models/event-status.ts'
+import { latestRevisions, ownerReviewNotice } from '#app/models/event-revision.server.ts'
+import { parseIdParam } from '#app/models/format.ts'
+import { isoDateInZone } from '#app/utils/time.ts'
+import { AppError } from '#app/utils/app-error.ts'
+import type { BusinessSessionCopy } from '../accounts/auth.server.ts'
+import { getEnv } from '../platform/env.server.ts'
+import { platformToday } from '../platform/platform-today.server.ts'
+
+export const AD_NOT_FOUND_MESSAGE = 'No ad with this id'
+export const AD_NOT_YOURS_MESSAGE = 'That ad belongs to another business.'
+
+/** GET /api/business/{id}/analytics: one row per ad and day with any activity in the range. */
+export function businessAnalytics(
+  business: BusinessSessionCopy,
+  query: URLSearchParams,
+): Promise<DailyStats[]> {
+  return dailyStatsForBusiness(business.businessID, parseAnalyticsRange(query))
+}
+
+/** The signed-in business's ad with this id: 404 when there is none, 403 when it is another business's. */
+export async function requireOwnAd(business: BusinessSessionCopy, id: string | undefined) {
+  const eventID = parseIdParam(id)
+  const ad = eventID ? await getEventForOwnerPage(eventID) : null
+  if (!ad) throw new AppError(AD_NOT_FOUND_MESSAGE, 404)
+  if (ad.event.businessID !== business.businessID) throw new AppError(AD_NOT_YOURS_MESSAGE, 403)
+  return ad
+}
+
+/** Every day of the range with the ad's figures (zeros on days without activity). */
+export async function adDailyFigures(eventID: number, range: DateRange): Promise<DailyStats[]> {
+  const byDay = new Map((await dailyStatsForEvent(eventID, range)).map((row) => [row.date, row]))
+  return daysOf(range).map((date) => byDay.get(date) ?? { eventID, date, views: 0, clicks: 0, bounces: 0 })
+}
+
+/** The range asked for on the ad's page (this month by default), or the 400 saying what is wrong with it. */
+export function adPageRange(query: URLSearchParams): DateRange {
+  return analyticsRangeOrThisMonth(query, platformToday())
+}
+
+
+function csvField(value: string | number) {
+  const text = String(value)
+  return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text
+}
+
+/** The ad's figures as CSV: a header, then one line per day of the range. */
+export function analyticsCsv(rows: readonly DailyStats[]): string {
+  const lines = [['date', 'views', 'clicks', 'bounces', 'click_through_rate']]
+  for (const row of rows)
+    lines.push([row.date, String(row.views), String(row.clicks), String(row.bounces), clickThroughRate(row)])
+  return `${lines.map((line) => line.map(csvField).join(',')).join('\r\n')}\r\n`
+}
+
+export interface TimelineStep {
+  label: string
+  /** yyyy-mm-dd, or null for a step not reached. */
+  date: string | null
+}
+
+const UNSET_DATE = '1989-01-01'
+
+/** The ad's page for its owner: where it stands, why, its receipt, and its figures over the range asked for. */
+export async function adPageData(
+  business: BusinessSessionCopy,
+  id: string | undefined,
+  query: URLSearchParams,
+) {
+  const { event, payment } = await requireOwnAd(business, id)
+  const today = platformToday()
+  const range = adPageRange(query)
+  const days = await adDailyFigures(event.eventID, range)
+  const zone = getEnv().APP_TIME_ZONE
+  const dayOf = (instant: Date | null) => (instant ? isoDateInZone(instant, zone) : null)
+  const approved = event.eventStatus === 'approved'
+  const rejected = event.eventStatus === 'rejected'
+  const shownFrom = approved && event.paymentStatus !== 'pending' ? event.firstShowDate : null
+  const timeline: TimelineStep[] = [
+    { label: 'Created', date: dayOf(event.createdDate) },
+    {
+      label: 'Confirmed for payment',
+      date: event.approvedDateByBusiness === UNSET_DATE ? null : event.approvedDateByBusiness,
+    },
+    { label: 'Paid', date: dayOf(payment?.paidAt ?? payment?.datePaid ?? null) },
+    { label: rejected ? 'Rejected' : 'Reviewed', date: event.reviewedAt ? dayOf(event.reviewedAt) : null },
+    { label: 'Live', date: shownFrom && shownFrom <= today ? shownFrom : null },
+    {
+      label: 'Ended',
+      date: approved && event.lastShowDate && event.lastShowDate < today ? event.lastShowDate : null,
+    },
+  ]
+  const notice = ownerReviewNotice(event, (await latestRevisions([event.eventID])).get(event.eventID), today)
+  const totals = days.reduce(
+    (sum, day) => ({
+      views: sum.views + day.views,
+      clicks: sum.clicks + day.clicks,
+      bounces: sum.bounces + day.bounces,
+    }),
+    { views: 0, clicks: 0, bounces: 0 },
+  )
+  return {
+    eventID: event.eventID,
+    eventTitle: event.eventTitle,
+    statusLabel: eventStatusLabel(event, today),
+    timeline,
+    reviewReason: notice.reviewReason,
+    receiptHref: payment ? `/dashboard/receipts/${payment.paymentID}` : null,
+    editHref: ownerEditKind(event, today) ? `/dashboard/events/${event.eventID}/edit` : null,
+    range,
+    days,
+    totals: { ...totals, clickThroughRate: clickThroughRate(totals) },
+  }
+}

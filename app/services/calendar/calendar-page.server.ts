@@ -1,0 +1,129 @@
+import { redirect } from '@remix-run/node'
+import {
+  CALENDAR_FILTER_PARAMS,
+  listingStart,
+  unknownZipMessage,
+  type CalendarFilters,
+} from '#app/models/calendar-filters.ts'
+import {
+  MONTH_DAY_EVENTS_LIMIT,
+  monthGrid,
+  type DayEvents,
+  type MonthGrid,
+} from '#app/models/calendar-month.ts'
+import { nextEventDate } from '#app/models/event-dates.ts'
+import type { EventTileData } from '#app/models/event-tile.ts'
+import { cachedLiveEvents } from '#app/models/live-events-cache.server.ts'
+import { loadCalendarListing } from '#app/models/cached-listing.server.ts'
+import type { LiveEvent } from '#app/models/calendar-listing.server.ts'
+import { listEventsByDay } from '#app/models/calendar-month-grid.server.ts'
+import { isKnownZip, nearestZip } from '#app/models/zip-centroids.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
+import { NEAR_ME_LAT, NEAR_ME_LNG } from '#app/utils/near-me.ts'
+import { readFormData } from '../http/request-body.server.ts'
+import { redirectWithToast } from '../http/toast.server.ts'
+
+export interface CalendarPageResults {
+  total: number
+  page: number
+  pageCount: number
+  featured: EventTileData[]
+  events: EventTileData[]
+}
+
+/** A card of the listing; `start` is the listing's first day (`listingStart`), the card's date its first from there. */
+function toTile(event: LiveEvent, start: string): EventTileData {
+  return {
+    eventID: event.eventID,
+    eventTitle: event.eventTitle,
+    eventDescription: event.eventDescription,
+    category: event.category,
+    stillPhotoPath: event.stillPhotoPath,
+    businessName: event.businessName,
+    date: nextEventDate(event, start),
+  }
+}
+
+/** What the page says about the distance filter's ZIP when it is not one we know (no event can be near it). */
+export async function nearZipNotices(filters: CalendarFilters): Promise<string[]> {
+  return filters.near && !(await isKnownZip(filters.near)) ? [unknownZipMessage(filters.near)] : []
+}
+
+/** The calendar's results for these filters, from the listing cache (the shared page cache keeps whole pages). */
+export function getCalendarResults(
+  filters: CalendarFilters,
+  { today, page }: { today: string; page: number },
+): Promise<CalendarPageResults> {
+  const key = JSON.stringify(['calendar-results', today, page, filters])
+  return cachedLiveEvents(key, async () => {
+    const listing = await loadCalendarListing(filters, { today, page })
+    const start = listingStart(filters, today)
+    return {
+      total: listing.total,
+      page: listing.page,
+      pageCount: listing.pageCount,
+      featured: listing.featured.map((e) => toTile(e, start)),
+      events: listing.events.map((e) => toTile(e, start)),
+    }
+  })
+}
+
+export interface CalendarMonthResults {
+  grid: MonthGrid
+  /** The days of the month with a match, in date order. */
+  days: DayEvents[]
+}
+
+/** The month grid for these filters: the first few events of each day and the day's count (cached like the list). */
+export function getCalendarMonth(
+  filters: CalendarFilters,
+  { today, month }: { today: string; month: string },
+): Promise<CalendarMonthResults> {
+  const grid = monthGrid(month)
+  const key = JSON.stringify(['calendar-month', today, month, filters])
+  return cachedLiveEvents(key, async () => ({
+    grid,
+    days: await listEventsByDay(filters, {
+      today,
+      from: grid.first,
+      to: grid.last,
+      perDay: MONTH_DAY_EVENTS_LIMIT,
+    }),
+  }))
+}
+
+export const NO_ZIP_NEAR_YOU_MESSAGE =
+  'We could not find a US ZIP code near your location. Enter a ZIP code in "Near ZIP" instead.'
+export const BAD_POSITION_MESSAGE = 'Your location could not be read: a latitude and a longitude are needed.'
+
+function coordinate(form: FormData, name: string, limit: number) {
+  const value = form.get(name)
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN
+  return Number.isFinite(n) && Math.abs(n) <= limit ? n : null
+}
+
+/**
+ * "Use my location": the calendar near the ZIP closest to the posted position, with the filters of the address it
+ * was posted to. The position itself goes no further (not into the URL, not into a log).
+ */
+export async function calendarNearPosition(request: Request) {
+  const form = await readFormData(request)
+  const latitude = coordinate(form, NEAR_ME_LAT, 90)
+  const longitude = coordinate(form, NEAR_ME_LNG, 180)
+  if (latitude === null || longitude === null) throw new AppError(BAD_POSITION_MESSAGE, 400)
+  const params = new URL(request.url).searchParams
+  for (const name of [CALENDAR_FILTER_PARAMS.near, CALENDAR_FILTER_PARAMS.page, NEAR_ME_LAT, NEAR_ME_LNG])
+    params.delete(name)
+  // The filters form sends its empty fields too; the address keeps only what is set.
+  for (const [name, value] of [...params]) if (value.trim() === '') params.delete(name)
+  const zip = await nearestZip(latitude, longitude)
+  if (!zip) {
+    const query = params.toString()
+    return redirectWithToast(`/calendar${query ? `?${query}` : ''}`, {
+      variant: 'destructive',
+      title: NO_ZIP_NEAR_YOU_MESSAGE,
+    })
+  }
+  params.set(CALENDAR_FILTER_PARAMS.near, zip)
+  return redirect(`/calendar?${params}`)
+}

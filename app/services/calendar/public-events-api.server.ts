@@ -1,0 +1,83 @@
+import {
+  calendarFilterErrors,
+  normalizeCalendarFilters,
+  unknownZipMessage,
+  type CalendarFilters,
+} from '#app/models/calendar-filters.ts'
+import { eventFor, type EventAudience } from '#app/models/event-projection.server.ts'
+import { getLiveEventsCount, getLiveEventsPage } from '#app/models/cached-listing.server.ts'
+import { isKnownZip } from '#app/models/zip-centroids.server.ts'
+import { getBusiness, hasRole } from '../accounts/auth.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
+import { pageHeaders } from '../http/http.server.ts'
+import { platformToday } from '../platform/platform-today.server.ts'
+
+/** Events per page unless `limit` asks for fewer; also the most a page holds. */
+export const API_PAGE_SIZE = 100
+/** With the largest pages this reaches a million events; deeper pages would only cost the database an OFFSET. */
+export const API_MAX_PAGE = 10_000
+
+const PAGE_MESSAGE = `page must be a whole number from 1 to ${API_MAX_PAGE}`
+const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${API_PAGE_SIZE}`
+const OFFSET_MESSAGE = 'offset is not supported: use page (1-based) and follow the Link header'
+
+/** A whole number from 1 to `max` in the query string; `fallback` when absent or blank, null when invalid. */
+function wholeNumberParam(
+  params: URLSearchParams,
+  name: string,
+  { max, fallback }: { max: number; fallback: number },
+) {
+  const raw = (params.get(name) ?? '').trim()
+  if (raw === '') return fallback
+  if (!/^\d{1,7}$/.test(raw)) return null
+  const n = Number(raw)
+  return n < 1 || n > max ? null : n
+}
+
+type ListQuery = { filters: CalendarFilters; page: number; limit: number } | { error: string }
+
+/** The filters and the page a query string asks for, or what is wrong with it. */
+function parseEventsListQuery(params: URLSearchParams): ListQuery {
+  const errors = calendarFilterErrors(params)
+  const page = wholeNumberParam(params, 'page', { max: API_MAX_PAGE, fallback: 1 })
+  const limit = wholeNumberParam(params, 'limit', { max: API_PAGE_SIZE, fallback: API_PAGE_SIZE })
+  if (page === null) errors.push(PAGE_MESSAGE)
+  if (limit === null) errors.push(LIMIT_MESSAGE)
+  if (params.has('offset')) errors.push(OFFSET_MESSAGE)
+  if (errors.length > 0 || page === null || limit === null) return { error: errors.join('; ') }
+  return { filters: normalizeCalendarFilters(params).filters, page, limit }
+}
+
+/** Who asks for events: the business in the session and whether the signed-in user is an administrator. */
+export async function eventAudience(request: Request): Promise<EventAudience> {
+  const [business, isAdmin] = await Promise.all([getBusiness(request), hasRole(request, 'admin')])
+  return { businessID: business?.businessID ?? null, isAdmin }
+}
+
+/**
+ * GET /api/events, /api/events/active and /api/public-events: live events as a JSON list, soonest first, with the
+ * calendar's filters from the query string (keyword, category, zip, from, to, near, radius, sort), one page at a time (`page`, 1-based;
+ * `limit` events a page, at most 100). X-Total-Count holds the number of matches and a Link header points to the
+ * next and previous pages. A bad filter or page is a 400 AppError saying what is wrong.
+ * Visitors get each event's public fields; its owner and administrators the whole row (see `eventFor`).
+ */
+export async function liveEventsResponse(request: Request): Promise<Response> {
+  const query = parseEventsListQuery(new URL(request.url).searchParams)
+  if ('error' in query) throw new AppError(query.error, 400)
+  const { filters, page, limit } = query
+  if (filters.near && !(await isKnownZip(filters.near)))
+    throw new AppError(unknownZipMessage(filters.near), 400)
+  const today = platformToday()
+  const [events, total, audience] = await Promise.all([
+    getLiveEventsPage(filters, { today, limit, offset: (page - 1) * limit }),
+    getLiveEventsCount(filters, { today }),
+    eventAudience(request),
+  ])
+  const headers = pageHeaders(request.url, { page, pageCount: Math.max(1, Math.ceil(total / limit)), total })
+  headers.set('Cache-Control', 'no-cache')
+  headers.set('Vary', 'Cookie')
+  return Response.json(
+    events.map((event) => eventFor(audience, event)),
+    { headers },
+  )
+}

@@ -1,0 +1,83 @@
+import {
+  notReviewable,
+  recordReview,
+  reopenRejectedEvent,
+  type ReviewInput,
+} from '#app/models/moderation.server.ts'
+import { recordRevisionReview } from '#app/models/event-revision.server.ts'
+import { deleteStoredMedia } from '../media/media.server.ts'
+import { enqueueAdRejectedEmail } from '#app/models/notifications.server.ts'
+import { refundEventPayment, type RefundResult } from '../payments/payment-refunds.server.ts'
+import { linkOrigin } from '../http/site-url.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
+
+export interface ReviewOutcome {
+  eventID: number
+  eventTitle: string
+  eventStatus: 'approved' | 'rejected' | 'changes_requested'
+  refund: RefundResult | null
+  /** The decision was on a revision of the live ad, which stays up unless the revision is approved. */
+  revision: boolean
+}
+
+const DECIDED = { approve: 'approved', reject: 'rejected', request_changes: 'changes_requested' } as const
+
+/**
+ * Approves, rejects or sends back (changes requested: the advertiser keeps the payment, fixes the ad and resubmits
+ * it) a paid event awaiting review; of two reviews at once only one applies and the other gets 409.
+ * A rejection then refunds the payment; if the refund fails the event goes back to pending, so the review can be
+ * repeated rather than leaving a rejected ad unrefunded. A live ad with a pending revision: the decision is on the
+ * revision (approved, it becomes the ad; rejected or sent back, the live version stays and nothing is refunded).
+ * A review that cannot apply is an AppError: 404 (no such event), 409 (not awaiting review), 502 (the refund failed).
+ * The advertiser's email is queued with the decision, or for a rejection with the refund's record (so a rejection
+ * whose refund failed sends none).
+ */
+export async function reviewEvent(
+  review: ReviewInput,
+  { origin = linkOrigin(), ...reviewer }: { reviewerId: string; today: string; origin?: string },
+): Promise<ReviewOutcome> {
+  const { eventID } = review
+  const decided = DECIDED[review.action]
+  const recorded = await recordReview(review, { ...reviewer, origin })
+  if (!recorded) {
+    const revised = await recordRevisionReview(review, { ...reviewer, origin })
+    if (!revised) throw await notReviewable(eventID)
+    await deleteStoredMedia(revised.unusedMedia)
+    return {
+      eventID,
+      eventTitle: revised.eventTitle,
+      eventStatus: decided,
+      refund: null,
+      revision: true,
+    }
+  }
+  if (review.action !== 'reject') {
+    return {
+      eventID,
+      eventTitle: recorded.eventTitle,
+      eventStatus: decided,
+      refund: null,
+      revision: false,
+    }
+  }
+  try {
+    const refund = await refundEventPayment(eventID, review.reason, {
+      alsoInTransaction: (tx, refundedCents) =>
+        enqueueAdRejectedEmail(tx, { eventID, reason: review.reason, refundedCents, origin }),
+    })
+    return {
+      eventID,
+      eventTitle: recorded.eventTitle,
+      eventStatus: 'rejected',
+      refund,
+      revision: false,
+    }
+  } catch (error) {
+    console.error(`Refunding event ${eventID} after its rejection failed`, error)
+    await reopenRejectedEvent(eventID)
+    const detail = error instanceof Error && error.message ? ` (${error.message})` : ''
+    throw new AppError(`The refund failed${detail}, so the event was not rejected. Please try again.`, 502, {
+      cause: error,
+    })
+  }
+}

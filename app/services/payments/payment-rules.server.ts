@@ -1,0 +1,63 @@
+/**
+ * The rules every payment follows: which provider takes it, whose ad it is, whether it may be paid, and what it
+ * costs. Whatever the browser says, the amount comes from the event row (`amountDueCents`), and "paid" comes from
+ * the provider (payment-outcome.server.ts).
+ */
+import type { Event } from '#db/schema.ts'
+import { getEventRow } from '#app/models/payment.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
+import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
+import { chargeCentsForDays } from '#app/utils/pricing.ts'
+import type { BusinessSessionCopy } from '../accounts/auth.server.ts'
+import { getPaymentProvider, type PaymentProvider } from './payment-providers.server.ts'
+
+export const CURRENCY = 'usd'
+/** An unpaid draft is removed this long after it was saved (cleanup.server.ts); its intent expires with it. */
+export const UNPAID_EVENT_TTL_MS = 24 * 60 * 60 * 1000
+
+export const PAYMENTS_UNAVAILABLE_MESSAGE = PAYMENT_TEXT.unavailable
+export const ALREADY_PAID_MESSAGE = PAYMENT_TEXT.alreadyPaid.description
+export const REFUNDED_MESSAGE = 'This ad was refunded and cannot be paid again.'
+export const EVENT_NOT_FOUND_MESSAGE = 'Event not found'
+export const NOT_YOUR_EVENT_MESSAGE = 'That event is not yours.'
+
+/** The configured provider: 503 when payments are not set up. */
+export function requireProvider(): PaymentProvider {
+  const provider = getPaymentProvider()
+  if (!provider) throw new AppError(PAYMENTS_UNAVAILABLE_MESSAGE, 503)
+  return provider
+}
+
+export function paymentsMode(): 'stripe' | 'test' | 'unavailable' {
+  return getPaymentProvider()?.kind ?? 'unavailable'
+}
+
+/* Ownership ------------------------------------------------------------------------------------------------------ */
+
+/** The event when it belongs to the signed-in business: 404 when missing, 403 when someone else's. */
+export async function requireOwnEvent(business: BusinessSessionCopy, eventID: number): Promise<Event> {
+  if (!Number.isInteger(eventID) || eventID <= 0) throw new AppError('eventID is required', 400)
+  const event = await getEventRow(eventID)
+  if (!event) throw new AppError(EVENT_NOT_FOUND_MESSAGE, 404)
+  if (event.businessID !== business.businessID) throw new AppError(NOT_YOUR_EVENT_MESSAGE, 403)
+  return event
+}
+
+export const CATEGORY_REQUIRED_MESSAGE =
+  'This ad has no category yet: choose one in Edit Event before checkout.'
+
+export function assertPayable(event: Event) {
+  if (event.paymentStatus === 'paid') throw new AppError(ALREADY_PAID_MESSAGE, 409, { code: 'already_paid' })
+  if (event.paymentStatus === 'refunded') throw new AppError(REFUNDED_MESSAGE, 409, { code: 'refunded' })
+  // A draft of the older POST /api/events has none until its advertiser chooses one.
+  if (event.category.length === 0) {
+    throw new AppError(CATEGORY_REQUIRED_MESSAGE, 409, { code: 'category_required' })
+  }
+}
+
+/** What the event costs, from its own display dates. */
+export function amountDueCents(event: Event) {
+  const cents = chargeCentsForDays(event.showAdOnDates.length)
+  if (cents <= 0) throw new AppError('This ad has no display dates to pay for.', 400)
+  return cents
+}

@@ -1,0 +1,172 @@
+/**
+ * Setting up an ad's payment: one PaymentIntent per event and amount, created with the amount of the event row (a
+ * total the browser claims must match it), or the open one handed back; and, before an unpaid ad is removed or
+ * changed, its open attempts settled with the provider.
+ */
+import { db, type Transaction } from '#db/client.server.ts'
+import type { Event } from '#db/schema.ts'
+import {
+  countPaymentsForEvent,
+  getOpenPaymentForEvent,
+  insertPayment,
+  listOpenPaymentsForEvent,
+  lockEventRow,
+} from '#app/models/payment.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
+import { claimedTotalMatches, TOTAL_MISMATCH_MESSAGE } from '#app/utils/pricing.ts'
+import type { BusinessSessionCopy } from '../accounts/auth.server.ts'
+import { recordIntentOutcome } from './payment-outcome.server.ts'
+import { getPaymentProvider, type PaymentProvider, type ProviderIntent } from './payment-providers.server.ts'
+import {
+  ALREADY_PAID_MESSAGE,
+  amountDueCents,
+  assertPayable,
+  CURRENCY,
+  EVENT_NOT_FOUND_MESSAGE,
+  requireOwnEvent,
+  requireProvider,
+  UNPAID_EVENT_TTL_MS,
+} from './payment-rules.server.ts'
+
+export interface PaymentSetup {
+  clientSecret: string
+  paymentIntentId: string
+  totalCents: number
+  selectedDatesCount: number
+  provider: 'stripe' | 'test'
+}
+
+const REUSABLE: ReadonlyArray<ProviderIntent['status']> = [
+  'requires_payment_method',
+  'requires_confirmation',
+  'requires_action',
+]
+
+/**
+ * Creates the event's PaymentIntent, or hands back the open one (a retry, a reload, two tabs). The amount is
+ * computed here from the event row; a `claimedTotalDollars` that differs is refused before anything is created.
+ */
+export async function setUpEventPayment({
+  business,
+  eventID,
+  claimedTotalDollars,
+}: {
+  business: BusinessSessionCopy
+  eventID: number
+  claimedTotalDollars?: number | null
+}): Promise<PaymentSetup> {
+  const provider = requireProvider()
+  await requireOwnEvent(business, eventID)
+  // One request per ad at a time, across processes: the row lock is held while the provider is asked.
+  return db.transaction(async (tx) => {
+    const event = await lockEventRow(tx, eventID)
+    if (!event) throw new AppError(EVENT_NOT_FOUND_MESSAGE, 404)
+    return setUpLockedEventPayment(tx, { business, event, provider, claimedTotalDollars })
+  })
+}
+
+async function setUpLockedEventPayment(
+  tx: Transaction,
+  {
+    business,
+    event,
+    provider,
+    claimedTotalDollars,
+  }: {
+    business: BusinessSessionCopy
+    event: Event
+    provider: PaymentProvider
+    claimedTotalDollars?: number | null
+  },
+): Promise<PaymentSetup> {
+  assertPayable(event)
+  const cents = amountDueCents(event)
+  if (!claimedTotalMatches(claimedTotalDollars, cents)) {
+    throw new AppError(TOTAL_MISMATCH_MESSAGE, 400, { code: 'amount_mismatch' })
+  }
+  const result = (intent: ProviderIntent): PaymentSetup => ({
+    clientSecret: intent.clientSecret ?? '',
+    paymentIntentId: intent.id,
+    totalCents: cents,
+    selectedDatesCount: event.showAdOnDates.length,
+    provider: provider.kind,
+  })
+
+  const open = await getOpenPaymentForEvent(event.eventID, tx)
+  if (open?.payment_intent_id && open.amount_due_cents === cents) {
+    const intent = await provider.retrieveIntent(open.payment_intent_id)
+    if (intent && REUSABLE.includes(intent.status) && intent.amount === cents) return result(intent)
+    if (intent?.status === 'succeeded') {
+      await recordIntentOutcome(intent, tx)
+      throw new AppError(ALREADY_PAID_MESSAGE, 409, { code: 'already_paid' })
+    }
+    if (intent?.status === 'processing') {
+      throw new AppError('Your payment is being processed. Please check back shortly.', 409, {
+        code: 'processing',
+      })
+    }
+  }
+
+  // A fresh key per attempt: an intent that was cancelled (or forgotten by the test provider) cannot be reused. The
+  // ad's creation time is in it because ids start over with a new database, while the processor keeps its keys.
+  const attempts = await countPaymentsForEvent(event.eventID, tx)
+  const attempt = attempts > 0 ? `-${attempts + 1}` : ''
+  const idempotencyKey = `event-${event.eventID}-${event.createdDate.getTime()}-${cents}${attempt}`
+  const intent = await provider.createIntent({
+    amountCents: cents,
+    currency: CURRENCY,
+    description: `Ad: ${event.eventTitle}`.slice(0, 200),
+    metadata: { eventID: String(event.eventID), businessID: String(business.businessID) },
+    idempotencyKey,
+  })
+  await insertPayment(
+    {
+      eventID: event.eventID,
+      amountDueCents: cents,
+      currency: CURRENCY,
+      idempotencyKey,
+      paymentIntentId: intent.id,
+      expiresAt: new Date(event.createdDate.getTime() + UNPAID_EVENT_TTL_MS),
+      metadata: {
+        provider: provider.kind,
+        businessID: business.businessID,
+        selectedDates: event.showAdOnDates,
+      },
+    },
+    tx,
+  )
+  return result(intent)
+}
+
+/**
+ * Before an unpaid ad is removed or changed, its open payment attempts are checked with the provider: one that
+ * succeeded (its webhook lost, the browser closed before completion) is recorded as paid; the others are cancelled,
+ * so no checkout left open for the ad as it was can still charge for it. 'unknown': a payment is under way or could
+ * not be checked.
+ */
+export async function settleOpenPayments(eventID: number): Promise<'paid' | 'unpaid' | 'unknown'> {
+  const open = (await listOpenPaymentsForEvent(eventID)).filter((p) => p.payment_intent_id)
+  if (open.length === 0) return 'unpaid'
+  const provider = getPaymentProvider()
+  if (!provider) return 'unpaid'
+  for (const payment of open) {
+    try {
+      const intent = await provider.retrieveIntent(payment.payment_intent_id!)
+      if (!intent) continue
+      if (intent.status === 'succeeded') {
+        const outcome = await recordIntentOutcome(intent)
+        if (outcome.kind === 'paid') return 'paid'
+        return 'unknown'
+      }
+      if (intent.status === 'processing') return 'unknown'
+      if (intent.status !== 'canceled') await provider.cancelIntent(intent.id)
+    } catch (error) {
+      console.warn(
+        `Could not check payment ${payment.payment_intent_id} of event ${eventID}; keeping it for now`,
+        error,
+      )
+      return 'unknown'
+    }
+  }
+  return 'unpaid'
+}

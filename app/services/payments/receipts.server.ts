@@ -1,0 +1,59 @@
+import { externalUrl, formatDatesLine, parseIdParam } from '#app/models/format.ts'
+import { cardLine, dollars } from '#app/models/mail-templates.ts'
+import { formatPaidAt } from '#app/models/notifications.server.ts'
+import { getReceipt } from '#app/models/receipt.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
+import { requireBusiness } from '../accounts/auth.server.ts'
+import { getEnv } from '../platform/env.server.ts'
+import { errorResponse } from '../http/http.server.ts'
+
+export const RECEIPT_NOT_FOUND_MESSAGE = 'Receipt not found'
+export const NOT_YOUR_RECEIPT_MESSAGE = 'That receipt is not yours.'
+
+/**
+ * The receipt of a payment, for the business whose ad it paid for: signed out → sign-in, 404 for an id that is not a
+ * paid payment, 403 for another business's (as for its ads).
+ */
+export async function receiptForPage(request: Request, idParam: string | undefined) {
+  const signedIn = await requireBusiness(request)
+  const paymentID = parseIdParam(idParam)
+  const receipt = paymentID === null ? null : await getReceipt(paymentID)
+  if (!receipt) throw errorResponse(new AppError(RECEIPT_NOT_FOUND_MESSAGE, 404))
+  if (receipt.business.businessID !== signedIn.businessID)
+    throw errorResponse(new AppError(NOT_YOUR_RECEIPT_MESSAGE, 403))
+  const { payment, event, business } = receipt
+  const timeZone = getEnv().APP_TIME_ZONE
+  return {
+    paymentID: payment.paymentID,
+    business: {
+      name: business.businessName,
+      address: [
+        business.businessAddress,
+        [business.businessCity, [business.businessState, business.businessZip].filter(Boolean).join(' ')]
+          .filter(Boolean)
+          .join(', '),
+      ].filter(Boolean),
+      email: business.businessEmail,
+    },
+    ad: {
+      eventID: event.eventID,
+      title: event.eventTitle,
+      dates: formatDatesLine(event.showAdOnDates, event.eventDate),
+    },
+    amount: dollars(payment.amountPaidCents),
+    currency: payment.currency.toUpperCase(),
+    card: cardLine({ card_brand: payment.cardBrand, card_last4: payment.cardLast4 }, payment.testMode),
+    providerReference: payment.paymentIntentId,
+    paidAt: payment.paidAt ? formatPaidAt(payment.paidAt, timeZone) : null,
+    refund:
+      payment.amountRefundedCents > 0
+        ? {
+            amount: dollars(payment.amountRefundedCents),
+            full: payment.status === 'refunded',
+            at: payment.refundedAt ? formatPaidAt(new Date(payment.refundedAt), timeZone) : null,
+            reason: payment.refundReason,
+          }
+        : null,
+    providerReceiptUrl: externalUrl(payment.receiptUrl),
+  }
+}
