@@ -3,6 +3,11 @@ import { EventTile, type EventTileData } from '#app/components/event-tile.tsx'
 import type { PhotoPriority } from '#app/components/photo-loading.ts'
 
 export const NO_EVENTS_FOUND_TEXT = 'No events found. Try adjusting your filters.'
+
+/** The count line above the results (the specification's text). */
+export function foundEventsText(total: number) {
+  return `We found ${total} event(s) for you!`
+}
 export const FEATURED_EVENTS_HEADING = 'Featured Events'
 
 export interface CalendarResultsProps {

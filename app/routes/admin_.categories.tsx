@@ -16,7 +16,7 @@ import { errorResponse } from '#app/services/http/http.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
 import { redirectWithToast } from '#app/services/http/toast.server.ts'
 
-export const CATEGORIES_TITLE = 'Categories'
+const CATEGORIES_TITLE = 'Categories'
 
 export const meta: MetaFunction = () => [{ title: `${CATEGORIES_TITLE} · ${PRODUCT_NAME}` }]
 

@@ -9,7 +9,7 @@ import { requireRole } from '#app/services/accounts/auth.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 
-export const MESSAGE_NOT_FOUND = 'Message not found'
+const MESSAGE_NOT_FOUND = 'Message not found'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.message.subject ?? 'Message'} · Outbox · ${PRODUCT_NAME}` },

@@ -10,7 +10,7 @@ import { getEnv } from '#app/services/platform/env.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 
-export const OUTBOX_TITLE = 'Outbox'
+const OUTBOX_TITLE = 'Outbox'
 
 export const meta: MetaFunction = () => [{ title: `${OUTBOX_TITLE} · ${PRODUCT_NAME}` }]
 

@@ -21,7 +21,7 @@ import { AppError, methodNotAllowed } from '#app/utils/app-error.ts'
 
 const savedEventSchema = z.object({ eventID: idSchema })
 
-export const SAVE_FAILED_MESSAGE = 'Failed to save your event. Please try again.'
+const SAVE_FAILED_MESSAGE = 'Failed to save your event. Please try again.'
 
 function parseJsonField(value: string | undefined, field: string) {
   if (value === undefined || value === '') return undefined

@@ -3,7 +3,7 @@ import { data } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { ActiveFilters, CalendarFiltersPanel } from '#app/components/calendar-filters-panel.tsx'
 import { CalendarMonth } from '#app/components/calendar-month.tsx'
-import { CalendarResults, NO_EVENTS_FOUND_TEXT } from '#app/components/calendar-results.tsx'
+import { CalendarResults, foundEventsText } from '#app/components/calendar-results.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME, TAGLINE } from '#app/constants.ts'
 import {
@@ -12,7 +12,8 @@ import {
   normalizeCalendarFilters,
   type CalendarFilters,
 } from '#app/models/calendar-filters.ts'
-import { CALENDAR_VIEW_PARAMS, calendarViewOf, shiftMonth } from '#app/models/calendar-month.ts'
+import { calendarDayHref, calendarHref, calendarMonthHref } from '#app/models/calendar-links.ts'
+import { calendarViewOf, shiftMonth } from '#app/models/calendar-month.ts'
 import { getCategoryNames } from '#app/models/public-pages.server.ts'
 import {
   calendarNearPosition,
@@ -28,31 +29,7 @@ import { platformToday } from '#app/services/platform/platform-today.server.ts'
 export const handle = { hydrate: false }
 export const headers = sharedPageHeaders
 
-export const CALENDAR_SUBTITLE = 'Discover upcoming events in your area'
-export { NO_EVENTS_FOUND_TEXT }
-
-/** The calendar's URL for these filters and page. */
-export function calendarHref(filters: CalendarFilters, page = 1) {
-  const query = calendarSearchParams(filters, page).toString()
-  return `/calendar${query ? `?${query}` : ''}`
-}
-
-/** The month grid's URL for these filters and month (yyyy-mm; null = the current month). */
-export function calendarMonthHref(filters: CalendarFilters, month: string | null) {
-  const params = calendarSearchParams(filters)
-  params.set(CALENDAR_VIEW_PARAMS.view, 'month')
-  if (month) params.set(CALENDAR_VIEW_PARAMS.month, month)
-  return `/calendar?${params}`
-}
-
-/** The list of one day's events with these filters (a day of the month grid). */
-export function calendarDayHref(filters: CalendarFilters, date: string) {
-  return calendarHref({ ...filters, from: date, to: date })
-}
-
-export function foundEventsText(total: number) {
-  return `We found ${total} event(s) for you!`
-}
+const CALENDAR_SUBTITLE = 'Discover upcoming events in your area'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const searchParams = new URL(request.url).searchParams

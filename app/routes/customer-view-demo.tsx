@@ -11,7 +11,7 @@ export const handle = { hydrate: false }
 export const meta: MetaFunction = () => [{ title: `Customer View Demo · ${PRODUCT_NAME}` }]
 
 /** Static sample: every social link filled, so advertisers see all the card can show. */
-export const SAMPLE_EVENT = customerCardData(
+const SAMPLE_EVENT = customerCardData(
   {
     businessName: 'Maple Street Music Hall',
     businessAddress: '418 Maple Street',

@@ -29,7 +29,7 @@ import { siteOrigin } from '#app/services/http/site-url.server.ts'
 /** Plain HTML: the filters are a GET form, the snippet a read-only text box, the preview the iframe itself. */
 export const handle = { hydrate: false }
 
-export const EMBED_PAGE_TITLE = 'Show our events on your site'
+const EMBED_PAGE_TITLE = 'Show our events on your site'
 
 /**
  * The partners' page: choose filters, copy the <iframe> for them, see it live. Bad filters answer 400 with the form

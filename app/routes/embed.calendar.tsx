@@ -20,8 +20,8 @@ import { platformToday } from '#app/services/platform/platform-today.server.ts'
 export const handle = { hydrate: false, chrome: false, frameable: true }
 export const headers = sharedPageHeaders
 
-export const EMBED_EMPTY_TEXT = 'No upcoming events right now.'
-export const EMBED_MORE_TEXT = `More events on ${PRODUCT_NAME}`
+const EMBED_EMPTY_TEXT = 'No upcoming events right now.'
+const EMBED_MORE_TEXT = `More events on ${PRODUCT_NAME}`
 
 export async function loader({ request }: LoaderFunctionArgs) {
   let filters

@@ -48,7 +48,7 @@ export const handle = { hydrate: false }
  */
 export const headers = sharedPageHeaders
 
-export const EVENT_NOT_FOUND_TITLE = 'Event Not Found'
+const EVENT_NOT_FOUND_TITLE = 'Event Not Found'
 export const EVENT_NOT_FOUND_MESSAGE = "The event you're looking for doesn't exist or has been removed."
 
 function eventNotFound() {

@@ -39,7 +39,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 /** The spec's client-side checks of the upload test components. */
-export function checkTestFile(kind: 'photo' | 'video', file: { type: string; size: number }): string | null {
+function checkTestFile(kind: 'photo' | 'video', file: { type: string; size: number }): string | null {
   if (kind === 'photo') {
     if (!file.type.startsWith('image/')) return PHOTO_TYPE_MESSAGE
     if (file.size >= PHOTO_MAX_BYTES) return PHOTO_SIZE_MESSAGE

@@ -18,12 +18,12 @@ import { platformToday } from '#app/services/platform/platform-today.server.ts'
 export const handle = { hydrate: false }
 export const headers = sharedPageHeaders
 
-export const PUBLIC_EVENTS_TITLE = 'Public Events'
-export const PUBLIC_EVENTS_SUBTITLE = 'Discover upcoming events from local businesses'
-export const LOAD_FAILED_TITLE = 'Failed to load events'
-export const LOAD_FAILED_MESSAGE = 'The events could not be loaded right now. Please try again in a moment.'
-export const NO_PUBLIC_EVENTS_TEXT = 'No events available at this time'
-export const PUBLIC_PAGE_SIZE = 12
+const PUBLIC_EVENTS_TITLE = 'Public Events'
+const PUBLIC_EVENTS_SUBTITLE = 'Discover upcoming events from local businesses'
+const LOAD_FAILED_TITLE = 'Failed to load events'
+const LOAD_FAILED_MESSAGE = 'The events could not be loaded right now. Please try again in a moment.'
+const NO_PUBLIC_EVENTS_TEXT = 'No events available at this time'
+const PUBLIC_PAGE_SIZE = 12
 
 export const meta: MetaFunction = () => [
   { title: `${PUBLIC_EVENTS_TITLE} · ${PRODUCT_NAME}` },

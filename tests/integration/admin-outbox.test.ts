@@ -1,6 +1,6 @@
 import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { enqueueMessage, OUTBOX_PAGE_SIZE } from '#app/models/outbox.server.ts'
-import { loader as messageLoader, MESSAGE_NOT_FOUND } from '#app/routes/admin_.outbox.$id.tsx'
+import { loader as messageLoader } from '#app/routes/admin_.outbox.$id.tsx'
 import { loader as outboxLoader } from '#app/routes/admin_.outbox._index.tsx'
 import { db } from '#db/client.server.ts'
 import { insertUser } from '#db/factories.ts'
@@ -111,7 +111,7 @@ describe('/admin/outbox', () => {
         params: { id },
       })
       expect(res.status).toBe(404)
-      expect(await res.json()).toEqual({ message: MESSAGE_NOT_FOUND })
+      expect(await res.json()).toEqual({ message: 'Message not found' })
     }
     for (const page of ['0', 'abc', '-2', '1e3']) {
       const res = await callRoute(outboxLoader, `/admin/outbox?page=${page}`, {

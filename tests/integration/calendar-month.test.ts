@@ -10,7 +10,8 @@ import {
   type MonthGrid,
 } from '#app/models/calendar-month.ts'
 import { invalidateLiveEvents } from '#app/models/live-events-cache.server.ts'
-import { calendarDayHref, calendarMonthHref, loader as calendarLoader } from '#app/routes/calendar.tsx'
+import { calendarDayHref, calendarMonthHref } from '#app/models/calendar-links.ts'
+import { loader as calendarLoader } from '#app/routes/calendar.tsx'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'

@@ -1,8 +1,8 @@
+import { PRODUCT_NAME } from '#app/constants.ts'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { EMBED_EVENTS_LIMIT } from '#app/models/embed.ts'
 import { invalidateLiveEvents } from '#app/models/live-events-cache.server.ts'
 import { loader as embedPageLoader } from '#app/routes/embed._index.tsx'
-import { EMBED_EMPTY_TEXT, EMBED_MORE_TEXT } from '#app/routes/embed.calendar.tsx'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
@@ -107,7 +107,7 @@ describe('GET /embed/calendar', () => {
       expect(attributes).toContain('target="_blank"')
       expect(attributes).toContain('rel="noopener"')
     }
-    expect(html).toContain(EMBED_MORE_TEXT)
+    expect(html).toContain(`More events on ${PRODUCT_NAME}`)
     // No site header or footer inside a partner's page, and no script of any kind.
     expect(html).not.toContain('Skip to content')
     expect(html).not.toContain('Advertiser sign in')
@@ -132,7 +132,7 @@ describe('GET /embed/calendar', () => {
     expect(listedTitles((await page('/embed/calendar?near=62704&radius=5&category=Family')).html)).toEqual([])
     const { html } = await page('/embed/calendar?keyword=nothing+like+it&category=Concert')
     expect(listedTitles(html)).toEqual([])
-    expect(html).toContain(EMBED_EMPTY_TEXT)
+    expect(html).toContain('No upcoming events right now.')
     expect(html).toContain('href="/calendar?keyword=nothing+like+it&amp;category=Concert"')
   })
 

@@ -10,15 +10,11 @@ import { loader as apiActiveLoader } from '#app/routes/api.events.active.ts'
 import { loader as apiPublicLoader } from '#app/routes/api.public-events.ts'
 import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
-import { CalendarResults } from '#app/components/calendar-results.tsx'
+import { CalendarResults, foundEventsText, NO_EVENTS_FOUND_TEXT } from '#app/components/calendar-results.tsx'
+import { calendarHref } from '#app/models/calendar-links.ts'
 import type { EventTileData } from '#app/models/event-tile.ts'
-import {
-  calendarHref,
-  foundEventsText,
-  loader as calendarLoader,
-  NO_EVENTS_FOUND_TEXT,
-} from '#app/routes/calendar.tsx'
-import { LOAD_FAILED_MESSAGE, loader as publicLoader } from '#app/routes/public.tsx'
+import { loader as calendarLoader } from '#app/routes/calendar.tsx'
+import { loader as publicLoader } from '#app/routes/public.tsx'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
@@ -541,7 +537,10 @@ describe('GET /public', () => {
     try {
       const response = await callRoute(publicLoader, '/public')
       expect(response.status).toBe(503)
-      expect(await response.json()).toMatchObject({ events: [], error: LOAD_FAILED_MESSAGE })
+      expect(await response.json()).toMatchObject({
+        events: [],
+        error: 'The events could not be loaded right now. Please try again in a moment.',
+      })
     } finally {
       await db.execute(sql`ALTER TABLE show_date_counts_away RENAME TO show_date_counts`)
       await db.execute(sql`ALTER TABLE events_away RENAME TO events`)
