@@ -1,6 +1,6 @@
 import { Form, Link, useNavigation } from '@remix-run/react'
 import type { ReactNode } from 'react'
-import { formatShortDate } from '#app/models/format.ts'
+import { formatShortDate } from '#app/utils/format.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { inputClass, primaryButtonClass, secondaryButtonClass, Spinner, useHydrated } from './account-ui.tsx'
 

@@ -2,7 +2,7 @@ import { Link } from '@remix-run/react'
 import { useId, type ReactNode } from 'react'
 import { toast } from '#app/components/toaster.tsx'
 import type { CustomerCardData } from '#app/models/customer-card.ts'
-import { externalUrl, formatPhone, mediaSrc, videoTypeFromUrl } from '#app/models/format.ts'
+import { externalUrl, formatPhone, mediaSrc, videoTypeFromUrl } from '#app/utils/format.ts'
 import { MEDIA_FALLBACK_PROPS, MEDIA_PROPS } from '#app/utils/media-fallback.ts'
 import { photoImgProps, type PhotoPriority } from './photo-loading.ts'
 

@@ -1,4 +1,4 @@
-import { formatShortDate } from '#app/models/format.ts'
+import { formatShortDate } from '#app/utils/format.ts'
 
 /** A date as visitors read it ("Dec 18, 2026"), machine-readable too. */
 export function EventDate({ date }: { date: string }) {

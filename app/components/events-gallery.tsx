@@ -1,7 +1,7 @@
 import { Link } from '@remix-run/react'
 import { useEffect, useRef, useState } from 'react'
 import { GALLERY_ARROWS_ABOVE, GALLERY_SCROLL_STEP_PX } from '#app/constants.ts'
-import { externalUrl, formatDatesLine, mediaSrc } from '#app/models/format.ts'
+import { externalUrl, formatDatesLine, mediaSrc } from '#app/utils/format.ts'
 import { MEDIA_FALLBACK_PROPS, MEDIA_PROPS } from '#app/utils/media-fallback.ts'
 import { photoImgProps, type PhotoPriority, WIDE_PHOTO_HEIGHT, WIDE_PHOTO_WIDTH } from './photo-loading.ts'
 

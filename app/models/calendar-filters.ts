@@ -1,6 +1,6 @@
 import { OPEN_ENDED_DATE_LIMIT } from '#app/constants.ts'
 import { isValidIsoDate } from '#app/utils/time.ts'
-import { formatShortDate } from './format.ts'
+import { formatShortDate } from '#app/utils/format.ts'
 
 /** The calendar's filters (spec §5), as the query string carries them and the listing query reads them. */
 export interface CalendarFilters {

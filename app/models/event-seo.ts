@@ -1,6 +1,6 @@
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { eventDates, nextEventDate } from './event-dates.ts'
-import { externalUrl, mediaSrc } from './format.ts'
+import { externalUrl, mediaSrc } from '#app/utils/format.ts'
 
 /** What search engines and link previews read of a live event. */
 export interface EventSeoSource {

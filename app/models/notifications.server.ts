@@ -11,7 +11,7 @@ import { eq, sql } from 'drizzle-orm'
 import type { Transaction } from '#db/client.server.ts'
 import { business, events, payments, users } from '#db/schema.ts'
 import { isoDateInZone } from '#app/utils/time.ts'
-import { formatDatesLine } from './format.ts'
+import { formatDatesLine } from '#app/utils/format.ts'
 import {
   accountCreatedMail,
   adApprovedMail,

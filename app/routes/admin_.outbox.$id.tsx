@@ -3,11 +3,11 @@ import { data } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { parseIdParam } from '#app/models/format.ts'
 import { getOutboxMessage } from '#app/models/outbox.server.ts'
 import { requireRole } from '#app/services/accounts/auth.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
+import { parseId } from '#app/models/input-rules.ts'
 
 const MESSAGE_NOT_FOUND = 'Message not found'
 
@@ -17,7 +17,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireRole(request, 'admin')
-  const id = parseIdParam(params.id)
+  const id = parseId(params.id)
   const message = id === null ? null : await getOutboxMessage(id)
   if (!message) throw errorResponse(new AppError(MESSAGE_NOT_FOUND, 404))
   return data(

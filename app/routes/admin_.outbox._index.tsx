@@ -3,12 +3,12 @@ import { data } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { parseIdParam } from '#app/models/format.ts'
 import { listOutbox, OUTBOX_PAGE_SIZE } from '#app/models/outbox.server.ts'
 import { requireRole } from '#app/services/accounts/auth.server.ts'
 import { getEnv } from '#app/services/platform/env.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
+import { parseId } from '#app/models/input-rules.ts'
 
 const OUTBOX_TITLE = 'Outbox'
 
@@ -17,7 +17,7 @@ export const meta: MetaFunction = () => [{ title: `${OUTBOX_TITLE} · ${PRODUCT_
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, 'admin')
   const asked = new URL(request.url).searchParams.get('page')
-  const page = asked === null ? 1 : parseIdParam(asked)
+  const page = asked === null ? 1 : parseId(asked)
   if (page === null) throw errorResponse(new AppError('page must be a whole number from 1', 400))
   const { messages, total } = await listOutbox(page)
   return data(

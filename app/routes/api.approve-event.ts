@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
-import { idSchema } from '#app/models/input-rules.ts'
+import { idSchema, parseId } from '#app/models/input-rules.ts'
 import { getBusiness } from '#app/services/accounts/auth.server.ts'
 import {
   approveAdForPayment,
@@ -11,7 +11,6 @@ import {
   saveAd,
 } from '#app/services/ads/index.server.ts'
 import { paidDatesOf } from '#app/models/event-schema.ts'
-import { parseIdParam } from '#app/models/format.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { parseMultipartUpload } from '#app/services/media/media-upload.server.ts'
 import { discardStaged } from '#app/services/media/media.server.ts'
@@ -50,7 +49,7 @@ export async function action({ request }: ActionFunctionArgs) {
     })
     try {
       // Present when the advertiser edits their ad: it is saved in place instead of as a new one.
-      const eventID = fields.eventID ? parseIdParam(fields.eventID) : undefined
+      const eventID = fields.eventID ? parseId(fields.eventID) : undefined
       if (eventID === null) throw new AppError('eventID must be an event id', 400)
       const edited = eventID === undefined ? null : await requireEditableEvent(business, eventID)
       const eventData = parseJsonField(fields.eventData, 'eventData')

@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { getEventForViewer } from '#app/models/event.server.ts'
 import { eventFor } from '#app/models/event-projection.server.ts'
-import { parseIdParam } from '#app/models/format.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { eventAudience } from '#app/services/calendar/public-events-api.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
+import { parseId } from '#app/models/input-rules.ts'
 
 /**
  * GET /api/events/{id}: a live event, or any of the signed-in business's own; otherwise 404 "Event not found".
@@ -13,7 +13,7 @@ import { AppError } from '#app/utils/app-error.ts'
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
-    const eventID = parseIdParam(params.id)
+    const eventID = parseId(params.id)
     const audience = await eventAudience(request)
     const today = platformToday()
     const found = eventID

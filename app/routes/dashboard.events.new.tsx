@@ -4,20 +4,20 @@ import { useActionData, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RouteDialog } from '#app/components/route-dialog.tsx'
 import { EventForm } from '#app/components/event-form.tsx'
-import { parseIdParam } from '#app/models/format.ts'
 import { requireBusiness } from '#app/services/accounts/auth.server.ts'
 import {
   blankFormValues,
   eventFormPageData,
   stageDraftFromForm,
 } from '#app/services/ads/index.server.ts'
+import { parseId } from '#app/models/input-rules.ts'
 
 export const meta: MetaFunction = () => [{ title: 'Create Event Listing · EventShout' }]
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const business = await requireBusiness(request)
   // The address "Edit Event" used to lead to.
-  const from = parseIdParam(new URL(request.url).searchParams.get('from'))
+  const from = parseId(new URL(request.url).searchParams.get('from'))
   if (from) throw redirect(`/dashboard/events/${from}/edit`)
   return eventFormPageData(request, business, { saved: blankFormValues(business) })
 }

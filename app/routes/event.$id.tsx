@@ -23,7 +23,6 @@ import { customerCardData } from '#app/models/customer-card.ts'
 import { latestRevisions, ownerReviewNotice } from '#app/models/event-revision.server.ts'
 import { eventStatusLabel, isLive, ownerEditKind } from '#app/models/event-status.ts'
 import { getEventForViewer } from '#app/models/event.server.ts'
-import { parseIdParam } from '#app/models/format.ts'
 import { getBusiness, requireBusiness } from '#app/services/accounts/auth.server.ts'
 import { approveAdForPayment } from '#app/services/ads/index.server.ts'
 import { parseFormSubmission } from '#app/services/http/form-submission.server.ts'
@@ -35,6 +34,7 @@ import { redirectWithToast } from '#app/services/http/toast.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
+import { parseId } from '#app/models/input-rules.ts'
 
 /**
  * Plain HTML for visitors: the public view needs only the bounce beacon's inline script, and the owner's preview is
@@ -75,7 +75,7 @@ export const meta: MetaFunction<typeof loader> = ({ data: loaderData }) => [
  * Everyone else gets the same "not found" as for a missing id, so hidden events are not revealed.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const eventID = parseIdParam(params.id)
+  const eventID = parseId(params.id)
   const viewMode = new URL(request.url).searchParams.get('viewMode') === 'true'
   const business = await getBusiness(request)
   const today = platformToday()
@@ -122,7 +122,7 @@ const actionSchema = z.discriminatedUnion('intent', [z.object({ intent: z.litera
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const business = await requireBusiness(request)
-  const eventID = parseIdParam(params.id)
+  const eventID = parseId(params.id)
   if (!eventID) throw eventNotFound()
 
   const form = await readFormData(request).catch((error: unknown) => {

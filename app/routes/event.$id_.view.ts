@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import { redirect } from '@remix-run/node'
-import { parseIdParam } from '#app/models/format.ts'
 import { trackVisit } from '#app/services/analytics/tracking.server.ts'
+import { parseId } from '#app/models/input-rules.ts'
 
 function eventPage(id: string | undefined) {
-  const eventID = parseIdParam(id)
+  const eventID = parseId(id)
   return eventID ? `/event/${eventID}?viewMode=true` : '/calendar'
 }
 
@@ -13,7 +13,7 @@ function eventPage(id: string | undefined) {
  * a 303, also when counting fails: a lost click must never stop the navigation.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const eventID = parseIdParam(params.id)
+  const eventID = parseId(params.id)
   if (eventID) {
     try {
       await trackVisit(request, eventID, 'click')

@@ -1,13 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import {
-  externalUrl,
-  formatDatesLine,
-  formatPhone,
-  formatShortDate,
-  mediaSrc,
-  parseIdParam,
-  videoTypeFromUrl,
-} from '#app/models/format.ts'
+import { externalUrl, formatDatesLine, formatPhone, formatShortDate, mediaSrc, videoTypeFromUrl } from '#app/utils/format.ts'
+import { parseId } from '#app/models/input-rules.ts'
 
 describe('formatPhone', () => {
   test.each([
@@ -122,19 +115,19 @@ describe('dates line', () => {
   })
 })
 
-describe('parseIdParam', () => {
+describe('parseId', () => {
   test.each([
     ['1', 1],
     ['42', 42],
     ['2147483647', 2147483647],
   ])('%j → %i', (value, id) => {
-    expect(parseIdParam(value)).toBe(id)
+    expect(parseId(value)).toBe(id)
   })
 
   test.each(['', '0', 'abc', '12abc', '1.5', '-3', ' 4', '2147483648', '99999999999', undefined])(
     '%j → null',
     (value) => {
-      expect(parseIdParam(value)).toBeNull()
+      expect(parseId(value)).toBeNull()
     },
   )
 })

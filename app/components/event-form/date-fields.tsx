@@ -1,4 +1,4 @@
-import { formatDatesLine, formatShortDate } from '#app/models/format.ts'
+import { formatDatesLine, formatShortDate } from '#app/utils/format.ts'
 import { DATES_LOCKED_MESSAGE } from '#app/models/event-rules.ts'
 import type { CalendarMonth } from '#app/models/calendar.ts'
 import { DisplayDates } from './display-dates.tsx'

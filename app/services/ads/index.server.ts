@@ -19,7 +19,6 @@ import {
 import { getOpenRevision, revisedAd, revisionNotice } from '#app/models/event-revision.server.ts'
 import { ownerEditKind, standingReviewReason } from '#app/models/event-status.ts'
 import { confirmEventByBusiness, getOwnedEvent } from '#app/models/event.server.ts'
-import { parseIdParam } from '#app/models/format.ts'
 import type { EventFormValues } from '#app/models/event-schema.ts'
 import type { Event } from '#db/schema.ts'
 import { AppError } from '#app/utils/app-error.ts'
@@ -45,6 +44,7 @@ import {
   saveEventWithMedia,
   saveUnapprovedEvent,
 } from './save.server.ts'
+import { parseId } from '#app/models/input-rules.ts'
 
 export { AD_NOT_EDITABLE_MESSAGE, EVENT_NOT_FOUND_MESSAGE }
 export { getEventDraft, type EventDraft } from './draft.server.ts'
@@ -63,7 +63,7 @@ export { parseEventInput, parseOlderCallInput } from './parse.server.ts'
  * rejected, refunded) is a 409.
  */
 export async function requireEditableEvent(business: BusinessSessionCopy, id: unknown): Promise<Event> {
-  const eventID = typeof id === 'number' ? id : parseIdParam(typeof id === 'string' ? id : null)
+  const eventID = typeof id === 'number' ? id : parseId(typeof id === 'string' ? id : null)
   const event = eventID ? await getOwnedEvent(eventID, business.businessID) : null
   if (!event) throw new AppError(EVENT_NOT_FOUND_MESSAGE, 404)
   if (!ownerEditKind(event, platformToday())) throw new AppError(AD_NOT_EDITABLE_MESSAGE, 409)

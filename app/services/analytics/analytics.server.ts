@@ -9,12 +9,12 @@ import { dailyStatsForBusiness, dailyStatsForEvent, type DailyStats } from '#app
 import { getEventForOwnerPage } from '#app/models/event.server.ts'
 import { eventStatusLabel, ownerEditKind } from '#app/models/event-status.ts'
 import { latestRevisions, ownerReviewNotice } from '#app/models/event-revision.server.ts'
-import { parseIdParam } from '#app/models/format.ts'
 import { isoDateInZone } from '#app/utils/time.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import type { BusinessSessionCopy } from '../accounts/auth.server.ts'
 import { getEnv } from '../platform/env.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
+import { parseId } from '#app/models/input-rules.ts'
 
 export const AD_NOT_FOUND_MESSAGE = 'No ad with this id'
 export const AD_NOT_YOURS_MESSAGE = 'That ad belongs to another business.'
@@ -29,7 +29,7 @@ export function businessAnalytics(
 
 /** The signed-in business's ad with this id: 404 when there is none, 403 when it is another business's. */
 export async function requireOwnAd(business: BusinessSessionCopy, id: string | undefined) {
-  const eventID = parseIdParam(id)
+  const eventID = parseId(id)
   const ad = eventID ? await getEventForOwnerPage(eventID) : null
   if (!ad) throw new AppError(AD_NOT_FOUND_MESSAGE, 404)
   if (ad.event.businessID !== business.businessID) throw new AppError(AD_NOT_YOURS_MESSAGE, 403)

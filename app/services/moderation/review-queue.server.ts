@@ -13,7 +13,7 @@ import {
   revisionDiff,
   type RevisionChange,
 } from '#app/models/event-revision.server.ts'
-import { formatPhone } from '#app/models/format.ts'
+import { formatPhone } from '#app/utils/format.ts'
 import { ALL_DAYS, type PendingEvent } from '#app/models/moderation-schema.ts'
 import { listReviewQueue, pendingCountsByDay, zonedDayRange } from '#app/models/moderation.server.ts'
 import type { Event } from '#db/schema.ts'

@@ -5,7 +5,6 @@
  */
 import { data, redirect, type Session } from '@remix-run/node'
 import { getOwnedEvent } from '#app/models/event.server.ts'
-import { parseIdParam } from '#app/models/format.ts'
 import type { MailContext } from '#app/models/notifications.server.ts'
 import type { Event } from '#db/schema.ts'
 import { AppError } from '#app/utils/app-error.ts'
@@ -28,6 +27,7 @@ import { readFormData } from '../http/request-body.server.ts'
 import { mailContext } from '../http/site-url.server.ts'
 import { getSession, sessionStorage } from '../accounts/session.server.ts'
 import { redirectWithToast } from '../http/toast.server.ts'
+import { parseId } from '#app/models/input-rules.ts'
 
 /* The checkout page ---------------------------------------------------------------------------------------------- */
 
@@ -105,7 +105,7 @@ export async function checkoutPage(request: Request, business: BusinessSessionCo
 
   let headers: HeadersInit | undefined
   if (url.searchParams.has('eventID')) {
-    const eventID = parseIdParam(url.searchParams.get('eventID'))
+    const eventID = parseId(url.searchParams.get('eventID'))
     const owned = eventID ? await getOwnedEvent(eventID, business.businessID) : null
     if (!owned) throw errorResponse(new AppError('Event not found', 404))
     if (isPaid(owned)) {
@@ -169,7 +169,7 @@ export async function checkoutPage(request: Request, business: BusinessSessionCo
  */
 async function paidMeanwhile(business: BusinessSessionCopy, session: Session, form: FormData) {
   const named = form.get('eventID')
-  const eventID = typeof named === 'string' ? parseIdParam(named) : null
+  const eventID = typeof named === 'string' ? parseId(named) : null
   const owned = eventID ? await getOwnedEvent(eventID, business.businessID) : null
   return owned && isPaid(owned) ? alreadyPaid(session) : null
 }

@@ -1,4 +1,4 @@
-import { externalUrl, formatDatesLine, parseIdParam } from '#app/models/format.ts'
+import { externalUrl, formatDatesLine } from '#app/utils/format.ts'
 import { cardLine, dollars } from '#app/models/mail-templates.ts'
 import { formatPaidAt } from '#app/models/notifications.server.ts'
 import { getReceipt } from '#app/models/receipt.server.ts'
@@ -6,6 +6,7 @@ import { AppError } from '#app/utils/app-error.ts'
 import { requireBusiness } from '../accounts/auth.server.ts'
 import { getEnv } from '../platform/env.server.ts'
 import { errorResponse } from '../http/http.server.ts'
+import { parseId } from '#app/models/input-rules.ts'
 
 export const RECEIPT_NOT_FOUND_MESSAGE = 'Receipt not found'
 export const NOT_YOUR_RECEIPT_MESSAGE = 'That receipt is not yours.'
@@ -16,7 +17,7 @@ export const NOT_YOUR_RECEIPT_MESSAGE = 'That receipt is not yours.'
  */
 export async function receiptForPage(request: Request, idParam: string | undefined) {
   const signedIn = await requireBusiness(request)
-  const paymentID = parseIdParam(idParam)
+  const paymentID = parseId(idParam)
   const receipt = paymentID === null ? null : await getReceipt(paymentID)
   if (!receipt) throw errorResponse(new AppError(RECEIPT_NOT_FOUND_MESSAGE, 404))
   if (receipt.business.businessID !== signedIn.businessID)

@@ -1,5 +1,4 @@
 import { UNSET_DATE } from '#app/constants.ts'
-import { parseId } from '#app/models/input-rules.ts'
 import { MEDIA_URL_PREFIX, mediaFileName } from '#app/utils/media-types.ts'
 import { isValidIsoDate } from '#app/utils/time.ts'
 
@@ -92,9 +91,4 @@ export function formatDatesLine(
   const withYear = first.slice(0, 4) !== last.slice(0, 4)
   if (sorted.length <= LISTED_DATES_MAX) return sorted.map((d) => formatShortDate(d, { withYear })).join(', ')
   return `${formatShortDate(first, { withYear })} – ${formatShortDate(last, { withYear })} (${sorted.length} dates)`
-}
-
-/** A positive integer id from a URL segment ("12"), or null for anything else ("abc", "1.5", "01x", too large). */
-export function parseIdParam(value: string | null | undefined): number | null {
-  return parseId(value)
 }
