@@ -1,6 +1,9 @@
 // @ts-check
-// The HTTP server: Express in front of the Remix build (docs/decisions/004-own-server.md).
-// Usage: node server.js [build/server/index.js]; PORT (default 3000) and HOST say where it listens.
+// The HTTP server: Express in front of the Remix build (docs/decisions/004-own-server.md), in production and in
+// development alike. Usage: node server.js [build/server/index.js]; PORT (default 3000) and HOST say where it listens.
+// With NODE_ENV=development (`npm run dev`) Vite builds the app from its sources as they change (middleware mode); the
+// middleware in front of Remix is the same in both modes, only where the build and the browser's files come from
+// differs.
 import fs from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
@@ -14,15 +17,56 @@ import { refuseUnreadableUrls } from './server/request-urls.js'
 
 process.env.NODE_ENV ??= 'production'
 
-const buildPath = path.resolve(process.argv[2] ?? 'build/server/index.js')
-/** @type {import('@remix-run/node').ServerBuild} */
-const build = await import(pathToFileURL(buildPath).href)
+const app = express()
+const server = http.createServer(app)
+
+/** Development only: Vite (a development dependency, never imported in production). */
+const vite = process.env.NODE_ENV === 'development' ? await startVite() : undefined
+
+/**
+ * Vite in middleware mode, its hot-reload socket on this server. The compiler the Remix plugin starts inside it would
+ * end the process on SIGTERM (exit 143) before the requests in flight finish and the database closes: its listeners
+ * are taken off, and the server's one shutdown sequence (server/graceful-shutdown.js) closes Vite instead.
+ */
+async function startVite() {
+  const { createServer } = await import('vite')
+  const signalListeners = new Set(process.listeners('SIGTERM'))
+  const stdinListeners = new Set(process.stdin.listeners('end'))
+  const devServer = await createServer({
+    server: { middlewareMode: true, hmr: { server } },
+    appType: 'custom',
+  })
+  for (const listener of process.listeners('SIGTERM'))
+    if (!signalListeners.has(listener)) process.off('SIGTERM', listener)
+  for (const listener of process.stdin.listeners('end'))
+    if (!stdinListeners.has(listener))
+      process.stdin.off('end', /** @type {(...args: unknown[]) => void} */ (listener))
+  return devServer
+}
+/**
+ * The Remix build as Vite has it now: loaded again for each request, so a changed module is picked up.
+ * @returns {Promise<import('@remix-run/node').ServerBuild>}
+ */
+const currentDevBuild = async () =>
+  /** @type {import('@remix-run/node').ServerBuild} */ (
+    /** @type {unknown} */ (await vite?.ssrLoadModule('virtual:remix/server-build'))
+  )
+
+/**
+ * The build whose entry gives the middleware below what it needs (in development, the one at start-up: a change to
+ * what entry.server.tsx exports for this file needs a restart, as a change to this file does).
+ * @type {import('@remix-run/node').ServerBuild}
+ */
+const build = vite
+  ? await currentDevBuild()
+  : await import(pathToFileURL(path.resolve(process.argv[2] ?? 'build/server/index.js')).href)
 installGlobals({ nativeFetch: build.future.v3_singleFetch })
 /** What the app's server entry exports for this file: the shared page cache and the proxy setting. */
 const {
   gzippedBody,
   keepPage,
   lookupPage,
+  forgetStoredPages,
   requestGuard,
   trustProxy,
   withDatabaseOutageAnswers,
@@ -35,9 +79,20 @@ const {
   createRequestObserver,
   logError,
   REQUEST_ID_HEADER,
-} =
-  /** @type {typeof import('./app/entry.server.tsx')} */ (/** @type {unknown} */ (build.entry.module))
-const handleRequest = withDatabaseOutageAnswers(createRequestHandler(build, process.env.NODE_ENV))
+} = entryOf(build)
+const handleRequest = withDatabaseOutageAnswers(
+  createRequestHandler(vite ? currentDevBuild : build, process.env.NODE_ENV),
+)
+
+/**
+ * What the app's server entry exports for this file.
+ * @param {import('@remix-run/node').ServerBuild} serverBuild
+ */
+function entryOf(serverBuild) {
+  return /** @type {typeof import('./app/entry.server.tsx')} */ (
+    /** @type {unknown} */ (serverBuild.entry.module)
+  )
+}
 
 /** @param {import('express').Request} req */
 function pageRequest(req) {
@@ -162,19 +217,26 @@ const clientDir = build.assetsBuildDirectory
 const assetsPrefix = `${build.publicPath}assets`
 /** Files at the top of the client build (the favicon): a set, so other requests never touch the disk. */
 const rootFiles = new Set(
-  fs
-    .readdirSync(clientDir, { withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => `${build.publicPath}${entry.name}`),
+  vite
+    ? []
+    : fs
+        .readdirSync(clientDir, { withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => `${build.publicPath}${entry.name}`),
 )
-const serveRootFile = express.static(clientDir, { maxAge: '1h', index: false })
+/** What Vite serves in development: its client, the sources as modules, the dependencies, public/. */
+const VITE_FILE = /^\/(@|app\/|node_modules\/|favicon)/
 
-const app = express()
-const server = http.createServer(app)
 const { trackRequests } = gracefulShutdown({
   server,
   timeoutMs: shutdownTimeoutMs,
-  closeApp: stopJobsAndCloseDatabase,
+  closeApp: vite
+    ? async () => {
+        // The jobs of the app as Vite has it now (a reloaded module may have started its own), then Vite itself.
+        await entryOf(await currentDevBuild()).stopJobsAndCloseDatabase()
+        await vite.close()
+      }
+    : stopJobsAndCloseDatabase,
 })
 app.disable('x-powered-by')
 app.set('trust proxy', trustProxy ?? false)
@@ -182,7 +244,9 @@ app.set('trust proxy', trustProxy ?? false)
 app.use(
   createRequestObserver({
     routes: build.routes,
-    isStaticFile: (path) => path.startsWith(`${assetsPrefix}/`) || rootFiles.has(path),
+    isStaticFile: vite
+      ? (path) => VITE_FILE.test(path)
+      : (path) => path.startsWith(`${assetsPrefix}/`) || rootFiles.has(path),
     fromTrustedProxy: (req) => app.get('trust proxy fn')(req.socket.remoteAddress ?? '', 0),
   }),
 )
@@ -193,15 +257,24 @@ app.use(refuseUnreadableUrls({ containsNul, nulMessage: NUL_MESSAGE }))
 app.use(boundRequestBodies({ bodyMaxBytes: BODY_MAX_BYTES, multipartMaxBytes: MULTIPART_BODY_MAX_BYTES }))
 app.use(serveStoredPage)
 app.use(compression())
-app.use(
-  assetsPrefix,
-  express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y', index: false }),
-)
-app.use((req, res, next) => (rootFiles.has(req.path) ? serveRootFile(req, res, next) : next()))
+if (vite) {
+  app.use(vite.middlewares)
+  // A page stored before a source changed would show the old code for up to 15 s.
+  vite.watcher.on('change', forgetStoredPages)
+} else {
+  const serveRootFile = express.static(clientDir, { maxAge: '1h', index: false })
+  app.use(
+    assetsPrefix,
+    express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y', index: false }),
+  )
+  app.use((req, res, next) => (rootFiles.has(req.path) ? serveRootFile(req, res, next) : next()))
+}
 app.all('*', remix)
 app.use(
   /** @type {import('express').ErrorRequestHandler} */
   (error, _req, res, _next) => {
+    // The stack trace of a module Vite built points into its source.
+    if (vite && error instanceof Error) vite.ssrFixStacktrace(error)
     logError(error, { requestId: String(res.getHeader(REQUEST_ID_HEADER)) })
     if (res.headersSent) res.destroy()
     else res.status(500).type('text/plain').send('Internal Server Error')

@@ -27,6 +27,7 @@ const OWN_PROCESS_TESTS = testFiles().filter((file) =>
 const OWN_DATABASE_TESTS = [
   'tests/integration/backup-restore.test.ts',
   'tests/integration/database-outage.test.ts',
+  'tests/integration/dev-server.test.ts',
   'tests/integration/embedded-database.test.ts',
   'tests/integration/embedded-database-thread.test.ts',
   'tests/integration/embedded-server-lock.test.ts',

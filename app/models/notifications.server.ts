@@ -3,7 +3,7 @@
  * (`tx`): the message exists if and only if that change commits. The mail worker sends it later.
  *
  * `origin` is the site's address for the links (PUBLIC_URL, else the request's origin) and `timeZone` the
- * platform's, both given by the caller (services/notify.server.ts builds them).
+ * platform's, both given by the caller (`mailContext` in app/services/http/site-url.server.ts builds them).
  */
 import { TZDate } from '@date-fns/tz'
 import { format } from 'date-fns'

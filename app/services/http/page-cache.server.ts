@@ -104,6 +104,11 @@ function isCacheableRequest(req: PageRequest) {
   return (req.method === 'GET' || req.method === 'HEAD') && !req.hasCookie
 }
 
+/** Drops every stored page: in development, a page rendered before a source changed must not be served again. */
+export function forgetStoredPages() {
+  pages.clear()
+}
+
 /** A fresh stored page for this request, if there is one, with a nonce of its own. */
 export function lookupPage(req: PageRequest, now = Date.now()): CachedPage | undefined {
   if (!isCacheableRequest(req)) return undefined
