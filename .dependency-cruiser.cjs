@@ -5,6 +5,8 @@
 
 const TOP = '^app/(routes/|components/|root\\.tsx$|entry\\.server\\.tsx$)'
 const SHARED = '^app/(utils/|constants\\.ts$)'
+/** The services' domain folders (docs/architecture.md); http/ and platform/ are the plumbing under all of them. */
+const DOMAINS = '^app/services/(accounts|ads|analytics|calendar|mail|media|moderation|operations|patient-records|payments)/'
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -45,6 +47,30 @@ module.exports = {
         'Services use models, db, utils and constants; never routes or components (rendering is theirs).',
       from: { path: '^app/services/' },
       to: { path: TOP },
+    },
+    {
+      name: 'services-in-folders',
+      severity: 'error',
+      comment: 'Every service lives in its domain folder or in http/ or platform/ (docs/architecture.md).',
+      from: { path: '^app/services/[^/]+$' },
+      to: {},
+    },
+    {
+      name: 'plumbing-below-domains',
+      severity: 'error',
+      comment:
+        'app/services/http (reading and answering requests) and app/services/platform (configuration, logs, metrics, ' +
+        'the database connection) serve every domain and know none of them.',
+      from: { path: '^app/services/(http|platform)/' },
+      to: { path: DOMAINS },
+    },
+    {
+      name: 'operations-from-the-top',
+      severity: 'error',
+      comment:
+        'Backups, restores, the admin socket and the hourly jobs are started by the server entry or a command, never by a domain.',
+      from: { path: '^app/', pathNot: '^app/(entry\\.server\\.tsx$|services/operations/)' },
+      to: { path: '^app/services/operations/' },
     },
     {
       name: 'components-without-server-code',

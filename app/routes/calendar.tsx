@@ -21,7 +21,7 @@ import {
   getCalendarResults,
   nearZipNotices,
 } from '#app/services/calendar/calendar-page.server.ts'
-import { listedEventsHeaders, sharedPageHeaders } from '#app/services/http/page-cache.server.ts'
+import { listedEventsHeaders, sharedPageHeaders } from '#app/services/calendar/page-cache.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 

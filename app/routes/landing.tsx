@@ -1,6 +1,6 @@
 import type { MetaFunction } from '@remix-run/node'
 import { MAX_DISPLAY_DATES, MIN_AD_DAYS_MARKETING, PRODUCT_NAME, TAGLINE } from '#app/constants.ts'
-import { sharedPageHeaders } from '#app/services/http/page-cache.server.ts'
+import { sharedPageHeaders } from '#app/services/calendar/page-cache.server.ts'
 
 export const handle = { hydrate: false }
 export const headers = sharedPageHeaders

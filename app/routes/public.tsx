@@ -11,7 +11,7 @@ import { EMPTY_CALENDAR_FILTERS, MAX_PAGE } from '#app/models/calendar-filters.t
 import { customerCardData } from '#app/models/customer-card.ts'
 import { nextEventDate } from '#app/models/event-dates.ts'
 import { getLiveEventsCount, getLiveEventsPage } from '#app/models/cached-listing.server.ts'
-import { listedEventsHeaders, sharedPageHeaders } from '#app/services/http/page-cache.server.ts'
+import { listedEventsHeaders, sharedPageHeaders } from '#app/services/calendar/page-cache.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 
 /** Plain HTML: nothing on this page needs a script. */

@@ -10,7 +10,7 @@ import {
   LISTED_EVENTS_HEADER,
   lookupPage,
   type PageRequest,
-} from '#app/services/http/page-cache.server.ts'
+} from '#app/services/calendar/page-cache.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import {
   startViewCounting,

@@ -1,6 +1,8 @@
+import { Gauge } from 'prom-client'
 import { isBotVisitor, REPEAT_WINDOW_MINUTES } from '#app/models/click.server.ts'
 import { addDailyViews, type ViewIncrement } from '#app/models/analytics.server.ts'
 import { getEnv } from '../platform/env.server.ts'
+import { registers } from '../platform/metrics.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
 
 /**
@@ -185,6 +187,15 @@ function countOnce(ads: number[], eventID: number, now: number) {
 
 /** This server's counter. */
 export const viewCounter = new ViewCounter()
+
+new Gauge({
+  name: 'eventshout_view_counts_unflushed',
+  help: 'Ad views counted in memory and not yet written to the daily figures (lost if the process is killed).',
+  registers,
+  collect() {
+    this.set(viewCounter.unflushedViews())
+  },
+})
 
 let timer: ReturnType<typeof setInterval> | undefined
 

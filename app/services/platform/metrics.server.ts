@@ -4,7 +4,6 @@ import { reviewQueueBacklog } from '#app/models/moderation.server.ts'
 import { outboxBacklog } from '#app/models/outbox.server.ts'
 import { embeddedDatabaseQueueDepth } from '#db/pglite-thread.server.ts'
 import { timeQueries } from '#db/query-timing.server.ts'
-import { viewCounter } from '../analytics/view-counter.server.ts'
 
 /**
  * The server's metrics in the Prometheus text format (GET /metrics). Everything counted on the request path is a
@@ -16,7 +15,8 @@ export const registry = new Registry()
 // Process and runtime: CPU, memory, garbage collection and the event loop's delay (nodejs_eventloop_lag_*).
 collectDefaultMetrics({ register: registry })
 
-const registers = [registry]
+/** The registry every metric of the app is registered in (a domain's own gauges included). */
+export const registers = [registry]
 
 export const requestDuration = new Histogram({
   name: 'eventshout_http_request_duration_seconds',
@@ -61,14 +61,6 @@ export const pageCacheMisses = new Counter({
   registers,
 })
 
-new Gauge({
-  name: 'eventshout_view_counts_unflushed',
-  help: 'Ad views counted in memory and not yet written to the daily figures (lost if the process is killed).',
-  registers,
-  collect() {
-    this.set(viewCounter.unflushedViews())
-  },
-})
 
 const databaseGauges = {
   up: new Gauge({
