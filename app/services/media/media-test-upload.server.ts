@@ -16,14 +16,8 @@ export function storageUploadErrorFields(error: AppError) {
 export const STORAGE_UPLOAD_ERROR_OPTIONS = { fields: storageUploadErrorFields, omitFieldErrors: true } as const
 export const TEST_UPLOAD_ERROR_OPTIONS = { omitFieldErrors: true } as const
 
-/**
- * `POST /api/file-storage/upload-image|upload-video` (multipart: image|video, eventID, createdDate) →
- * `{ publicUrl, error }`. The date part of the key is the event's own creation date from the database; the
- * posted `createdDate` is not trusted. A paid ad's media is not replaced here (409, the rule of `isEditableByOwner`).
- * A refusal is a thrown AppError, answered with {@link storageUploadErrorFields}.
- */
-export async function handleStorageTestUpload(request: Request, kind: MediaType): Promise<Response> {
-  const field = kind === 'photo' ? 'image' : 'video'
+/** The signed-in business posting an upload; anything else is refused, its body discarded so the answer arrives. */
+async function uploadingBusiness(request: Request) {
   if (request.method !== 'POST') {
     discardRequestBody(request)
     throw methodNotAllowed('POST')
@@ -33,6 +27,18 @@ export async function handleStorageTestUpload(request: Request, kind: MediaType)
     discardRequestBody(request)
     throw new AppError('Please sign in', 401)
   }
+  return business
+}
+
+/**
+ * `POST /api/file-storage/upload-image|upload-video` (multipart: image|video, eventID, createdDate) →
+ * `{ publicUrl, error }`. The date part of the key is the event's own creation date from the database; the
+ * posted `createdDate` is not trusted. A paid ad's media is not replaced here (409, the rule of `isEditableByOwner`).
+ * A refusal is a thrown AppError, answered with {@link storageUploadErrorFields}.
+ */
+export async function handleStorageTestUpload(request: Request, kind: MediaType): Promise<Response> {
+  const field = kind === 'photo' ? 'image' : 'video'
+  const business = await uploadingBusiness(request)
   const upload = await parseMultipartUpload(request, { files: { [field]: kind } })
   const file = upload.files[field]
   try {
@@ -51,15 +57,7 @@ export async function handleStorageTestUpload(request: Request, kind: MediaType)
  * date with the business id as the id part, e.g. `images/2000-01/2000-01-01_<businessID>.webp`.
  */
 export async function handleTestUpload(request: Request): Promise<Response> {
-  if (request.method !== 'POST') {
-    discardRequestBody(request)
-    throw methodNotAllowed('POST')
-  }
-  const business = await getBusiness(request)
-  if (!business) {
-    discardRequestBody(request)
-    throw new AppError('Please sign in', 401)
-  }
+  const business = await uploadingBusiness(request)
   const upload = await parseMultipartUpload(request, { files: { image: 'photo', video: 'video' } })
   try {
     const staged = [upload.files.image, upload.files.video].filter((f): f is StagedFile => Boolean(f))
