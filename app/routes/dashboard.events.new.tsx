@@ -6,11 +6,8 @@ import { RouteDialog } from '#app/components/route-dialog.tsx'
 import { EventForm } from '#app/components/event-form.tsx'
 import { parseIdParam } from '#app/models/format.ts'
 import { requireBusiness } from '#app/services/accounts/auth.server.ts'
-import {
-  blankFormValues,
-  eventFormPageData,
-  stageDraftFromForm,
-} from '#app/services/ads/index.server.ts'
+import { stageDraftFromForm } from '#app/services/ads/draft-form.server.ts'
+import { blankFormValues, eventFormPageData } from '#app/services/ads/form-page.server.ts'
 
 export const meta: MetaFunction = () => [{ title: 'Create Event Listing · EventShout' }]
 
