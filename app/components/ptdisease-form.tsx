@@ -1,13 +1,12 @@
 import '#app/zod-config.ts'
-import { Form, Link, useLocation, useNavigate, useNavigation } from '@remix-run/react'
+import { Form, useLocation, useNavigation } from '@remix-run/react'
 import { format, parseISO } from 'date-fns'
-import { useEffect, useId, useMemo, type ReactNode } from 'react'
+import { useEffect, useMemo, type ReactNode } from 'react'
 import { useCheckedForm, type FormReply } from '#app/components/checked-form.tsx'
 import { zodCheck } from '#app/components/zod-check.ts'
 import { DialogActions } from '#app/components/dialog-actions.tsx'
 import { FormField, type FieldState } from '#app/components/form-field.tsx'
 import { toast } from '#app/components/toaster.tsx'
-import { ModalBackdrop } from '#app/components/modal-backdrop.tsx'
 import {
   PTDISEASE_BOOLEAN_FIELDS,
   PTDISEASE_FIELD_LABELS as LABELS,
@@ -350,59 +349,5 @@ export function PtdiseaseForm({
         submit={{ label: 'Save Record', busyLabel: 'Saving...', busy: saving }}
       />
     </Form>
-  )
-}
-
-/**
- * A child route shown as a dialog over the list. The same markup is the whole page without JavaScript;
- * with it, Escape and a click outside close the dialog and the list behind stays out of the tab order.
- */
-export function PtdiseaseDialog({
-  title,
-  closeTo,
-  children,
-  size = 'large',
-}: {
-  title: string
-  closeTo: string
-  children: ReactNode
-  size?: 'large' | 'small'
-}) {
-  const navigate = useNavigate()
-  const titleId = useId()
-
-  useEffect(() => {
-    function onKeyDown(event: KeyboardEvent) {
-      if (event.key === 'Escape' && !event.defaultPrevented) navigate(closeTo, { preventScrollReset: true })
-    }
-    document.addEventListener('keydown', onKeyDown)
-    return () => document.removeEventListener('keydown', onKeyDown)
-  }, [closeTo, navigate])
-
-  return (
-    <ModalBackdrop zIndex="z-40" onBackdropClick={() => navigate(closeTo, { preventScrollReset: true })}>
-      <dialog
-        open
-        aria-modal="true"
-        aria-labelledby={titleId}
-        className={`static mx-auto block w-full rounded-xl bg-white p-6 text-slate-900 shadow-xl ${
-          size === 'large' ? 'max-w-3xl' : 'max-w-md'
-        }`}
-      >
-        <div className="mb-4 flex items-start justify-between gap-4">
-          <h2 id={titleId} className="text-2xl font-bold text-ink">
-            {title}
-          </h2>
-          <Link
-            to={closeTo}
-            preventScrollReset
-            className="rounded px-2 py-1 text-sm font-medium text-slate-600 underline hover:text-slate-900"
-          >
-            Close
-          </Link>
-        </div>
-        {children}
-      </dialog>
-    </ModalBackdrop>
   )
 }

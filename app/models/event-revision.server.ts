@@ -14,7 +14,7 @@ import {
   type EventStatusFields,
 } from './event-status.ts'
 import { businessPublicColumns } from './event.server.ts'
-import type { ReviewInput } from './moderation-schema.ts'
+import type { ReviewInput, RevisionChange } from './moderation-schema.ts'
 import { enqueueRevisionDecidedEmail } from './notifications.server.ts'
 import { announcePublicPagesChanged } from './public-pages-changes.server.ts'
 
@@ -180,20 +180,12 @@ const TEXT_FIELDS = [
   ['contactPerson', 'Contact person'],
   ['contactPhone', 'Contact phone'],
   ['contactEmail', 'Contact email'],
-] as const
+] as const satisfies ReadonlyArray<readonly [RevisionChange['field'], string]>
 
 type TextField = (typeof TEXT_FIELDS)[number][0]
 
 /** What an edit of a live ad may change. */
 type RevisableField = TextField | 'category' | 'stillPhotoURL' | 'videoURL'
-
-export interface RevisionChange {
-  field: TextField | 'category' | 'photo' | 'video'
-  label: string
-  kind: 'text' | 'photo' | 'video'
-  old: string
-  new: string
-}
 
 /** Field by field, what the revision changes in the live ad (unchanged fields left out). */
 export function revisionDiff(

@@ -1,5 +1,6 @@
 import '#app/zod-config.ts'
 import { z } from 'zod'
+import type { CustomerCardData } from './customer-card.ts'
 import { idSchema, text } from './input-rules.ts'
 
 /** The spec's pending-event shape for administrators (§3). */
@@ -16,6 +17,45 @@ export interface PendingEvent {
   contactEmail: string
   photoPath: string
   videoPath: string
+}
+
+/** One field an edit of a live ad changes, the live value beside the new one (`revisionDiff` lists them). */
+export interface RevisionChange {
+  field:
+    | 'eventTitle'
+    | 'eventDescription'
+    | 'contactPerson'
+    | 'contactPhone'
+    | 'contactEmail'
+    | 'category'
+    | 'photo'
+    | 'video'
+  label: string
+  kind: 'text' | 'photo' | 'video'
+  old: string
+  new: string
+}
+
+/**
+ * An item of the moderation page's queue: a paid ad awaiting review, or the pending edit of a live ad as it will look
+ * (`changes`: what it changes; null for an ad), with its customer card.
+ */
+export interface ReviewQueueItem {
+  eventID: number
+  eventTitle: string
+  businessName: string
+  /** ISO 8601 instant of the upload. */
+  createdDate: string
+  /** The upload's time as the page shows it, in the platform's time zone. */
+  uploadedAt: string
+  category: string[]
+  contactPerson: string
+  contactPhone: string
+  contactEmail: string
+  /** Sent back before and resubmitted: what was asked then (empty if nothing). */
+  earlierRequest: string
+  card: CustomerCardData
+  changes: RevisionChange[] | null
 }
 
 /** approve and reject are the spec's; request_changes sends a paid ad back to its advertiser to fix and resubmit. */

@@ -4,12 +4,12 @@ import { idSchema, parseId } from '#app/models/input-rules.ts'
 import { getBusiness } from '#app/services/accounts/auth.server.ts'
 import {
   approveAdForPayment,
-  parseEventInput,
   rememberPayment,
-  requireEditableEvent,
   RESUBMITTED_TOAST,
   saveAd,
-} from '#app/services/ads/index.server.ts'
+} from '#app/services/ads/approval.server.ts'
+import { requireEditableEvent } from '#app/services/ads/editable.server.ts'
+import { parseEventInput } from '#app/services/ads/parse.server.ts'
 import { paidDatesOf } from '#app/models/event-schema.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { parseMultipartUpload } from '#app/services/media/media-upload.server.ts'

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { getBusiness } from '#app/services/accounts/auth.server.ts'
-import { saveDemoEvent } from '#app/services/ads/index.server.ts'
+import { saveDemoEvent } from '#app/services/ads/demo.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { AppError, methodNotAllowed } from '#app/utils/app-error.ts'
 

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import { getBusiness } from '#app/services/accounts/auth.server.ts'
-import { parseOlderCallInput, saveEventDraft } from '#app/services/ads/index.server.ts'
+import { saveEventDraft } from '#app/services/ads/approval.server.ts'
+import { parseOlderCallInput } from '#app/services/ads/parse.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { readJsonObject } from '#app/services/http/request-body.server.ts'
 import { liveEventsResponse } from '#app/services/calendar/public-events-api.server.ts'

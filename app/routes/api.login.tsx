@@ -12,11 +12,8 @@ import { PRODUCT_NAME } from '#app/constants.ts'
 import { getEnv } from '#app/services/platform/env.server.ts'
 import { parseFormSubmission } from '#app/services/http/form-submission.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
-import {
-  beginProviderSignIn,
-  developmentSignInAvailable,
-  signInIdentity,
-} from '#app/services/accounts/identity.server.ts'
+import { beginProviderSignIn, developmentSignInAvailable } from '#app/services/accounts/oidc.server.ts'
+import { signInIdentity } from '#app/services/accounts/identity-sign-in.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 

@@ -10,8 +10,8 @@ import {
   completePasswordLink,
   LINK_EXPIRED_MESSAGE,
   readPendingLink,
-  SIGN_IN_FAILED_TITLE,
-} from '#app/services/accounts/identity.server.ts'
+} from '#app/services/accounts/password-linking.server.ts'
+import { SIGN_IN_FAILED_TITLE } from '#app/services/accounts/sign-in-redirects.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { redirectWithToast } from '#app/services/http/toast.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'

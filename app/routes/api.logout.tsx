@@ -5,7 +5,7 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LogoutButton } from '#app/components/site-chrome.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { endSession } from '#app/services/accounts/auth.server.ts'
-import { logoutDestination } from '#app/services/accounts/identity.server.ts'
+import { logoutDestination } from '#app/services/accounts/oidc.server.ts'
 import { redirectWithToast } from '#app/services/http/toast.server.ts'
 import { getViewer } from '#app/services/accounts/viewer.server.ts'
 

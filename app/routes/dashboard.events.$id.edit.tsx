@@ -6,12 +6,9 @@ import { RouteDialog } from '#app/components/route-dialog.tsx'
 import { EventForm } from '#app/components/event-form.tsx'
 import { paidDatesOf } from '#app/models/event-schema.ts'
 import { requireBusiness } from '#app/services/accounts/auth.server.ts'
-import {
-  adAsEdited,
-  editableEventForPage,
-  eventFormPageData,
-  stageDraftFromForm,
-} from '#app/services/ads/index.server.ts'
+import { stageDraftFromForm } from '#app/services/ads/draft-form.server.ts'
+import { adAsEdited, editableEventForPage } from '#app/services/ads/editable.server.ts'
+import { eventFormPageData } from '#app/services/ads/form-page.server.ts'
 
 export const meta: MetaFunction = () => [{ title: 'Edit Event Listing · EventShout' }]
 

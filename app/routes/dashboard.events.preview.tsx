@@ -6,7 +6,7 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RouteDialog } from '#app/components/route-dialog.tsx'
 import { requireBusiness } from '#app/services/accounts/auth.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
-import { decideOnPreview, draftPreview } from '#app/services/ads/index.server.ts'
+import { decideOnPreview, draftPreview } from '#app/services/ads/preview.server.ts'
 
 export const meta: MetaFunction = () => [{ title: 'Preview Your Ad · EventShout' }]
 

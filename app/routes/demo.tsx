@@ -5,7 +5,7 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { toast } from '#app/components/toaster.tsx'
 import { listCategories } from '#app/models/category.server.ts'
 import { requireBusiness } from '#app/services/accounts/auth.server.ts'
-import { saveDemoEvent } from '#app/services/ads/index.server.ts'
+import { saveDemoEvent } from '#app/services/ads/demo.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { redirectWithToast } from '#app/services/http/toast.server.ts'
 

@@ -24,7 +24,7 @@ import { latestRevisions, ownerReviewNotice } from '#app/models/event-revision.s
 import { eventStatusLabel, isLive, ownerEditKind } from '#app/models/event-status.ts'
 import { getEventForViewer } from '#app/models/event.server.ts'
 import { getBusiness, requireBusiness } from '#app/services/accounts/auth.server.ts'
-import { approveAdForPayment } from '#app/services/ads/index.server.ts'
+import { approveAdForPayment } from '#app/services/ads/approval.server.ts'
 import { parseFormSubmission } from '#app/services/http/form-submission.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'

@@ -3,7 +3,7 @@ import { Form, useActionData, useLoaderData, useLocation, useNavigation } from '
 import { useEffect } from 'react'
 import { DialogActions } from '#app/components/dialog-actions.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
-import { PtdiseaseDialog } from '#app/components/ptdisease-form.tsx'
+import { PtdiseaseDialog } from '#app/components/ptdisease-dialog.tsx'
 import { toast } from '#app/components/toaster.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import {

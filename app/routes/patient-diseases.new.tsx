@@ -1,7 +1,8 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
-import { PtdiseaseDialog, PtdiseaseForm } from '#app/components/ptdisease-form.tsx'
+import { PtdiseaseDialog } from '#app/components/ptdisease-dialog.tsx'
+import { PtdiseaseForm } from '#app/components/ptdisease-form.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import {

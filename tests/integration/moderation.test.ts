@@ -3,13 +3,13 @@ import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { EMPTY_CALENDAR_FILTERS } from '#app/models/calendar-filters.ts'
 import { zonedDayRange } from '#app/models/moderation.server.ts'
 import { listLiveEvents } from '#app/models/calendar-listing.server.ts'
-import { action as adminAction, loader as adminLoader, noPendingEventsText } from '#app/routes/admin.tsx'
+import { action as adminAction, loader as adminLoader } from '#app/routes/admin.tsx'
 import { loader as pendingApi } from '#app/routes/api.admin.pending-events.ts'
 import { action as reviewApi } from '#app/routes/api.admin.review-event.ts'
 import { getEnv, resetEnvCache } from '#app/services/platform/env.server.ts'
 import { BAD_REVIEW_DATE_MESSAGE } from '#app/services/moderation/moderation-http.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
-import { pendingReviewList } from '#app/services/moderation/review-queue.server.ts'
+import { noPendingEventsText, pendingReviewList } from '#app/services/moderation/review-queue.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { insertUser } from '#db/factories.ts'
@@ -147,8 +147,9 @@ describe('/admin page', () => {
 
   test('defaults to today; lists the given date; the empty text names the date', async () => {
     const todays = await (await getAdmin('')).json()
-    expect(todays).toMatchObject({ date: today, events: [] })
+    expect(todays).toMatchObject({ date: today, events: [], emptyText: `No pending events for ${today}` })
     expect(noPendingEventsText('2026-01-15')).toBe('No pending events for 2026-01-15')
+    expect(await (await getAdmin('?date=all')).json()).toMatchObject({ emptyText: 'No pending events' })
     await awaitingReview(new Date('2026-01-15T17:30:00Z'))
     const body = (await (await getAdmin('?date=2026-01-15')).json()) as {
       date: string

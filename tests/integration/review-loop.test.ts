@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm'
 import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { DATES_LOCKED_MESSAGE } from '#app/models/event-schema.ts'
 import { BAD_ACTION_MESSAGE, REASON_REQUIRED_MESSAGE } from '#app/models/moderation-schema.ts'
-import { action as adminAction, loader as adminLoader, otherDaysText } from '#app/routes/admin.tsx'
+import { action as adminAction, loader as adminLoader } from '#app/routes/admin.tsx'
 import { action as reviewApi } from '#app/routes/api.admin.review-event.ts'
 import { action as approveEvent } from '#app/routes/api.approve-event.ts'
 import { loader as dashboardLoader } from '#app/routes/dashboard.tsx'
@@ -16,6 +16,7 @@ import { action as eventPageAction, loader as eventPageLoader } from '#app/route
 import { getEventPaymentData } from '#app/services/payments/payment-data.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { sessionStorage } from '#app/services/accounts/session.server.ts'
+import { otherDaysText } from '#app/services/moderation/review-queue.server.ts'
 import { db } from '#db/client.server.ts'
 import { insertUser } from '#db/factories.ts'
 import { events, outbox, payments, type Business, type Event } from '#db/schema.ts'
@@ -100,6 +101,7 @@ async function adminPage(query = '') {
     date: string
     otherDays: Array<{ date: string; count: number }>
     otherDaysTotal: number
+    otherDaysSummary: string | null
     events: Array<{
       eventID: number
       contactPhone: string
@@ -290,7 +292,8 @@ describe('the moderation page', () => {
     const olderDay = platformToday(older)
     expect(page.otherDays).toEqual([{ date: olderDay, count: 2 }])
     expect(page.otherDaysTotal).toBe(2)
-    expect(otherDaysText(2)).toBe('2 paid ads wait from other days')
+    expect(page.otherDaysSummary).toBe('2 paid ads wait from other days')
+    expect(otherDaysText(1)).toBe('1 paid ad waits from other days')
 
     const thatDay = await adminPage(`?date=${olderDay}`)
     expect(thatDay.events.map((e) => e.eventID)).toContain(old1.eventID)
@@ -300,6 +303,7 @@ describe('the moderation page', () => {
     expect(all.date).toBe('all')
     expect(all.events).toHaveLength(3)
     expect(all.otherDays).toEqual([])
+    expect(all.otherDaysSummary).toBeNull()
   })
 })
 

@@ -81,3 +81,37 @@ export async function reviewEvent(
     })
   }
 }
+
+const REVISION_TOASTS = {
+  approved: (title: string) => ({
+    title: 'Changes approved',
+    description: `"${title}" now shows the new version.`,
+  }),
+  changes_requested: (title: string) => ({
+    title: 'Changes requested',
+    description: `The edit of "${title}" was sent back to its advertiser; the live version stays.`,
+  }),
+  rejected: (title: string) => ({
+    title: 'Edit rejected',
+    description: `The edit of "${title}" was rejected; the live version stays.`,
+  }),
+} as const
+
+const REVIEW_TOASTS = {
+  approved: (title: string) => ({ title: 'Event approved', description: `"${title}" is now live.` }),
+  changes_requested: (title: string) => ({
+    title: 'Changes requested',
+    description: `"${title}" was sent back to its advertiser with your reason.`,
+  }),
+  rejected: (title: string, refundMessage?: string) => ({
+    title: 'Event rejected',
+    description: `"${title}" was rejected${refundMessage ? `. ${refundMessage}` : ' and its payment refunded.'}`,
+  }),
+} as const
+
+/** What the moderation page's toast tells the reviewer after a review. */
+export function reviewToast(outcome: ReviewOutcome) {
+  return outcome.revision
+    ? REVISION_TOASTS[outcome.eventStatus](outcome.eventTitle)
+    : REVIEW_TOASTS[outcome.eventStatus](outcome.eventTitle, outcome.refund?.message ?? undefined)
+}

@@ -1,7 +1,7 @@
 /**
  * The moderation page's queue: the paid ads awaiting review and the pending edits of live ads of one upload day (or
- * every day), each as its customer card shows it (an edit as it will look, with what it changes), and how many wait
- * on the other days.
+ * every day), each as its customer card shows it (an edit as it will look, with what it changes), how many wait
+ * on the other days, and the page's texts about them; and the list of GET /api/admin/pending-events.
  */
 import { TZDate } from '@date-fns/tz'
 import { format } from 'date-fns'
@@ -11,10 +11,14 @@ import {
   pendingRevisionCountsByDay,
   revisedAd,
   revisionDiff,
-  type RevisionChange,
 } from '#app/models/event-revision.server.ts'
 import { formatPhone } from '#app/utils/format.ts'
-import { ALL_DAYS, type PendingEvent } from '#app/models/moderation-schema.ts'
+import {
+  ALL_DAYS,
+  type PendingEvent,
+  type ReviewQueueItem,
+  type RevisionChange,
+} from '#app/models/moderation-schema.ts'
 import { listReviewQueue, pendingCountsByDay, zonedDayRange } from '#app/models/moderation.server.ts'
 import type { Event } from '#db/schema.ts'
 
@@ -31,7 +35,7 @@ function queueItem(
   cardBusiness: Omit<CardBusiness, 'businessName'>,
   review: { submittedAt: Date; reviewedAt: Date | null; reason: string },
   timeZone: string,
-) {
+): Omit<ReviewQueueItem, 'changes'> {
   return {
     eventID: event.eventID,
     eventTitle: event.eventTitle,
@@ -51,7 +55,21 @@ function queueItem(
   }
 }
 
-/** `date` is a yyyy-mm-dd upload day in `timeZone`, or {@link ALL_DAYS}. Four queries, whatever the queue's length. */
+/** What the page says when `date` (an upload day or {@link ALL_DAYS}) has nothing to review. */
+export function noPendingEventsText(date: string) {
+  return date === ALL_DAYS ? 'No pending events' : `No pending events for ${date}`
+}
+
+/** "2 paid ads wait from other days" */
+export function otherDaysText(count: number) {
+  return `${count} paid ${count === 1 ? 'ad waits' : 'ads wait'} from other days`
+}
+
+/**
+ * `date` is a yyyy-mm-dd upload day in `timeZone`, or {@link ALL_DAYS}. Four queries, whatever the queue's length.
+ * `emptyText` is what the page shows when the day has nothing to review; `otherDaysSummary`, above the links to the
+ * other days, is null when none waits there.
+ */
 export async function reviewQueue(date: string, { timeZone }: { timeZone: string }) {
   const [[ads, revisions], adCounts, revisionCounts] = await Promise.all([
     pendingOn(date, timeZone),
@@ -66,24 +84,28 @@ export async function reviewQueue(date: string, { timeZone }: { timeZone: string
     .filter(([day]) => day !== date && date !== ALL_DAYS)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([day, count]) => ({ date: day, count }))
+  const otherDaysTotal = otherDays.reduce((sum, day) => sum + day.count, 0)
+  const events: ReviewQueueItem[] = [
+    ...ads.map(({ event, ...business }) => ({
+      ...queueItem(
+        event,
+        business,
+        { submittedAt: event.createdDate, reviewedAt: event.reviewedAt, reason: event.rejectionReason },
+        timeZone,
+      ),
+      changes: null,
+    })),
+    ...revisions.map(({ event, revision, ...business }) => ({
+      ...queueItem(revisedAd(event, revision), business, revision, timeZone),
+      changes: revisionDiff(event, revision),
+    })),
+  ]
   return {
     otherDays,
-    otherDaysTotal: otherDays.reduce((sum, day) => sum + day.count, 0),
-    events: [
-      ...ads.map(({ event, ...business }) => ({
-        ...queueItem(
-          event,
-          business,
-          { submittedAt: event.createdDate, reviewedAt: event.reviewedAt, reason: event.rejectionReason },
-          timeZone,
-        ),
-        changes: null,
-      })),
-      ...revisions.map(({ event, revision, ...business }) => ({
-        ...queueItem(revisedAd(event, revision), business, revision, timeZone),
-        changes: revisionDiff(event, revision),
-      })),
-    ],
+    otherDaysTotal,
+    otherDaysSummary: otherDaysTotal > 0 ? otherDaysText(otherDaysTotal) : null,
+    emptyText: noPendingEventsText(date),
+    events,
   }
 }
 

@@ -1,29 +1,25 @@
 /**
  * Sign-in through the external OpenID Connect provider behind /api/login (authorization code + PKCE + state, via
- * remix-auth-oauth2), and the development sign-in that stands in for it when none is configured.
+ * remix-auth-oauth2): discovering the provider, the round trip there and back, and the way out through its
+ * end-session endpoint at logout; and whether the development sign-in stands in for it when none is configured.
  */
-import { createCookie, redirect } from '@remix-run/node'
 import { Authenticator } from 'remix-auth'
 import { OAuth2Strategy } from 'remix-auth-oauth2'
 import { z } from 'zod'
-import type { StaffRole } from '#app/constants.ts'
-import { findBusinessByEmail, getBusinessById, toSessionCopy } from '#app/models/business.server.ts'
+import type { IdentityProfile } from '#app/models/user.server.ts'
+import type { SessionIdentity } from './auth.server.ts'
+import { signInIdentity } from './identity-sign-in.server.ts'
 import {
-  findUserByEmail,
-  isStaffRole,
-  linkUserToBusiness,
-  toSessionUser,
-  upsertIdentityUser,
-  type IdentityProfile,
-} from '#app/models/user.server.ts'
-import type { Business, User } from '#db/schema.ts'
-import { AppError } from '#app/utils/app-error.ts'
-import { startSession, type SessionIdentity } from './auth.server.ts'
-import { signInBusiness } from './business-auth.server.ts'
+  RETURN_TO_COOKIE,
+  returnToCookie,
+  SIGN_IN_CANCELLED_MESSAGE,
+  SIGN_IN_CANCELLED_TITLE,
+  SIGN_IN_FAILED_MESSAGE,
+  SIGN_IN_FAILED_TITLE,
+  signInFailure,
+} from './sign-in-redirects.server.ts'
 import { getEnv, type Env } from '../platform/env.server.ts'
-import { combineHeaders, safeRedirect } from '../http/http.server.ts'
-import { clientIp } from '../platform/rate-limit.server.ts'
-import { redirectWithToast } from '../http/toast.server.ts'
+import { safeRedirect } from '../http/http.server.ts'
 
 export const CALLBACK_PATH = '/api/login/callback'
 const STRATEGY = 'oidc'
@@ -155,23 +151,6 @@ async function oidcAuthenticator(request: Request) {
   return new Authenticator<ProviderIdentity>().use(strategy, STRATEGY)
 }
 
-/** Where to come back to after the provider, kept across the round trip in a short-lived signed cookie. */
-function returnToCookie(env: Env = getEnv()) {
-  return loginRoundTripCookie('es_login_next', env)
-}
-
-/** A signed cookie that lives only for the ten minutes of a sign-in round trip, sent only to /api/login. */
-function loginRoundTripCookie(name: string, env: Env) {
-  return createCookie(name, {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: env.isProduction,
-    path: '/api/login',
-    maxAge: 10 * 60,
-    secrets: env.sessionSecrets,
-  })
-}
-
 /** GET /api/login with a provider configured: the redirect to its authorization endpoint (state and PKCE cookie set). */
 export async function beginProviderSignIn(request: Request): Promise<Response> {
   const url = new URL(request.url)
@@ -205,20 +184,8 @@ function clearRoundTripCookies(request: Request) {
   for (const name of new Set(names)) {
     headers.append('Set-Cookie', `${name}=; Path=/api/login; Max-Age=0; HttpOnly; SameSite=Lax`)
   }
-  headers.append('Set-Cookie', `es_login_next=; Path=/api/login; Max-Age=0; HttpOnly; SameSite=Lax`)
+  headers.append('Set-Cookie', `${RETURN_TO_COOKIE}=; Path=/api/login; Max-Age=0; HttpOnly; SameSite=Lax`)
   return headers
-}
-
-export const SIGN_IN_CANCELLED_TITLE = 'Sign-in Cancelled'
-export const SIGN_IN_CANCELLED_MESSAGE =
-  'You cancelled signing in with the identity provider, so you are not signed in.'
-export const SIGN_IN_FAILED_TITLE = 'Sign-in Failed'
-export const SIGN_IN_FAILED_MESSAGE = 'Signing in with the identity provider did not work. Please try again.'
-export const EMAIL_NOT_VERIFIED_MESSAGE =
-  'Your identity provider has not verified your email address, so it cannot be used to sign in here.'
-
-function signInFailure(description: string, title = SIGN_IN_FAILED_TITLE, headers?: Headers) {
-  return redirectWithToast('/login', { title, description, variant: 'destructive' }, { headers })
 }
 
 /** GET /api/login/callback: checks state, exchanges the code (PKCE), reads the profile and signs in. */
@@ -249,152 +216,6 @@ export async function completeProviderSignIn(request: Request): Promise<Response
     redirectTo: typeof returnTo === 'string' ? returnTo : null,
     headers: cleared,
   })
-}
-
-function homeFor(roles: readonly StaffRole[], hasBusiness: boolean) {
-  if (hasBusiness) return '/dashboard'
-  if (roles.includes('admin')) return '/admin'
-  if (roles.includes('clinician')) return '/patient-diseases'
-  return '/create-account'
-}
-
-interface SignInOptions {
-  identity: SessionIdentity
-  /**
-   * The provider vouches that the person owns the email (`email_verified === true`). Only then may the email stand
-   * for the business or the staff account that has it.
-   */
-  emailVerified: boolean
-  redirectTo?: string | null
-  headers?: Headers
-}
-
-/**
- * The common end of both sign-ins through /api/login: creates or updates the `users` row, signs in as the business
- * linked to the user (or, failing that, the one with the same email, which then gets linked), and starts a new
- * session. Someone who is neither staff nor linked to a business goes on to registration.
- *
- * An email the provider has not verified proves nothing: if a business has it (or is linked to its user), the
- * business password is asked for first (`/api/login/link`); a staff account with it is refused.
- */
-export async function signInIdentity(
-  request: Request,
-  profile: IdentityProfile,
-  { identity, emailVerified, redirectTo, headers }: SignInOptions,
-): Promise<Response> {
-  if (!emailVerified) {
-    const existing = await findUserByEmail(profile.email)
-    const business =
-      (existing?.businessID ? await getBusinessById(existing.businessID) : null) ??
-      (await findBusinessByEmail(profile.email))
-    if (business) {
-      const pending: PendingLink = {
-        profile,
-        identity,
-        businessID: business.businessID,
-        redirectTo: redirectTo ?? null,
-      }
-      return redirect(LINK_PATH, {
-        headers: combineHeaders(headers, { 'Set-Cookie': await pendingLinkCookie().serialize(pending) }),
-      })
-    }
-    if (existing?.roles.some(isStaffRole))
-      return signInFailure(EMAIL_NOT_VERIFIED_MESSAGE, SIGN_IN_FAILED_TITLE, headers)
-  }
-  const user = await upsertIdentityUser(profile)
-  let linked = user.businessID ? await getBusinessById(user.businessID) : null
-  if (!linked && emailVerified) {
-    linked = await findBusinessByEmail(user.email)
-    if (linked) await linkUserToBusiness(user.id, linked.businessID)
-  }
-  return finishSignIn(request, user, linked, { identity, redirectTo, headers })
-}
-
-async function finishSignIn(
-  request: Request,
-  user: User,
-  linked: Business | null,
-  { identity, redirectTo, headers }: Omit<SignInOptions, 'emailVerified'>,
-  welcome?: string,
-): Promise<Response> {
-  const sessionUser = toSessionUser(user)
-  const sessionHeaders = await startSession(request, {
-    user: sessionUser,
-    business: linked ? toSessionCopy(linked) : null,
-    identity,
-  })
-  const home = homeFor(sessionUser.roles, Boolean(linked))
-  const target = linked || sessionUser.roles.length ? safeRedirect(redirectTo, home) : home
-  const description =
-    welcome ??
-    (target === '/create-account'
-      ? `Welcome, ${sessionUser.name}! Create your business account to get started.`
-      : `Welcome, ${linked?.businessName ?? sessionUser.name}!`)
-  return redirectWithToast(
-    target,
-    { title: 'Signed In', description },
-    { headers: combineHeaders(headers, sessionHeaders) },
-  )
-}
-
-export const LINK_PATH = '/api/login/link'
-export const LINK_EXPIRED_MESSAGE = 'Linking took too long or was already done. Please sign in again.'
-
-/** A provider sign-in waiting for the business password, kept for a few minutes in a signed cookie. */
-const pendingLinkSchema = z.object({
-  profile: z.object({
-    email: z.string(),
-    firstName: z.string().optional(),
-    lastName: z.string().optional(),
-    fullName: z.string().optional(),
-    profileImageUrl: z.string().optional(),
-  }),
-  identity: z.object({ provider: z.enum(['oidc', 'development']), idToken: z.string().optional() }),
-  businessID: z.number().int(),
-  redirectTo: z.string().nullable(),
-})
-type PendingLink = z.infer<typeof pendingLinkSchema>
-
-function pendingLinkCookie(env: Env = getEnv()) {
-  return loginRoundTripCookie('es_link', env)
-}
-
-/** The sign-in waiting for the business password, with that business; null when there is none (or it expired). */
-export async function readPendingLink(request: Request) {
-  const parsed = pendingLinkSchema.safeParse(await pendingLinkCookie().parse(request.headers.get('Cookie')))
-  if (!parsed.success) return null
-  const business = await getBusinessById(parsed.data.businessID)
-  return business ? { pending: parsed.data, business } : null
-}
-
-/** Why the password did not link: shown on the form again. */
-/**
- * POST /api/login/link: the business password (checked, and rate-limited, exactly as at /login) links the provider
- * sign-in to the business and signs in as both. A refused password is the sign-in's AppError (400/401/429/503).
- */
-export async function completePasswordLink(request: Request, password: unknown): Promise<Response> {
-  const found = await readPendingLink(request)
-  if (!found) return signInFailure(LINK_EXPIRED_MESSAGE, SIGN_IN_FAILED_TITLE)
-  const { pending, business } = found
-  try {
-    await signInBusiness({ email: business.businessEmail, password }, { ip: clientIp(request) })
-  } catch (error) {
-    // The stored email failing the sign-in's checks means the link is no longer usable.
-    if (error instanceof AppError && error.fieldErrors.email) {
-      throw new AppError(LINK_EXPIRED_MESSAGE, error.status, { cause: error })
-    }
-    throw error
-  }
-  const user = await upsertIdentityUser(pending.profile)
-  await linkUserToBusiness(user.id, business.businessID)
-  const cleared = new Headers({ 'Set-Cookie': await pendingLinkCookie().serialize('', { maxAge: 0 }) })
-  return finishSignIn(
-    request,
-    { ...user, businessID: business.businessID },
-    business,
-    { identity: pending.identity, redirectTo: pending.redirectTo, headers: cleared },
-    `Your sign-in is now linked to ${business.businessName}. Welcome, ${business.businessName}!`,
-  )
 }
 
 /**

@@ -1,0 +1,87 @@
+/**
+ * What the advertiser's approval of an ad does: the ad approved from its preview or by /api/approve-event is saved
+ * (new, or the edit of their own) and becomes the session's payment data for checkout; a saved ad is confirmed for
+ * payment; and the older POST /api/events saves the unapproved draft that such a confirmation approves later.
+ * Payment itself is checkout's (payments/checkout.server.ts, payments/payment-data.server.ts).
+ */
+import type { Session } from '@remix-run/node'
+import { ownerEditKind } from '#app/models/event-status.ts'
+import { confirmEventByBusiness, getOwnedEvent } from '#app/models/event.server.ts'
+import type { EventInput } from '#app/models/event-schema.ts'
+import { AppError } from '#app/utils/app-error.ts'
+import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
+import type { BusinessSessionCopy } from '../accounts/auth.server.ts'
+import type { StagedFile } from '../media/media.server.ts'
+import { paymentDataFor, setEventPaymentData } from '../payments/payment-data.server.ts'
+import { settleOpenPayments } from '../payments/payment-setup.server.ts'
+import { platformToday } from '../platform/platform-today.server.ts'
+import { requireEditableEvent } from './editable.server.ts'
+import { EVENT_NOT_FOUND_MESSAGE, saveEventWithMedia, saveUnapprovedEvent } from './save.server.ts'
+
+export const PAID_MEANWHILE_MESSAGE =
+  'This ad has just been paid for, so this edit was not saved. Open it again to change its text, photo or video.'
+
+export const PAYMENT_UNDER_WAY_MESSAGE =
+  'A payment for this ad is being processed, so it cannot be edited now. Please check back shortly.'
+
+export const RESUBMITTED_TOAST = {
+  title: 'Sent for review',
+  description:
+    'Your changes were sent to our reviewers. Your ad is already paid for: there is nothing more to pay.',
+}
+
+/**
+ * Saves the approved ad: a new one, or (with `eventID`) the business's own in place. Before the edit of an unpaid
+ * ad, any checkout still open for the ad as it was is settled with the provider, so an old price cannot pay for new
+ * dates. The edit of a paid ad goes back to review (`resubmitted`), never to payment.
+ */
+export async function saveAd(args: {
+  business: BusinessSessionCopy
+  input: EventInput
+  files: { photo?: StagedFile; video?: StagedFile }
+  claimedTotal?: number | null
+  eventID?: number
+}) {
+  if (args.eventID !== undefined) {
+    const edited = await requireEditableEvent(args.business, args.eventID)
+    if (ownerEditKind(edited, platformToday()) !== 'draft') return saveEventWithMedia(args)
+    const payments = await settleOpenPayments(args.eventID)
+    if (payments === 'paid') throw new AppError(PAID_MEANWHILE_MESSAGE, 409)
+    if (payments === 'unknown') throw new AppError(PAYMENT_UNDER_WAY_MESSAGE, 409)
+  }
+  return saveEventWithMedia(args)
+}
+
+/** The saved ad becomes the session's payment data: checkout pays for it next. */
+export function rememberPayment(
+  session: Session,
+  {
+    business,
+    input,
+    eventID,
+    totalCents,
+  }: { business: BusinessSessionCopy; input: EventInput; eventID: number; totalCents: number },
+) {
+  setEventPaymentData(
+    session,
+    paymentDataFor({ businessID: business.businessID, eventID, input, totalCents }),
+  )
+}
+
+/**
+ * The advertiser approves their saved ad for payment ("Confirm Ad", and the older JSON use of approve-event).
+ * Someone else's ad is not found (404); a paid or refunded one is refused (409), so it is never paid twice.
+ */
+export async function approveAdForPayment(business: BusinessSessionCopy, eventID: number) {
+  if (await confirmEventByBusiness(eventID, business.businessID, platformToday())) return
+  if (!(await getOwnedEvent(eventID, business.businessID))) throw new AppError(EVENT_NOT_FOUND_MESSAGE, 404)
+  throw new AppError(PAYMENT_TEXT.alreadyPaid.description, 409)
+}
+
+/**
+ * The older POST /api/events: the ad saved from its fields alone (no media) as an unpaid draft the advertiser has
+ * not approved yet; approving it is `approveAdForPayment`.
+ */
+export function saveEventDraft(business: BusinessSessionCopy, input: EventInput) {
+  return saveUnapprovedEvent(business, input)
+}
