@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process'
 import fsp from 'node:fs/promises'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
@@ -34,51 +35,16 @@ export function embeddedDatabaseQueueDepth() {
   return depth
 }
 
-/**
- * What a copy of a running data directory leaves out: the WAL (copied at the end, see `backupStop` in the worker),
- * the running server's own files, and a previous backup's label.
- */
-const NOT_COPIED = new Set([
-  'postmaster.pid',
-  'postmaster.opts',
-  'backup_label',
-  'backup_label.old',
-  'tablespace_map',
-])
+/** The copies of a hot backup, made at a low priority in a process of their own (see that file). */
+const COPY_FILE = path.resolve('db/copy-data-folder.js')
 
-/** Copies `from` into `into` file by file; a file removed meanwhile (a dropped table, a temporary file) is skipped. */
-async function copyFolder(from: string, into: string, { top = true } = {}) {
-  await fsp.mkdir(into, { recursive: true, mode: 0o700 })
-  for (const entry of await fsp.readdir(from, { withFileTypes: true })) {
-    if (NOT_COPIED.has(entry.name)) continue
-    const source = path.join(from, entry.name)
-    const target = path.join(into, entry.name)
-    if (entry.isDirectory()) {
-      if (top && entry.name === 'pg_wal') await fsp.mkdir(target, { recursive: true, mode: 0o700 })
-      else await copyFolder(source, target, { top: false })
-    } else if (entry.isFile()) {
-      await fsp.copyFile(source, target).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error
-      })
-    }
-  }
-}
-
-/**
- * Replaces the WAL segments `names`, hard-linked from `wal` into `into`, by copies of their own. Complete segments
- * are not written again unless PostgreSQL recycles one (renames it to a later name to fill it anew, after a
- * checkpoint); a segment no longer under its name once copied may have been, so the copy is refused.
- */
-async function copyLinkedSegments(wal: string, into: string, names: string[]) {
-  for (const name of names) {
-    const linked = path.join(into, name)
-    const { ino } = await fsp.stat(linked)
-    await fsp.copyFile(linked, `${linked}.copy`)
-    await fsp.rename(`${linked}.copy`, linked)
-    const still = await fsp.stat(path.join(wal, name)).catch(() => null)
-    if (still?.ino !== ino)
-      throw new Error(`The WAL segment ${name} was recycled while it was copied; run the backup again.`)
-  }
+/** Runs db/copy-data-folder.js with `args`; rejects with what it said when it fails. */
+function copyAtLowPriority(args: string[]) {
+  return new Promise<void>((resolve, reject) => {
+    execFile(process.execPath, [COPY_FILE, ...args], { maxBuffer: 1024 * 1024 }, (error, _stdout, stderr) =>
+      error ? reject(new Error(stderr.trim() || error.message)) : resolve(),
+    )
+  })
 }
 
 type Reply = { id: number; result?: unknown; error?: Record<string, unknown> & { message: string } }
@@ -232,14 +198,14 @@ export class PGliteThread implements QueryClient {
 
   /**
    * Copies the data directory `from` (the one this thread has open) into the empty folder `into` while queries go
-   * on: PostgreSQL's online backup, the files copied on this thread's side (asynchronously), then the WAL that makes
+   * on: PostgreSQL's online backup, the files copied by a process of their own at a low priority, then the WAL that makes
    * them whole. Answers `factsSql`'s row as of the copy's moment, when the WAL copied ends. Queries wait only for
    * the checkpoint at the start and the few statements that end the backup (the WAL is copied after them).
    */
   async copyDataDir(from: string, into: string, factsSql?: string) {
     await this.#call('backupStart', {})
     try {
-      await copyFolder(from, into)
+      await copyAtLowPriority(['folder', from, into])
       const walInto = path.join(into, 'pg_wal')
       for (const folder of ['archive_status', 'summaries'])
         await fsp.mkdir(path.join(walInto, folder), { recursive: true })
@@ -248,7 +214,7 @@ export class PGliteThread implements QueryClient {
         label: string
         linked: string[]
       }>('backupStop', { factsSql, walInto })
-      await copyLinkedSegments(path.join(from, 'pg_wal'), walInto, linked)
+      if (linked.length) await copyAtLowPriority(['segments', path.join(from, 'pg_wal'), walInto, ...linked])
       await fsp.writeFile(path.join(into, 'backup_label'), label, { mode: 0o600 })
       return { facts }
     } catch (error) {
