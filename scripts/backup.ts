@@ -6,7 +6,6 @@
  */
 import fs from 'node:fs'
 import http from 'node:http'
-import os from 'node:os'
 import path from 'node:path'
 import { adminSocketPath, type PreparedBackupAnswer } from '#app/services/operations/admin-socket.server.ts'
 import { readManifest, type BackupManifest } from '#app/services/operations/backup-archive.server.ts'
@@ -48,8 +47,10 @@ function preparedByServer(response: http.IncomingMessage) {
 
 /**
  * Asks the server on the admin socket to prepare the backup's files, then packs and compresses them into `file`
- * here, at a low priority: that work is a background job next to the site, whose requests go first on a busy
- * machine. The server keeps the files until this process closes the connection. NoServer when nothing answers.
+ * here: that work is a background job next to the site, whose requests go first on a busy machine, so
+ * `npm run backup` runs this command under `nice -n 19` (every thread of it: gzip runs on libuv's threads, which a
+ * priority set from inside the process would not reach). The server keeps the files until this process closes the
+ * connection. NoServer when nothing answers.
  */
 async function backupThroughServer(socketPath: string, file: string) {
   const request = http.request({ socketPath, method: 'POST', path: '/backup' })
@@ -65,7 +66,6 @@ async function backupThroughServer(socketPath: string, file: string) {
     // Only the server's own backup work folder: the answer names a folder this command then reads from.
     if (path.dirname(path.resolve(prepared.folder)) !== workFolder('backup'))
       throw new AppError('The server named a backup folder outside its data folder.', 500)
-    os.setPriority(os.constants.priority.PRIORITY_LOW)
     let serverGone = false
     response.once('end', () => (serverGone = true))
     response.once('error', () => (serverGone = true))
@@ -78,6 +78,8 @@ async function backupThroughServer(socketPath: string, file: string) {
       throw error
     }
     if (serverGone) throw new AppError(SERVER_STOPPED, 500)
+    // Removed here, at this process's priority: deleting a data directory's copy is work too.
+    fs.rmSync(prepared.folder, { recursive: true, force: true })
     return { dumpMs: prepared.dumpMs }
   } finally {
     request.destroy()

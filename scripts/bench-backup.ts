@@ -68,13 +68,20 @@ const envOf = (target: Target) => ({ ...baseEnv, ...target })
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
 
+/** The command line of `npm run <script>` (its `nice -n 19`, say), without npm's own start-up. */
+function commandOf(script: string, command: string[]): [string, string[]] {
+  const scripts = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> })
+    .scripts
+  const nice = /^nice -n (\d+) /.exec(scripts[script] ?? '')
+  return nice ? ['nice', ['-n', nice[1]!, ...command]] : [command[0]!, command.slice(1)]
+}
+
 /** `npm run <script> -- …args`; fails with its output when it fails. */
 async function npmScript(script: string, scriptArgs: string[], target: Target) {
   const started = performance.now()
   try {
     const { stdout } = await run(
-      process.execPath,
-      ['--import', 'tsx', `scripts/${script}.ts`, ...scriptArgs],
+      ...commandOf(script, [process.execPath, '--import', 'tsx', `scripts/${script}.ts`, ...scriptArgs]),
       {
         env: envOf(target),
         maxBuffer: 16 * 1024 * 1024,
