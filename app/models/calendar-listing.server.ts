@@ -2,7 +2,7 @@
  * The calendar's list of live events: one page of matches, soonest first, by the cheaper of two ways to find them,
  * and their count. The caches in front of it are in cached-listing.server.ts.
  */
-import { and, asc, count, eq, gte, inArray, lte, sql } from 'drizzle-orm'
+import { and, asc, count, eq, gte, inArray, lte, or, sql } from 'drizzle-orm'
 import { db } from '#db/client.server.ts'
 import { business, eventShowDates, events, showDateCounts } from '#db/schema.ts'
 import { dateWindow, EMPTY_CALENDAR_FILTERS, listingStart, type CalendarFilters } from './calendar-filters.ts'
@@ -121,15 +121,20 @@ export function rankedLiveEventsQuery(
 }
 
 /**
- * The count (not run). Without a keyword, ZIP or distance, and with no date window or one from today on, it sums the
- * counts table over the window's days: each event is counted at its first date in the window (the row whose date is
- * in the window and whose previous date is before the window's start), and every such date is today or later, so the
- * event is live. Otherwise it counts the matching events.
+ * The count (not run). Without a keyword, ZIP or distance, and with no date window or one that ends today or later,
+ * it sums the counts table: each event is counted at its first date from the listing's start (the row whose date is
+ * that start or later and whose previous date is before it), and every such date is today or later, so the event is
+ * live. A window from today on counts the rows inside it. A window that starts before today (or has no start) counts
+ * an event when its first date from today is inside the window or its last date before today (the row's previous
+ * date) is on or after the window's start: that is exactly when one of its dates lies in the window. Otherwise it
+ * counts the matching events.
  */
 export function countLiveEventsQuery(filters: CalendarFilters, { today }: { today: string }) {
   const window = dateWindow(filters)
-  if ((!window || windowFromToday(filters, today)) && !needsEventRow(filters)) {
+  if ((!window || window.to >= today) && !needsEventRow(filters)) {
     const from = listingStart(filters, today)
+    const fromToday = !window || windowFromToday(filters, today)
+    const earlierStart = window?.from ?? null
     return db
       .select({ n: sql<number>`coalesce(sum(${showDateCounts.events}), 0)::integer` })
       .from(showDateCounts)
@@ -137,8 +142,18 @@ export function countLiveEventsQuery(filters: CalendarFilters, { today }: { toda
         and(
           eq(showDateCounts.category, filters.category || EVERY_CATEGORY),
           gte(showDateCounts.showDate, from),
-          window ? lte(showDateCounts.showDate, window.to) : undefined,
           sql`${showDateCounts.previousDate} < ${from}::date`,
+          !window
+            ? undefined
+            : fromToday
+              ? lte(showDateCounts.showDate, window.to)
+              : or(
+                  lte(showDateCounts.showDate, window.to),
+                  // '-infinity' stands for "no date before": a window with no start takes any earlier date.
+                  earlierStart === null
+                    ? sql`${showDateCounts.previousDate} > '-infinity'::date`
+                    : gte(showDateCounts.previousDate, earlierStart),
+                ),
         ),
       )
   }
