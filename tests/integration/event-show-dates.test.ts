@@ -296,7 +296,7 @@ describe('the counts table follows the events', () => {
     }
     const rows = await db.select().from(events)
     const live = rows.filter(
-      (e) => e.eventStatus === 'approved' && e.paymentStatus === 'paid' && e.lastShowDate >= today,
+      (e) => e.eventStatus === 'approved' && e.paymentStatus === 'paid' && (e.lastShowDate ?? '') >= today,
     )
     for (const category of ['', 'Music', 'Food']) {
       for (const [from, to] of [
