@@ -13,8 +13,14 @@
  * URLs (answered by the shared page cache) and the same URLs rendered (each URL new; the listing cache warm), and it
  * prints EXPLAIN (ANALYZE) of the listing and count queries.
  *
- * Budgets (exit 1 over any): the cache-miss calendar keeps ≥ 50 % of the floor's throughput at 10 connections;
- * its CPU per request at 100,000 live events is within 20 % of that at 10,000; on the embedded database no request blocks
+ * The headline is the date-window page (`/calendar?to=<date>`: every live event matches, a full page) with a new end
+ * date each request (both caches miss) against the same page rendered with its listing from memory (one end date, a
+ * new ignored parameter each request), side by side: the ratio of their server CPU per request, i.e. of throughput.
+ * `/healthz?db=0` stays as a reference line. Every statement a page runs is printed with its planning and execution
+ * time (EXPLAIN (ANALYZE, SUMMARY)).
+ *
+ * Budgets (exit 1 over any): the cache-miss date-window page costs at most 2× the CPU of the page from memory (≥ 0.5×
+ * its throughput); its CPU per request at 100,000 live events is within 20 % of that at 10,000; on the embedded database no request blocks
  * the event loop for more than 10 ms. That last one is read from a run of cache misses at half the throughput the
  * server managed (p99 of the delay): at full load the delay is the queue of every request's work, which even
  * `/healthz?db=0` pushes past 10 ms, while below it the delay is the longest single block. Both are printed.
@@ -93,7 +99,7 @@ async function explainQueries(db: Database, today: string) {
   const summary: string[] = []
 
   async function explain(label: string, query: SQLWrapper) {
-    const plan = rowsOf(await db.execute(sql`EXPLAIN (ANALYZE, COSTS OFF) ${query}`))
+    const plan = rowsOf(await db.execute(sql`EXPLAIN (ANALYZE, SUMMARY, COSTS OFF) ${query}`))
     const lines = plan.map((r) => String(Object.values(r)[0]))
     console.info(`\n-- ${label}`)
     for (const line of lines) console.info(`   ${line}`)
@@ -102,13 +108,17 @@ async function explainQueries(db: Database, today: string) {
         [...l.matchAll(/(?:Index(?: Only)? Scan using|Bitmap Index Scan on) (\w+)/g)].map((m) => m[1]),
       ),
     )
-    const time = lines.find((l) => l.startsWith('Execution Time'))?.replace('Execution Time: ', '') ?? '?'
-    summary.push(`${label.padEnd(70)} ${time.padStart(10)}  ${[...indexes].join(', ') || 'no index'}`)
+    const time = (name: string) => lines.find((l) => l.startsWith(name))?.replace(`${name}: `, '') ?? '?'
+    summary.push(
+      `${label.padEnd(70)} ${time('Planning Time').padStart(10)} ${time('Execution Time').padStart(10)}  ` +
+        `${[...indexes].join(', ') || 'no index'}`,
+    )
   }
 
   const inAWeek = addDaysIso(today, 7)
   for (const p of [
     '/calendar',
+    `/calendar?to=${addDaysIso(today, 90)}`,
     '/calendar?page=3',
     '/calendar?category=Concert',
     '/calendar?keyword=jazz',
@@ -397,6 +407,9 @@ interface ScaleResult {
   /** Cache misses at half the throughput the server managed: the event loop's delay is then its longest blocks. */
   paced: Case
   cases: Case[]
+  /** The date-window page on a cache miss, and the same page rendered with its listing from memory. */
+  windowMiss: Case
+  rendered: Case
 }
 
 async function runScale(kind: DatabaseKind, scale: Scale, today: string, baseEnv: NodeJS.ProcessEnv) {
@@ -411,11 +424,20 @@ async function runScale(kind: DatabaseKind, scale: Scale, today: string, baseEnv
 
       const floor: Case = { label: 'GET /healthz?db=0', connections: 10, runs: [] }
       const miss: Case = { label: 'GET /calendar, cache miss', connections: 10, runs: [] }
+      const windowMiss: Case = { label: 'GET /calendar?to=<new>, cache miss', connections: 10, runs: [] }
+      const rendered: Case = { label: 'GET /calendar?to=<d>, from memory', connections: 10, runs: [] }
       const misses = cacheMissPaths(today)
       const floorPath = () => '/healthz?db=0'
-      // Side by side, so a busy moment of the machine touches both alike.
+      // Every live event matches a window ending after the last show date: a full page, 10,000 matches. A new end
+      // date each request misses both caches; one end date with a new ignored parameter renders from the listing cache.
+      let windowEnd = 0
+      const newWindow = () => `/calendar?to=${addDaysIso(today, 90 + (++windowEnd % 5000))}&w=${windowEnd}`
+      const sameWindow = uniqueCycle([`/calendar?to=${addDaysIso(today, 89)}`])
+      // Side by side, so a busy moment of the machine touches all alike.
       for (let i = 0; i < REPEAT; i++) {
         floor.runs.push(await load(target, floorPath, 10))
+        rendered.runs.push(await load(target, sameWindow, 10))
+        windowMiss.runs.push(await load(target, newWindow, 10))
         miss.runs.push(await load(target, misses, 10))
       }
       // At full load the delay is everyone's queued work; at half load it shows the longest single block.
@@ -425,7 +447,7 @@ async function runScale(kind: DatabaseKind, scale: Scale, today: string, baseEnv
         connections: 10,
         runs: [await load(target, misses, 10, { rate })],
       }
-      const cases = [floor, miss, paced]
+      const cases = [floor, rendered, windowMiss, miss, paced]
       if (headline) {
         const fixed = fixedCalendarPaths(today)
         cases.push(
@@ -443,7 +465,7 @@ async function runScale(kind: DatabaseKind, scale: Scale, today: string, baseEnv
           },
         )
       }
-      return { scale, floor, miss, paced, cases }
+      return { scale, floor, miss, paced, cases, windowMiss, rendered }
     })
     return { plans: database.plans, result }
   } finally {
@@ -516,7 +538,9 @@ async function runDatabase(kind: DatabaseKind, today: string, baseEnv: NodeJS.Pr
     if (run.plans.length > 0) plans = run.plans
     if ('result' in run && run.result) results.push(run.result)
   }
-  console.info(`\n[${kind}] query plans at ${scaleText(HEADLINE)} (execution time, indexes used):`)
+  console.info(
+    `\n[${kind}] every statement a page runs at ${scaleText(HEADLINE)} (planning time, execution time, indexes used):`,
+  )
   for (const line of plans) console.info(`  ${line}`)
   if (EXPLAIN_ONLY) return true
 
@@ -527,19 +551,30 @@ async function runDatabase(kind: DatabaseKind, today: string, baseEnv: NodeJS.Pr
   const [headline, large] = [results[0]!, results.at(-1)!]
   const floor = summarize(headline.floor)
   const miss = summarize(headline.miss)
-  const ratio = miss.rps / floor.rps
-  const throughputOk = ratio >= THROUGHPUT_BUDGET && miss.failures === 0 && floor.failures === 0
-  const growth = summarize(large.miss).cpuMs / miss.cpuMs - 1
+  const windowMiss = summarize(headline.windowMiss)
+  const rendered = summarize(headline.rendered)
+  // Judged on the server's CPU per request (all threads): on a busy machine req/s is far noisier; it is its inverse
+  // when the server is the bottleneck, and printed beside it.
+  const ratio = rendered.cpuMs / windowMiss.cpuMs
+  const throughputOk =
+    ratio >= THROUGHPUT_BUDGET && windowMiss.failures === 0 && rendered.failures === 0 && miss.failures === 0
+  const growth = summarize(large.windowMiss).cpuMs / windowMiss.cpuMs - 1
   const growthOk = Math.abs(growth) <= CPU_GROWTH_BUDGET
   const paced = summarize(headline.paced)
   const loopOk = kind !== 'pglite' || paced.loopP99 <= EVENT_LOOP_BUDGET_MS
   console.info(
-    `\n[${kind}] cache-miss /calendar keeps ${(ratio * 100).toFixed(1)} % of /healthz?db=0 throughput ` +
-      `(budget ≥ ${THROUGHPUT_BUDGET * 100} %) ${throughputOk ? 'OK' : 'OVER BUDGET'}`,
+    `\n[${kind}] HEADLINE: the cache-miss date-window /calendar costs ${windowMiss.cpuMs.toFixed(2)} ms of server CPU ` +
+      `per request, the same page rendered from memory ${rendered.cpuMs.toFixed(2)} ms: ${ratio.toFixed(2)}× its ` +
+      `throughput (req/s ${(windowMiss.rps / rendered.rps).toFixed(2)}×) (budget ≥ ${THROUGHPUT_BUDGET}×, stretch 0.8×) ` +
+      `${throughputOk ? 'OK' : 'OVER BUDGET'}`,
   )
   console.info(
-    `[${kind}] CPU per cache-miss request: ${miss.cpuMs.toFixed(2)} ms at ${scaleText(headline.scale)}, ` +
-      `${summarize(large.miss).cpuMs.toFixed(2)} ms at ${scaleText(large.scale)}: ` +
+    `[${kind}] reference: the mixed cache misses ${miss.cpuMs.toFixed(2)} ms per request, ` +
+      `${((miss.rps / floor.rps) * 100).toFixed(1)} % of /healthz?db=0 throughput (${floor.cpuMs.toFixed(2)} ms)`,
+  )
+  console.info(
+    `[${kind}] CPU per cache-miss date-window request: ${windowMiss.cpuMs.toFixed(2)} ms at ${scaleText(headline.scale)}, ` +
+      `${summarize(large.windowMiss).cpuMs.toFixed(2)} ms at ${scaleText(large.scale)}: ` +
       `${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(0)} % ` +
       `(budget ±${CPU_GROWTH_BUDGET * 100} %) ${growthOk ? 'OK' : 'OVER BUDGET'}`,
   )

@@ -2,7 +2,7 @@
  * The calendar's list of live events: one page of matches, soonest first, by the cheaper of two ways to find them,
  * and their count. The caches in front of it are in cached-listing.server.ts.
  */
-import { and, asc, count, eq, gte, inArray, lte, sql } from 'drizzle-orm'
+import { and, asc, count, eq, gte, lte, or, sql } from 'drizzle-orm'
 import { db } from '#db/client.server.ts'
 import { business, eventShowDates, events, showDateCounts } from '#db/schema.ts'
 import { dateWindow, EMPTY_CALENDAR_FILTERS, listingStart, type CalendarFilters } from './calendar-filters.ts'
@@ -91,7 +91,14 @@ export function rankedLiveEventsQuery(
 ) {
   // The walk reads in date order; nearest first needs every match's distance, so it starts from the candidates.
   if (strategy === 'walk' && filters.sort !== 'nearest') {
-    const base = db.select({ id: showDates.eventId, next: showDates.showDate }).from(showDates).$dynamic()
+    const base = db
+      .select({
+        id: sql<number>`${showDates.eventId}`.as('id'),
+        next: sql<string>`${showDates.showDate}`.as('next'),
+        distance: sql<number>`0`.as('distance'),
+      })
+      .from(showDates)
+      .$dynamic()
     const withEvents = needsEventRow(filters)
       ? joinBusiness(base.innerJoin(events, eq(events.eventID, showDates.eventId)), filters)
       : base
@@ -108,7 +115,11 @@ export function rankedLiveEventsQuery(
       .offset(offset)
   }
   const candidates = db
-    .select({ id: events.eventID, next: showDates.showDate })
+    .select({
+      id: sql<number>`${events.eventID}`.as('id'),
+      next: sql<string>`${showDates.showDate}`.as('next'),
+      distance: (filters.sort === 'nearest' ? sql<number>`${distanceMiles}` : sql<number>`0`).as('distance'),
+    })
     .from(events)
     .innerJoin(showDates, and(eq(showDates.eventId, events.eventID), listingRow(showDates, filters, today)))
     .$dynamic()
@@ -121,15 +132,20 @@ export function rankedLiveEventsQuery(
 }
 
 /**
- * The count (not run). Without a keyword, ZIP or distance, and with no date window or one from today on, it sums the
- * counts table over the window's days: each event is counted at its first date in the window (the row whose date is
- * in the window and whose previous date is before the window's start), and every such date is today or later, so the
- * event is live. Otherwise it counts the matching events.
+ * The count (not run). Without a keyword, ZIP or distance, and with no date window or one that ends today or later,
+ * it sums the counts table: each event is counted at its first date from the listing's start (the row whose date is
+ * that start or later and whose previous date is before it), and every such date is today or later, so the event is
+ * live. A window from today on counts the rows inside it. A window that starts before today (or has no start) counts
+ * an event when its first date from today is inside the window or its last date before today (the row's previous
+ * date) is on or after the window's start: that is exactly when one of its dates lies in the window. Otherwise it
+ * counts the matching events.
  */
 export function countLiveEventsQuery(filters: CalendarFilters, { today }: { today: string }) {
   const window = dateWindow(filters)
-  if ((!window || windowFromToday(filters, today)) && !needsEventRow(filters)) {
+  if ((!window || window.to >= today) && !needsEventRow(filters)) {
     const from = listingStart(filters, today)
+    const fromToday = !window || windowFromToday(filters, today)
+    const earlierStart = window?.from ?? null
     return db
       .select({ n: sql<number>`coalesce(sum(${showDateCounts.events}), 0)::integer` })
       .from(showDateCounts)
@@ -137,8 +153,18 @@ export function countLiveEventsQuery(filters: CalendarFilters, { today }: { toda
         and(
           eq(showDateCounts.category, filters.category || EVERY_CATEGORY),
           gte(showDateCounts.showDate, from),
-          window ? lte(showDateCounts.showDate, window.to) : undefined,
           sql`${showDateCounts.previousDate} < ${from}::date`,
+          !window
+            ? undefined
+            : fromToday
+              ? lte(showDateCounts.showDate, window.to)
+              : or(
+                  lte(showDateCounts.showDate, window.to),
+                  // '-infinity' stands for "no date before": a window with no start takes any earlier date.
+                  earlierStart === null
+                    ? sql`${showDateCounts.previousDate} > '-infinity'::date`
+                    : gte(showDateCounts.previousDate, earlierStart),
+                ),
         ),
       )
   }
@@ -150,26 +176,18 @@ export function countLiveEventsQuery(filters: CalendarFilters, { today }: { toda
 
 export type LiveEvent = Awaited<ReturnType<typeof listLiveEvents>>[number]
 
-/** The page's events with their business, in the order of `ranked`. */
-async function eventsInOrder(ranked: Array<{ id: number; next: string }>) {
-  if (ranked.length === 0) return []
-  const rows = await db
-    .select(liveEventColumns)
-    .from(events)
+/**
+ * One page of matches with their events and businesses, in one statement (not run): the page's ids and dates
+ * (`rankedLiveEventsQuery`), each joined to its event and business by key, in the page's order.
+ */
+export function liveEventsPageQuery(filters: CalendarFilters, window: ListWindow, strategy: ListingStrategy) {
+  const ranked = rankedLiveEventsQuery(filters, window, strategy).as('ranked')
+  return db
+    .select({ ...liveEventColumns, nextShowDate: ranked.next })
+    .from(ranked)
+    .innerJoin(events, eq(events.eventID, ranked.id))
     .innerJoin(business, eq(business.businessID, events.businessID))
-    .where(
-      inArray(
-        events.eventID,
-        ranked.map((r) => r.id),
-      ),
-    )
-  const byID = new Map(rows.map((row) => [row.eventID, row]))
-  return ranked.flatMap(({ id, next }) => {
-    const row = byID.get(id)
-    return row
-      ? [{ ...row, nextShowDate: next, stillPhotoPath: row.stillPhotoURL, videoPath: row.videoURL }]
-      : []
-  })
+    .orderBy(asc(ranked.distance), asc(ranked.next), asc(ranked.id))
 }
 
 /**
@@ -181,7 +199,8 @@ export async function listLiveEvents(
   window: ListWindow,
   strategy: ListingStrategy = hasEventFilters(filters) ? 'candidates' : 'walk',
 ) {
-  return eventsInOrder(await rankedLiveEventsQuery(filters, window, strategy))
+  const rows = await liveEventsPageQuery(filters, window, strategy)
+  return rows.map((row) => ({ ...row, stillPhotoPath: row.stillPhotoURL, videoPath: row.videoURL }))
 }
 
 /** How many live events match `filters`. */

@@ -281,6 +281,47 @@ describe('the counts table follows the events', () => {
       }
     }
   })
+
+  test('counts from the table equal counting the events for windows that start before today or have no start', async () => {
+    for (const [i, dates] of [
+      [day(0)],
+      [day(-5), day(-1), day(6)],
+      [day(-3), day(2)],
+      [day(-8), day(12)],
+      [day(-9), day(-4)],
+      [day(4), day(9)],
+      [day(-1)],
+    ].entries()) {
+      await insertTestEvent(owner, { showAdOnDates: dates, category: i % 2 ? ['Music'] : ['Music', 'Food'] })
+    }
+    const rows = await db.select().from(events)
+    const live = rows.filter(
+      (e) => e.eventStatus === 'approved' && e.paymentStatus === 'paid' && (e.lastShowDate ?? '') >= today,
+    )
+    for (const category of ['', 'Music', 'Food']) {
+      for (const [from, to] of [
+        [null, day(0)],
+        [null, day(1)],
+        [null, day(5)],
+        [null, day(30)],
+        [day(-6), day(1)],
+        [day(-4), day(3)],
+        [day(-2), day(0)],
+        [day(-3), null],
+        [day(-1), day(7)],
+        [day(-9), day(-5)],
+        [null, day(-2)],
+      ] as const) {
+        const filters = { ...EMPTY_CALENDAR_FILTERS, category, from, to }
+        const expected = live.filter((e) => {
+          const dates = showDatesOfEvent(e.eventDate, e.showAdOnDates)
+          const inWindow = dates.some((d) => (!from || d >= from) && (!to || d <= to))
+          return inWindow && (!category || e.category.includes(category))
+        }).length
+        expect(await countLiveEvents(filters, { today }), `${category} ${from}–${to}`).toBe(expected)
+      }
+    }
+  })
 })
 
 describe('both ways of finding a page agree', () => {
