@@ -31,6 +31,7 @@ import { CookieJar, toastOf } from '#tests/support/cookie-jar.ts'
 import { expectConsoleError } from '#tests/support/fail-on-console-error.ts'
 import { callRoute } from '#tests/support/routes.ts'
 import { createTestDatabase } from '#tests/support/test-database.ts'
+import { registrationFields } from '#tests/support/registration-fields.ts'
 
 let testDatabase: DatabaseHandle
 
@@ -58,19 +59,7 @@ async function withDatabase<T>(handle: DatabaseHandle, run: () => Promise<T>) {
 let counter = 0
 function payload(overrides: Partial<Record<keyof RegistrationInput, string>> = {}) {
   counter++
-  return {
-    businessName: 'Blue Door Cafe',
-    businessAddress: '12 Main Street',
-    businessCity: 'Springfield',
-    businessState: 'IL',
-    businessZip: '62701',
-    businessPhone: '2175550123',
-    businessFax: '',
-    businessEmail: `Owner${counter}.${Date.now()}@BlueDoor.example`,
-    businessPassword: 'secret123',
-    verifyPassword: 'secret123',
-    businessContact: 'Pat Owner',
-    businessWebsite: 'bluedoor.example',
+  return registrationFields(`Owner${counter}.${Date.now()}@BlueDoor.example`, {
     facebookURL: 'https://facebook.com/bluedoor',
     instagramURL: '',
     linkedin: '',
@@ -78,7 +67,7 @@ function payload(overrides: Partial<Record<keyof RegistrationInput, string>> = {
     xURL: '',
     tiktokURL: 'tiktok.com/@bluedoor',
     ...overrides,
-  }
+  })
 }
 
 function postPage(

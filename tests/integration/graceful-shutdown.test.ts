@@ -18,11 +18,11 @@ import { startServerProcess, type ServerProcess } from '#tests/support/server-pr
 import {
   photoUploadRequest,
   registeredCookie,
-  registrationFields,
   registrationRequest,
   uniqueEmail,
   type Answer,
 } from '#tests/support/server-requests.ts'
+import { registrationFields } from '#tests/support/registration-fields.ts'
 import { quoteIdent, TMP_DIR, withDatabase } from '#tests/support/test-database.ts'
 
 const serverUrl = process.env.DATABASE_URL

@@ -5,23 +5,8 @@
 import crypto from 'node:crypto'
 import http from 'node:http'
 import { approveBody, solidPng } from './ad-submission.ts'
+import { registrationFields } from './registration-fields.ts'
 
-export function registrationFields(email: string) {
-  return {
-    businessName: 'Blue Door Cafe',
-    businessAddress: '12 Main Street',
-    businessCity: 'Springfield',
-    businessState: 'IL',
-    businessZip: '62701',
-    businessPhone: '2175550123',
-    businessFax: '',
-    businessEmail: email,
-    businessPassword: 'secret123',
-    verifyPassword: 'secret123',
-    businessContact: 'Pat Owner',
-    businessWebsite: 'bluedoor.example',
-  }
-}
 
 export const uniqueEmail = (label: string) => `${label}-${crypto.randomBytes(5).toString('hex')}@example.com`
 

@@ -11,19 +11,12 @@ import {
   withHttpsScheme,
   type RegistrationField,
 } from '#app/models/registration-rules.ts'
+import { registrationFields } from '#tests/support/registration-fields.ts'
 
-const valid: RegistrationInput = {
-  businessName: 'Blue Door Cafe',
-  businessAddress: '12 Main Street',
-  businessCity: 'Springfield',
-  businessState: 'IL',
-  businessZip: '62701',
-  businessPhone: '2175550123',
-  businessEmail: 'owner@bluedoor.example',
+const valid: RegistrationInput = registrationFields('owner@bluedoor.example', {
   businessPassword: 'secret1',
   verifyPassword: 'secret1',
-  businessContact: 'Pat Owner',
-}
+})
 
 function errorsFor(input: Record<string, unknown>) {
   const result = registrationSchema.safeParse(input)
