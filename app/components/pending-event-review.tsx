@@ -137,40 +137,58 @@ export function PendingEventItem({
               </p>
             ) : null}
             <div className="flex flex-wrap justify-end gap-3">
-              <button
-                type="submit"
-                name="intent"
-                value="request_changes"
-                disabled={Boolean(busy)}
+              <DecisionButton
+                intent="request_changes"
+                busy={busy}
+                busyLabel="Sending back..."
                 className={buttonClass.changes}
               >
-                {busy === 'request_changes' ? 'Sending back...' : 'Request changes'}
-              </button>
-              <button
-                type="submit"
-                name="intent"
-                value="reject"
-                disabled={Boolean(busy)}
+                Request changes
+              </DecisionButton>
+              <DecisionButton
+                intent="reject"
+                busy={busy}
+                busyLabel="Rejecting..."
                 className={buttonClass.reject}
               >
-                {busy === 'reject' ? 'Rejecting...' : 'Reject'}
-              </button>
+                Reject
+              </DecisionButton>
             </div>
           </Form>
           <Form method="post" className="flex justify-end">
             {hidden}
-            <button
-              type="submit"
-              name="intent"
-              value="approve"
-              disabled={Boolean(busy)}
+            <DecisionButton
+              intent="approve"
+              busy={busy}
+              busyLabel="Approving..."
               className={buttonClass.approve}
             >
-              {busy === 'approve' ? 'Approving...' : 'Approve'}
-            </button>
+              Approve
+            </DecisionButton>
           </Form>
         </div>
       </article>
     </li>
+  )
+}
+
+/** A decision's submit button: disabled while any decision is being sent, saying so on the one being sent. */
+function DecisionButton({
+  intent,
+  busy,
+  busyLabel,
+  className,
+  children,
+}: {
+  intent: string
+  busy: FormDataEntryValue | null | undefined
+  busyLabel: string
+  className: string
+  children: string
+}) {
+  return (
+    <button type="submit" name="intent" value={intent} disabled={Boolean(busy)} className={className}>
+      {busy === intent ? busyLabel : children}
+    </button>
   )
 }
