@@ -11,6 +11,7 @@ import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { drizzle } from 'drizzle-orm/pglite'
 import { migrate } from 'drizzle-orm/pglite/migrator'
+import { preparedStatements } from './pglite-prepared.js'
 
 const asText = (value) => value
 /**
@@ -70,6 +71,7 @@ async function main() {
   await client.waitReady
   await migrate(drizzle(client), { migrationsFolder: workerData.migrationsFolder })
 
+  const prepared = preparedStatements(client, { parsers: DRIZZLE_PARSERS })
   /** Open transactions by id: PGlite's own transaction object and how to end it. */
   const transactions = new Map()
   let nextTransaction = 1
@@ -80,7 +82,9 @@ async function main() {
       ensureLockHeld()
       const on = target(tx)
       if (!on) throw new Error('The transaction has ended')
-      return on.query(sql, params, { rowMode, parsers: DRIZZLE_PARSERS })
+      return tx
+        ? prepared.queryInTransaction(sql, params, { rowMode })
+        : prepared.query(sql, params, { rowMode })
     },
     async exec({ sql, tx }) {
       ensureLockHeld()
@@ -156,7 +160,10 @@ async function main() {
         // From the backup's start to the end of the WAL now; not the recycled segments kept ready under later names.
         const complete = walFileName(first.slice(0, 8), current - 1n, size)
         const linked = []
-        for (const name of fs.readdirSync(wal).filter((name) => /^[0-9A-F]{24}$/.test(name)).sort()) {
+        for (const name of fs
+          .readdirSync(wal)
+          .filter((name) => /^[0-9A-F]{24}$/.test(name))
+          .sort()) {
           if (name < first) continue
           if (name === inProgress) fs.copyFileSync(path.join(wal, name), path.join(walInto, name))
           else if (name <= complete) {

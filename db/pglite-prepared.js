@@ -1,0 +1,100 @@
+/**
+ * Named prepared statements for PGlite. `PGlite.query` parses and plans every statement anew, in six calls into the
+ * WebAssembly backend; the app runs a few dozen statement texts over and over. Here each text is parsed once under a
+ * name, and a run is one call: bind, describe, execute and sync in one message. PostgreSQL then plans as it does for
+ * any prepared statement (plan_cache_mode: custom plans first, a generic plan once it is no dearer).
+ */
+import { parse, protocol } from '@electric-sql/pglite'
+
+const { serialize } = protocol
+/** Statement texts kept prepared at once; the least recently used is closed beyond this. */
+export const MAX_PREPARED_STATEMENTS = 256
+/** "cached plan must not change result type": a table changed under a prepared statement; prepare it again. */
+const PLAN_RESULT_CHANGED = '0A000'
+
+function joined(parts) {
+  const buffer = new Uint8Array(parts.reduce((total, part) => total + part.length, 0))
+  let offset = 0
+  for (const part of parts) {
+    buffer.set(part, offset)
+    offset += part.length
+  }
+  return buffer
+}
+
+/** Runs statements of `client` as named prepared statements; `query` has `PGlite.query`'s answer. */
+export function preparedStatements(client, { parsers, max = MAX_PREPARED_STATEMENTS } = {}) {
+  /** By statement text: its name and its parameters' type ids, most recently used last. */
+  const statements = new Map()
+  let nextName = 1
+
+  async function prepare(sql) {
+    const name = `s${nextName++}`
+    const { messages } = await client.execProtocol(
+      joined([
+        serialize.parse({ name, text: sql, types: [] }),
+        serialize.describe({ type: 'S', name }),
+        serialize.sync(),
+      ]),
+    )
+    const parameters = messages.find((message) => message.name === 'parameterDescription')
+    const statement = { name, types: parameters?.dataTypeIDs ?? [] }
+    statements.set(sql, statement)
+    while (statements.size > max) {
+      const [oldestSql, oldest] = statements.entries().next().value
+      statements.delete(oldestSql)
+      await client.execProtocol(joined([serialize.close({ type: 'S', name: oldest.name }), serialize.sync()]))
+    }
+    return statement
+  }
+
+  async function execute(statement, params, rowMode) {
+    const values = params.map((value, index) => {
+      if (value == null) return null
+      const serializer = client.serializers[statement.types[index]]
+      return serializer ? serializer(value) : value.toString()
+    })
+    const { messages } = await client.execProtocol(
+      joined([
+        serialize.bind({ statement: statement.name, values }),
+        serialize.describe({ type: 'P' }),
+        serialize.execute({}),
+        serialize.sync(),
+      ]),
+    )
+    return parse.parseResults(messages, client.parsers, { rowMode, parsers })[0]
+  }
+
+  async function run(sql, params, rowMode) {
+    let statement = statements.get(sql)
+    if (statement) {
+      statements.delete(sql)
+      statements.set(sql, statement)
+    } else statement = await prepare(sql)
+    try {
+      return await execute(statement, params, rowMode)
+    } catch (error) {
+      if (error?.code !== PLAN_RESULT_CHANGED) throw error
+      statements.delete(sql)
+      await client.execProtocol(
+        joined([serialize.close({ type: 'S', name: statement.name }), serialize.sync()]),
+      )
+      return execute(await prepare(sql), params, rowMode)
+    }
+  }
+
+  return {
+    /** How many statement texts are prepared now. */
+    get size() {
+      return statements.size
+    },
+    /** Outside a transaction: waits for any open one, as `PGlite.query` does. */
+    query(sql, params = [], { rowMode } = {}) {
+      return client._runExclusiveTransaction(() => client._runExclusiveQuery(() => run(sql, params, rowMode)))
+    },
+    /** Inside the transaction that holds PGlite now (its owner calls this). */
+    queryInTransaction(sql, params = [], { rowMode } = {}) {
+      return client._runExclusiveQuery(() => run(sql, params, rowMode))
+    },
+  }
+}
