@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
 import { AnalyticsChart } from '#app/components/analytics-chart.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { RunAgainButton } from '#app/components/run-again-button.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { clickThroughRate } from '#app/models/analytics-range.ts'
 import { adPageData } from '#app/services/analytics/analytics.server.ts'
@@ -61,6 +62,7 @@ export default function AdPage() {
             Receipt
           </a>
         ) : null}
+        {ad.runAgain ? <RunAgainButton eventID={ad.eventID} title={ad.eventTitle} /> : null}
       </div>
 
       <section aria-labelledby="timeline-heading" className="mt-8">

@@ -140,7 +140,11 @@ describe('repeat dates posted without JavaScript', () => {
     const res = await postTo(
       editAction,
       `/dashboard/events/${ad.eventID}/edit`,
-      form({ repeat: 'weekly', repeatWeekday: ['5'], repeatFrom: today, repeatWeeks: '3' }, days(1), 'Edited'),
+      form(
+        { repeat: 'weekly', repeatWeekday: ['5'], repeatFrom: today, repeatWeeks: '3' },
+        days(1),
+        'Edited',
+      ),
       ad.eventID,
     )
     expect(res.status).toBe(302)

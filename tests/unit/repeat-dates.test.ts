@@ -18,15 +18,18 @@ const window = { today: '2026-01-05', lastDate: '2027-01-05' }
 
 describe('weekly rule', () => {
   test('every Tuesday and Friday from a Monday for 2 weeks', () => {
-    expect(expandRepeatRule({ kind: 'weekly', from: '2026-01-05', weekdays: [2, 5], weeks: 2 }, window)).toEqual(
-      ['2026-01-06', '2026-01-09', '2026-01-13', '2026-01-16'],
-    )
+    expect(
+      expandRepeatRule({ kind: 'weekly', from: '2026-01-05', weekdays: [2, 5], weeks: 2 }, window),
+    ).toEqual(['2026-01-06', '2026-01-09', '2026-01-13', '2026-01-16'])
   })
 
   test('weeks that cross the daylight-saving changes of America/New_York keep their weekday', () => {
     const spring = expandRepeatRule({ kind: 'weekly', from: '2026-03-01', weekdays: [0], weeks: 3 }, window)
     expect(spring).toEqual(['2026-03-01', '2026-03-08', '2026-03-15'])
-    const autumn = expandRepeatRule({ kind: 'weekly', from: '2026-10-25', weekdays: [0, 6], weeks: 2 }, window)
+    const autumn = expandRepeatRule(
+      { kind: 'weekly', from: '2026-10-25', weekdays: [0, 6], weeks: 2 },
+      window,
+    )
     expect(autumn).toEqual(['2026-10-25', '2026-10-31', '2026-11-01', '2026-11-07'])
     expect([...spring, ...autumn].map(weekdayOf)).toEqual([0, 0, 0, 0, 6, 0, 6])
   })

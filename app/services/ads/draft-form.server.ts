@@ -56,7 +56,10 @@ export async function stageDraftFromForm(
   }
   const repeat = repeatFormValues(fields, fieldLists)
   try {
-    const input = parseEventInput({ ...posted, showAdDates: withRepeatDates(repeat, posted.showAdDates) }, paidDates)
+    const input = parseEventInput(
+      { ...posted, showAdDates: withRepeatDates(repeat, posted.showAdDates) },
+      paidDates,
+    )
     await assertCategoriesOffered(input.eventCategory, keptCategories)
     const totalCents = priceFor(input)
     const previous = getEventDraft(session)
@@ -92,7 +95,9 @@ export async function stageDraftFromForm(
 function withRepeatDates(repeat: RepeatFormValues, chosen: string[]) {
   const result = datesWithRepeat(repeat, chosen, { today: platformToday() })
   if ('dates' in result) return result.dates
-  const fieldErrors = Object.fromEntries(Object.entries(result.problems).map(([name, message]) => [name, [message]]))
+  const fieldErrors = Object.fromEntries(
+    Object.entries(result.problems).map(([name, message]) => [name, [message]]),
+  )
   throw new AppError(Object.values(result.problems)[0] ?? 'Invalid repeat', 400, { fieldErrors })
 }
 
