@@ -3,7 +3,6 @@ import { useEffect, useRef, useState } from 'react'
 import { GALLERY_ARROWS_ABOVE, GALLERY_SCROLL_STEP_PX } from '#app/constants.ts'
 import { externalUrl, formatDatesLine, mediaSrc } from '#app/utils/format.ts'
 import { MEDIA_FALLBACK_PROPS, MEDIA_PROPS } from '#app/utils/media-fallback.ts'
-import { RunAgainButton } from './run-again-button.tsx'
 import { photoImgProps, type PhotoPriority, WIDE_PHOTO_HEIGHT, WIDE_PHOTO_WIDTH } from './photo-loading.ts'
 
 export interface GalleryEvent {
@@ -27,8 +26,8 @@ export interface GalleryEvent {
   editNote: string | null
   /** Where to fix and resubmit an ad sent back with changes requested. */
   resubmitHref: string | null
-  /** Paid for once (live, ended, refunded): it may be run again as a new ad. */
-  runAgain?: boolean
+  /** Where "Run again" posts, for an ad paid for once (live, ended, refunded): a new ad from it. */
+  runAgainHref?: string | null
 }
 
 const STATUS_STYLES: Record<string, string> = {
@@ -196,12 +195,13 @@ function GalleryCard({ event, photoPriority }: { event: GalleryEvent; photoPrior
         >
           Analytics and history<span className="sr-only"> of {event.eventTitle}</span>
         </Link>
-        {event.runAgain ? (
-          <RunAgainButton
-            eventID={event.eventID}
-            title={event.eventTitle}
-            className="relative z-10 self-start"
-          />
+        {event.runAgainHref ? (
+          // A plain form, so it works without JavaScript (the ad's own page has the same button).
+          <form method="post" action={event.runAgainHref} className="relative z-10 self-start">
+            <button type="submit" className="text-sm font-medium text-brand-700 underline">
+              Run again<span className="sr-only"> {event.eventTitle}</span>
+            </button>
+          </form>
         ) : null}
         {event.receiptHref || receipt ? (
           <p className="relative z-10 flex gap-3 self-start text-sm font-medium">

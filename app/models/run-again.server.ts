@@ -22,6 +22,11 @@ export function canRunAgain(event: Pick<Event, 'paymentStatus'>) {
   return event.paymentStatus === 'paid' || event.paymentStatus === 'refunded'
 }
 
+/** Where the "Run again" button posts. */
+export function runAgainPath(eventID: number) {
+  return `/dashboard/events/${eventID}/run-again`
+}
+
 /**
  * Inserts the new run of `source` for its business: its content, the given categories (those still offered), no
  * dates, unpaid and not yet approved by the advertiser; returns its id and creation time.

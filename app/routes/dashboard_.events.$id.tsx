@@ -2,7 +2,6 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
 import { AnalyticsChart } from '#app/components/analytics-chart.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
-import { RunAgainButton } from '#app/components/run-again-button.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { clickThroughRate } from '#app/models/analytics-range.ts'
 import { adPageData } from '#app/services/analytics/analytics.server.ts'
@@ -62,7 +61,14 @@ export default function AdPage() {
             Receipt
           </a>
         ) : null}
-        {ad.runAgain ? <RunAgainButton eventID={ad.eventID} title={ad.eventTitle} /> : null}
+        {ad.runAgainHref ? (
+          // A new unpaid ad from this one (the dashboard's cards have the same button).
+          <form method="post" action={ad.runAgainHref}>
+            <button type="submit" className={buttonClasses}>
+              Run again<span className="sr-only"> {ad.eventTitle}</span>
+            </button>
+          </form>
+        ) : null}
       </div>
 
       <section aria-labelledby="timeline-heading" className="mt-8">

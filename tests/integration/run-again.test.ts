@@ -220,15 +220,17 @@ describe('run an ad again', () => {
     const original = await paidAd('Offered Ad')
     const copyID = newIdFrom(await runAgain(original.eventID))
     const dashboard = await callRoute(dashboardLoader, '/dashboard', { headers: { Cookie: ownerCookie } })
-    const cards = ((await dashboard.json()) as { events: Array<{ eventID: number; runAgain: boolean }> })
-      .events
-    expect(cards.find((c) => c.eventID === original.eventID)?.runAgain).toBe(true)
-    expect(cards.find((c) => c.eventID === copyID)?.runAgain).toBe(false)
+    const cards = (
+      (await dashboard.json()) as { events: Array<{ eventID: number; runAgainHref: string | null }> }
+    ).events
+    const path = `/dashboard/events/${original.eventID}/run-again`
+    expect(cards.find((c) => c.eventID === original.eventID)?.runAgainHref).toBe(path)
+    expect(cards.find((c) => c.eventID === copyID)?.runAgainHref).toBeNull()
     const page = await callRoute(adPageLoader, `/dashboard/events/${original.eventID}`, {
       params: { id: String(original.eventID) },
       headers: { Cookie: ownerCookie },
     })
-    expect(((await page.json()) as { runAgain: boolean }).runAgain).toBe(true)
+    expect(((await page.json()) as { runAgainHref: string }).runAgainHref).toBe(path)
   })
 })
 
