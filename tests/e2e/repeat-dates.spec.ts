@@ -65,11 +65,24 @@ test('with JavaScript: the rule fills the display dates, single dates still togg
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false })
 
-  test('the server expands the posted rule and the preview lists the dates before checkout', async ({ page }) => {
+  test('the server expands the posted rule and the preview lists the dates before checkout', async ({
+    page,
+  }) => {
     await signInAsNewBusiness(page, 'Repeat Plain Club')
     await page.goto('/dashboard/events/new')
     await fillAd(page, 'Repeat Plain Jazz')
-    await chooseFridays(page, '3')
+    // Past the limit: the form comes back with the alert's text at the rule and the rule as it was typed.
+    await chooseFridays(page, '8')
+    await page.getByRole('checkbox', { name: 'Monday' }).check()
+    await page.getByRole('checkbox', { name: 'Wednesday' }).check()
+    await page.getByRole('button', { name: 'Ready to Preview' }).click()
+    await expect(page.getByTestId('repeat-dates').getByRole('alert')).toHaveText(MAX_DATES_MESSAGE)
+    await expect(page.getByLabel('Number of weeks')).toHaveValue('8')
+    await expect(page.getByRole('checkbox', { name: 'Monday' })).toBeChecked()
+
+    await page.getByRole('checkbox', { name: 'Monday' }).uncheck()
+    await page.getByRole('checkbox', { name: 'Wednesday' }).uncheck()
+    await page.getByLabel('Number of weeks').fill('3')
     await page.getByRole('button', { name: 'Ready to Preview' }).click()
     await expect(page.getByRole('heading', { name: 'Preview Your Ad - Customer View' })).toBeVisible()
     const listed = page.getByTestId('chosen-dates').locator('time')
