@@ -44,6 +44,7 @@ const MEDIA_TESTS = [
   'tests/integration/event-edit.test.ts',
   'tests/integration/ad-revisions.test.ts',
   'tests/integration/seed-media.test.ts',
+  'tests/integration/run-again.test.ts',
 ]
 
 export default defineConfig({

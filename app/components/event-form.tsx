@@ -157,6 +157,8 @@ export function EventForm({
           dates={values.dates}
           eventDate={values.eventDate}
           onToggleDate={set.toggleDate}
+          onFillDates={set.setDates}
+          repeat={initial.repeat}
           onEventDate={set.setEventDate}
           field={field}
         />

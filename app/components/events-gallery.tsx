@@ -26,6 +26,8 @@ export interface GalleryEvent {
   editNote: string | null
   /** Where to fix and resubmit an ad sent back with changes requested. */
   resubmitHref: string | null
+  /** Where "Run again" posts, for an ad paid for once (live, ended, refunded): a new ad from it. */
+  runAgainHref?: string | null
 }
 
 const STATUS_STYLES: Record<string, string> = {
@@ -193,6 +195,14 @@ function GalleryCard({ event, photoPriority }: { event: GalleryEvent; photoPrior
         >
           Analytics and history<span className="sr-only"> of {event.eventTitle}</span>
         </Link>
+        {event.runAgainHref ? (
+          // A plain form, so it works without JavaScript (the ad's own page has the same button).
+          <form method="post" action={event.runAgainHref} className="relative z-10 self-start">
+            <button type="submit" className="text-sm font-medium text-brand-700 underline">
+              Run again<span className="sr-only"> {event.eventTitle}</span>
+            </button>
+          </form>
+        ) : null}
         {event.receiptHref || receipt ? (
           <p className="relative z-10 flex gap-3 self-start text-sm font-medium">
             {event.receiptHref ? (

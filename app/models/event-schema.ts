@@ -16,6 +16,7 @@ import {
   MAX_DATES_MESSAGE,
   NO_DATES_MESSAGE,
 } from './event-rules.ts'
+import type { RepeatFormValues } from './repeat-rules.ts'
 
 export {
   DATES_LOCKED_MESSAGE,
@@ -35,6 +36,8 @@ export interface EventFormValues {
   contactPerson: string
   contactPhone: string
   contactEmail: string
+  /** The repeat fields a refused post without JavaScript sent (the form shows them again). */
+  repeat?: RepeatFormValues
 }
 
 const isoDate = z.string().trim().refine(isValidIsoDate, INVALID_DATE_MESSAGE)

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, useLoaderData, useNavigation } from '@remix-run/react'
+import { ChosenDates } from '#app/components/chosen-dates.tsx'
 import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
 import { RESUBMIT_LABEL } from '#app/components/event-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
@@ -24,7 +25,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function PreviewPage() {
-  const { card, cost, afterPayment, photoFileName, videoFileName } = useLoaderData<typeof loader>()
+  const { card, cost, dates, afterPayment, photoFileName, videoFileName } = useLoaderData<typeof loader>()
   const navigation = useNavigation()
   const busy = navigation.state !== 'idle'
   return (
@@ -36,6 +37,7 @@ export default function PreviewPage() {
         Total Cost: ${cost}
         {afterPayment ? ' (paid)' : ''}
       </p>
+      <ChosenDates dates={dates} />
       <Form method="post" id="preview-form" />
       <CustomerEventCard
         className="mt-4"

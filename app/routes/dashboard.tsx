@@ -7,6 +7,7 @@ import { PRODUCT_NAME } from '#app/constants.ts'
 import { latestRevisions, ownerReviewNotice } from '#app/models/event-revision.server.ts'
 import { eventStatusLabel } from '#app/models/event-status.ts'
 import { clickStatsForBusiness, listEventsForBusiness } from '#app/models/event.server.ts'
+import { canRunAgain, runAgainPath } from '#app/models/run-again.server.ts'
 import { requireBusiness } from '#app/services/accounts/auth.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { monthBounds } from '#app/utils/time.ts'
@@ -37,6 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     categoryNeeded: event.category.length === 0 && event.paymentStatus === 'pending',
     receiptUrl: event.receiptUrl,
     receiptHref: event.paymentID ? `/dashboard/receipts/${event.paymentID}` : null,
+    runAgainHref: canRunAgain(event) ? runAgainPath(event.eventID) : null,
     ...ownerReviewNotice(event, revisions.get(event.eventID), today),
   }))
   return { businessID: business.businessID, businessName: business.businessName, events: gallery }

@@ -61,6 +61,14 @@ export default function AdPage() {
             Receipt
           </a>
         ) : null}
+        {ad.runAgainHref ? (
+          // A new unpaid ad from this one (the dashboard's cards have the same button).
+          <form method="post" action={ad.runAgainHref}>
+            <button type="submit" className={buttonClasses}>
+              Run again<span className="sr-only"> {ad.eventTitle}</span>
+            </button>
+          </form>
+        ) : null}
       </div>
 
       <section aria-labelledby="timeline-heading" className="mt-8">

@@ -1,6 +1,8 @@
 import { formatDatesLine, formatShortDate } from '#app/utils/format.ts'
 import { DATES_LOCKED_MESSAGE } from '#app/models/event-rules.ts'
 import type { CalendarMonth } from '#app/models/calendar.ts'
+import type { RepeatFormValues } from '#app/models/repeat-rules.ts'
+import { RepeatDatesFields } from '#app/components/repeat-dates-fields.tsx'
 import { DisplayDates } from './display-dates.tsx'
 import { FieldErrors, FormField } from '#app/components/form-field.tsx'
 import type { CheckedField } from './values.ts'
@@ -14,6 +16,8 @@ export function DateFields({
   dates,
   eventDate,
   onToggleDate,
+  onFillDates,
+  repeat,
   onEventDate,
   field,
 }: {
@@ -25,6 +29,10 @@ export function DateFields({
   dates: string[]
   eventDate: string
   onToggleDate: (date: string, on: boolean) => void
+  /** The display dates a repeat rule filled in. */
+  onFillDates: (dates: string[]) => void
+  /** The repeat fields a refused post sent. */
+  repeat?: RepeatFormValues
   onEventDate: (value: string) => void
   field: (name: string) => CheckedField
 }) {
@@ -32,6 +40,14 @@ export function DateFields({
   return (
     <>
       <DisplayDates months={months} dates={dates} onToggle={onToggleDate} field={field('showAdDates')} />
+      <RepeatDatesFields
+        today={today}
+        lastDate={lastDate}
+        dates={dates}
+        onFill={onFillDates}
+        initial={repeat}
+        field={field}
+      />
       <FormField
         field={{ ...field('eventDate'), id: 'eventDate' }}
         label={

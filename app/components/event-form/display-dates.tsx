@@ -17,6 +17,9 @@ export function DisplayDates({
   onToggle: (date: string, checked: boolean) => void
   field: CheckedField
 }) {
+  const shown = new Set(months.flatMap((month) => month.days.map((day) => day.date)))
+  // A repeat rule may reach past the months drawn: those dates are listed after them, to keep or remove.
+  const later = dates.filter((date) => !shown.has(date))
   return (
     <fieldset>
       <legend className="font-medium">Display dates</legend>
@@ -64,6 +67,25 @@ export function DisplayDates({
           </div>
         ))}
       </div>
+      {later.length > 0 ? (
+        <div className="mt-3 text-sm">
+          <p className="font-semibold">Later dates</p>
+          <div className="mt-1 flex flex-wrap gap-3">
+            {later.map((date) => (
+              <label key={date} className="flex items-center gap-1">
+                <input
+                  type="checkbox"
+                  name="showAdDates"
+                  value={date}
+                  checked
+                  onChange={(e) => onToggle(date, e.target.checked)}
+                />
+                {date}
+              </label>
+            ))}
+          </div>
+        </div>
+      ) : null}
       <FieldErrors id={errorId} errors={errors} />
     </fieldset>
   )

@@ -89,7 +89,16 @@ export function useEventFields({
 
   return {
     values: { title, description, categories, dates, eventDate, photoName, videoName },
-    set: { setTitle, setDescription, setEventDate, setPhotoName, setVideoName, toggleDate, toggleCategory },
+    set: {
+      setTitle,
+      setDescription,
+      setEventDate,
+      setPhotoName,
+      setVideoName,
+      toggleDate,
+      toggleCategory,
+      setDates,
+    },
     formProps: checked.formProps,
     field: checked.field,
     readyToPreview: title.trim() !== '' && description.trim() !== '' && categories.length > 0,

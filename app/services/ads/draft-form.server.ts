@@ -5,8 +5,10 @@
 import { data, redirect } from '@remix-run/node'
 import { UNSET_DATE } from '#app/constants.ts'
 import type { EventFormValues, PaidDates } from '#app/models/event-schema.ts'
+import { datesWithRepeat, repeatFormValues, type RepeatFormValues } from '#app/models/repeat-rules.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { getSession, sessionStorage } from '../accounts/session.server.ts'
+import { platformToday } from '../platform/platform-today.server.ts'
 import { parseMultipartUpload } from '../media/media-upload.server.ts'
 import { discardStaged, type StagedFile } from '../media/media.server.ts'
 import { getEventDraft, setEventDraft } from './draft.server.ts'
@@ -52,8 +54,12 @@ export async function stageDraftFromForm(
     eventCategory: fieldLists.eventCategory ?? [],
     showAdDates: fieldLists.showAdDates ?? [],
   }
+  const repeat = repeatFormValues(fields, fieldLists)
   try {
-    const input = parseEventInput(posted, paidDates)
+    const input = parseEventInput(
+      { ...posted, showAdDates: withRepeatDates(repeat, posted.showAdDates) },
+      paidDates,
+    )
     await assertCategoriesOffered(input.eventCategory, keptCategories)
     const totalCents = priceFor(input)
     const previous = getEventDraft(session)
@@ -75,11 +81,24 @@ export async function stageDraftFromForm(
     // The form comes back with what was typed, so a refused post loses nothing but the chosen files.
     if (error instanceof AppError)
       return data(
-        { errors: error.fieldErrors, submitted: submittedValues(fields, posted) },
+        { errors: error.fieldErrors, submitted: { ...submittedValues(fields, posted), repeat } },
         { status: error.status },
       )
     throw error
   }
+}
+
+/**
+ * The checked dates with those of the repeat rule added: without JavaScript the server expands the rule the browser
+ * would have. A problem with the rule is refused at its field.
+ */
+function withRepeatDates(repeat: RepeatFormValues, chosen: string[]) {
+  const result = datesWithRepeat(repeat, chosen, { today: platformToday() })
+  if ('dates' in result) return result.dates
+  const fieldErrors = Object.fromEntries(
+    Object.entries(result.problems).map(([name, message]) => [name, [message]]),
+  )
+  throw new AppError(Object.values(result.problems)[0] ?? 'Invalid repeat', 400, { fieldErrors })
 }
 
 /** What a refused form post held, as the form's values (a field that was not sent is blank). */

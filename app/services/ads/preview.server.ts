@@ -27,6 +27,8 @@ export async function draftPreview(request: Request, business: BusinessSessionCo
     // The same card data as the public page builds from the saved ad.
     card: customerCardData(cardBusiness, { ...draft.input, ...media }),
     cost: formatDollars(draft.totalCents),
+    /** The dates the ad is paid for, repeat rules expanded: shown before checkout. */
+    dates: draft.input.showAdDates,
     /** Paid already: saving sends the edit for review, with nothing to pay. */
     afterPayment: Boolean(edited && paidDatesOf(edited)),
     photoFileName: draft.files.photo?.originalName,

@@ -9,6 +9,7 @@ import { dailyStatsForBusiness, dailyStatsForEvent, type DailyStats } from '#app
 import { getEventForOwnerPage } from '#app/models/event.server.ts'
 import { eventStatusLabel, ownerEditKind } from '#app/models/event-status.ts'
 import { latestRevisions, ownerReviewNotice } from '#app/models/event-revision.server.ts'
+import { canRunAgain, runAgainPath } from '#app/models/run-again.server.ts'
 import { isoDateInZone } from '#app/utils/time.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import type { BusinessSessionCopy } from '../accounts/auth.server.ts'
@@ -115,6 +116,7 @@ export async function adPageData(
     reviewReason: notice.reviewReason,
     receiptHref: payment ? `/dashboard/receipts/${payment.paymentID}` : null,
     editHref: ownerEditKind(event, today) ? `/dashboard/events/${event.eventID}/edit` : null,
+    runAgainHref: canRunAgain(event) ? runAgainPath(event.eventID) : null,
     range,
     days,
     totals: { ...totals, clickThroughRate: clickThroughRate(totals) },
