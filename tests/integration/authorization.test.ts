@@ -18,9 +18,9 @@ import { BUILD_TIMEOUT_MS, builtRequestHandler } from '#tests/support/built-app.
 import { insertBusiness, insertPaidPayment, insertTestEvent } from '#tests/support/events.ts'
 
 type Actor = 'anonymous' | 'otherBusiness' | 'clinician' | 'admin' | 'owner'
-/** A status, or a redirect's target (its path, without the query). */
+/** A status, or a redirect's target (its path, without the query), or a matcher of one. */
 type Answer = number | `→${string}`
-type Expectations = Partial<Record<Actor, Answer>>
+type Expectations = Partial<Record<Actor, Answer | ReturnType<typeof expect.stringMatching>>>
 
 interface Fixture {
   eventID: number
@@ -143,6 +143,17 @@ const GUARDED: GuardedRoute[] = [
     method: 'GET',
     path: (f) => `/dashboard/events/${f.eventID}/analytics.csv`,
     expect: { anonymous: 401, clinician: 401, otherBusiness: 403, owner: 200 },
+  },
+  {
+    file: 'dashboard_.events.$id_.run-again.tsx',
+    method: 'POST',
+    path: (f) => `/dashboard/events/${f.eventID}/run-again`,
+    // The copy's own form, as for any new ad; the editor does not confirm another business's ad exists.
+    expect: {
+      ...ADVERTISER_PAGE,
+      otherBusiness: 404,
+      owner: expect.stringMatching(/^→\/dashboard\/events\/\d+\/edit$/),
+    },
   },
   {
     file: 'dashboard_.receipts.$id.tsx',
