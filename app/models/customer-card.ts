@@ -1,3 +1,13 @@
+import {
+  EMPTY_PRACTICAL_FACTS,
+  factsFromFields,
+  practicalFactColumns,
+  practicalFactsOf,
+  type PracticalFactFields,
+  type PracticalFacts,
+  type StoredFacts,
+} from './practical-facts.ts'
+
 /**
  * The one place the customer event card's data comes from (spec §2 "Customer event card (shared by preview,
  * detail and demos)"): the advertiser's preview and the public page both build it here, from the business and the
@@ -23,8 +33,9 @@ export interface CardBusiness {
   tiktokURL: string
 }
 
-/** The ad's own part of the card: saved, or still being written. */
-export interface CardAd {
+/** The ad's own part of the card: saved, or still being written (its facts as saved, or as typed). */
+export interface CardAd extends Partial<StoredFacts> {
+  factFields?: PracticalFactFields
   eventTitle: string
   eventDescription: string
   /** The ad's own contact details, shown where the business has none. */
@@ -37,7 +48,18 @@ export interface CardAd {
 }
 
 /** Everything the card reads. */
-export type CustomerCardData = CardBusiness & Required<CardAd>
+export type CustomerCardData = CardBusiness &
+  Required<Omit<CardAd, keyof StoredFacts | 'factFields'>> & { facts: PracticalFacts }
+
+/** The ad's practical facts: as typed in the form, or those it holds (none given = none said). */
+export function cardFacts(ad: Pick<CardAd, keyof StoredFacts | 'factFields'>): PracticalFacts {
+  if (ad.factFields) return factsFromFields(ad.factFields)
+  const stored = { ...EMPTY_PRACTICAL_FACTS } as StoredFacts
+  for (const key of practicalFactColumns) {
+    if (ad[key] !== undefined) (stored as Record<string, unknown>)[key] = ad[key]
+  }
+  return practicalFactsOf(stored)
+}
 
 /** Fields that hold a web address; each gets `https://` when typed without a scheme. */
 export const URL_FIELDS = [
@@ -87,5 +109,6 @@ export function customerCardData(business: CardBusiness, ad: CardAd): CustomerCa
     ...adContact(ad, card),
     stillPhotoPath: ad.stillPhotoPath ?? '',
     videoPath: ad.videoPath ?? '',
+    facts: cardFacts(ad),
   }
 }

@@ -15,13 +15,14 @@ import {
 } from './event-status.ts'
 import { businessPublicColumns } from './event.server.ts'
 import type { ReviewInput, RevisionChange } from './moderation-schema.ts'
+import { practicalFactsOf, type PracticalFacts } from './practical-facts.ts'
 import { enqueueRevisionDecidedEmail } from './notifications.server.ts'
 import { announcePublicPagesChanged } from './public-pages-changes.server.ts'
 
 /** An open revision is pending or sent back; at most one per event (a unique partial index). */
 const OPEN_STATUSES = ['pending', CHANGES_REQUESTED]
 
-export interface RevisionText {
+export interface RevisionText extends PracticalFacts {
   eventTitle: string
   eventDescription: string
   eventCategory: string[]
@@ -63,6 +64,7 @@ export async function saveOpenRevision(tx: Transaction, eventID: number, text: R
     contactPerson: text.contactPerson,
     contactPhone: text.contactPhone,
     contactEmail: text.contactEmail,
+    ...practicalFactsOf(text),
     status: 'pending',
     submittedAt: new Date(),
   }
@@ -234,6 +236,7 @@ export function revisedAd(event: Event, revision: EventRevision): Event {
     contactPerson: revision.contactPerson,
     contactPhone: revision.contactPhone,
     contactEmail: revision.contactEmail,
+    ...practicalFactsOf(revision),
     stillPhotoURL: revision.stillPhotoURL || event.stillPhotoURL,
     videoURL: revision.videoURL || event.videoURL,
   }
@@ -320,6 +323,7 @@ async function applyRevision(tx: Transaction, event: Event, revision: EventRevis
       contactPerson: revised.contactPerson,
       contactPhone: revised.contactPhone,
       contactEmail: revised.contactEmail,
+      ...practicalFactsOf(revised),
       stillPhotoURL: revised.stillPhotoURL,
       videoURL: revised.videoURL,
     })

@@ -5,6 +5,7 @@
 import { data, redirect } from '@remix-run/node'
 import { UNSET_DATE } from '#app/constants.ts'
 import type { EventFormValues, PaidDates } from '#app/models/event-schema.ts'
+import { FACT_FIELD_NAMES, type PracticalFactFields } from '#app/models/practical-facts.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { getSession, sessionStorage } from '../accounts/session.server.ts'
 import { parseMultipartUpload } from '../media/media-upload.server.ts'
@@ -51,6 +52,7 @@ export async function stageDraftFromForm(
     ...fields,
     eventCategory: fieldLists.eventCategory ?? [],
     showAdDates: fieldLists.showAdDates ?? [],
+    accessibilityFeatures: fieldLists.accessibilityFeatures ?? [],
   }
   try {
     const input = parseEventInput(posted, paidDates)
@@ -85,7 +87,7 @@ export async function stageDraftFromForm(
 /** What a refused form post held, as the form's values (a field that was not sent is blank). */
 function submittedValues(
   fields: Record<string, string>,
-  lists: Pick<EventFormValues, 'eventCategory' | 'showAdDates'>,
+  lists: Pick<EventFormValues, 'eventCategory' | 'showAdDates'> & { accessibilityFeatures: string[] },
 ) {
   return {
     eventTitle: fields.eventTitle ?? '',
@@ -96,5 +98,9 @@ function submittedValues(
     contactPerson: fields.contactPerson ?? '',
     contactPhone: fields.contactPhone ?? '',
     contactEmail: fields.contactEmail ?? '',
+    factFields: {
+      ...Object.fromEntries(FACT_FIELD_NAMES.map((name) => [name, fields[name] ?? ''])),
+      accessibilityFeatures: lists.accessibilityFeatures,
+    } as PracticalFactFields,
   } satisfies EventFormValues
 }

@@ -11,6 +11,8 @@ import {
 import { eventDates, hasOwnDate, nextEventDate } from '#app/models/event-dates.ts'
 import { eventLocation, type CalendarEntrySource } from '#app/models/event-links.ts'
 import { eventPagePath } from '#app/models/event-seo.ts'
+import { cardFacts } from '#app/models/customer-card.ts'
+import { practicalFactLines } from '#app/models/practical-facts.ts'
 import { getLiveEventsPage } from '#app/models/cached-listing.server.ts'
 import { listLiveEventIds } from '#app/models/sitemap.server.ts'
 import { isKnownZip } from '#app/models/zip-centroids.server.ts'
@@ -56,7 +58,7 @@ function calendarEntries(
     start: dateArray(date),
     end: dateArray(addDaysIso(date, 1)),
     title: event.eventTitle,
-    description: `${event.eventDescription}\n\n${url}`,
+    description: [event.eventDescription, ...practicalFactLines(cardFacts(event)), url].join('\n\n'),
     location: eventLocation(event),
     url,
     categories: event.category.length > 0 ? [...event.category] : undefined,
@@ -129,7 +131,7 @@ export async function calendarRss(request: Request): Promise<string> {
       `<title>${xml(`${event.eventTitle}${when}`)}</title>`,
       `<link>${xml(url)}</link>`,
       `<guid isPermaLink="true">${xml(url)}</guid>`,
-      `<description>${xml(event.eventDescription)}</description>`,
+      `<description>${xml([event.eventDescription, ...practicalFactLines(cardFacts(event))].join('\n'))}</description>`,
       ...event.category.map((c) => `<category>${xml(c)}</category>`),
       `<pubDate>${published}</pubDate>`,
       '</item>',
