@@ -138,7 +138,7 @@ const isAccessibilityFeature = (value: string): value is AccessibilityFeature =>
   (ACCESSIBILITY_FEATURES as readonly string[]).includes(value)
 
 /** What is wrong with the practical facts' filters of a query string (Free, Online, accessibility). */
-function factFilterErrors(searchParams: URLSearchParams): string[] {
+export function factFilterErrors(searchParams: URLSearchParams): string[] {
   const errors: string[] = []
   for (const name of [CALENDAR_FILTER_PARAMS.free, CALENDAR_FILTER_PARAMS.online]) {
     const value = (searchParams.get(name) ?? '').trim().toLowerCase()

@@ -15,7 +15,12 @@ import {
 } from './event-status.ts'
 import { businessPublicColumns } from './event.server.ts'
 import type { ReviewInput, RevisionChange } from './moderation-schema.ts'
-import { practicalFactsOf, type PracticalFacts } from './practical-facts.ts'
+import {
+  practicalFactsOf,
+  practicalFactTexts,
+  type PracticalFacts,
+  type StoredFacts,
+} from './practical-facts.ts'
 import { enqueueRevisionDecidedEmail } from './notifications.server.ts'
 import { announcePublicPagesChanged } from './public-pages-changes.server.ts'
 
@@ -187,7 +192,7 @@ const TEXT_FIELDS = [
 type TextField = (typeof TEXT_FIELDS)[number][0]
 
 /** What an edit of a live ad may change. */
-type RevisableField = TextField | 'category' | 'stillPhotoURL' | 'videoURL'
+type RevisableField = TextField | 'category' | 'stillPhotoURL' | 'videoURL' | keyof StoredFacts
 
 /** Field by field, what the revision changes in the live ad (unchanged fields left out). */
 export function revisionDiff(
@@ -195,6 +200,8 @@ export function revisionDiff(
   revision: Pick<EventRevision, RevisableField>,
 ): RevisionChange[] {
   const changes: RevisionChange[] = []
+  const oldFacts = practicalFactTexts(practicalFactsOf(event))
+  const newFacts = practicalFactTexts(practicalFactsOf(revision))
   for (const [field, label] of TEXT_FIELDS) {
     if (event[field] !== revision[field]) {
       changes.push({ field, label, kind: 'text', old: event[field], new: revision[field] })
@@ -205,6 +212,10 @@ export function revisionDiff(
   if (oldCategory !== newCategory) {
     changes.push({ field: 'category', label: 'Category', kind: 'text', old: oldCategory, new: newCategory })
   }
+  oldFacts.forEach(([field, label, old], i) => {
+    const now = newFacts[i]![2]
+    if (old !== now) changes.push({ field, label, kind: 'text', old, new: now })
+  })
   if (revision.stillPhotoURL && revision.stillPhotoURL !== event.stillPhotoURL) {
     changes.push({
       field: 'photo',

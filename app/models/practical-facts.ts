@@ -309,3 +309,24 @@ export function practicalFactLines(facts: PracticalFacts): string[] {
     facts.ageRange ? `Age: ${AGE_LABELS[facts.ageRange]}` : '',
   ].filter(Boolean)
 }
+
+/** Each fact as a reviewer reads it, labelled (the other address as one line), for the diff of an edit. */
+export function practicalFactTexts(facts: PracticalFacts) {
+  return [
+    ['ticketUrl', 'Ticket link', facts.ticketUrl],
+    ['priceCents', 'Price', priceLabel(facts.priceCents)],
+    ['attendanceMode', 'Where', ATTENDANCE_LABELS[facts.attendanceMode]],
+    ['venueAddress', 'Other address', venueLine(facts)],
+    ['onlineUrl', 'Link to join', facts.onlineUrl],
+    [
+      'accessibilityFeatures',
+      'Accessibility',
+      facts.accessibilityFeatures.map((feature) => ACCESSIBILITY_LABELS[feature]).join(', '),
+    ],
+    ['accessibilityNote', 'Accessibility note', facts.accessibilityNote],
+    ['accessibilityContact', 'Contact for access questions', facts.accessibilityContact],
+    ['ageRange', 'Age', facts.ageRange ? AGE_LABELS[facts.ageRange] : ''],
+  ] as const satisfies ReadonlyArray<readonly [keyof PracticalFacts, string, string]>
+}
+
+export type PracticalFactField = ReturnType<typeof practicalFactTexts>[number][0]

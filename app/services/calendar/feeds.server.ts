@@ -3,6 +3,7 @@ import { PRODUCT_NAME, TAGLINE, UNSET_DATE } from '#app/constants.ts'
 import {
   calendarSearchParams,
   dateWindow,
+  factFilterErrors,
   listingStart,
   nearFilterErrors,
   normalizeCalendarFilters,
@@ -31,7 +32,7 @@ export const PUBLIC_PAGE_PATHS = ['/landing', '/public', '/calendar'] as const
 /** The feed's filters; a distance filter a subscriber cannot have meant (a bad ZIP or radius) is a 400 AppError. */
 async function feedRequest(request: Request) {
   const url = new URL(request.url)
-  const errors = nearFilterErrors(url.searchParams)
+  const errors = [...nearFilterErrors(url.searchParams), ...factFilterErrors(url.searchParams)]
   if (errors.length > 0) throw new AppError(errors.join('; '), 400)
   const { filters } = normalizeCalendarFilters(url.searchParams)
   if (filters.near && !(await isKnownZip(filters.near)))
