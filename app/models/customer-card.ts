@@ -1,3 +1,4 @@
+import { CARD_BUSINESS_FIELDS, type CardBusiness } from './card-business.ts'
 import {
   EMPTY_PRACTICAL_FACTS,
   factsFromFields,
@@ -8,30 +9,13 @@ import {
   type StoredFacts,
 } from './practical-facts.ts'
 
+export { CARD_BUSINESS_FIELDS, URL_FIELDS, type CardBusiness } from './card-business.ts'
+
 /**
  * The one place the customer event card's data comes from (spec §2 "Customer event card (shared by preview,
  * detail and demos)"): the advertiser's preview and the public page both build it here, from the business and the
  * ad, so what the advertiser approves is what customers see.
  */
-
-/** A business's public details as the card shows them; `businessPublicColumns` of the events model select these. */
-export interface CardBusiness {
-  businessName: string
-  businessAddress: string
-  businessCity: string
-  businessState: string
-  businessZip: string
-  businessPhone: string
-  businessEmail: string
-  businessContact: string
-  businessWebsite: string
-  facebookURL: string
-  instagramURL: string
-  linkedin: string
-  youtubeURL: string
-  xURL: string
-  tiktokURL: string
-}
 
 /** The ad's own part of the card: saved, or still being written (its facts as saved, or as typed). */
 export interface CardAd extends Partial<StoredFacts> {
@@ -60,29 +44,6 @@ export function cardFacts(ad: Pick<CardAd, keyof StoredFacts | 'factFields'>): P
   }
   return practicalFactsOf(stored)
 }
-
-/** Fields that hold a web address; each gets `https://` when typed without a scheme. */
-export const URL_FIELDS = [
-  'businessWebsite',
-  'facebookURL',
-  'instagramURL',
-  'linkedin',
-  'youtubeURL',
-  'xURL',
-  'tiktokURL',
-] as const satisfies ReadonlyArray<keyof CardBusiness>
-
-export const CARD_BUSINESS_FIELDS = [
-  'businessName',
-  'businessAddress',
-  'businessCity',
-  'businessState',
-  'businessZip',
-  'businessPhone',
-  'businessEmail',
-  'businessContact',
-  ...URL_FIELDS,
-] as const satisfies ReadonlyArray<keyof CardBusiness>
 
 type ContactFields = Pick<CardBusiness, 'businessContact' | 'businessPhone' | 'businessEmail'>
 
