@@ -122,9 +122,7 @@ function practicalFactColumnsNamed(name: (camelCase: string) => string) {
     /** null: not said; 0: free; otherwise the lowest price in cents. */
     priceCents: integer(name('priceCents')),
     /** in_person, online or mixed (both). */
-    attendanceMode: varchar(name('attendanceMode'), { length: 20 })
-      .notNull()
-      .default('in_person'),
+    attendanceMode: varchar(name('attendanceMode'), { length: 20 }).notNull().default('in_person'),
     /** Another address for the event; all empty = the business's address. */
     venueAddress: varchar(name('venueAddress'), { length: 250 }).notNull().default(''),
     venueCity: varchar(name('venueCity'), { length: 100 }).notNull().default(''),
@@ -213,7 +211,9 @@ export const events = pgTable(
       .where(sql`"eventStatus" = 'approved' AND "paymentStatus" = 'paid' AND "priceCents" = 0`),
     index('events_live_online_idx')
       .on(t.lastShowDate)
-      .where(sql`"eventStatus" = 'approved' AND "paymentStatus" = 'paid' AND "attendanceMode" <> 'in_person'`),
+      .where(
+        sql`"eventStatus" = 'approved' AND "paymentStatus" = 'paid' AND "attendanceMode" <> 'in_person'`,
+      ),
     index('events_venue_location_idx')
       .on(t.venueLatitude, t.venueLongitude)
       .where(sql`"venueLatitude" IS NOT NULL`),

@@ -14,7 +14,13 @@ const safeUrl = (value: string) => (isHttpsUrl(value) ? value : null)
  * An ad's practical facts on its card (preview, event page, `/public`, review): tickets and price, where, the link
  * to join (on the event page only, `joinLink`), accessibility and age. Nothing is drawn when none is said.
  */
-export function PracticalFactsList({ facts, joinLink = false }: { facts: PracticalFacts; joinLink?: boolean }) {
+export function PracticalFactsList({
+  facts,
+  joinLink = false,
+}: {
+  facts: PracticalFacts
+  joinLink?: boolean
+}) {
   const tickets = safeUrl(facts.ticketUrl)
   const join = joinLink ? safeUrl(facts.onlineUrl) : null
   const price = priceLabel(facts.priceCents)

@@ -118,10 +118,12 @@ export function eventFilterConditions(
   if (filters.free) conditions.push(sql`${events.priceCents} = 0`)
   if (filters.online) conditions.push(sql`${events.attendanceMode} <> 'in_person'`)
   if (filters.access.length > 0) {
-    conditions.push(sql`${events.accessibilityFeatures} @> ARRAY[${sql.join(
-      filters.access.map((feature) => sql`${feature}`),
-      sql`, `,
-    )}]::text[]`)
+    conditions.push(
+      sql`${events.accessibilityFeatures} @> ARRAY[${sql.join(
+        filters.access.map((feature) => sql`${feature}`),
+        sql`, `,
+      )}]::text[]`,
+    )
   }
   return conditions
 }

@@ -213,7 +213,11 @@ export function normalizeCalendarFilters(searchParams: URLSearchParams): Normali
   if (asked.some((value) => !isAccessibilityFeature(value)))
     notices.push('Accessibility: a fact we do not know was asked for, so it was ignored.')
   const access = ACCESSIBILITY_FEATURES.filter((feature) => asked.includes(feature))
-  const facts = { free: flag(CALENDAR_FILTER_PARAMS.free), online: flag(CALENDAR_FILTER_PARAMS.online), access }
+  const facts = {
+    free: flag(CALENDAR_FILTER_PARAMS.free),
+    online: flag(CALENDAR_FILTER_PARAMS.online),
+    access,
+  }
 
   const pageText = (searchParams.get(CALENDAR_FILTER_PARAMS.page) ?? '').trim()
   const pageNumber = /^\d{1,6}$/.test(pageText) ? Number(pageText) : 1
@@ -278,12 +282,12 @@ export function activeFilters(filters: CalendarFilters): ActiveFilter[] {
 export function hasActiveFilters(filters: CalendarFilters) {
   return Boolean(
     filters.keyword ||
-      filters.category ||
-      filters.zip ||
-      filters.from ||
-      filters.to ||
-      filters.near ||
-      hasFactFilters(filters),
+    filters.category ||
+    filters.zip ||
+    filters.from ||
+    filters.to ||
+    filters.near ||
+    hasFactFilters(filters),
   )
 }
 

@@ -2,7 +2,13 @@ import { PRODUCT_NAME } from '#app/constants.ts'
 import { eventDates, nextEventDate } from './event-dates.ts'
 import { externalUrl, mediaSrc } from '#app/utils/format.ts'
 import { cardFacts } from './customer-card.ts'
-import type { AccessibilityFeature, AgeRange, AttendanceMode, PracticalFacts, StoredFacts } from './practical-facts.ts'
+import type {
+  AccessibilityFeature,
+  AgeRange,
+  AttendanceMode,
+  PracticalFacts,
+  StoredFacts,
+} from './practical-facts.ts'
 
 /** What search engines and link previews read of a live event. */
 export interface EventSeoSource extends Partial<StoredFacts> {
@@ -113,7 +119,11 @@ function practicalFactsJsonLd(event: EventSeoSource, facts: PracticalFacts, page
   const place = { '@type': 'Place', name: event.businessName, address }
   const virtual = { '@type': 'VirtualLocation', url: facts.onlineUrl || pageUrl }
   const location =
-    facts.attendanceMode === 'in_person' ? place : facts.attendanceMode === 'online' ? virtual : [place, virtual]
+    facts.attendanceMode === 'in_person'
+      ? place
+      : facts.attendanceMode === 'online'
+        ? virtual
+        : [place, virtual]
   const offered = facts.priceCents !== null || facts.ticketUrl !== ''
   return {
     eventAttendanceMode: ATTENDANCE_MODE_URLS[facts.attendanceMode],

@@ -105,23 +105,38 @@ export const EMPTY_PRACTICAL_FACTS: PracticalFacts = {
 }
 
 /** The facts as a row holds them (the database's types are wider: plain strings). */
-export type StoredFacts = { [K in keyof PracticalFacts]: PracticalFacts[K] extends string[] ? string[] : PracticalFacts[K] extends string ? string : PracticalFacts[K] }
+export type StoredFacts = {
+  [K in keyof PracticalFacts]: PracticalFacts[K] extends string[]
+    ? string[]
+    : PracticalFacts[K] extends string
+      ? string
+      : PracticalFacts[K]
+}
 
-/** Exactly the facts of a row that has them (an ad, a revision, a listing row), values outside the lists dropped. */
+/**
+ * Exactly the facts of a row that has them (an ad, a revision, a listing row), values outside the lists dropped. A
+ * fact missing (a draft kept in a session from before the facts) reads as not said.
+ */
 export function practicalFactsOf(row: StoredFacts): PracticalFacts {
+  const given: Partial<StoredFacts> = row
+  const text = (value: string | undefined) => value ?? ''
+  const mode = text(given.attendanceMode)
+  const age = text(given.ageRange)
   return {
-    ticketUrl: row.ticketUrl,
-    priceCents: row.priceCents,
-    attendanceMode: isOneOf(ATTENDANCE_MODES, row.attendanceMode) ? row.attendanceMode : 'in_person',
-    venueAddress: row.venueAddress,
-    venueCity: row.venueCity,
-    venueState: row.venueState,
-    venueZip: row.venueZip,
-    onlineUrl: row.onlineUrl,
-    accessibilityFeatures: ACCESSIBILITY_FEATURES.filter((a) => row.accessibilityFeatures.includes(a)),
-    accessibilityNote: row.accessibilityNote,
-    accessibilityContact: row.accessibilityContact,
-    ageRange: isOneOf(AGE_RANGES, row.ageRange) ? row.ageRange : '',
+    ticketUrl: text(given.ticketUrl),
+    priceCents: given.priceCents ?? null,
+    attendanceMode: isOneOf(ATTENDANCE_MODES, mode) ? mode : 'in_person',
+    venueAddress: text(given.venueAddress),
+    venueCity: text(given.venueCity),
+    venueState: text(given.venueState),
+    venueZip: text(given.venueZip),
+    onlineUrl: text(given.onlineUrl),
+    accessibilityFeatures: ACCESSIBILITY_FEATURES.filter((a) =>
+      (given.accessibilityFeatures ?? []).includes(a),
+    ),
+    accessibilityNote: text(given.accessibilityNote),
+    accessibilityContact: text(given.accessibilityContact),
+    ageRange: isOneOf(AGE_RANGES, age) ? age : '',
   }
 }
 
@@ -234,7 +249,13 @@ export function practicalFactProblems(f: PracticalFactFields): Record<string, st
     if (f.venueAddress.trim() === '') problems.venueAddress = VENUE_ADDRESS_REQUIRED_MESSAGE
     if (!/^\d{5}(?:[-\s]?\d{4})?$/.test(f.venueZip.trim())) problems.venueZip = VENUE_ZIP_MESSAGE
   }
-  for (const name of ['venueAddress', 'venueCity', 'venueState', 'accessibilityNote', 'accessibilityContact'] as const) {
+  for (const name of [
+    'venueAddress',
+    'venueCity',
+    'venueState',
+    'accessibilityNote',
+    'accessibilityContact',
+  ] as const) {
     if (f[name].trim().length > FACT_TEXT_MAX[name])
       problems[name] ??= `At most ${FACT_TEXT_MAX[name]} characters`
   }
@@ -280,7 +301,9 @@ export function priceLabel(priceCents: number | null) {
 }
 
 /** The other address on one line, or '' for the business's address. */
-export function venueLine(facts: Pick<PracticalFacts, 'venueAddress' | 'venueCity' | 'venueState' | 'venueZip'>) {
+export function venueLine(
+  facts: Pick<PracticalFacts, 'venueAddress' | 'venueCity' | 'venueState' | 'venueZip'>,
+) {
   const cityLine = [facts.venueCity, [facts.venueState, facts.venueZip].filter(Boolean).join(' ')]
     .filter(Boolean)
     .join(', ')

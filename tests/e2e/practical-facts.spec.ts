@@ -50,7 +50,9 @@ for (const javaScriptEnabled of [true, false]) {
       const facts = page.getByRole('definition')
       await expect(page.getByRole('heading', { level: 1, name: 'Senior Tech Help Desk' })).toBeVisible()
       await expect(facts.filter({ hasText: 'Free' }).first()).toBeVisible()
-      await expect(facts.filter({ hasText: 'Step-free access, Accessible restroom, Quiet space' })).toBeVisible()
+      await expect(
+        facts.filter({ hasText: 'Step-free access, Accessible restroom, Quiet space' }),
+      ).toBeVisible()
       await expect(page.getByRole('link', { name: 'Join online' })).toHaveAttribute(
         'href',
         'https://meet.example.com/tech-help',

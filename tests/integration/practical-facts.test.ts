@@ -198,7 +198,10 @@ const postalAddress = z.object({
   addressCountry: z.string().length(2),
 })
 const place = z.object({ '@type': z.literal('Place'), name: z.string().min(1), address: postalAddress })
-const virtualLocation = z.object({ '@type': z.literal('VirtualLocation'), url: z.url({ protocol: /^https$/ }) })
+const virtualLocation = z.object({
+  '@type': z.literal('VirtualLocation'),
+  url: z.url({ protocol: /^https$/ }),
+})
 const schemaOrgEvent = z.object({
   '@context': z.literal('https://schema.org'),
   '@type': z.literal('Event'),
@@ -216,7 +219,10 @@ const schemaOrgEvent = z.object({
     .object({
       '@type': z.literal('Offer'),
       price: z.number().nonnegative().optional(),
-      priceCurrency: z.string().regex(/^[A-Z]{3}$/).optional(),
+      priceCurrency: z
+        .string()
+        .regex(/^[A-Z]{3}$/)
+        .optional(),
       url: z.url(),
     })
     .optional(),
@@ -233,7 +239,10 @@ describe('structured data and calendar entries', () => {
   test('the JSON-LD of an ad with every fact fits schema.org Event', async () => {
     const eventID = await paidAd(EVERY_FACT)
     const [row] = await db.select().from(events).where(eq(events.eventID, eventID))
-    const { jsonLd } = eventSeo({ ...row!, ...owner }, { origin: 'https://eventshout.example', today: days(1)[0]! })
+    const { jsonLd } = eventSeo(
+      { ...row!, ...owner },
+      { origin: 'https://eventshout.example', today: days(1)[0]! },
+    )
     const data = schemaOrgEvent.parse(jsonLd)
     expect(data).toMatchObject({
       eventAttendanceMode: 'https://schema.org/MixedEventAttendanceMode',
@@ -287,9 +296,21 @@ describe('moderation sees the facts', () => {
     expect(live!.priceCents).toBe(0)
     const item = (await adminQueue()).find((e) => e.eventID === eventID)
     expect(item!.changes).toEqual([
-      { field: 'ticketUrl', label: 'Ticket link', kind: 'text', old: '', new: 'https://tickets.example/jazz' },
+      {
+        field: 'ticketUrl',
+        label: 'Ticket link',
+        kind: 'text',
+        old: '',
+        new: 'https://tickets.example/jazz',
+      },
       { field: 'priceCents', label: 'Price', kind: 'text', old: 'Free', new: 'From $12.50' },
-      { field: 'attendanceMode', label: 'Where', kind: 'text', old: 'In person', new: 'In person and online' },
+      {
+        field: 'attendanceMode',
+        label: 'Where',
+        kind: 'text',
+        old: 'In person',
+        new: 'In person and online',
+      },
       {
         field: 'venueAddress',
         label: 'Other address',
@@ -297,8 +318,20 @@ describe('moderation sees the facts', () => {
         old: '',
         new: '1 Pier Rd, Chicago, IL 60601',
       },
-      { field: 'onlineUrl', label: 'Link to join', kind: 'text', old: '', new: 'https://stream.example/jazz' },
-      { field: 'accessibilityFeatures', label: 'Accessibility', kind: 'text', old: '', new: 'Step-free access' },
+      {
+        field: 'onlineUrl',
+        label: 'Link to join',
+        kind: 'text',
+        old: '',
+        new: 'https://stream.example/jazz',
+      },
+      {
+        field: 'accessibilityFeatures',
+        label: 'Accessibility',
+        kind: 'text',
+        old: '',
+        new: 'Step-free access',
+      },
       {
         field: 'accessibilityNote',
         label: 'Accessibility note',
