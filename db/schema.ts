@@ -112,6 +112,34 @@ export const categoryList = pgTable('categoryList', {
   hidden: boolean('hidden').notNull().default(false),
 })
 
+/**
+ * An ad's practical facts (app/models/practical-facts.ts): tickets and price, where, accessibility and age. The same
+ * columns on an ad and on its revision; `name` spells each column in its table's style.
+ */
+function practicalFactColumnsNamed(name: (camelCase: string) => string) {
+  return {
+    ticketUrl: varchar(name('ticketUrl'), { length: 500 }).notNull().default(''),
+    /** null: not said; 0: free; otherwise the lowest price in cents. */
+    priceCents: integer(name('priceCents')),
+    /** in_person, online or mixed (both). */
+    attendanceMode: varchar(name('attendanceMode'), { length: 20 }).notNull().default('in_person'),
+    /** Another address for the event; all empty = the business's address. */
+    venueAddress: varchar(name('venueAddress'), { length: 250 }).notNull().default(''),
+    venueCity: varchar(name('venueCity'), { length: 100 }).notNull().default(''),
+    venueState: varchar(name('venueState'), { length: 50 }).notNull().default(''),
+    venueZip: varchar(name('venueZip'), { length: 10 }).notNull().default(''),
+    onlineUrl: varchar(name('onlineUrl'), { length: 500 }).notNull().default(''),
+    accessibilityFeatures: text(name('accessibilityFeatures'))
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    accessibilityNote: varchar(name('accessibilityNote'), { length: 500 }).notNull().default(''),
+    accessibilityContact: varchar(name('accessibilityContact'), { length: 250 }).notNull().default(''),
+    /** '', all_ages, 18+ or 21+. */
+    ageRange: varchar(name('ageRange'), { length: 10 }).notNull().default(''),
+  }
+}
+
 export const events = pgTable(
   'events',
   {
@@ -152,6 +180,10 @@ export const events = pgTable(
     reviewedAt: timestamp('reviewedAt', { withTimezone: true, mode: 'date' }),
     /** The reason of the last rejection or request for changes: what the advertiser reads. */
     rejectionReason: text('rejectionReason').notNull().default(''),
+    ...practicalFactColumnsNamed((camelCase) => camelCase),
+    /** The centre of `venueZip` (from `zip_centroids`), set by the database like the business's: see 0016. */
+    venueLatitude: doublePrecision('venueLatitude'),
+    venueLongitude: doublePrecision('venueLongitude'),
   },
   (t) => [
     index('events_business_idx').on(t.businessID, t.createdDate),
@@ -170,6 +202,21 @@ export const events = pgTable(
     index('events_live_description_trgm_idx')
       .using('gin', t.eventDescription.op('gin_trgm_ops'), t.lastShowDate)
       .where(sql`"eventStatus" = 'approved' AND "paymentStatus" = 'paid'`),
+    // The practical facts' filters (Free, Online, accessibility) on live ads, and "near me" at another address.
+    index('events_live_accessibility_idx')
+      .using('gin', t.accessibilityFeatures, t.lastShowDate)
+      .where(sql`"eventStatus" = 'approved' AND "paymentStatus" = 'paid'`),
+    index('events_live_free_idx')
+      .on(t.lastShowDate)
+      .where(sql`"eventStatus" = 'approved' AND "paymentStatus" = 'paid' AND "priceCents" = 0`),
+    index('events_live_online_idx')
+      .on(t.lastShowDate)
+      .where(
+        sql`"eventStatus" = 'approved' AND "paymentStatus" = 'paid' AND "attendanceMode" <> 'in_person'`,
+      ),
+    index('events_venue_location_idx')
+      .on(t.venueLatitude, t.venueLongitude)
+      .where(sql`"venueLatitude" IS NOT NULL`),
   ],
 )
 
@@ -200,6 +247,7 @@ export const eventRevisions = pgTable(
     contactPhone: varchar('contact_phone', { length: 50 }).notNull().default(''),
     stillPhotoURL: text('still_photo_url').notNull().default(''),
     videoURL: text('video_url').notNull().default(''),
+    ...practicalFactColumnsNamed((camelCase) => camelCase.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)),
     reason: text('reason').notNull().default(''),
     reviewedByUserId: uuid('reviewed_by_user_id').references(() => users.id, { onDelete: 'set null' }),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true, mode: 'date' }),

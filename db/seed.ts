@@ -96,6 +96,7 @@ async function seedEmptyDatabase(
         approvedDateByAdmin: state === 'live' ? today : UNSET_DATE,
         paymentStatus: state === 'unpaid' ? 'pending' : 'paid',
         eventStatus: state === 'live' ? 'approved' : 'pending',
+        ...(i < DEMO_EVENT_IDEAS.length ? idea.facts : {}),
       })
       .returning({ eventID: events.eventID })
     const eventID = row!.eventID

@@ -5,6 +5,7 @@ import {
   FILTER_TEXT_MAX,
   NEAR_RADII,
 } from '#app/models/calendar-filters.ts'
+import { ACCESSIBILITY_FEATURES, ACCESSIBILITY_LABELS } from '#app/models/practical-facts.ts'
 
 export const filterInputClasses =
   'mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-200'
@@ -21,6 +22,9 @@ export interface FilterFieldValues {
   sort: string
   from: string
   to: string
+  free: boolean
+  online: boolean
+  access: readonly string[]
 }
 
 function FilterInput({
@@ -148,6 +152,35 @@ export function CalendarFilterFields({
           <option value="nearest">Nearest first (with a ZIP code)</option>
         </FilterSelect>
       </fieldset>
+      <FactFilterFields values={values} />
     </>
+  )
+}
+
+/** Free, Online and the accessibility facts: checkboxes, each AND-ed with the other filters. */
+function FactFilterFields({ values }: { values: Pick<FilterFieldValues, 'free' | 'online' | 'access'> }) {
+  const boxes: Array<[name: string, value: string, label: string, checked: boolean]> = [
+    [P.free, '1', 'Free', values.free],
+    [P.online, '1', 'Online', values.online],
+    ...ACCESSIBILITY_FEATURES.map(
+      (feature) =>
+        [P.access, feature, ACCESSIBILITY_LABELS[feature], values.access.includes(feature)] as [
+          string,
+          string,
+          string,
+          boolean,
+        ],
+    ),
+  ]
+  return (
+    <fieldset className="grid gap-1 text-sm">
+      <legend className={filterLabelClasses}>Only events that are</legend>
+      {boxes.map(([name, value, label, checked]) => (
+        <label key={`${name}-${value}`} className="flex items-center gap-2 text-slate-800">
+          <input type="checkbox" name={name} value={value} defaultChecked={checked} />
+          {label}
+        </label>
+      ))}
+    </fieldset>
   )
 }

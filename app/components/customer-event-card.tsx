@@ -5,6 +5,7 @@ import type { CustomerCardData } from '#app/models/customer-card.ts'
 import { externalUrl, formatPhone, mediaSrc, videoTypeFromUrl } from '#app/utils/format.ts'
 import { MEDIA_FALLBACK_PROPS, MEDIA_PROPS } from '#app/utils/media-fallback.ts'
 import { photoImgProps, type PhotoPriority } from './photo-loading.ts'
+import { PracticalFactsList } from './practical-facts.tsx'
 
 /** The card is at most 48rem wide (the event page's column), the full width of a phone. */
 const CARD_PHOTO_SIZES = '(min-width: 48rem) 46rem, 100vw'
@@ -57,6 +58,8 @@ export interface CustomerEventCardProps {
   eventFirst?: boolean
   /** Shown under the title, e.g. the event's date and category. */
   details?: ReactNode
+  /** Shows the link to join an online event (the event's own page). */
+  joinLink?: boolean
   /** Whether the photo is the first thing on the screen (fetched first) or further down (fetched lazily). */
   photoPriority?: PhotoPriority
   className?: string
@@ -99,6 +102,7 @@ export function CustomerEventCard({
   titleAs: Title = 'h2',
   eventFirst = false,
   details,
+  joinLink = false,
   photoPriority,
   className = '',
 }: CustomerEventCardProps) {
@@ -170,6 +174,7 @@ export function CustomerEventCard({
       </Title>
       {details}
       <p className="mt-2 break-words whitespace-pre-line text-slate-700">{event.eventDescription}</p>
+      <PracticalFactsList facts={event.facts} joinLink={joinLink} />
     </div>
   )
   const photoBlock = (

@@ -12,6 +12,7 @@ import { DateFields } from './event-form/date-fields.tsx'
 import { FormActions } from './event-form/form-actions.tsx'
 import { MediaInputs } from './event-form/media-inputs.tsx'
 import { PreviewDialog } from './event-form/preview-dialog.tsx'
+import { initialFactFields, PracticalFactsFields } from './practical-facts-fields.tsx'
 import { useAdCost } from './event-form/use-ad-cost.ts'
 import { useApproval } from './event-form/use-approval.ts'
 import { useEventFields } from './event-form/use-event-fields.ts'
@@ -172,6 +173,7 @@ export function EventForm({
           field={field}
         />
         <ContactFields initial={initial} field={field} />
+        <PracticalFactsFields initial={initialFactFields(initial)} field={field} />
         <FormActions
           hydrated={hydrated}
           cost={cost}

@@ -1,4 +1,5 @@
 import { EventWhenLine } from '#app/components/event-facts.tsx'
+import { PracticalFactBadges } from '#app/components/practical-facts.tsx'
 import { mediaSrc } from '#app/utils/format.ts'
 import type { EventTileData } from '#app/models/event-tile.ts'
 import { MEDIA_PROPS } from '#app/utils/media-fallback.ts'
@@ -102,6 +103,7 @@ export function EventTile({
         <h3 className="font-semibold break-words text-ink">{event.eventTitle}</h3>
         {compact ? null : <p className="line-clamp-2 text-sm text-slate-600">{event.eventDescription}</p>}
         <EventWhenLine date={event.date} category={event.category} />
+        {event.facts ? <PracticalFactBadges facts={event.facts} /> : null}
         <ViewDetailsButton eventID={event.eventID} className="mt-auto pt-2" />
       </div>
     </article>

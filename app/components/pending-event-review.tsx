@@ -111,6 +111,7 @@ export function PendingEventItem({
           mode="public"
           titleAs="h3"
           photoPriority="lazy"
+          joinLink
         />
         <div className="mt-5 grid gap-3">
           <Form method="post" {...formProps} className="grid gap-2">

@@ -5,7 +5,13 @@
 import { and, eq, gte, isNull, lte, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
 import { alias, type PgSelect } from 'drizzle-orm/pg-core'
 import { business, eventShowDates, events, zipCentroids } from '#db/schema.ts'
-import { dateWindow, escapeLikePattern, listingStart, type CalendarFilters } from './calendar-filters.ts'
+import {
+  dateWindow,
+  escapeLikePattern,
+  hasFactFilters,
+  listingStart,
+  type CalendarFilters,
+} from './calendar-filters.ts'
 import { LIVE_STATUSES } from './event-status.ts'
 
 /** Live = approved, paid, and a show date today or later (docs/architecture.md, "An ad's lifecycle"): `isLive` in SQL. */
@@ -49,23 +55,31 @@ export function listingRow(row: typeof eventShowDates, filters: CalendarFilters,
 const origin = alias(zipCentroids, 'origin')
 const EARTH_RADIUS_MILES = 3958.8
 
-/** Great-circle (haversine) miles from the origin to the business. */
+/** Where an event is: the centre of its other address's ZIP when it has one, else its business's. */
+const eventLatitude = sql`coalesce(${events.venueLatitude}, ${business.latitude})`
+const eventLongitude = sql`coalesce(${events.venueLongitude}, ${business.longitude})`
+
+/** Great-circle (haversine) miles from the origin to the event's place. */
 export const distanceMiles = sql<number>`${2 * EARTH_RADIUS_MILES} * asin(sqrt(least(1,
-  power(sin(radians(${business.latitude} - ${origin.latitude}) / 2), 2)
-  + cos(radians(${origin.latitude})) * cos(radians(${business.latitude}))
-  * power(sin(radians(${business.longitude} - ${origin.longitude}) / 2), 2))))`
+  power(sin(radians(${eventLatitude} - ${origin.latitude}) / 2), 2)
+  + cos(radians(${origin.latitude})) * cos(radians(${eventLatitude}))
+  * power(sin(radians(${eventLongitude} - ${origin.longitude}) / 2), 2))))`
 
 /**
- * Businesses within `radius` miles of the origin: a box around the circle the location index can answer, then the
- * exact distance. The box's half-width in longitude is the circle's widest, asin(sin(r/R) / cos(latitude)).
+ * Events within `radius` miles of the origin: a box around the circle the location indexes can answer (the
+ * business's, for events at its address; the event's own, for one at another address), then the exact distance.
+ * The box's half-width in longitude is the circle's widest, asin(sin(r/R) / cos(latitude)).
  */
 function withinRadius(radius: number): SQL[] {
   const angle = radius / EARTH_RADIUS_MILES
   const halfHeight = (angle * 180) / Math.PI
   const halfWidth = sql`degrees(asin(least(1, ${Math.sin(angle)} / cos(radians(${origin.latitude})))))`
+  const inBox = (latitude: SQLWrapper, longitude: SQLWrapper) =>
+    sql`(${latitude} BETWEEN ${origin.latitude} - ${halfHeight} AND ${origin.latitude} + ${halfHeight}
+      AND ${longitude} BETWEEN ${origin.longitude} - ${halfWidth} AND ${origin.longitude} + ${halfWidth})`
   return [
-    sql`${business.latitude} BETWEEN ${origin.latitude} - ${halfHeight} AND ${origin.latitude} + ${halfHeight}`,
-    sql`${business.longitude} BETWEEN ${origin.longitude} - ${halfWidth} AND ${origin.longitude} + ${halfWidth}`,
+    sql`((${events.venueLatitude} IS NULL AND ${inBox(business.latitude, business.longitude)})
+      OR ${inBox(events.venueLatitude, events.venueLongitude)})`,
     sql`${distanceMiles} <= ${radius}`,
   ]
 }
@@ -99,6 +113,17 @@ export function eventFilterConditions(
   if (filters.keyword) {
     // A plain ILIKE on the column, so the trigram index on the description can answer it.
     conditions.push(sql`${events.eventDescription} ILIKE '%' || ${escapeLikePattern(filters.keyword)} || '%'`)
+  }
+  // The practical facts: each written as its partial index's condition, so the index can answer it.
+  if (filters.free) conditions.push(sql`${events.priceCents} = 0`)
+  if (filters.online) conditions.push(sql`${events.attendanceMode} <> 'in_person'`)
+  if (filters.access.length > 0) {
+    conditions.push(
+      sql`${events.accessibilityFeatures} @> ARRAY[${sql.join(
+        filters.access.map((feature) => sql`${feature}`),
+        sql`, `,
+      )}]::text[]`,
+    )
   }
   return conditions
 }
@@ -139,11 +164,11 @@ export function filterConditions(filters: CalendarFilters): SQL[] {
 }
 
 export const hasEventFilters = (filters: CalendarFilters) =>
-  Boolean(filters.category || filters.zip || filters.keyword || filters.near)
+  Boolean(filters.category || filters.zip || filters.keyword || filters.near || hasFactFilters(filters))
 
-/** Filters a show-date row cannot answer alone (it carries the categories, not the text or the place). */
+/** Filters a show-date row cannot answer alone (it carries the categories, not the text, the place or the facts). */
 export const needsEventRow = (filters: CalendarFilters) =>
-  Boolean(filters.zip || filters.keyword || filters.near)
+  Boolean(filters.zip || filters.keyword || filters.near || hasFactFilters(filters))
 
 /** The category filter's key in `show_date_counts`: '' counts every event once. */
 export const EVERY_CATEGORY = ''

@@ -1,6 +1,7 @@
 import { OPEN_ENDED_DATE_LIMIT } from '#app/constants.ts'
 import { isValidIsoDate } from '#app/utils/time.ts'
 import { formatShortDate } from '#app/utils/format.ts'
+import { ACCESSIBILITY_FEATURES, ACCESSIBILITY_LABELS, type AccessibilityFeature } from './practical-facts.ts'
 
 /** The calendar's filters (spec §5), as the query string carries them and the listing query reads them. */
 export interface CalendarFilters {
@@ -19,6 +20,12 @@ export interface CalendarFilters {
   radius: NearRadius
   /** 'nearest' (only with `near`): closest business first, then the soonest date. */
   sort: CalendarSort
+  /** Only free events (the practical facts' price). */
+  free: boolean
+  /** Only events one can join online (online, or in person and online). */
+  online: boolean
+  /** Only events with every one of these accessibility facts, in the facts' order. */
+  access: AccessibilityFeature[]
 }
 
 export const NEAR_RADII = [5, 10, 25, 50] as const
@@ -36,6 +43,9 @@ export const CALENDAR_FILTER_PARAMS = {
   near: 'near',
   radius: 'radius',
   sort: 'sort',
+  free: 'free',
+  online: 'online',
+  access: 'access',
   page: 'page',
 } as const
 
@@ -50,6 +60,9 @@ export const EMPTY_CALENDAR_FILTERS: CalendarFilters = {
   near: '',
   radius: DEFAULT_NEAR_RADIUS,
   sort: 'soonest',
+  free: false,
+  online: false,
+  access: [],
 }
 
 /** Longer input is cut (the API refuses it), so a pasted essay cannot become an expensive pattern. */
@@ -108,6 +121,35 @@ export function nearFilterErrors(searchParams: URLSearchParams): string[] {
   return errors
 }
 
+/** A yes/no filter is set by `1` (a checkbox's value), `true` or `on`. */
+const YES = ['1', 'true', 'on']
+const FLAG_VALUES = [...YES, '0', 'false', 'off', '']
+
+/** The accessibility facts asked for: repeated (`access=a&access=b`, as a form sends them) or comma-separated. */
+function accessValues(searchParams: URLSearchParams) {
+  return searchParams
+    .getAll(CALENDAR_FILTER_PARAMS.access)
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter(Boolean)
+}
+
+const isAccessibilityFeature = (value: string): value is AccessibilityFeature =>
+  (ACCESSIBILITY_FEATURES as readonly string[]).includes(value)
+
+/** What is wrong with the practical facts' filters of a query string (Free, Online, accessibility). */
+export function factFilterErrors(searchParams: URLSearchParams): string[] {
+  const errors: string[] = []
+  for (const name of [CALENDAR_FILTER_PARAMS.free, CALENDAR_FILTER_PARAMS.online]) {
+    const value = (searchParams.get(name) ?? '').trim().toLowerCase()
+    if (!FLAG_VALUES.includes(value)) errors.push(`${name} must be 1 or 0`)
+  }
+  const unknown = accessValues(searchParams).find((value) => !isAccessibilityFeature(value))
+  if (unknown !== undefined)
+    errors.push(`access: "${shown(unknown)}" is not one of ${ACCESSIBILITY_FEATURES.join(', ')}`)
+  return errors
+}
+
 /**
  * What is wrong with the filters of a query string, for the JSON API, which answers 400 instead of ignoring a bad
  * value or cutting a long one as the page does. Empty when every filter is usable.
@@ -125,7 +167,7 @@ export function calendarFilterErrors(searchParams: URLSearchParams): string[] {
       errors.push(`${name}: "${shown(value)}" is not a valid date (yyyy-mm-dd)`)
     }
   }
-  return [...errors, ...nearFilterErrors(searchParams)]
+  return [...errors, ...nearFilterErrors(searchParams), ...factFilterErrors(searchParams)]
 }
 
 /**
@@ -166,11 +208,26 @@ export function normalizeCalendarFilters(searchParams: URLSearchParams): Normali
   const sort: CalendarSort =
     near && searchParams.get(CALENDAR_FILTER_PARAMS.sort) === 'nearest' ? 'nearest' : 'soonest'
 
+  const flag = (name: string) => YES.includes((searchParams.get(name) ?? '').trim().toLowerCase())
+  const asked = accessValues(searchParams)
+  if (asked.some((value) => !isAccessibilityFeature(value)))
+    notices.push('Accessibility: a fact we do not know was asked for, so it was ignored.')
+  const access = ACCESSIBILITY_FEATURES.filter((feature) => asked.includes(feature))
+  const facts = {
+    free: flag(CALENDAR_FILTER_PARAMS.free),
+    online: flag(CALENDAR_FILTER_PARAMS.online),
+    access,
+  }
+
   const pageText = (searchParams.get(CALENDAR_FILTER_PARAMS.page) ?? '').trim()
   const pageNumber = /^\d{1,6}$/.test(pageText) ? Number(pageText) : 1
   const page = Math.min(Math.max(pageNumber, 1), MAX_PAGE)
 
-  return { filters: { keyword, category, zip, from, to, near: near ?? '', radius, sort }, page, notices }
+  return {
+    filters: { keyword, category, zip, from, to, near: near ?? '', radius, sort, ...facts },
+    page,
+    notices,
+  }
 }
 
 /** The inclusive date window a date filter asks for, or null when no date filter is set. */
@@ -215,13 +272,28 @@ export function activeFilters(filters: CalendarFilters): ActiveFilter[] {
   }
   if (filters.from) add(`from ${formatShortDate(filters.from, { withYear: true })}`, { from: null })
   if (filters.to) add(`to ${formatShortDate(filters.to, { withYear: true })}`, { to: null })
+  if (filters.free) add('Free', { free: false })
+  if (filters.online) add('Online', { online: false })
+  for (const feature of filters.access)
+    add(ACCESSIBILITY_LABELS[feature], { access: filters.access.filter((f) => f !== feature) })
   return active
 }
 
 export function hasActiveFilters(filters: CalendarFilters) {
   return Boolean(
-    filters.keyword || filters.category || filters.zip || filters.from || filters.to || filters.near,
+    filters.keyword ||
+    filters.category ||
+    filters.zip ||
+    filters.from ||
+    filters.to ||
+    filters.near ||
+    hasFactFilters(filters),
   )
+}
+
+/** Whether a practical fact is asked for (Free, Online, an accessibility fact). */
+export function hasFactFilters(filters: Pick<CalendarFilters, 'free' | 'online' | 'access'>) {
+  return filters.free || filters.online || filters.access.length > 0
 }
 
 /** The query string for these filters (only the ones set), e.g. for pagination links and feeds. */
@@ -237,6 +309,9 @@ export function calendarSearchParams(filters: CalendarFilters, page = 1): URLSea
     params.set(CALENDAR_FILTER_PARAMS.radius, String(filters.radius))
     if (filters.sort !== 'soonest') params.set(CALENDAR_FILTER_PARAMS.sort, filters.sort)
   }
+  if (filters.free) params.set(CALENDAR_FILTER_PARAMS.free, '1')
+  if (filters.online) params.set(CALENDAR_FILTER_PARAMS.online, '1')
+  for (const feature of filters.access) params.append(CALENDAR_FILTER_PARAMS.access, feature)
   if (page > 1) params.set(CALENDAR_FILTER_PARAMS.page, String(page))
   return params
 }

@@ -20,6 +20,11 @@ import {
   windowFromToday,
 } from './calendar-filter-sql.server.ts'
 import { businessPublicColumns } from './event.server.ts'
+import { practicalFactColumns } from './practical-facts.ts'
+
+function pickColumns<T, K extends keyof T>(table: T, keys: readonly K[]) {
+  return Object.fromEntries(keys.map((key) => [key, table[key]])) as Pick<T, K>
+}
 
 /** What public pages, feeds and the public API show of a live event: no provider or staff bookkeeping. */
 const liveEventColumns = {
@@ -45,6 +50,7 @@ const liveEventColumns = {
   approvedDateByAdmin: events.approvedDateByAdmin,
   paymentStatus: events.paymentStatus,
   eventStatus: events.eventStatus,
+  ...pickColumns(events, practicalFactColumns),
   ...businessPublicColumns,
 }
 

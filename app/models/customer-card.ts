@@ -1,30 +1,25 @@
+import { CARD_BUSINESS_FIELDS, type CardBusiness } from './card-business.ts'
+import {
+  EMPTY_PRACTICAL_FACTS,
+  factsFromFields,
+  practicalFactColumns,
+  practicalFactsOf,
+  type PracticalFactFields,
+  type PracticalFacts,
+  type StoredFacts,
+} from './practical-facts.ts'
+
+export { CARD_BUSINESS_FIELDS, URL_FIELDS, type CardBusiness } from './card-business.ts'
+
 /**
  * The one place the customer event card's data comes from (spec §2 "Customer event card (shared by preview,
  * detail and demos)"): the advertiser's preview and the public page both build it here, from the business and the
  * ad, so what the advertiser approves is what customers see.
  */
 
-/** A business's public details as the card shows them; `businessPublicColumns` of the events model select these. */
-export interface CardBusiness {
-  businessName: string
-  businessAddress: string
-  businessCity: string
-  businessState: string
-  businessZip: string
-  businessPhone: string
-  businessEmail: string
-  businessContact: string
-  businessWebsite: string
-  facebookURL: string
-  instagramURL: string
-  linkedin: string
-  youtubeURL: string
-  xURL: string
-  tiktokURL: string
-}
-
-/** The ad's own part of the card: saved, or still being written. */
-export interface CardAd {
+/** The ad's own part of the card: saved, or still being written (its facts as saved, or as typed). */
+export interface CardAd extends Partial<StoredFacts> {
+  factFields?: PracticalFactFields
   eventTitle: string
   eventDescription: string
   /** The ad's own contact details, shown where the business has none. */
@@ -37,30 +32,18 @@ export interface CardAd {
 }
 
 /** Everything the card reads. */
-export type CustomerCardData = CardBusiness & Required<CardAd>
+export type CustomerCardData = CardBusiness &
+  Required<Omit<CardAd, keyof StoredFacts | 'factFields'>> & { facts: PracticalFacts }
 
-/** Fields that hold a web address; each gets `https://` when typed without a scheme. */
-export const URL_FIELDS = [
-  'businessWebsite',
-  'facebookURL',
-  'instagramURL',
-  'linkedin',
-  'youtubeURL',
-  'xURL',
-  'tiktokURL',
-] as const satisfies ReadonlyArray<keyof CardBusiness>
-
-export const CARD_BUSINESS_FIELDS = [
-  'businessName',
-  'businessAddress',
-  'businessCity',
-  'businessState',
-  'businessZip',
-  'businessPhone',
-  'businessEmail',
-  'businessContact',
-  ...URL_FIELDS,
-] as const satisfies ReadonlyArray<keyof CardBusiness>
+/** The ad's practical facts: as typed in the form, or those it holds (none given = none said). */
+export function cardFacts(ad: Pick<CardAd, keyof StoredFacts | 'factFields'>): PracticalFacts {
+  if (ad.factFields) return factsFromFields(ad.factFields)
+  const stored = { ...EMPTY_PRACTICAL_FACTS } as StoredFacts
+  for (const key of practicalFactColumns) {
+    if (ad[key] !== undefined) (stored as Record<string, unknown>)[key] = ad[key]
+  }
+  return practicalFactsOf(stored)
+}
 
 type ContactFields = Pick<CardBusiness, 'businessContact' | 'businessPhone' | 'businessEmail'>
 
@@ -87,5 +70,6 @@ export function customerCardData(business: CardBusiness, ad: CardAd): CustomerCa
     ...adContact(ad, card),
     stillPhotoPath: ad.stillPhotoPath ?? '',
     videoPath: ad.videoPath ?? '',
+    facts: cardFacts(ad),
   }
 }

@@ -1,3 +1,5 @@
+import { cardFacts } from './customer-card.ts'
+import { venueLine, type StoredFacts } from './practical-facts.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { nextEventDate } from './event-dates.ts'
 import { eventPagePath, type EventSeoSource } from './event-seo.ts'
@@ -12,8 +14,11 @@ type Place = Pick<
   'businessName' | 'businessAddress' | 'businessCity' | 'businessState' | 'businessZip'
 >
 
-/** Where the event is, on one line: the business and its address. */
-export function eventLocation(event: Place) {
+/** Where the event is, on one line: the business and its address, or the other address, or "Online". */
+export function eventLocation(event: Place & Partial<StoredFacts>) {
+  const facts = cardFacts(event)
+  if (facts.attendanceMode === 'online') return `${event.businessName}, Online`
+  if (facts.venueAddress) return [event.businessName, venueLine(facts)].join(', ')
   const region = [event.businessState, event.businessZip].filter(Boolean).join(' ')
   return [event.businessName, event.businessAddress, event.businessCity, region].filter(Boolean).join(', ')
 }

@@ -1,4 +1,5 @@
 import { businessPublicColumns } from './event.server.ts'
+import { practicalFactColumns } from './practical-facts.ts'
 
 /**
  * The one list of what anyone may see of a live event: what the public pages show (cards, the event page, the
@@ -28,10 +29,14 @@ const PUBLIC_EVENT_FIELDS = [
 
 export const PUBLIC_FIELDS: ReadonlyArray<PublicEventField> = [
   ...PUBLIC_EVENT_FIELDS,
+  ...practicalFactColumns,
   ...(Object.keys(businessPublicColumns) as Array<keyof typeof businessPublicColumns>),
 ]
 
-export type PublicEventField = (typeof PUBLIC_EVENT_FIELDS)[number] | keyof typeof businessPublicColumns
+export type PublicEventField =
+  | (typeof PUBLIC_EVENT_FIELDS)[number]
+  | (typeof practicalFactColumns)[number]
+  | keyof typeof businessPublicColumns
 
 export type PublicEvent<T> = Pick<T, Extract<keyof T, PublicEventField>>
 

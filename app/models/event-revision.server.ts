@@ -15,13 +15,19 @@ import {
 } from './event-status.ts'
 import { businessPublicColumns } from './event.server.ts'
 import type { ReviewInput, RevisionChange } from './moderation-schema.ts'
+import {
+  practicalFactsOf,
+  practicalFactTexts,
+  type PracticalFacts,
+  type StoredFacts,
+} from './practical-facts.ts'
 import { enqueueRevisionDecidedEmail } from './notifications.server.ts'
 import { announcePublicPagesChanged } from './public-pages-changes.server.ts'
 
 /** An open revision is pending or sent back; at most one per event (a unique partial index). */
 const OPEN_STATUSES = ['pending', CHANGES_REQUESTED]
 
-export interface RevisionText {
+export interface RevisionText extends PracticalFacts {
   eventTitle: string
   eventDescription: string
   eventCategory: string[]
@@ -63,6 +69,7 @@ export async function saveOpenRevision(tx: Transaction, eventID: number, text: R
     contactPerson: text.contactPerson,
     contactPhone: text.contactPhone,
     contactEmail: text.contactEmail,
+    ...practicalFactsOf(text),
     status: 'pending',
     submittedAt: new Date(),
   }
@@ -185,7 +192,7 @@ const TEXT_FIELDS = [
 type TextField = (typeof TEXT_FIELDS)[number][0]
 
 /** What an edit of a live ad may change. */
-type RevisableField = TextField | 'category' | 'stillPhotoURL' | 'videoURL'
+type RevisableField = TextField | 'category' | 'stillPhotoURL' | 'videoURL' | keyof StoredFacts
 
 /** Field by field, what the revision changes in the live ad (unchanged fields left out). */
 export function revisionDiff(
@@ -193,6 +200,8 @@ export function revisionDiff(
   revision: Pick<EventRevision, RevisableField>,
 ): RevisionChange[] {
   const changes: RevisionChange[] = []
+  const oldFacts = practicalFactTexts(practicalFactsOf(event))
+  const newFacts = practicalFactTexts(practicalFactsOf(revision))
   for (const [field, label] of TEXT_FIELDS) {
     if (event[field] !== revision[field]) {
       changes.push({ field, label, kind: 'text', old: event[field], new: revision[field] })
@@ -203,6 +212,10 @@ export function revisionDiff(
   if (oldCategory !== newCategory) {
     changes.push({ field: 'category', label: 'Category', kind: 'text', old: oldCategory, new: newCategory })
   }
+  oldFacts.forEach(([field, label, old], i) => {
+    const now = newFacts[i]![2]
+    if (old !== now) changes.push({ field, label, kind: 'text', old, new: now })
+  })
   if (revision.stillPhotoURL && revision.stillPhotoURL !== event.stillPhotoURL) {
     changes.push({
       field: 'photo',
@@ -234,6 +247,7 @@ export function revisedAd(event: Event, revision: EventRevision): Event {
     contactPerson: revision.contactPerson,
     contactPhone: revision.contactPhone,
     contactEmail: revision.contactEmail,
+    ...practicalFactsOf(revision),
     stillPhotoURL: revision.stillPhotoURL || event.stillPhotoURL,
     videoURL: revision.videoURL || event.videoURL,
   }
@@ -320,6 +334,7 @@ async function applyRevision(tx: Transaction, event: Event, revision: EventRevis
       contactPerson: revised.contactPerson,
       contactPhone: revised.contactPhone,
       contactEmail: revised.contactEmail,
+      ...practicalFactsOf(revised),
       stillPhotoURL: revised.stillPhotoURL,
       videoURL: revised.videoURL,
     })

@@ -10,6 +10,7 @@ import {
   UNSET_DATE,
 } from '#app/constants.ts'
 import { addDaysIso, isValidIsoDate } from '#app/utils/time.ts'
+import { FACT_FIELD_NAMES, practicalFactProblems, type PracticalFactFields } from './practical-facts.ts'
 import { INVALID_EMAIL_MESSAGE, isSignInEmail } from './sign-in-rules.ts'
 
 interface TextRule {
@@ -110,6 +111,14 @@ export function eventFormProblems(
       (dates.length > MAX_DISPLAY_DATES ? MAX_DATES_MESSAGE : undefined)
     problems.eventDate = eventDateProblem((values.eventDate ?? '').trim(), today)
   }
+  const factFields = Object.fromEntries(FACT_FIELD_NAMES.map((name) => [name, values[name] ?? '']))
+  Object.assign(
+    problems,
+    practicalFactProblems({
+      ...(factFields as Omit<PracticalFactFields, 'accessibilityFeatures'>),
+      accessibilityFeatures: lists.accessibilityFeatures ?? [],
+    }),
+  )
   return Object.fromEntries(
     Object.entries(problems).filter((entry): entry is [string, string] => entry[1] !== undefined),
   )

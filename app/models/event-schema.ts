@@ -17,6 +17,14 @@ import {
   NO_DATES_MESSAGE,
 } from './event-rules.ts'
 import type { RepeatFormValues } from './repeat-rules.ts'
+import {
+  EMPTY_PRACTICAL_FACTS,
+  factsFromFields,
+  practicalFactProblems,
+  practicalFactsOf,
+  type PracticalFactFields,
+  type PracticalFacts,
+} from './practical-facts.ts'
 
 export {
   DATES_LOCKED_MESSAGE,
@@ -26,8 +34,11 @@ export {
   MAX_DATES_MESSAGE,
 } from './event-rules.ts'
 
-/** What the event form shows and sends back, before the schema checks it. */
-export interface EventFormValues {
+/**
+ * What the event form shows and sends back, before the schema checks it: the facts as saved, or (`factFields`) as
+ * they were typed.
+ */
+export interface EventFormValues extends Partial<PracticalFacts> {
   eventTitle: string
   eventDescription: string
   eventCategory: string[]
@@ -38,6 +49,7 @@ export interface EventFormValues {
   contactEmail: string
   /** The repeat fields a refused post without JavaScript sent (the form shows them again). */
   repeat?: RepeatFormValues
+  factFields?: PracticalFactFields
 }
 
 const isoDate = z.string().trim().refine(isValidIsoDate, INVALID_DATE_MESSAGE)
@@ -69,6 +81,40 @@ function optionalText({ max, maxMessage }: TextRule) {
   return z.string().trim().max(max, maxMessage).optional().default('')
 }
 
+const factText = z
+  .union([z.string(), z.number()])
+  .optional()
+  .transform((v) => (v === undefined ? '' : String(v)))
+
+/** The practical facts' fields as the form posts them; their rules are `practicalFactProblems`. */
+const practicalFactFieldsShape = {
+  ticketUrl: factText,
+  priceType: factText,
+  priceFrom: factText,
+  attendanceMode: factText,
+  venueAddress: factText,
+  venueCity: factText,
+  venueState: factText,
+  venueZip: factText,
+  onlineUrl: factText,
+  accessibilityFeatures: list(z.string()),
+  accessibilityNote: factText,
+  accessibilityContact: factText,
+  ageRange: factText,
+}
+
+/** The posted fields with their facts checked and stored as facts (the price in cents). */
+function withPracticalFacts<T extends PracticalFactFields>(
+  input: T,
+  ctx: z.RefinementCtx,
+): Omit<T, keyof PracticalFactFields> & PracticalFacts {
+  for (const [field, message] of Object.entries(practicalFactProblems(input)))
+    ctx.addIssue({ code: 'custom', path: [field], message })
+  const rest = { ...input } as Record<string, unknown>
+  for (const field of Object.keys(practicalFactFieldsShape)) delete rest[field]
+  return { ...(rest as Omit<T, keyof PracticalFactFields>), ...factsFromFields(input) }
+}
+
 /** The dates an ad was paid for; an edit after payment must send them unchanged. */
 export interface PaidDates {
   showAdDates: string[]
@@ -81,16 +127,19 @@ const sortedUnique = (dates: string[]) => [...new Set(dates)].sort()
  * The event an advertiser submits (spec §3 submission payload), with the rules of event-rules.ts, which the browser
  * runs too. With `paidDates` (an edit after payment) the dates must be exactly those paid for, past ones included.
  */
-export function eventInputSchema({
-  today,
-  paidDates,
-  categoryLater = false,
-}: {
+export function eventInputSchema(options: EventSchemaOptions) {
+  return eventFieldsSchema(options).transform(withPracticalFacts)
+}
+
+interface EventSchemaOptions {
   today: string
   paidDates?: PaidDates
   /** The ad may be saved without a category (the older form's draft), to be chosen before checkout. */
   categoryLater?: boolean
-}) {
+}
+
+/** The posted fields, each checked on its own (the facts' rules look at several: `withPracticalFacts`). */
+function eventFieldsSchema({ today, paidDates, categoryLater = false }: EventSchemaOptions) {
   const showAdDates = paidDates
     ? list(isoDate)
         .transform(sortedUnique)
@@ -127,6 +176,7 @@ export function eventInputSchema({
       ])
       .optional()
       .default(''),
+    ...practicalFactFieldsShape,
   })
 }
 
@@ -150,14 +200,17 @@ export function olderEventFormSchema({ today }: { today: string }) {
       const fields = payload as Record<string, unknown>
       return { ...fields, contactPerson: fields.contactPerson ?? fields.contactName }
     },
-    eventInputSchema({ today, categoryLater: true })
+    eventFieldsSchema({ today, categoryLater: true })
       .omit({ showAdDates: true })
       .superRefine((input, ctx) => {
         if (input.eventDate === UNSET_DATE) {
           ctx.addIssue({ code: 'custom', path: ['eventDate'], message: NO_DATES_MESSAGE })
         }
       })
-      .transform((input): EventInput => ({ ...input, showAdDates: [input.eventDate] })),
+      .transform((input, ctx): EventInput => ({
+        ...withPracticalFacts(input, ctx),
+        showAdDates: [input.eventDate],
+      })),
   )
 }
 
@@ -179,5 +232,8 @@ export function eventInputFromEvent(event: Event): EventInput {
     contactPerson: event.contactPerson,
     contactPhone: event.contactPhone,
     contactEmail: event.contactEmail,
+    ...practicalFactsOf(event),
   }
 }
+
+export { EMPTY_PRACTICAL_FACTS }

@@ -1,9 +1,17 @@
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { eventDates, nextEventDate } from './event-dates.ts'
 import { externalUrl, mediaSrc } from '#app/utils/format.ts'
+import { cardFacts } from './customer-card.ts'
+import type {
+  AccessibilityFeature,
+  AgeRange,
+  AttendanceMode,
+  PracticalFacts,
+  StoredFacts,
+} from './practical-facts.ts'
 
 /** What search engines and link previews read of a live event. */
-export interface EventSeoSource {
+export interface EventSeoSource extends Partial<StoredFacts> {
   eventID: number
   eventTitle: string
   eventDescription: string
@@ -50,13 +58,7 @@ export function eventSeo(
   const startDate = nextEventDate(event, today)
   const endDate = eventDates(event.eventDate, event.showAdOnDates).at(-1)
   const description = clip(event.eventDescription, 300)
-  const address = {
-    '@type': 'PostalAddress',
-    ...(event.businessAddress ? { streetAddress: event.businessAddress } : {}),
-    ...(event.businessCity ? { addressLocality: event.businessCity } : {}),
-    ...(event.businessState ? { addressRegion: event.businessState } : {}),
-    ...(event.businessZip ? { postalCode: event.businessZip } : {}),
-  }
+  const facts = cardFacts(event)
   const website = externalUrl(event.businessWebsite)
   const jsonLd: Record<string, unknown> = {
     '@context': 'https://schema.org',
@@ -67,8 +69,7 @@ export function eventSeo(
     ...(startDate ? { startDate } : {}),
     ...(endDate ? { endDate } : {}),
     eventStatus: 'https://schema.org/EventScheduled',
-    eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
-    location: { '@type': 'Place', name: event.businessName, address },
+    ...practicalFactsJsonLd(event, facts, canonicalUrl),
     organizer: { '@type': 'Organization', name: event.businessName, ...(website ? { url: website } : {}) },
     ...(imageUrl ? { image: [imageUrl] } : {}),
   }
@@ -79,6 +80,73 @@ export function eventSeo(
     imageUrl,
     jsonLd,
   }
+}
+
+const ATTENDANCE_MODE_URLS: Record<AttendanceMode, string> = {
+  in_person: 'https://schema.org/OfflineEventAttendanceMode',
+  online: 'https://schema.org/OnlineEventAttendanceMode',
+  mixed: 'https://schema.org/MixedEventAttendanceMode',
+}
+
+/** schema.org's spelling of each accessibility fact (its `accessibilityFeature` values are camelCase words). */
+const ACCESSIBILITY_FEATURE_NAMES: Record<AccessibilityFeature, string> = {
+  step_free: 'stepFreeAccess',
+  accessible_restroom: 'accessibleRestroom',
+  seating: 'seatingAvailable',
+  sign_language: 'signLanguage',
+  captions: 'captions',
+  quiet_space: 'quietSpace',
+  accessible_parking: 'accessibleParking',
+}
+
+const AGE_RANGE_VALUES: Record<AgeRange, string> = { all_ages: '0-', '18+': '18-', '21+': '21-' }
+
+/**
+ * The practical facts as schema.org Event properties (Google's rich results for Event are the reference): where
+ * (`location` a Place, at the business's or the other address, and/or a VirtualLocation), `offers`,
+ * `isAccessibleForFree`, `accessibilityFeature` and `typicalAgeRange`.
+ */
+function practicalFactsJsonLd(event: EventSeoSource, facts: PracticalFacts, pageUrl: string) {
+  const other = facts.venueAddress !== ''
+  const address = {
+    '@type': 'PostalAddress',
+    ...nonEmpty('streetAddress', other ? facts.venueAddress : event.businessAddress),
+    ...nonEmpty('addressLocality', other ? facts.venueCity : event.businessCity),
+    ...nonEmpty('addressRegion', other ? facts.venueState : event.businessState),
+    ...nonEmpty('postalCode', other ? facts.venueZip : event.businessZip),
+    addressCountry: 'US',
+  }
+  const place = { '@type': 'Place', name: event.businessName, address }
+  const virtual = { '@type': 'VirtualLocation', url: facts.onlineUrl || pageUrl }
+  const location =
+    facts.attendanceMode === 'in_person'
+      ? place
+      : facts.attendanceMode === 'online'
+        ? virtual
+        : [place, virtual]
+  const offered = facts.priceCents !== null || facts.ticketUrl !== ''
+  return {
+    eventAttendanceMode: ATTENDANCE_MODE_URLS[facts.attendanceMode],
+    location,
+    ...(offered
+      ? {
+          offers: {
+            '@type': 'Offer',
+            ...(facts.priceCents !== null ? { price: facts.priceCents / 100, priceCurrency: 'USD' } : {}),
+            url: facts.ticketUrl || pageUrl,
+          },
+        }
+      : {}),
+    ...(facts.priceCents !== null ? { isAccessibleForFree: facts.priceCents === 0 } : {}),
+    ...(facts.accessibilityFeatures.length > 0
+      ? { accessibilityFeature: facts.accessibilityFeatures.map((f) => ACCESSIBILITY_FEATURE_NAMES[f]) }
+      : {}),
+    ...(facts.ageRange ? { typicalAgeRange: AGE_RANGE_VALUES[facts.ageRange] } : {}),
+  }
+}
+
+function nonEmpty(key: string, value: string | null | undefined) {
+  return value ? { [key]: value } : {}
 }
 
 /** Remix meta descriptors for an event's SEO values. */

@@ -1,3 +1,5 @@
+import type { PracticalFacts } from './practical-facts.ts'
+
 /** The fields a calendar tile reads. */
 export interface EventTileData {
   eventID: number
@@ -9,4 +11,6 @@ export interface EventTileData {
   businessCity?: string
   /** The date the card shows (`nextEventDate`): the event's own date, else its next display date. */
   date: string | null
+  /** The practical facts a tile has room for (price, online, step-free access); none on older tiles. */
+  facts?: Pick<PracticalFacts, 'priceCents' | 'attendanceMode' | 'accessibilityFeatures'>
 }

@@ -6,6 +6,7 @@ import { sumOf } from './analytics.server.ts'
 import { showDateBounds } from './event-dates.ts'
 import { isLive } from './event-status.ts'
 import type { EventInput } from './event-schema.ts'
+import { practicalFactsOf } from './practical-facts.ts'
 import { centsToDollars } from '#app/utils/pricing.ts'
 
 /** A business's public details as the screens read them next to an event (spec §3). */
@@ -65,7 +66,7 @@ export interface NewEventData extends EventInput {
   approvedDateByBusiness: string
 }
 
-/** What an advertiser may still change once the ad is paid for: its text and contact (media apart). */
+/** What an advertiser may still change once the ad is paid for: its text, contact and practical facts (media apart). */
 function adTextColumns(data: Omit<NewEventData, 'totalCents' | 'approvedDateByBusiness'>) {
   return {
     businessName: data.businessName,
@@ -75,6 +76,7 @@ function adTextColumns(data: Omit<NewEventData, 'totalCents' | 'approvedDateByBu
     contactPerson: data.contactPerson,
     contactPhone: data.contactPhone,
     contactEmail: data.contactEmail,
+    ...practicalFactsOf(data),
   }
 }
 

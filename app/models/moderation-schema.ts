@@ -2,6 +2,7 @@ import '#app/zod-config.ts'
 import { z } from 'zod'
 import type { CustomerCardData } from './customer-card.ts'
 import { idSchema, text } from './input-rules.ts'
+import type { PracticalFactField } from './practical-facts.ts'
 
 /** The spec's pending-event shape for administrators (§3). */
 export interface PendingEvent {
@@ -30,6 +31,7 @@ export interface RevisionChange {
     | 'category'
     | 'photo'
     | 'video'
+    | PracticalFactField
   label: string
   kind: 'text' | 'photo' | 'video'
   old: string

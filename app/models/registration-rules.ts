@@ -3,7 +3,7 @@
  * its script stays small. The server's schema (business-schema.ts) is built from the same table and decides.
  */
 import { PASSWORD_MAX, PASSWORD_MIN } from '#app/constants.ts'
-import { URL_FIELDS } from './customer-card.ts'
+import { URL_FIELDS } from './card-business.ts'
 import { INVALID_EMAIL_MESSAGE, isSignInEmail } from './sign-in-rules.ts'
 
 interface LengthRule {

@@ -1,6 +1,7 @@
 /** Running an ad again: a new unpaid ad made from one the business has paid for. */
 import type { Transaction } from '#db/client.server.ts'
 import { events, type Event } from '#db/schema.ts'
+import { practicalFactColumns } from './practical-facts.ts'
 
 /**
  * The ad's content a new run starts from; everything else (dates, price, statuses, payment, review, media) starts
@@ -13,6 +14,7 @@ export const runAgainCopiedColumns = [
   'contactPerson',
   'contactPhone',
   'contactEmail',
+  ...practicalFactColumns,
 ] as const satisfies ReadonlyArray<keyof Event>
 
 type CopiedContent = Pick<Event, (typeof runAgainCopiedColumns)[number]>

@@ -35,6 +35,16 @@ const EMBED_PAGE_TITLE = 'Show our events on your site'
  * The partners' page: choose filters, copy the <iframe> for them, see it live. Bad filters answer 400 with the form
  * and the reasons, so the partner can correct them.
  */
+/** Each filter's value as the form shows it; the accessibility facts (repeated) joined by commas. */
+function submittedFilters(searchParams: URLSearchParams): Record<string, string> {
+  return Object.fromEntries(
+    Object.values(P).map((name) => [
+      name,
+      name === P.access ? searchParams.getAll(name).join(',') : (searchParams.get(name) ?? ''),
+    ]),
+  )
+}
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const searchParams = new URL(request.url).searchParams
   const categories = await getCategoryNames()
@@ -42,7 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   try {
     filters = await readEmbedFilters(searchParams)
   } catch (error) {
-    const submitted = Object.fromEntries(Object.values(P).map((name) => [name, searchParams.get(name) ?? '']))
+    const submitted = submittedFilters(searchParams)
     return errorResponse(error, {
       request,
       reply: (refusal) => ({
@@ -56,7 +66,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     })
   }
   const path = embedCalendarPath(filters)
-  const submitted: Record<string, string> = Object.fromEntries(calendarSearchParams(filters))
+  const submitted = submittedFilters(calendarSearchParams(filters))
   return data({
     errors: [] as string[],
     categories,
@@ -94,6 +104,9 @@ export default function EmbedPage() {
               sort: value(P.sort) || 'soonest',
               from: value(P.from),
               to: value(P.to),
+              free: value(P.free) === '1',
+              online: value(P.online) === '1',
+              access: value(P.access).split(',').filter(Boolean),
             }}
           />
           <button

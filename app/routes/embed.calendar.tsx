@@ -1,3 +1,4 @@
+import { PracticalFactBadges } from '#app/components/practical-facts.tsx'
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
@@ -70,6 +71,7 @@ export default function EmbedCalendar() {
                 <p className="truncate text-slate-600">
                   {event.place ? `${event.businessName} · ${event.place}` : event.businessName}
                 </p>
+                <PracticalFactBadges facts={event.facts} />
               </div>
             </li>
           ))}

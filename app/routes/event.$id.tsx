@@ -174,6 +174,7 @@ export default function EventDetail() {
           titleAs="h1"
           eventFirst
           photoPriority="high"
+          joinLink
           details={<EventPageFacts {...facts} />}
         />
         {/* Only a live event's bounces are counted (the endpoint answers 404 for anything else). */}

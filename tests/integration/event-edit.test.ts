@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import type { CustomerCardData } from '#app/models/customer-card.ts'
+import { EMPTY_PRACTICAL_FACTS } from '#app/models/practical-facts.ts'
 import { action as approveEvent } from '#app/routes/api.approve-event.ts'
 import { action as editAction, loader as editLoader } from '#app/routes/dashboard.events.$id.edit.tsx'
 import { loader as newEventLoader } from '#app/routes/dashboard.events.new.tsx'
@@ -106,6 +107,7 @@ describe('the edit form (GET /dashboard/events/{id}/edit)', () => {
       contactPerson: 'Pat Fry',
       contactPhone: owner.businessPhone,
       contactEmail: owner.businessEmail,
+      ...EMPTY_PRACTICAL_FACTS,
     })
     expect(body.savedMedia.stillPhotoPath).toBe(ad.stillPhotoURL)
     expect(ad.stillPhotoURL).toMatch(/^\/api\/media\//)

@@ -1,4 +1,5 @@
 import { asc, eq } from 'drizzle-orm'
+import { EMPTY_PRACTICAL_FACTS } from '#app/models/practical-facts.ts'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { EMPTY_CALENDAR_FILTERS } from '#app/models/calendar-filters.ts'
 import { insertEvent, updateSubmittedEvent, type NewEventData } from '#app/models/event.server.ts'
@@ -47,6 +48,7 @@ function submission(overrides: Partial<NewEventData> = {}): NewEventData {
     contactPerson: '',
     contactPhone: '',
     contactEmail: '',
+    ...EMPTY_PRACTICAL_FACTS,
     totalCents: 2900,
     approvedDateByBusiness: today,
     ...overrides,

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { EMPTY_CALENDAR_FILTERS } from '#app/models/calendar-filters.ts'
 import { zonedDayRange } from '#app/models/moderation.server.ts'
+import { EMPTY_PRACTICAL_FACTS } from '#app/models/practical-facts.ts'
 import { listLiveEvents } from '#app/models/calendar-listing.server.ts'
 import { action as adminAction, loader as adminLoader } from '#app/routes/admin.tsx'
 import { loader as pendingApi } from '#app/routes/api.admin.pending-events.ts'
@@ -115,6 +116,7 @@ describe('pending events by upload date (platform time zone)', () => {
         contactEmail: owner.businessEmail,
         photoPath: '/api/media/2026-01-15_1.webp',
         videoPath: '/api/media/2026-01-15_1.mp4',
+        ...EMPTY_PRACTICAL_FACTS,
         revision: false,
         changes: [],
         earlierRequest: '',

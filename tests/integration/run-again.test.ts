@@ -151,6 +151,27 @@ describe('run an ad again', () => {
     expect((await served(copy.videoURL)).status).toBe(200)
   })
 
+  test('the practical facts come along: tickets, price, where, accessibility and age', async () => {
+    const original = await paidAd('Spring Fundraiser')
+    const facts = {
+      ticketUrl: 'https://tickets.example.com/spring',
+      priceCents: 1500,
+      attendanceMode: 'mixed',
+      venueAddress: '12 Park Road',
+      venueCity: 'Springfield',
+      venueState: 'IL',
+      venueZip: '62704',
+      onlineUrl: 'https://stream.example.com/spring',
+      accessibilityFeatures: ['step_free', 'captions'],
+      accessibilityNote: 'Ramp at the side door',
+      accessibilityContact: 'access@example.com',
+      ageRange: '21+',
+    }
+    await db.update(events).set(facts).where(eq(events.eventID, original.eventID))
+    const copy = await row(newIdFrom(await runAgain(original.eventID)))
+    expect(copy).toMatchObject(facts)
+  })
+
   test('the copy is independent: changing or deleting either leaves the other as it was', async () => {
     const original = await paidAd('Spring Fundraiser')
     const copyID = newIdFrom(await runAgain(original.eventID))

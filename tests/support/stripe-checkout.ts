@@ -1,4 +1,5 @@
 import { showDateBounds } from '#app/models/event-dates.ts'
+import { EMPTY_PRACTICAL_FACTS } from '#app/models/practical-facts.ts'
 import { setEventPaymentData } from '#app/services/payments/payment-data.server.ts'
 import { sessionStorage } from '#app/services/accounts/session.server.ts'
 import { db } from '#db/client.server.ts'
@@ -45,6 +46,7 @@ export async function cookieWithPaymentData(
       contactPerson: '',
       contactPhone: '',
       contactEmail: '',
+      ...EMPTY_PRACTICAL_FACTS,
     },
     totalAmount,
     eventID: event.eventID,

@@ -135,6 +135,9 @@ describe('calendarSearchParams', () => {
       near: '62704',
       radius: 25 as const,
       sort: 'nearest' as const,
+      free: true,
+      online: false,
+      access: ['step_free' as const, 'captions' as const],
     }
     const params = calendarSearchParams(filters, 2)
     expect(normalizeCalendarFilters(params)).toEqual({ filters, page: 2, notices: [] })

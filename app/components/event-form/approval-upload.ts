@@ -39,6 +39,7 @@ export function approvalBody({
     contactPerson: values.contactPerson,
     contactPhone: values.contactPhone,
     contactEmail: values.contactEmail,
+    ...values.factFields,
     businessName,
     showAdOnDate: values.showAdDates.map((d) => `${d},`).join(''),
   }

@@ -3,6 +3,7 @@ import { useCheckedForm } from '#app/components/checked-form.tsx'
 import { toast } from '#app/components/toaster.tsx'
 import { MAX_DISPLAY_DATES, UNSET_DATE } from '#app/constants.ts'
 import { eventFormProblems, MAX_DATES_MESSAGE } from '#app/models/event-rules.ts'
+import { factFieldsIn } from '#app/components/practical-facts-fields.tsx'
 import { CONTACT_FIELD_NAMES } from './contact-fields.tsx'
 import type { EventFormValues, FieldErrors } from './values.ts'
 
@@ -79,6 +80,7 @@ export function useEventFields({
       contactPerson: contact('contactPerson'),
       contactPhone: contact('contactPhone'),
       contactEmail: contact('contactEmail'),
+      factFields: factFieldsIn(form),
     }
   }
 

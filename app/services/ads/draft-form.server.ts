@@ -6,6 +6,7 @@ import { data, redirect } from '@remix-run/node'
 import { UNSET_DATE } from '#app/constants.ts'
 import type { EventFormValues, PaidDates } from '#app/models/event-schema.ts'
 import { datesWithRepeat, repeatFormValues, type RepeatFormValues } from '#app/models/repeat-rules.ts'
+import { FACT_FIELD_NAMES, type PracticalFactFields } from '#app/models/practical-facts.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { getSession, sessionStorage } from '../accounts/session.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
@@ -53,6 +54,7 @@ export async function stageDraftFromForm(
     ...fields,
     eventCategory: fieldLists.eventCategory ?? [],
     showAdDates: fieldLists.showAdDates ?? [],
+    accessibilityFeatures: fieldLists.accessibilityFeatures ?? [],
   }
   const repeat = repeatFormValues(fields, fieldLists)
   try {
@@ -104,7 +106,7 @@ function withRepeatDates(repeat: RepeatFormValues, chosen: string[]) {
 /** What a refused form post held, as the form's values (a field that was not sent is blank). */
 function submittedValues(
   fields: Record<string, string>,
-  lists: Pick<EventFormValues, 'eventCategory' | 'showAdDates'>,
+  lists: Pick<EventFormValues, 'eventCategory' | 'showAdDates'> & { accessibilityFeatures: string[] },
 ) {
   return {
     eventTitle: fields.eventTitle ?? '',
@@ -115,5 +117,9 @@ function submittedValues(
     contactPerson: fields.contactPerson ?? '',
     contactPhone: fields.contactPhone ?? '',
     contactEmail: fields.contactEmail ?? '',
+    factFields: {
+      ...Object.fromEntries(FACT_FIELD_NAMES.map((name) => [name, fields[name] ?? ''])),
+      accessibilityFeatures: lists.accessibilityFeatures,
+    } as PracticalFactFields,
   } satisfies EventFormValues
 }

@@ -4,7 +4,7 @@ import { UNSET_DATE } from '#app/constants.ts'
 import { getCardBusiness } from '#app/models/business.server.ts'
 import { calendarMonths } from '#app/models/calendar.ts'
 import { listCategories } from '#app/models/category.server.ts'
-import { lastBookableDate, type EventInput } from '#app/models/event-schema.ts'
+import { EMPTY_PRACTICAL_FACTS, lastBookableDate, type EventInput } from '#app/models/event-schema.ts'
 import { formatDollars, PRICE_TIERS } from '#app/utils/pricing.ts'
 import type { BusinessSessionCopy } from '../accounts/auth.server.ts'
 import { getSession } from '../accounts/session.server.ts'
@@ -58,5 +58,6 @@ export function blankFormValues(business: BusinessSessionCopy): EventInput {
     contactPerson: business.businessContact,
     contactPhone: business.businessPhone,
     contactEmail: business.businessEmail,
+    ...EMPTY_PRACTICAL_FACTS,
   }
 }

@@ -13,6 +13,7 @@ import {
 } from '#app/models/calendar-month.ts'
 import { nextEventDate } from '#app/models/event-dates.ts'
 import type { EventTileData } from '#app/models/event-tile.ts'
+import { practicalFactsOf, type PracticalFacts } from '#app/models/practical-facts.ts'
 import { cachedLiveEvents } from '#app/models/live-events-cache.server.ts'
 import { loadCalendarListing } from '#app/models/cached-listing.server.ts'
 import type { LiveEvent } from '#app/models/calendar-listing.server.ts'
@@ -41,7 +42,12 @@ function toTile(event: LiveEvent, start: string): EventTileData {
     stillPhotoPath: event.stillPhotoPath,
     businessName: event.businessName,
     date: nextEventDate(event, start),
+    facts: tileFacts(practicalFactsOf(event)),
   }
+}
+
+function tileFacts({ priceCents, attendanceMode, accessibilityFeatures }: PracticalFacts) {
+  return { priceCents, attendanceMode, accessibilityFeatures }
 }
 
 /** What the page says about the distance filter's ZIP when it is not one we know (no event can be near it). */

@@ -1,3 +1,4 @@
+import { practicalFactsOf, type PracticalFacts } from '#app/models/practical-facts.ts'
 import { listingStart, type CalendarFilters } from '#app/models/calendar-filters.ts'
 import { nextEventDate } from '#app/models/event-dates.ts'
 import { EMBED_EVENTS_LIMIT, embedFiltersRefused, parseEmbedFilters } from '#app/models/embed.ts'
@@ -24,6 +25,7 @@ export interface EmbedEvent {
   /** "City, ST", '' when the business gave neither. */
   place: string
   stillPhotoPath: string
+  facts: Pick<PracticalFacts, 'priceCents' | 'attendanceMode' | 'accessibilityFeatures'>
 }
 
 /** The soonest live events matching `filters`, as the framed list shows them (from the listing cache). */
@@ -32,12 +34,22 @@ export async function getEmbedEvents(
   { today }: { today: string },
 ): Promise<EmbedEvent[]> {
   const events = await getLiveEventsPage(filters, { today, limit: EMBED_EVENTS_LIMIT })
-  return events.map((event) => ({
-    eventID: event.eventID,
-    eventTitle: event.eventTitle,
-    date: nextEventDate(event, listingStart(filters, today)),
-    businessName: event.businessName,
-    place: [event.businessCity, event.businessState].filter(Boolean).join(', '),
-    stillPhotoPath: event.stillPhotoPath,
-  }))
+  return events.map((event) => {
+    const facts = practicalFactsOf(event)
+    return {
+      eventID: event.eventID,
+      eventTitle: event.eventTitle,
+      date: nextEventDate(event, listingStart(filters, today)),
+      businessName: event.businessName,
+      place: facts.venueAddress
+        ? [facts.venueCity, facts.venueState].filter(Boolean).join(', ')
+        : [event.businessCity, event.businessState].filter(Boolean).join(', '),
+      stillPhotoPath: event.stillPhotoPath,
+      facts: {
+        priceCents: facts.priceCents,
+        attendanceMode: facts.attendanceMode,
+        accessibilityFeatures: facts.accessibilityFeatures,
+      },
+    }
+  })
 }

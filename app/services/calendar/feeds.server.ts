@@ -3,6 +3,7 @@ import { PRODUCT_NAME, TAGLINE, UNSET_DATE } from '#app/constants.ts'
 import {
   calendarSearchParams,
   dateWindow,
+  factFilterErrors,
   listingStart,
   nearFilterErrors,
   normalizeCalendarFilters,
@@ -11,6 +12,8 @@ import {
 import { eventDates, hasOwnDate, nextEventDate } from '#app/models/event-dates.ts'
 import { eventLocation, type CalendarEntrySource } from '#app/models/event-links.ts'
 import { eventPagePath } from '#app/models/event-seo.ts'
+import { cardFacts } from '#app/models/customer-card.ts'
+import { practicalFactLines } from '#app/models/practical-facts.ts'
 import { getLiveEventsPage } from '#app/models/cached-listing.server.ts'
 import { listLiveEventIds } from '#app/models/sitemap.server.ts'
 import { isKnownZip } from '#app/models/zip-centroids.server.ts'
@@ -29,7 +32,7 @@ export const PUBLIC_PAGE_PATHS = ['/landing', '/public', '/calendar'] as const
 /** The feed's filters; a distance filter a subscriber cannot have meant (a bad ZIP or radius) is a 400 AppError. */
 async function feedRequest(request: Request) {
   const url = new URL(request.url)
-  const errors = nearFilterErrors(url.searchParams)
+  const errors = [...nearFilterErrors(url.searchParams), ...factFilterErrors(url.searchParams)]
   if (errors.length > 0) throw new AppError(errors.join('; '), 400)
   const { filters } = normalizeCalendarFilters(url.searchParams)
   if (filters.near && !(await isKnownZip(filters.near)))
@@ -56,7 +59,7 @@ function calendarEntries(
     start: dateArray(date),
     end: dateArray(addDaysIso(date, 1)),
     title: event.eventTitle,
-    description: `${event.eventDescription}\n\n${url}`,
+    description: [event.eventDescription, ...practicalFactLines(cardFacts(event)), url].join('\n\n'),
     location: eventLocation(event),
     url,
     categories: event.category.length > 0 ? [...event.category] : undefined,
@@ -129,7 +132,7 @@ export async function calendarRss(request: Request): Promise<string> {
       `<title>${xml(`${event.eventTitle}${when}`)}</title>`,
       `<link>${xml(url)}</link>`,
       `<guid isPermaLink="true">${xml(url)}</guid>`,
-      `<description>${xml(event.eventDescription)}</description>`,
+      `<description>${xml([event.eventDescription, ...practicalFactLines(cardFacts(event))].join('\n'))}</description>`,
       ...event.category.map((c) => `<category>${xml(c)}</category>`),
       `<pubDate>${published}</pubDate>`,
       '</item>',

@@ -3,6 +3,7 @@
  * every day), each as its customer card shows it (an edit as it will look, with what it changes), how many wait
  * on the other days, and the page's texts about them; and the list of GET /api/admin/pending-events.
  */
+import { practicalFactsOf, type PracticalFacts } from '#app/models/practical-facts.ts'
 import { TZDate } from '@date-fns/tz'
 import { format } from 'date-fns'
 import { customerCardData, type CardBusiness } from '#app/models/customer-card.ts'
@@ -114,7 +115,7 @@ export async function reviewQueue(date: string, { timeZone }: { timeZone: string
  * (`revision`, shown as it will look, with `changes` saying what it changes; empty for a new ad) and what a reviewer
  * asked before it was resubmitted (`earlierRequest`, empty if nothing).
  */
-export interface PendingReviewItem extends PendingEvent {
+export interface PendingReviewItem extends PendingEvent, PracticalFacts {
   revision: boolean
   changes: RevisionChange[]
   earlierRequest: string
@@ -137,6 +138,7 @@ function pendingItem(
     contactEmail: event.contactEmail,
     photoPath: event.stillPhotoURL,
     videoPath: event.videoURL,
+    ...practicalFactsOf(event),
     revision: changes !== null,
     changes: changes ?? [],
     earlierRequest: review.reviewedAt ? review.reason : '',
