@@ -14,6 +14,8 @@ export interface NewMessage {
   html: string
   /** The same key enqueued twice keeps the first message only. */
   dedupeKey?: string
+  /** Extra headers (List-Unsubscribe). */
+  headers?: Record<string, string>
 }
 
 /**
@@ -30,6 +32,7 @@ export async function enqueueMessage(executor: Executor, message: NewMessage) {
       textBody: message.text,
       htmlBody: message.html,
       dedupeKey: message.dedupeKey ?? null,
+      headers: message.headers ?? null,
       // Due times are compared with the sending server's clock, so the first one is taken from that clock too.
       nextAttemptAt: new Date(),
     })

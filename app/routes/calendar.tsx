@@ -6,6 +6,7 @@ import { CalendarMonth } from '#app/components/calendar-month.tsx'
 import { CalendarResults, foundEventsText } from '#app/components/calendar-results.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { QuickDates } from '#app/components/quick-dates.tsx'
+import { SubscribeForm } from '#app/components/subscribe-form.tsx'
 import { PRODUCT_NAME, TAGLINE } from '#app/constants.ts'
 import {
   EMPTY_CALENDAR_FILTERS,
@@ -210,6 +211,7 @@ export default function CalendarPage() {
               Show them on your site
             </a>
           </p>
+          <SubscribeForm filters={filters} />
         </section>
       </div>
     </main>
