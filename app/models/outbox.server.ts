@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, lte, or, sql } from 'drizzle-orm'
+import { and, desc, eq, getTableColumns, inArray, lt, lte, or, sql } from 'drizzle-orm'
 import { db, type Transaction } from '#db/client.server.ts'
 import { outbox, type OutboxMessage } from '#db/schema.ts'
 
@@ -95,6 +95,10 @@ export async function markMessageFailed(id: number, error: string, retryAt: Date
 
 export const OUTBOX_PAGE_SIZE = 50
 
+/** A visitor's subscription emails: their address is shown only on the subscriber's own manage page. */
+export const SUBSCRIBER_RECIPIENT = 'a subscriber (address not shown)'
+const shownRecipient = sql<string>`case when ${outbox.kind} like 'subscription-%' then ${SUBSCRIBER_RECIPIENT} else ${outbox.toAddress} end`
+
 export type OutboxListItem = Pick<
   OutboxMessage,
   'id' | 'createdAt' | 'kind' | 'toAddress' | 'subject' | 'status' | 'attempts' | 'lastError' | 'sentAt'
@@ -107,7 +111,7 @@ export async function listOutbox(page: number): Promise<{ messages: OutboxListIt
       id: outbox.id,
       createdAt: outbox.createdAt,
       kind: outbox.kind,
-      toAddress: outbox.toAddress,
+      toAddress: shownRecipient,
       subject: outbox.subject,
       status: outbox.status,
       attempts: outbox.attempts,
@@ -122,8 +126,13 @@ export async function listOutbox(page: number): Promise<{ messages: OutboxListIt
   return { messages, total: count?.n ?? 0 }
 }
 
+/** One message as administrators read it (a subscriber's address left out). */
 export async function getOutboxMessage(id: number): Promise<OutboxMessage | null> {
-  const [row] = await db.select().from(outbox).where(eq(outbox.id, id)).limit(1)
+  const [row] = await db
+    .select({ ...getTableColumns(outbox), toAddress: shownRecipient })
+    .from(outbox)
+    .where(eq(outbox.id, id))
+    .limit(1)
   return row ?? null
 }
 

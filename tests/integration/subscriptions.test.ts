@@ -11,6 +11,7 @@ import {
   action as unsubscribeAction,
   loader as unsubscribeLoader,
 } from '#app/routes/subscriptions.unsubscribe.tsx'
+import { getOutboxMessage, listOutbox, SUBSCRIBER_RECIPIENT } from '#app/models/outbox.server.ts'
 import { SUBSCRIPTION_TEXT } from '#app/models/subscription-rules.ts'
 import { createMailTransport, deliverDueMessages } from '#app/services/mail/mail.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
@@ -117,6 +118,10 @@ describe('subscribing', () => {
     for (const link of mail!.text.match(/https?:\/\/\S+/g) ?? []) {
       expect(decodeURIComponent(link).toLowerCase()).not.toContain('example.org')
     }
+    // Administrators see the email in the outbox, not the subscriber's address.
+    const { messages } = await listOutbox(1)
+    expect(messages.map((m) => m.toAddress)).toEqual([SUBSCRIBER_RECIPIENT])
+    expect((await getOutboxMessage(messages[0]!.id))!.toAddress).toBe(SUBSCRIBER_RECIPIENT)
   })
 
   test('asking again says the same and sends nothing new once confirmed', async () => {
