@@ -1,8 +1,8 @@
 /**
  * Digest benchmark: `npm run bench:digests` after `npx remix vite:build`.
  *
- * 100,000 events (bench-events.ts, as bench:calendar loads them; a share of the live ones approved during the last
- * week) and 10,000 confirmed subscribers with varied saved searches (keyword, category, part of a ZIP, near a ZIP,
+ * 100,000 events (bench-events.ts, as bench:calendar loads them; the live ones approved over the last 30 days, so
+ * about a quarter during the last week) and 10,000 confirmed subscribers with varied saved searches (keyword, category, part of a ZIP, near a ZIP,
  * several together, none) on the embedded database. The built server runs; `/calendar` is loaded on cache misses at
  * half the server's throughput, first alone, then while `npm run jobs -- digests --now` asks the server to queue
  * every digest.
@@ -40,7 +40,7 @@ async function seedData() {
     const seeded = await seed(handle.db, today, { events: EVENTS, liveEvery: 10 })
     console.info(`seeded ${seeded.total} events (${seeded.live} live) in ${seeded.seconds.toFixed(1)} s`)
     await handle.db
-      .execute(sql`UPDATE events SET "reviewedAt" = now() - (("eventID" % 240) || ' hours')::interval
+      .execute(sql`UPDATE events SET "reviewedAt" = now() - (("eventID" % 720) || ' hours')::interval
       WHERE "eventStatus" = 'approved' AND "paymentStatus" = 'paid'`)
     const zips = rowsOf(
       await handle.db.execute(sql`SELECT "businessZip" AS zip FROM business b

@@ -302,6 +302,18 @@ describe('digests', () => {
     expect(news).not.toContain('Fresh Jazz')
   })
 
+  test('subscribers of the same search each get their own digest', async () => {
+    await confirmedSubscription()
+    const [first] = await db.select().from(subscriptions)
+    const { id: _id, ...copy } = first!
+    await db.insert(subscriptions).values({ ...copy, email: 'second@example.net' })
+    await jazzAd('Shared Jazz', { reviewedAt: new Date(Date.now() + 1000) })
+    const run = await queueDigests(['weekly'], new Date(Date.now() + 2000))
+    expect(run).toMatchObject({ checked: 2, queued: 2 })
+    const queued = await db.select().from(outbox).where(eq(outbox.kind, 'subscription-digest'))
+    expect(queued.map((m) => m.toAddress).sort()).toEqual(['second@example.net', visitor])
+  })
+
   test('a weekly subscriber is not in a daily run', async () => {
     await confirmedSubscription()
     await jazzAd('Daily Jazz', { reviewedAt: new Date(Date.now() + 1000) })

@@ -84,6 +84,8 @@ export async function queueDigests(frequencies: Array<'weekly' | 'daily'>, now =
   const origin = linkOrigin()
   let checked = 0
   let queued = 0
+  // Subscribers with the same search, frequency and mark share one query's answer (a mark is usually the last run's).
+  const answers = new Map<string, ReturnType<typeof searchMatches>>()
   for (let afterId = 0; ;) {
     const page = await confirmedSearches(frequencies, afterId, PAGE_SIZE)
     if (page.length === 0) break
@@ -91,12 +93,19 @@ export async function queueDigests(frequencies: Array<'weekly' | 'daily'>, now =
     for (const subscription of page) {
       checked++
       const filters = subscription.filters as CalendarFilters
-      const matches = await searchMatches(filters, {
-        today,
-        since: subscription.coveredUntil ?? subscription.confirmedAt!,
-        until: now,
-        comingWeekTo: subscription.frequency === 'weekly' ? addDaysIso(today, 6) : undefined,
-      })
+      const since = subscription.coveredUntil ?? subscription.confirmedAt!
+      const key = `${subscription.frequency}|${since.getTime()}|${JSON.stringify(filters)}`
+      let answer = answers.get(key)
+      if (!answer) {
+        answer = searchMatches(filters, {
+          today,
+          since,
+          until: now,
+          comingWeekTo: subscription.frequency === 'weekly' ? addDaysIso(today, 6) : undefined,
+        })
+        answers.set(key, answer)
+      }
+      const matches = await answer
       const fresh = matches.filter((m) => m.fresh).slice(0, EVENTS_PER_EMAIL)
       if (fresh.length === 0) continue
       const comingWeek = matches.filter((m) => !m.fresh).slice(0, EVENTS_PER_EMAIL)
