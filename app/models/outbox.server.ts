@@ -41,6 +41,32 @@ export async function enqueueMessage(executor: Executor, message: NewMessage) {
   return rows[0]?.id ?? null
 }
 
+/** Queues several messages with dedupe keys in one statement; returns the keys of those queued (not already there). */
+export async function enqueueMessages(
+  executor: Executor,
+  messages: Array<NewMessage & { dedupeKey: string }>,
+) {
+  if (messages.length === 0) return []
+  const now = new Date()
+  const rows = await executor
+    .insert(outbox)
+    .values(
+      messages.map((message) => ({
+        kind: message.kind,
+        toAddress: message.to,
+        subject: message.subject,
+        textBody: message.text,
+        htmlBody: message.html,
+        dedupeKey: message.dedupeKey,
+        headers: message.headers ?? null,
+        nextAttemptAt: now,
+      })),
+    )
+    .onConflictDoNothing()
+    .returning({ dedupeKey: outbox.dedupeKey })
+  return rows.map((row) => row.dedupeKey!)
+}
+
 /**
  * Claims up to `limit` due messages for one delivery attempt: each becomes 'sending' until `now + leaseMs` and its
  * attempt is counted. `SKIP LOCKED` lets several servers claim at once without taking the same row; a message whose

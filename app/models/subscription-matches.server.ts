@@ -115,7 +115,8 @@ export async function remindersDue(
     .limit(limit)
 }
 
-/** Moves a saved search's mark past the ads it has been told about. */
-export async function markCovered(executor: Pick<typeof db, 'update'>, id: number, until: Date) {
-  await executor.update(subscriptions).set({ coveredUntil: until }).where(eq(subscriptions.id, id))
+/** Moves saved searches' marks past the ads they have been told about. */
+export async function markCovered(executor: Pick<typeof db, 'update'>, ids: number[], until: Date) {
+  if (ids.length === 0) return
+  await executor.update(subscriptions).set({ coveredUntil: until }).where(inArray(subscriptions.id, ids))
 }

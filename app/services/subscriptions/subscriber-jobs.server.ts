@@ -9,7 +9,7 @@ import type { CalendarFilters } from '#app/models/calendar-filters.ts'
 import { calendarHref } from '#app/models/calendar-links.ts'
 import { eventLocation, eventPageUrl } from '#app/models/event-links.ts'
 import { runJobOnce, type JobOutcome } from '#app/models/job-runs.server.ts'
-import { enqueueMessage } from '#app/models/outbox.server.ts'
+import { enqueueMessage, enqueueMessages, type NewMessage } from '#app/models/outbox.server.ts'
 import {
   confirmedSearches,
   EVENTS_PER_EMAIL,
@@ -77,6 +77,37 @@ export function platformClock(now: Date) {
   return { today, hour, weekday: new Date(`${today}T00:00:00Z`).getUTCDay() }
 }
 
+/** Emails written together, in one short transaction: fewer commits, and the site's queries wait less. */
+const WRITE_BATCH = 50
+
+interface QueuedDigest {
+  subscriptionId: number
+  message: NewMessage & { dedupeKey: string }
+}
+
+/**
+ * Queues a batch of digests and moves the marks of the subscriptions whose email is new: one already queued for the
+ * period (a second run the same day) leaves the news for the next period. Returns how many were queued.
+ */
+async function queueBatch(batch: QueuedDigest[], now: Date) {
+  if (batch.length === 0) return 0
+  return db.transaction(async (tx) => {
+    const queuedKeys = new Set(
+      await enqueueMessages(
+        tx,
+        batch.map((digest) => digest.message),
+      ),
+    )
+    const queued = batch.filter((digest) => queuedKeys.has(digest.message.dedupeKey))
+    await markCovered(
+      tx,
+      queued.map((digest) => digest.subscriptionId),
+      now,
+    )
+    return queued.length
+  })
+}
+
 /** Queues the digests of the saved searches of these frequencies that have news; returns what it did. */
 export async function queueDigests(frequencies: Array<'weekly' | 'daily'>, now = new Date()) {
   const started = performance.now()
@@ -84,6 +115,7 @@ export async function queueDigests(frequencies: Array<'weekly' | 'daily'>, now =
   const origin = linkOrigin()
   let checked = 0
   let queued = 0
+  const batch: QueuedDigest[] = []
   // Subscribers with the same search, frequency and mark share one query's answer (a mark is usually the last run's).
   const answers = new Map<string, ReturnType<typeof searchMatches>>()
   for (let afterId = 0; ;) {
@@ -117,21 +149,20 @@ export async function queueDigests(frequencies: Array<'weekly' | 'daily'>, now =
         calendarHref: `${origin}${calendarHref(filters)}`,
         links,
       })
-      const sent = await db.transaction(async (tx) => {
-        const id = await enqueueMessage(tx, {
+      batch.push({
+        subscriptionId: subscription.id,
+        message: {
           kind: 'subscription-digest',
           to: subscription.email,
           ...mail,
           headers: unsubscribeHeaders(links),
           dedupeKey: `digest:${subscription.id}:${subscription.frequency}:${today}`,
-        })
-        // Only an email queued now moves the mark: a second run the same day leaves the news for the next period.
-        if (id !== null) await markCovered(tx, subscription.id, now)
-        return id !== null
+        },
       })
-      if (sent) queued++
+      if (batch.length >= WRITE_BATCH) queued += await queueBatch(batch.splice(0), now)
     }
   }
+  queued += await queueBatch(batch, now)
   queuedEmails.inc({ kind: 'digest' }, queued)
   return { checked, queued, durationMs: Math.round(performance.now() - started) }
 }
