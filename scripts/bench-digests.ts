@@ -11,6 +11,7 @@
  * Options: --events=<n> (default 100000), --subscribers=<n> (default 10000), --duration=<idle seconds> (default 15).
  */
 import { execFile } from 'node:child_process'
+import fs from 'node:fs'
 import { promisify } from 'node:util'
 import autocannon from 'autocannon'
 import { sql } from 'drizzle-orm'
@@ -124,4 +125,8 @@ async function main() {
   }
 }
 
-process.exitCode = await main()
+try {
+  process.exitCode = await main()
+} finally {
+  fs.rmSync(dataDir, { recursive: true, force: true })
+}
