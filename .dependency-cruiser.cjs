@@ -6,7 +6,7 @@
 const TOP = '^app/(routes/|components/|root\\.tsx$|entry\\.server\\.tsx$)'
 const SHARED = '^app/(utils/|constants\\.ts$)'
 /** The services' domain folders (docs/architecture.md); http/ and platform/ are the plumbing under all of them. */
-const DOMAINS = '^app/services/(accounts|ads|analytics|calendar|mail|media|moderation|operations|patient-records|payments)/'
+const DOMAINS = '^app/services/(accounts|ads|analytics|calendar|mail|media|moderation|operations|patient-records|payments|subscriptions)/'
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

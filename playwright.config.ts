@@ -41,6 +41,8 @@ export default defineConfig({
       SESSION_SECRET: 'e2e-session-secret-that-is-long-enough-000',
       // Every journey registers its own business from 127.0.0.1.
       REGISTRATIONS_PER_ADDRESS_PER_HOUR: '1000',
+      // Every journey subscribes from 127.0.0.1 too.
+      SUBSCRIPTIONS_PER_ADDRESS_PER_HOUR: '1000',
       APP_TIME_ZONE: 'America/New_York',
       DATABASE_URL: '',
       STRIPE_SECRET_KEY: '',

@@ -199,6 +199,10 @@ export const events = pgTable(
     index('events_live_category_idx')
       .using('gin', t.category, t.lastShowDate)
       .where(sql`"eventStatus" = 'approved' AND "paymentStatus" = 'paid'`),
+    // The subscribers' digests: the live ads approved since a subscriber's last email.
+    index('events_live_reviewed_idx')
+      .on(t.reviewedAt)
+      .where(sql`"eventStatus" = 'approved' AND "paymentStatus" = 'paid'`),
     index('events_live_description_trgm_idx')
       .using('gin', t.eventDescription.op('gin_trgm_ops'), t.lastShowDate)
       .where(sql`"eventStatus" = 'approved' AND "paymentStatus" = 'paid'`),
@@ -537,6 +541,8 @@ export const outbox = pgTable(
     nextAttemptAt: timestamp('nextAttemptAt', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     lastError: text('lastError'),
     sentAt: timestamp('sentAt', { withTimezone: true, mode: 'date' }),
+    /** Extra headers of the message, e.g. a subscriber email's List-Unsubscribe (RFC 8058); null = none. */
+    headers: jsonb('headers').$type<Record<string, string>>(),
   },
   (t) => [
     uniqueIndex('outbox_dedupe_key_unique').on(t.dedupeKey),
@@ -555,3 +561,59 @@ export const outbox = pgTable(
 )
 
 export type OutboxMessage = typeof outbox.$inferSelect
+
+/**
+ * A visitor's email subscription, without an account: a saved search of the calendar (`search`: a weekly digest or
+ * a daily batch of the ads gone live since the last email) or a reminder the day before one event (`reminder`). The
+ * address is kept only here and in the outbox; a subscription is unconfirmed (`confirmedAt` null) until its
+ * confirmation link is followed and is deleted after 7 days if it never is. Unsubscribing deletes the row.
+ */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    createdAt: createdNow('createdAt'),
+    /** Trimmed and lower-cased. */
+    email: varchar('email', { length: 254 }).notNull(),
+    kind: varchar('kind', { length: 10 }).notNull(),
+    /** weekly | daily for a search; once for a reminder. */
+    frequency: varchar('frequency', { length: 10 }).notNull(),
+    /** The calendar's filters without dates (a search); the empty filters for a reminder. */
+    filters: jsonb('filters').notNull(),
+    /** What makes two subscriptions the same: the filters' query string, or `event:<id>`. */
+    filterKey: text('filterKey').notNull(),
+    eventId: integer('eventId').references(() => events.eventID, { onDelete: 'cascade' }),
+    confirmedAt: timestamp('confirmedAt', { withTimezone: true, mode: 'date' }),
+    /** Ads approved up to this instant have been told about (a search); set at confirmation and by each email. */
+    coveredUntil: timestamp('coveredUntil', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('subscriptions_email_filter_unique').on(t.email, t.filterKey),
+    index('subscriptions_confirmed_idx')
+      .on(t.kind, t.frequency, t.id)
+      .where(sql`"confirmedAt" IS NOT NULL`),
+    index('subscriptions_unconfirmed_idx')
+      .on(t.createdAt)
+      .where(sql`"confirmedAt" IS NULL`),
+    index('subscriptions_event_idx').on(t.eventId),
+    check('subscriptions_kind_check', sql`${t.kind} in ('search', 'reminder')`),
+    check('subscriptions_frequency_check', sql`${t.frequency} in ('weekly', 'daily', 'once')`),
+  ],
+)
+
+export type Subscription = typeof subscriptions.$inferSelect
+
+/** Each run of the digest and reminder jobs: when, for how long and how many emails it queued (/admin/subscriptions). */
+export const subscriptionRuns = pgTable(
+  'subscription_runs',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    job: varchar('job', { length: 20 }).notNull(),
+    startedAt: timestamp('startedAt', { withTimezone: true, mode: 'date' }).notNull(),
+    durationMs: integer('durationMs').notNull(),
+    /** Subscriptions looked at, and emails queued. */
+    checked: integer('checked').notNull(),
+    queued: integer('queued').notNull(),
+  },
+  (t) => [index('subscription_runs_job_idx').on(t.job, t.startedAt)],
+)

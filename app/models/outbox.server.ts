@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, lte, or, sql } from 'drizzle-orm'
+import { and, desc, eq, getTableColumns, inArray, lt, lte, or, sql } from 'drizzle-orm'
 import { db, type Transaction } from '#db/client.server.ts'
 import { outbox, type OutboxMessage } from '#db/schema.ts'
 
@@ -14,6 +14,8 @@ export interface NewMessage {
   html: string
   /** The same key enqueued twice keeps the first message only. */
   dedupeKey?: string
+  /** Extra headers (List-Unsubscribe). */
+  headers?: Record<string, string>
 }
 
 /**
@@ -30,12 +32,39 @@ export async function enqueueMessage(executor: Executor, message: NewMessage) {
       textBody: message.text,
       htmlBody: message.html,
       dedupeKey: message.dedupeKey ?? null,
+      headers: message.headers ?? null,
       // Due times are compared with the sending server's clock, so the first one is taken from that clock too.
       nextAttemptAt: new Date(),
     })
     .onConflictDoNothing()
     .returning({ id: outbox.id })
   return rows[0]?.id ?? null
+}
+
+/** Queues several messages with dedupe keys in one statement; returns the keys of those queued (not already there). */
+export async function enqueueMessages(
+  executor: Executor,
+  messages: Array<NewMessage & { dedupeKey: string }>,
+) {
+  if (messages.length === 0) return []
+  const now = new Date()
+  const rows = await executor
+    .insert(outbox)
+    .values(
+      messages.map((message) => ({
+        kind: message.kind,
+        toAddress: message.to,
+        subject: message.subject,
+        textBody: message.text,
+        htmlBody: message.html,
+        dedupeKey: message.dedupeKey,
+        headers: message.headers ?? null,
+        nextAttemptAt: now,
+      })),
+    )
+    .onConflictDoNothing()
+    .returning({ dedupeKey: outbox.dedupeKey })
+  return rows.map((row) => row.dedupeKey!)
 }
 
 /**
@@ -92,6 +121,10 @@ export async function markMessageFailed(id: number, error: string, retryAt: Date
 
 export const OUTBOX_PAGE_SIZE = 50
 
+/** A visitor's subscription emails: their address is shown only on the subscriber's own manage page. */
+export const SUBSCRIBER_RECIPIENT = 'a subscriber (address not shown)'
+const shownRecipient = sql<string>`case when ${outbox.kind} like 'subscription-%' then ${SUBSCRIBER_RECIPIENT} else ${outbox.toAddress} end`
+
 export type OutboxListItem = Pick<
   OutboxMessage,
   'id' | 'createdAt' | 'kind' | 'toAddress' | 'subject' | 'status' | 'attempts' | 'lastError' | 'sentAt'
@@ -104,7 +137,7 @@ export async function listOutbox(page: number): Promise<{ messages: OutboxListIt
       id: outbox.id,
       createdAt: outbox.createdAt,
       kind: outbox.kind,
-      toAddress: outbox.toAddress,
+      toAddress: shownRecipient,
       subject: outbox.subject,
       status: outbox.status,
       attempts: outbox.attempts,
@@ -119,8 +152,13 @@ export async function listOutbox(page: number): Promise<{ messages: OutboxListIt
   return { messages, total: count?.n ?? 0 }
 }
 
+/** One message as administrators read it (a subscriber's address left out). */
 export async function getOutboxMessage(id: number): Promise<OutboxMessage | null> {
-  const [row] = await db.select().from(outbox).where(eq(outbox.id, id)).limit(1)
+  const [row] = await db
+    .select({ ...getTableColumns(outbox), toAddress: shownRecipient })
+    .from(outbox)
+    .where(eq(outbox.id, id))
+    .limit(1)
   return row ?? null
 }
 

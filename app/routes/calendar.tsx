@@ -5,6 +5,8 @@ import { ActiveFilters, CalendarFiltersPanel } from '#app/components/calendar-fi
 import { CalendarMonth } from '#app/components/calendar-month.tsx'
 import { CalendarResults, foundEventsText } from '#app/components/calendar-results.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { QuickDates } from '#app/components/quick-dates.tsx'
+import { SubscribeForm } from '#app/components/subscribe-form.tsx'
 import { PRODUCT_NAME, TAGLINE } from '#app/constants.ts'
 import {
   EMPTY_CALENDAR_FILTERS,
@@ -56,7 +58,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   ])
   const shown = new Set([...results.featured, ...results.events].map((event) => event.eventID))
   return data(
-    { view: view.view, filters, notices: [...notices, ...nearNotices], categories, ...results },
+    { view: view.view, filters, notices: [...notices, ...nearNotices], categories, today, ...results },
     { headers: listedEventsHeaders([...shown]) },
   )
 }
@@ -181,6 +183,7 @@ export default function CalendarPage() {
               </h2>
               <ActiveFilters filters={filters} hrefWithout={(rest) => calendarHref(rest)} />
               <ViewLinks filters={filters} current="list" />
+              <QuickDates filters={filters} today={loaderData.today} hrefFor={(f) => calendarHref(f)} />
 
               <div data-testid="calendar-results">
                 <CalendarResults
@@ -208,6 +211,7 @@ export default function CalendarPage() {
               Show them on your site
             </a>
           </p>
+          <SubscribeForm filters={filters} />
         </section>
       </div>
     </main>

@@ -6,6 +6,7 @@ import { BounceBeacon } from '#app/components/bounce-beacon.tsx'
 import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
 import { DialogActions } from '#app/components/dialog-actions.tsx'
 import { ReviewReason } from '#app/components/review-reason.tsx'
+import { RemindMeForm } from '#app/components/remind-me-form.tsx'
 import { GeneralErrorBoundary, NotFoundScreen } from '#app/components/error-boundary.tsx'
 import { EventPageFacts } from '#app/components/event-facts.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
@@ -177,6 +178,7 @@ export default function EventDetail() {
           joinLink
           details={<EventPageFacts {...facts} />}
         />
+        {live ? <RemindMeForm eventID={event.eventID} /> : null}
         {/* Only a live event's bounces are counted (the endpoint answers 404 for anything else). */}
         {live ? <BounceBeacon eventID={event.eventID} /> : null}
       </main>

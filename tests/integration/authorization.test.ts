@@ -61,6 +61,7 @@ const GUARDED: GuardedRoute[] = [
     expect: { ...ADMIN_PAGE, admin: 400 },
   },
   { file: 'admin_.outbox._index.tsx', method: 'GET', path: () => '/admin/outbox', expect: ADMIN_PAGE },
+  { file: 'admin_.subscriptions.tsx', method: 'GET', path: () => '/admin/subscriptions', expect: ADMIN_PAGE },
   {
     file: 'admin_.outbox.$id.tsx',
     method: 'GET',
@@ -260,6 +261,11 @@ const PUBLIC_ROUTES = [
   'api.public-events.ts',
   'api.categories.ts',
   'api.charges.$days.ts',
+  // Visitors' subscriptions: the signed link in an email is what decides, not a session.
+  'subscribe.tsx',
+  'subscriptions.confirm.tsx',
+  'subscriptions.manage.tsx',
+  'subscriptions.unsubscribe.tsx',
   'api.media.$filename.ts',
   'uploads.$filename.ts',
   'api.stripe.webhook.ts',

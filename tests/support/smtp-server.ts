@@ -12,6 +12,8 @@ export interface ReceivedMail {
   text: string
   html: string
   messageId: string
+  /** The message's headers as sent (unfolded), by lower-case name. */
+  headers: Record<string, string>
 }
 
 /**
@@ -48,6 +50,15 @@ export class TestSmtpServer {
               text: mail.text ?? '',
               html: typeof mail.html === 'string' ? mail.html : '',
               messageId: mail.messageId ?? '',
+              headers: Object.fromEntries(
+                mail.headerLines.map(({ key, line }) => [
+                  key,
+                  line
+                    .slice(line.indexOf(':') + 1)
+                    .replace(/\r?\n\s+/g, ' ')
+                    .trim(),
+                ]),
+              ),
             })
             callback()
           })

@@ -84,6 +84,7 @@ export async function deliverDueMessages({
         subject: message.subject,
         text: message.textBody,
         html: message.htmlBody,
+        headers: message.headers ?? undefined,
         messageId: messageId(message, from),
       })
     } catch (error) {

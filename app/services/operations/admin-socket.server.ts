@@ -10,6 +10,7 @@ import net from 'node:net'
 import path from 'node:path'
 import { getDatabaseHandle } from '#db/client.server.ts'
 import { clearBackupLeftovers, prepareBackup, type PreparedBackup } from './backup.server.ts'
+import { runSubscriberJob, type SubscriberJob } from '../subscriptions/subscriber-jobs.server.ts'
 import { getEnv } from '../platform/env.server.ts'
 
 export const ADMIN_SOCKET_FILE = 'admin.sock'
@@ -50,7 +51,9 @@ const backup: AdminCommand = async (_req, res) => {
     const kept = prepared
     const closed = new Promise((resolve) => res.once('close', resolve))
     res.writeHead(200, { 'Content-Type': 'application/x-ndjson' })
-    res.write(`${JSON.stringify({ folder, entries, dumpMs: Math.round(dumpMs) } satisfies PreparedBackupAnswer)}\n`)
+    res.write(
+      `${JSON.stringify({ folder, entries, dumpMs: Math.round(dumpMs) } satisfies PreparedBackupAnswer)}\n`,
+    )
     await closed
     await kept.remove()
   } catch (error) {
@@ -63,7 +66,27 @@ const backup: AdminCommand = async (_req, res) => {
   }
 }
 
-const COMMANDS = new Map<string, AdminCommand>([['POST /backup', backup]])
+/** POST /jobs/digests, /jobs/reminders: runs the job now (`npm run jobs -- digests --now`) and answers what it did. */
+const subscriberJob =
+  (job: SubscriberJob): AdminCommand =>
+  async (_req, res) => {
+    try {
+      const outcome = await runSubscriberJob(job, { force: true })
+      if (!outcome?.ran)
+        return answer(res, 409, `The ${job} job is running already; try again once it has finished.`)
+      res.writeHead(200, { 'Content-Type': 'application/json' })
+      res.end(JSON.stringify(outcome.result))
+    } catch (error) {
+      console.error(`The ${job} job failed: ${(error as Error).message}`)
+      answer(res, 500, `The ${job} job failed: ${(error as Error).message}`)
+    }
+  }
+
+const COMMANDS = new Map<string, AdminCommand>([
+  ['POST /backup', backup],
+  ['POST /jobs/digests', subscriberJob('digests')],
+  ['POST /jobs/reminders', subscriberJob('reminders')],
+])
 
 async function route(req: http.IncomingMessage, res: http.ServerResponse) {
   const command = COMMANDS.get(`${req.method} ${new URL(req.url ?? '/', 'http://admin').pathname}`)

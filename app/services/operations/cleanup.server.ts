@@ -18,6 +18,7 @@ import { UNPAID_EVENT_TTL_MS } from '../payments/payment-rules.server.ts'
 import { settleOpenPayments } from '../payments/payment-setup.server.ts'
 import { deleteExpiredAttempts } from '../platform/rate-limit.server.ts'
 import { deleteExpiredSessions } from '../accounts/session.server.ts'
+import { runScheduledSubscriberJobs } from '../subscriptions/subscriber-jobs.server.ts'
 
 export const CLEANUP_INTERVAL_MS = 60 * 60 * 1000
 /** A server skips a scheduled run when another started one this recently. */
@@ -142,6 +143,7 @@ export async function runScheduledJobs(now: Date = new Date()) {
   } catch (error) {
     console.error('Purging old emails from the outbox failed', error)
   }
+  await runScheduledSubscriberJobs(now)
   try {
     const started = performance.now()
     const tables = await maintainEmbeddedDatabase(now)

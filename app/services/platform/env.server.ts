@@ -87,9 +87,34 @@ export const envSchema = z
         .max(100_000)
         .default(DEFAULT_REGISTRATIONS_PER_ADDRESS_PER_HOUR),
     ),
+    /** Subscriptions ("Email me these events", "Remind me") one address may ask for per hour (429 beyond). */
+    SUBSCRIPTIONS_PER_ADDRESS_PER_HOUR: optional.pipe(
+      z.coerce.number<string | undefined>().int().min(1).max(100_000).default(10),
+    ),
+    /** Confirmation emails one email address may be sent per day. */
+    CONFIRMATIONS_PER_EMAIL_PER_DAY: optional.pipe(
+      z.coerce.number<string | undefined>().int().min(1).max(100).default(3),
+    ),
+    /** The weekday (0 = Sunday … 6 = Saturday) and hour (0–23, platform time zone) of the weekly digest. */
+    DIGEST_DAY: optional.pipe(
+      z.coerce
+        .number<string | undefined>()
+        .int('DIGEST_DAY must be 0 (Sunday) to 6 (Saturday)')
+        .min(0)
+        .max(6)
+        .default(4),
+    ),
+    DIGEST_HOUR: optional.pipe(
+      z.coerce.number<string | undefined>().int('DIGEST_HOUR must be 0 to 23').min(0).max(23).default(8),
+    ),
     /** How long a shutdown waits for the requests in flight before it cuts them (SIGTERM, SIGINT). */
     SHUTDOWN_TIMEOUT_MS: optional.pipe(
-      z.coerce.number<string | undefined>().int().min(0).max(10 * 60_000).default(25_000),
+      z.coerce
+        .number<string | undefined>()
+        .int()
+        .min(0)
+        .max(10 * 60_000)
+        .default(25_000),
     ),
     APP_TIME_ZONE: z
       .string()

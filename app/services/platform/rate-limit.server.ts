@@ -54,6 +54,19 @@ export function registrationKey(ip: string) {
   return `register:${digest(ip)}`
 }
 
+/** Subscriptions asked for from one address (SUBSCRIPTIONS_PER_ADDRESS_PER_HOUR). */
+export function subscribeKey(ip: string) {
+  return `subscribe:${digest(ip)}`
+}
+
+/** Confirmation emails sent to one email address (CONFIRMATIONS_PER_EMAIL_PER_DAY). */
+export function confirmationMailKey(email: string) {
+  return `subscribe-mail:${digest(normalEmail(email))}`
+}
+
+export const SUBSCRIBE_WINDOW_MS = 60 * 60 * 1000
+export const CONFIRMATION_MAIL_WINDOW_MS = 24 * 60 * 60 * 1000
+
 export async function rememberAddress(key: string, now = new Date()) {
   await db
     .insert(authAttempts)
@@ -140,6 +153,8 @@ export async function deleteExpiredAttempts({ windowMs = SIGN_IN_WINDOW_MS, now 
       sql`${authAttempts.windowStartedAt} <= case
       when ${authAttempts.key} like 'signin-known:%' then ${before(KNOWN_ADDRESS_TTL_MS)}
       when ${authAttempts.key} like 'register:%' then ${before(Math.max(windowMs, REGISTRATION_WINDOW_MS))}
+      when ${authAttempts.key} like 'subscribe:%' then ${before(Math.max(windowMs, SUBSCRIBE_WINDOW_MS))}
+      when ${authAttempts.key} like 'subscribe-mail:%' then ${before(Math.max(windowMs, CONFIRMATION_MAIL_WINDOW_MS))}
       else ${before(windowMs)} end`,
     )
     .returning({ key: authAttempts.key })

@@ -1,0 +1,108 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { data } from '@remix-run/node'
+import { useActionData, useLoaderData } from '@remix-run/react'
+import { RemindMeForm } from '#app/components/remind-me-form.tsx'
+import { SubscribeForm } from '#app/components/subscribe-form.tsx'
+import { SubscriptionLinkBoundary, SubscriptionPage } from '#app/components/subscription-pages.tsx'
+import { PRODUCT_NAME } from '#app/constants.ts'
+import { normalizeCalendarFilters } from '#app/models/calendar-filters.ts'
+import { calendarHref } from '#app/models/calendar-links.ts'
+import { parseId } from '#app/models/input-rules.ts'
+import { subscribeFormSchema } from '#app/models/subscription-schema.ts'
+import { savedSearchFilters } from '#app/models/subscription-rules.ts'
+import { parseFormSubmission } from '#app/services/http/form-submission.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
+import { readFormData } from '#app/services/http/request-body.server.ts'
+import { postedFilters, requestSubscription } from '#app/services/subscriptions/subscribe.server.ts'
+
+export const meta: MetaFunction = () => [
+  { title: `Email me these events · ${PRODUCT_NAME}` },
+  { name: 'robots', content: 'noindex' },
+]
+
+/** The form for the filters in the query string (the calendar shows the same form under its results). */
+export function loader({ request }: LoaderFunctionArgs) {
+  const { filters } = normalizeCalendarFilters(new URL(request.url).searchParams)
+  return data({ filters: savedSearchFilters(filters) }, { headers: { 'Cache-Control': 'no-store' } })
+}
+
+/** "Email me these events" and "Remind me" post here; the answer never tells whether the address is known. */
+export async function action({ request }: ActionFunctionArgs) {
+  const headers = { 'Cache-Control': 'no-store' }
+  let form: FormData
+  try {
+    form = await readFormData(request)
+  } catch (error) {
+    throw errorResponse(error, { request })
+  }
+  const filters = postedFilters(form)
+  const eventID = parseId(form.get('eventID'))
+  const submission = parseFormSubmission(form, subscribeFormSchema)
+  if (submission.status !== 'success') {
+    return data(
+      { filters, reply: submission.reply(), message: null, kind: String(form.get('kind') ?? ''), eventID },
+      { status: 400, headers },
+    )
+  }
+  try {
+    const { message } = await requestSubscription(request, submission.value, filters)
+    return data({ filters, reply: null, message, kind: submission.value.kind, eventID }, { headers })
+  } catch (error) {
+    return errorResponse(error, {
+      request,
+      headers,
+      reply: (refusal) => ({
+        filters,
+        reply: submission.reply({ formErrors: [refusal.message] }),
+        message: null,
+        kind: submission.value.kind,
+        eventID,
+      }),
+    })
+  }
+}
+
+export default function Subscribe() {
+  const loaderData = useLoaderData<typeof loader>()
+  const answer = useActionData<typeof action>()
+  const filters = answer?.filters ?? loaderData.filters
+  const refusal = answer?.reply?.error?.['']?.[0]
+  if (answer?.message) {
+    return (
+      <SubscriptionPage title="Check your inbox">
+        <p role="status" className="mt-3 text-slate-700">
+          {answer.message}
+        </p>
+        <p className="mt-4">
+          <a
+            href={answer.kind === 'search' ? calendarHref(filters) : '/calendar'}
+            className="font-medium text-brand-700 underline"
+          >
+            Back to the calendar
+          </a>
+        </p>
+      </SubscriptionPage>
+    )
+  }
+  return (
+    <SubscriptionPage title={answer?.kind === 'reminder' ? 'Remind me' : 'Email me these events'}>
+      {refusal ? (
+        <p
+          role="alert"
+          className="mt-3 rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
+        >
+          {refusal}
+        </p>
+      ) : null}
+      {answer?.kind === 'reminder' && answer.eventID ? (
+        <RemindMeForm eventID={answer.eventID} reply={answer.reply} />
+      ) : (
+        <SubscribeForm filters={filters} reply={answer?.reply} />
+      )}
+    </SubscriptionPage>
+  )
+}
+
+export function ErrorBoundary() {
+  return <SubscriptionLinkBoundary />
+}

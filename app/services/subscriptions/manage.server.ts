@@ -1,0 +1,86 @@
+/** What a subscriber's links do: confirm, see and change the subscription, unsubscribe. The token is the only key. */
+import type { CalendarFilters } from '#app/models/calendar-filters.ts'
+import { getLiveEventTitle } from '#app/models/subscription-matches.server.ts'
+import {
+  describeSearch,
+  FREQUENCY_LABELS,
+  SUBSCRIPTION_TEXT,
+  type SearchFrequency,
+} from '#app/models/subscription-rules.ts'
+import {
+  confirmSubscription,
+  deleteSubscription,
+  getSubscription,
+  setSubscriptionFrequency,
+} from '#app/models/subscription.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
+import { db } from '#db/client.server.ts'
+import type { Subscription } from '#db/schema.ts'
+import { platformToday } from '../platform/platform-today.server.ts'
+import {
+  signSubscriptionToken,
+  verifySubscriptionToken,
+  type TokenPurpose,
+} from './subscription-tokens.server.ts'
+
+export const SUBSCRIPTION_GONE =
+  'This subscription does not exist any more (it was unsubscribed, or its reminder was sent), so nothing more is sent to you. Subscribe again from the calendar to get emails.'
+
+function tokenId(token: string | null, purpose: TokenPurpose) {
+  const id = verifySubscriptionToken(token, purpose)
+  if (id === null) throw new AppError(SUBSCRIPTION_TEXT.invalidLink, 400)
+  return id
+}
+
+/** What the manage page shows: the address (only here), the search in words, the frequency. */
+export interface ManagedSubscription {
+  email: string
+  kind: 'search' | 'reminder'
+  what: string
+  frequency: Subscription['frequency']
+  frequencyLabel: string
+  confirmed: boolean
+  /** The manage token (to post the page's forms with). */
+  token: string
+}
+
+async function describe(subscription: Subscription, token: string): Promise<ManagedSubscription> {
+  const eventTitle = subscription.eventId
+    ? await getLiveEventTitle(subscription.eventId, platformToday())
+    : null
+  return {
+    email: subscription.email,
+    kind: subscription.kind as ManagedSubscription['kind'],
+    what:
+      subscription.kind === 'reminder'
+        ? `A reminder the day before ${eventTitle ? `“${eventTitle}”` : 'an event that is no longer on the calendar'}`
+        : describeSearch(subscription.filters as CalendarFilters),
+    frequency: subscription.frequency,
+    frequencyLabel: FREQUENCY_LABELS[subscription.frequency as SearchFrequency] ?? subscription.frequency,
+    confirmed: subscription.confirmedAt !== null,
+    token,
+  }
+}
+
+/** Follows a confirmation link: the subscription is confirmed; answers the manage token to go on with. */
+export async function confirmByToken(token: string | null) {
+  const confirmed = await confirmSubscription(tokenId(token, 'confirm'))
+  if (!confirmed) throw new AppError(SUBSCRIPTION_GONE, 404)
+  return signSubscriptionToken(confirmed.id, 'manage')
+}
+
+export async function manageByToken(token: string | null) {
+  const subscription = await getSubscription(tokenId(token, 'manage'))
+  if (!subscription) throw new AppError(SUBSCRIPTION_GONE, 404)
+  return describe(subscription, token!)
+}
+
+export async function changeFrequencyByToken(token: string | null, frequency: SearchFrequency) {
+  const changed = await setSubscriptionFrequency(tokenId(token, 'manage'), frequency)
+  if (!changed) throw new AppError(SUBSCRIPTION_GONE, 404)
+}
+
+/** Unsubscribes (one click, or the manage page): the row goes. Again is fine: the answer is the same. */
+export async function unsubscribeByToken(token: string | null) {
+  await deleteSubscription(db, tokenId(token, 'manage'))
+}

@@ -1,0 +1,120 @@
+/**
+ * Asking for a subscription, with double opt-in: only a confirmation email is sent until its link is followed. The
+ * answer is the same whether the address is new, waiting for its confirmation or subscribed already, so it tells
+ * nobody which addresses are known.
+ */
+import { normalizeCalendarFilters, type CalendarFilters } from '#app/models/calendar-filters.ts'
+import { enqueueMessage } from '#app/models/outbox.server.ts'
+import { getLiveEventTitle } from '#app/models/subscription-matches.server.ts'
+import { confirmSubscriptionMail, unsubscribeHeaders } from '#app/models/subscription-mail.ts'
+import {
+  describeSearch,
+  reminderFilterKey,
+  savedSearchFilters,
+  searchFilterKey,
+  SUBSCRIPTION_TEXT,
+} from '#app/models/subscription-rules.ts'
+import type { SubscribeForm } from '#app/models/subscription-schema.ts'
+import { addOrFindSubscription, type NewSubscription } from '#app/models/subscription.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
+import { db } from '#db/client.server.ts'
+import { linkOrigin } from '../http/site-url.server.ts'
+import { getEnv } from '../platform/env.server.ts'
+import { platformToday } from '../platform/platform-today.server.ts'
+import {
+  checkLimit,
+  clientIp,
+  CONFIRMATION_MAIL_WINDOW_MS,
+  confirmationMailKey,
+  recordFailure,
+  SUBSCRIBE_WINDOW_MS,
+  subscribeKey,
+} from '../platform/rate-limit.server.ts'
+import { confirmLink, subscriberLinks } from './subscriber-links.server.ts'
+
+export const TOO_MANY_SUBSCRIPTIONS = (seconds: number) =>
+  `Too many subscriptions were asked for from your network. Try again in ${Math.ceil(seconds / 60)} minute(s).`
+export const EVENT_NOT_LIVE = 'This event is not on the calendar any more, so no reminder can be set for it.'
+
+/** The calendar's filters a subscribe form carries as its own fields (keyword, category, zip, near, radius). */
+export function postedFilters(form: FormData): CalendarFilters {
+  const params = new URLSearchParams()
+  for (const [name, value] of form) if (typeof value === 'string') params.append(name, value)
+  return savedSearchFilters(normalizeCalendarFilters(params).filters)
+}
+
+async function limitRequests(request: Request) {
+  const ip = clientIp(request)
+  // Without an address (a request that did not come through server.js) there is nothing to count by.
+  if (ip === 'unknown') return
+  const key = subscribeKey(ip)
+  const limit = await checkLimit(key, {
+    max: getEnv().SUBSCRIPTIONS_PER_ADDRESS_PER_HOUR,
+    windowMs: SUBSCRIBE_WINDOW_MS,
+  })
+  if (limit.limited) {
+    throw new AppError(TOO_MANY_SUBSCRIPTIONS(limit.retryAfterSeconds), 429, {
+      retryAfterSeconds: limit.retryAfterSeconds,
+    })
+  }
+  await recordFailure(key, { windowMs: SUBSCRIBE_WINDOW_MS })
+}
+
+/** Whether one more confirmation email may go to `email` today; counts it when it may. */
+async function takeConfirmationMail(email: string) {
+  const key = confirmationMailKey(email)
+  const limit = await checkLimit(key, {
+    max: getEnv().CONFIRMATIONS_PER_EMAIL_PER_DAY,
+    windowMs: CONFIRMATION_MAIL_WINDOW_MS,
+  })
+  if (limit.limited) return false
+  await recordFailure(key, { windowMs: CONFIRMATION_MAIL_WINDOW_MS })
+  return true
+}
+
+/** Records the request and, for a subscription not confirmed yet, queues its confirmation email. */
+export async function requestSubscription(
+  request: Request,
+  form: SubscribeForm,
+  filters: CalendarFilters,
+): Promise<{ message: string }> {
+  await limitRequests(request)
+  let wanted: NewSubscription
+  let what: string
+  if (form.kind === 'reminder') {
+    const title = await getLiveEventTitle(form.eventID, platformToday())
+    if (title === null) throw new AppError(EVENT_NOT_LIVE, 404)
+    wanted = {
+      email: form.email,
+      kind: 'reminder',
+      frequency: 'once',
+      filters: savedSearchFilters(normalizeCalendarFilters(new URLSearchParams()).filters),
+      filterKey: reminderFilterKey(form.eventID),
+      eventId: form.eventID,
+    }
+    what = `a reminder the day before “${title}”`
+  } else {
+    wanted = {
+      email: form.email,
+      kind: 'search',
+      frequency: form.frequency,
+      filters,
+      filterKey: searchFilterKey(filters),
+      eventId: null,
+    }
+    what = `${form.frequency === 'weekly' ? 'a weekly digest' : 'new events as they go live'} of ${describeSearch(filters)}`
+  }
+  const origin = linkOrigin(request)
+  // No transaction: the rate limit's rows are written on their own; a failed enqueue is retried by asking again.
+  const { subscription } = await addOrFindSubscription(db, wanted)
+  if (!subscription.confirmedAt && (await takeConfirmationMail(wanted.email))) {
+    const links = subscriberLinks(subscription.id, origin)
+    await enqueueMessage(db, {
+      kind: 'subscription-confirm',
+      to: wanted.email,
+      ...confirmSubscriptionMail({ what, confirmHref: confirmLink(subscription.id, origin), links }),
+      headers: unsubscribeHeaders(links),
+    })
+  }
+  return { message: SUBSCRIPTION_TEXT.requested }
+}

@@ -1,0 +1,256 @@
+/**
+ * The subscribers' scheduled emails, queued through the outbox (the mail worker sends them; /admin/outbox lists
+ * them): the digests of saved searches — daily for "as they go live", weekly on DIGEST_DAY — and the reminders of
+ * events that are on tomorrow, from DIGEST_HOUR in the platform time zone. Each runs under runJobOnce, so one server
+ * does it per day. An email's dedupe key names its period: a second run in the same period queues nothing again.
+ */
+import { Counter } from 'prom-client'
+import type { CalendarFilters } from '#app/models/calendar-filters.ts'
+import { calendarHref } from '#app/models/calendar-links.ts'
+import { eventLocation, eventPageUrl } from '#app/models/event-links.ts'
+import { runJobOnce, type JobOutcome } from '#app/models/job-runs.server.ts'
+import { enqueueMessage, enqueueMessages, type NewMessage } from '#app/models/outbox.server.ts'
+import {
+  confirmedSearches,
+  EVENTS_PER_EMAIL,
+  markCovered,
+  remindersDue,
+  searchMatches,
+  type ListedEventRow,
+} from '#app/models/subscription-matches.server.ts'
+import {
+  digestMail,
+  reminderMail,
+  unsubscribeHeaders,
+  type ListedEvent,
+} from '#app/models/subscription-mail.ts'
+import { describeSearch } from '#app/models/subscription-rules.ts'
+import { deleteSubscription, deleteUnconfirmedBefore } from '#app/models/subscription.server.ts'
+import { recordSubscriptionRun } from '#app/models/subscription-runs.server.ts'
+import { formatDatesLine } from '#app/utils/format.ts'
+import { addDaysIso, todayInZone } from '#app/utils/time.ts'
+import { db } from '#db/client.server.ts'
+import { linkOrigin } from '../http/site-url.server.ts'
+import { getEnv } from '../platform/env.server.ts'
+import { registers } from '../platform/metrics.server.ts'
+import { subscriberLinks } from './subscriber-links.server.ts'
+
+export const DIGEST_JOB = 'subscription-digests'
+export const REMINDER_JOB = 'subscription-reminders'
+export const UNCONFIRMED_PURGE_JOB = 'subscription-unconfirmed-purge'
+const HOUR_MS = 60 * 60 * 1000
+/** A scheduled run once a day: the hourly rounds after the first of the day skip it. */
+const ONCE_A_DAY_MS = 20 * HOUR_MS
+export const UNCONFIRMED_TTL_MS = 7 * 24 * HOUR_MS
+const PAGE_SIZE = 500
+
+const queuedEmails = new Counter({
+  name: 'eventshout_subscriber_emails_queued_total',
+  help: 'Subscriber emails queued in the outbox by the scheduled jobs, by kind (digest, reminder).',
+  labelNames: ['kind'] as const,
+  registers,
+})
+
+export interface SubscriberRunResult {
+  checked: number
+  queued: number
+  durationMs: number
+}
+
+function listed(row: ListedEventRow, origin: string): ListedEvent {
+  return {
+    eventID: row.eventID,
+    eventTitle: row.eventTitle,
+    when: formatDatesLine(row.showAdOnDates, row.eventDate),
+    where: eventLocation(row),
+    href: eventPageUrl(row.eventID, origin),
+  }
+}
+
+/** The platform's date and hour, and its weekday (0 = Sunday), at `now`. */
+export function platformClock(now: Date) {
+  const zone = getEnv().APP_TIME_ZONE
+  const today = todayInZone(zone, now)
+  const hour = Number(
+    new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', hourCycle: 'h23' }).format(now),
+  )
+  return { today, hour, weekday: new Date(`${today}T00:00:00Z`).getUTCDay() }
+}
+
+/** Emails written together, in one short transaction: fewer commits, and the site's queries wait less. */
+const WRITE_BATCH = 50
+
+interface QueuedDigest {
+  subscriptionId: number
+  message: NewMessage & { dedupeKey: string }
+}
+
+/**
+ * Queues a batch of digests and moves the marks of the subscriptions whose email is new: one already queued for the
+ * period (a second run the same day) leaves the news for the next period. Returns how many were queued.
+ */
+async function queueBatch(batch: QueuedDigest[], now: Date) {
+  if (batch.length === 0) return 0
+  return db.transaction(async (tx) => {
+    const queuedKeys = new Set(
+      await enqueueMessages(
+        tx,
+        batch.map((digest) => digest.message),
+      ),
+    )
+    const queued = batch.filter((digest) => queuedKeys.has(digest.message.dedupeKey))
+    await markCovered(
+      tx,
+      queued.map((digest) => digest.subscriptionId),
+      now,
+    )
+    return queued.length
+  })
+}
+
+/** Queues the digests of the saved searches of these frequencies that have news; returns what it did. */
+export async function queueDigests(frequencies: Array<'weekly' | 'daily'>, now = new Date()) {
+  const started = performance.now()
+  const { today } = platformClock(now)
+  const origin = linkOrigin()
+  let checked = 0
+  let queued = 0
+  const batch: QueuedDigest[] = []
+  // Subscribers with the same search, frequency and mark share one query's answer (a mark is usually the last run's).
+  const answers = new Map<string, ReturnType<typeof searchMatches>>()
+  for (let afterId = 0; ;) {
+    const page = await confirmedSearches(frequencies, afterId, PAGE_SIZE)
+    if (page.length === 0) break
+    afterId = page.at(-1)!.id
+    for (const subscription of page) {
+      checked++
+      const filters = subscription.filters as CalendarFilters
+      const since = subscription.coveredUntil ?? subscription.confirmedAt!
+      const key = `${subscription.frequency}|${since.getTime()}|${JSON.stringify(filters)}`
+      let answer = answers.get(key)
+      if (!answer) {
+        answer = searchMatches(filters, {
+          today,
+          since,
+          until: now,
+          comingWeekTo: subscription.frequency === 'weekly' ? addDaysIso(today, 6) : undefined,
+        })
+        answers.set(key, answer)
+      }
+      const matches = await answer
+      const fresh = matches.filter((m) => m.fresh).slice(0, EVENTS_PER_EMAIL)
+      if (fresh.length === 0) continue
+      const comingWeek = matches.filter((m) => !m.fresh).slice(0, EVENTS_PER_EMAIL)
+      const links = subscriberLinks(subscription.id, origin)
+      const mail = digestMail({
+        search: describeSearch(filters),
+        fresh: fresh.map((row) => listed(row, origin)),
+        comingWeek: comingWeek.map((row) => listed(row, origin)),
+        calendarHref: `${origin}${calendarHref(filters)}`,
+        links,
+      })
+      batch.push({
+        subscriptionId: subscription.id,
+        message: {
+          kind: 'subscription-digest',
+          to: subscription.email,
+          ...mail,
+          headers: unsubscribeHeaders(links),
+          dedupeKey: `digest:${subscription.id}:${subscription.frequency}:${today}`,
+        },
+      })
+      if (batch.length >= WRITE_BATCH) queued += await queueBatch(batch.splice(0), now)
+    }
+  }
+  queued += await queueBatch(batch, now)
+  queuedEmails.inc({ kind: 'digest' }, queued)
+  return { checked, queued, durationMs: Math.round(performance.now() - started) }
+}
+
+/** Queues the reminders of the events that are on tomorrow and deletes those subscriptions: one email each. */
+export async function queueReminders(now = new Date()) {
+  const started = performance.now()
+  const { today } = platformClock(now)
+  const tomorrow = addDaysIso(today, 1)
+  const origin = linkOrigin()
+  let checked = 0
+  let queued = 0
+  for (let afterId = 0; ;) {
+    const page = await remindersDue({ today, tomorrow }, afterId, PAGE_SIZE)
+    if (page.length === 0) break
+    afterId = page.at(-1)!.subscription.id
+    for (const { subscription, event } of page) {
+      checked++
+      const links = subscriberLinks(subscription.id, origin)
+      await db.transaction(async (tx) => {
+        const id = await enqueueMessage(tx, {
+          kind: 'subscription-reminder',
+          to: subscription.email,
+          ...reminderMail({
+            event: { ...listed(event, origin), when: `${formatDatesLine([], tomorrow)} (tomorrow)` },
+            links,
+          }),
+          headers: unsubscribeHeaders(links),
+          dedupeKey: `reminder:${subscription.id}:${tomorrow}`,
+        })
+        await deleteSubscription(tx, subscription.id)
+        if (id !== null) queued++
+      })
+    }
+  }
+  queuedEmails.inc({ kind: 'reminder' }, queued)
+  return { checked, queued, durationMs: Math.round(performance.now() - started) }
+}
+
+export type SubscriberJob = 'digests' | 'reminders'
+
+/**
+ * Runs a job now (`npm run jobs -- digests --now`), or when it is due (the hourly round): at DIGEST_HOUR or later,
+ * once a day. Digests: the daily ones every day, the weekly ones on DIGEST_DAY (and with --now). Each run is recorded
+ * for /admin/subscriptions.
+ */
+export async function runSubscriberJob(
+  job: SubscriberJob,
+  { now = new Date(), force = false }: { now?: Date; force?: boolean } = {},
+): Promise<JobOutcome<SubscriberRunResult> | null> {
+  const { hour, weekday } = platformClock(now)
+  const { DIGEST_HOUR, DIGEST_DAY } = getEnv()
+  if (!force && hour < DIGEST_HOUR) return null
+  const notWithinMs = force ? 0 : ONCE_A_DAY_MS
+  const outcome =
+    job === 'digests'
+      ? await runJobOnce(DIGEST_JOB, { notWithinMs, now }, () =>
+          queueDigests(force || weekday === DIGEST_DAY ? ['weekly', 'daily'] : ['daily'], now),
+        )
+      : await runJobOnce(REMINDER_JOB, { notWithinMs, now }, () => queueReminders(now))
+  if (outcome.ran) await recordSubscriptionRun({ job, startedAt: now, ...outcome.result })
+  return outcome
+}
+
+/** Deletes the subscriptions whose confirmation link was never followed within 7 days. */
+export async function purgeUnconfirmedSubscriptions(now = new Date()) {
+  return deleteUnconfirmedBefore(new Date(now.getTime() - UNCONFIRMED_TTL_MS))
+}
+
+/** The hourly round's part: each job when due, once across all servers; what a run did is logged. */
+export async function runScheduledSubscriberJobs(now = new Date()) {
+  for (const job of ['digests', 'reminders'] as const) {
+    try {
+      const outcome = await runSubscriberJob(job, { now })
+      if (outcome?.ran)
+        console.info(
+          `Subscriber ${job}: ${outcome.result.queued} email(s) queued for ${outcome.result.checked} subscription(s) in ${outcome.result.durationMs} ms`,
+        )
+    } catch (error) {
+      console.error(`Queueing the subscriber ${job} failed`, error)
+    }
+  }
+  try {
+    const purge = await runJobOnce(UNCONFIRMED_PURGE_JOB, { notWithinMs: HOUR_MS / 2, now }, () =>
+      purgeUnconfirmedSubscriptions(now),
+    )
+    if (purge.ran && purge.result) console.info(`Deleted ${purge.result} unconfirmed subscription(s)`)
+  } catch (error) {
+    console.error('Deleting unconfirmed subscriptions failed', error)
+  }
+}
