@@ -13,6 +13,7 @@ import {
 import { verifyPassword } from '#app/utils/password.server.ts'
 import type { AppError } from '#app/utils/app-error.ts'
 import { registerBusiness } from '#app/services/accounts/registration.server.ts'
+import { signupFormStamp } from '#app/services/moderation/signup-guard.server.ts'
 import { JSON_OR_FORM_CONTENT_TYPE_MESSAGE } from '#app/services/http/request-body.server.ts'
 import { sessionCookie } from '#app/services/accounts/session.server.ts'
 import {
@@ -74,7 +75,8 @@ function postPage(
   fields: Record<string, string>,
   { js = false, cookie, path = '/create-account' }: { js?: boolean; cookie?: string; path?: string } = {},
 ) {
-  const body = new URLSearchParams(fields)
+  // A person's pace: the form was drawn a minute ago (a test may post its own stamp).
+  const body = new URLSearchParams({ formStartedAt: signupFormStamp(Date.now() - 60_000), ...fields })
   if (js) body.set('js', '1')
   const handler = path === '/create-account' ? createAccountAction : createBusinessAccountAction
   return callRoute(handler, path, {
@@ -90,6 +92,13 @@ function postApi(body: unknown, contentType = 'application/json') {
     body: contentType === 'application/json' ? JSON.stringify(body) : (body as BodyInit),
     headers: { 'Content-Type': contentType },
   })
+}
+
+async function expectNeutralRefusal(res: Response, email: string) {
+  expect(res.status).toBe(400)
+  const body = (await res.json()) as PageResult
+  expect(body.result.error?.['']).toEqual(['Your submission could not be processed.'])
+  expect(await stored(email)).toBeUndefined()
 }
 
 async function stored(email: string) {
@@ -188,18 +197,44 @@ describe('registration page (/create-account and /create-business-account)', () 
     })
   })
 
-  test('a filled honeypot field is refused', async () => {
+  test('a filled honeypot field is refused with a neutral message', async () => {
     const fields = payload()
     const res = await postPage({ ...fields, nickname: 'bot' })
-    expect(res.status).toBe(400)
-    expect(await stored(fields.businessEmail)).toBeUndefined()
+    await expectNeutralRefusal(res, fields.businessEmail)
   })
+
+  test('a quick robotic post (form drawn a moment ago) is refused without saying why', async () => {
+    const page = await callRoute(createAccountLoader, '/create-account')
+    const { formStartedAt } = (await page.json()) as { formStartedAt: string }
+    const fields = payload()
+    await expectNeutralRefusal(await postPage({ ...fields, formStartedAt }), fields.businessEmail)
+    // The same form a person fills in at a person's pace is accepted.
+    const later = signupFormStamp(Date.now() - 5_000)
+    expect((await postPage({ ...fields, formStartedAt: later })).status).toBe(302)
+  })
+
+  test('a missing, tampered, future or day-old form stamp is refused the same way', async () => {
+    const genuine = signupFormStamp(Date.now() - 60_000)
+    const [issuedAt] = genuine.split('.')
+    for (const formStartedAt of [
+      '',
+      'x'.repeat(5000),
+      `${Number(issuedAt) - 3_600_000}.${genuine.split('.')[1]}`,
+      `${issuedAt}.forged`,
+      signupFormStamp(Date.now() + 60_000),
+      signupFormStamp(Date.now() - 25 * 3_600_000),
+    ]) {
+      const fields = payload()
+      await expectNeutralRefusal(await postPage({ ...fields, formStartedAt }), fields.businessEmail)
+    }
+  })
+
 
   test('signed in through the identity provider: the email is filled in, and the new business is linked', async () => {
     const user = await insertUser(db, { email: `linked-${Date.now()}@example.com` })
     const cookie = await sessionCookieFor({ user })
     const page = await callRoute(createAccountLoader, '/create-account', { headers: { Cookie: cookie } })
-    expect(await page.json()).toEqual({ signedInEmail: user.email })
+    expect(await page.json()).toMatchObject({ signedInEmail: user.email })
 
     const res = await postPage(payload({ businessEmail: user.email }), { cookie })
     expect(res.status).toBe(302)

@@ -49,6 +49,13 @@ new Gauge({
   },
 })
 
+export const signupRefusals = new Counter({
+  name: 'eventshout_signup_refusals_total',
+  help: 'Registration form posts refused as robotic, by reason (honeypot, stamp, too_fast, stale).',
+  labelNames: ['reason'] as const,
+  registers,
+})
+
 export const pageCacheHits = new Counter({
   name: 'eventshout_page_cache_hits_total',
   help: 'Shareable pages served from the shared page cache.',
