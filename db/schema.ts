@@ -458,6 +458,34 @@ export const ptdiseaseAudit = pgTable(
 
 export type PtDiseaseAudit = typeof ptdiseaseAudit.$inferSelect
 
+/**
+ * Append-only trail of every moderation decision (a trigger refuses UPDATE and DELETE, as for the patient records):
+ * who (`actorUserId`/`actorEmail`; none for the platform's own decisions), when, what (`action` on an ad or a
+ * business) and why.
+ */
+export const moderationAudit = pgTable(
+  'moderation_audit',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    occurredAt: createdNow('occurredAt'),
+    actorUserId: uuid('actorUserId'),
+    actorEmail: varchar('actorEmail', { length: 255 }).notNull().default(''),
+    action: varchar('action', { length: 30 }).notNull(),
+    /** No foreign keys: the trail outlives the ad and the business. */
+    eventID: integer('eventID'),
+    businessID: integer('businessID'),
+    /** The decision was on a pending edit of a live ad. */
+    revision: boolean('revision').notNull().default(false),
+    reason: text('reason').notNull().default(''),
+  },
+  (t) => [
+    index('moderation_audit_event_idx').on(t.eventID, t.occurredAt),
+    index('moderation_audit_occurred_idx').on(t.occurredAt),
+  ],
+)
+
+export type ModerationAuditEntry = typeof moderationAudit.$inferSelect
+
 /** The last run of each scheduled job, shared by every server, so a job runs once per period across all of them. */
 export const jobRuns = pgTable('job_runs', {
   name: varchar('name', { length: 64 }).primaryKey(),

@@ -1,5 +1,5 @@
 /** One item of the moderation queue: the ad (or the edit of a live ad) with its card, and the reviewer's buttons. */
-import { Form, useNavigation } from '@remix-run/react'
+import { Form, Link, useNavigation } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import {
   REJECTION_REASON_MAX,
@@ -86,7 +86,13 @@ export function PendingEventItem({
           {event.eventTitle}
         </h2>
         <dl className="mt-4 grid gap-2">
-          <Field label="Event ID">{event.eventID}</Field>
+          <Field label="Event ID">
+            {event.eventID} (
+            <Link to={`/admin/events/${event.eventID}`} className="text-brand-700 underline">
+              decisions so far
+            </Link>
+            )
+          </Field>
           <Field label="Business">{event.businessName}</Field>
           <Field label="Uploaded">
             <time dateTime={event.createdDate}>{event.uploadedAt}</time>

@@ -17,6 +17,7 @@ import { businessPublicColumns } from './event.server.ts'
 import type { ReviewInput, RevisionChange } from './moderation-schema.ts'
 import { enqueueRevisionDecidedEmail } from './notifications.server.ts'
 import { announcePublicPagesChanged } from './public-pages-changes.server.ts'
+import { recordModerationDecision } from './moderation-audit.server.ts'
 
 /** An open revision is pending or sent back; at most one per event (a unique partial index). */
 const OPEN_STATUSES = ['pending', CHANGES_REQUESTED]
@@ -303,6 +304,15 @@ function decideOnRevision(
           }
     // Written after the ad, so an approval's email names the new version.
     await enqueueRevisionDecidedEmail(tx, { eventID, decision: status, reason, origin })
+    const { businessID } = event
+    await recordModerationDecision(tx, {
+      action,
+      actorUserId: reviewerId,
+      eventID,
+      businessID,
+      revision: true,
+      reason,
+    })
     return decided
   })
 }

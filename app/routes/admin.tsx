@@ -92,7 +92,11 @@ export default function AdminModeration() {
         <Link to="/admin/categories" className="font-medium text-brand-700 underline">
           Categories
         </Link>{' '}
-        (the ads' categories).
+        (the ads' categories),{' '}
+        <Link to="/admin/audit" className="font-medium text-brand-700 underline">
+          Audit
+        </Link>{' '}
+        (every decision, as CSV).
       </p>
 
       <Form method="get" className="mt-6 flex flex-wrap items-end gap-3">
