@@ -6,6 +6,7 @@ import {
   reviewFormSchema,
   type ReviewQueueItem,
 } from '#app/models/moderation-schema.ts'
+import { BulkApproveCheckbox } from './bulk-approve-form.tsx'
 import { useCheckedForm, type FormReply } from './checked-form.tsx'
 import { CustomerEventCard } from './customer-event-card.tsx'
 import { FormField } from './form-field.tsx'
@@ -85,6 +86,7 @@ export function PendingEventItem({
         <h2 id={`pending-${event.eventID}`} className="text-xl font-bold break-words text-ink">
           {event.eventTitle}
         </h2>
+        <BulkApproveCheckbox eventID={event.eventID} />
         <dl className="mt-4 grid gap-2">
           <Field label="Event ID">
             {event.eventID} (

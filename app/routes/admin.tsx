@@ -2,6 +2,7 @@ import '#app/zod-config.ts'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { BulkApproveForm } from '#app/components/bulk-approve-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { otherMessages, PendingEventItem } from '#app/components/pending-event-review.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
@@ -153,6 +154,7 @@ export default function AdminModeration() {
         </p>
       ) : null}
 
+      {events.length ? <BulkApproveForm date={date} count={events.length} /> : null}
       {events.length === 0 ? (
         <p className="mt-8 rounded-md border border-slate-200 bg-slate-50 px-4 py-6 text-center text-slate-700">
           {emptyText}

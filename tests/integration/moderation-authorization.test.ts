@@ -1,10 +1,12 @@
+import { eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { loader as auditPageLoader } from '#app/routes/admin_.audit.tsx'
 import { loader as auditCsvLoader } from '#app/routes/admin_.audit[.]csv.ts'
 import { loader as adminEventLoader } from '#app/routes/admin_.events.$id.tsx'
+import { action as bulkApproveAction, loader as bulkApproveLoader } from '#app/routes/admin_.bulk-approve.tsx'
 import { db } from '#db/client.server.ts'
 import { insertUser } from '#db/factories.ts'
-import type { Event } from '#db/schema.ts'
+import { events, type Event } from '#db/schema.ts'
 import { sessionCookieFor } from '#tests/support/auth.ts'
 import { insertBusiness } from '#tests/support/events.ts'
 import { paidAdAwaitingReview } from '#tests/support/moderation.ts'
@@ -31,16 +33,22 @@ function adminRoutes(): Array<[string, Handler, string, 'GET' | 'POST', Record<s
     ['the audit page', auditPageLoader, '/admin/audit', 'GET', {}],
     ['the audit CSV', auditCsvLoader, '/admin/audit.csv?from=2026-01-01&to=2026-01-31', 'GET', {}],
     ["an ad's admin page", adminEventLoader, `/admin/events/${id}`, 'GET', { id }],
+    ['bulk approval (page)', bulkApproveLoader, '/admin/bulk-approve', 'GET', {}],
+    ['bulk approval', bulkApproveAction, '/admin/bulk-approve', 'POST', {}],
   ]
 }
 
-function call(handler: Handler, path: string, method: string, params: Record<string, string>, cookie?: string) {
+function call(
+  handler: Handler,
+  path: string,
+  method: string,
+  params: Record<string, string>,
+  cookie?: string,
+) {
   return callRoute(handler, path, {
     method,
     params,
-    ...(method === 'POST'
-      ? { body: new URLSearchParams({ eventID: String(event.eventID) }) }
-      : {}),
+    ...(method === 'POST' ? { body: new URLSearchParams({ eventID: String(event.eventID) }) } : {}),
     headers: {
       ...(cookie ? { Cookie: cookie } : {}),
       ...(method === 'POST' ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
@@ -61,6 +69,9 @@ describe('moderation is for administrators only', () => {
     for (const [name, handler, path, method, params] of adminRoutes()) {
       expect((await call(handler, path, method, params, advertiserCookie)).status, name).toBe(403)
     }
+    // Nothing a refused caller sent was decided.
+    const [after] = await db.select().from(events).where(eq(events.eventID, event.eventID))
+    expect(after!.eventStatus).toBe('pending')
   })
 
   test('a clinician gets 403', async () => {
