@@ -486,6 +486,43 @@ export const moderationAudit = pgTable(
 
 export type ModerationAuditEntry = typeof moderationAudit.$inferSelect
 
+/**
+ * Visitors' reports of an ad. A visitor is a keyed hash of their address (`reporterKey`, never the address); one open
+ * report per visitor and ad. Open until an administrator dismisses the ad's reports or takes the ad down (upheld).
+ */
+export const adReports = pgTable(
+  'ad_reports',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    createdAt: createdNow('createdAt'),
+    eventID: integer('eventID')
+      .notNull()
+      .references(() => events.eventID, { onDelete: 'cascade' }),
+    reporterKey: varchar('reporterKey', { length: 64 }).notNull(),
+    reason: varchar('reason', { length: 20 }).notNull(),
+    details: varchar('details', { length: 1000 }).notNull().default(''),
+    /** open, dismissed, upheld. */
+    status: varchar('status', { length: 10 }).notNull().default('open'),
+    resolvedAt: timestamp('resolvedAt', { withTimezone: true, mode: 'date' }),
+    resolvedByUserId: uuid('resolvedByUserId').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    uniqueIndex('ad_reports_open_per_visitor_unique')
+      .on(t.eventID, t.reporterKey)
+      .where(sql`"status" = 'open'`),
+    index('ad_reports_open_idx')
+      .on(t.eventID, t.createdAt)
+      .where(sql`"status" = 'open'`),
+    check('ad_reports_status_check', sql`${t.status} in ('open', 'dismissed', 'upheld')`),
+    check(
+      'ad_reports_reason_check',
+      sql`${t.reason} in ('misleading', 'offensive', 'spam', 'wrong_date_or_place', 'other')`,
+    ),
+  ],
+)
+
+export type AdReport = typeof adReports.$inferSelect
+
 /** The last run of each scheduled job, shared by every server, so a job runs once per period across all of them. */
 export const jobRuns = pgTable('job_runs', {
   name: varchar('name', { length: 64 }).primaryKey(),

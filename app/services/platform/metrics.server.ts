@@ -56,6 +56,12 @@ export const signupRefusals = new Counter({
   registers,
 })
 
+export const moderationDigestsSent = new Counter({
+  name: 'eventshout_moderation_digest_emails_total',
+  help: 'Daily moderation digests queued to administrators (one per administrator and day when something waits).',
+  registers,
+})
+
 export const pageCacheHits = new Counter({
   name: 'eventshout_page_cache_hits_total',
   help: 'Shareable pages served from the shared page cache.',
