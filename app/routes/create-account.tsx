@@ -42,11 +42,7 @@ import {
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { redirectWithToast } from '#app/services/http/toast.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
-import {
-  isHumanSignup,
-  SIGNUP_NEUTRAL_REFUSAL,
-  signupFormStamp,
-} from '#app/services/moderation/signup-guard.server.ts'
+import { formStamp, isHumanPost, NEUTRAL_REFUSAL } from '#app/services/moderation/robot-guard.server.ts'
 
 export const meta: MetaFunction = () => [
   { title: `Create Business Account — ${PRODUCT_NAME}` },
@@ -59,7 +55,7 @@ const ENHANCED_FIELD = 'js'
 export async function loader({ request }: LoaderFunctionArgs) {
   if (await getBusiness(request)) throw redirect('/dashboard')
   const user = await getUser(request)
-  return { signedInEmail: user?.email ?? null, formStartedAt: signupFormStamp() }
+  return { signedInEmail: user?.email ?? null, formStartedAt: formStamp() }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -77,8 +73,8 @@ export async function action({ request }: ActionFunctionArgs) {
     success: null,
   })
 
-  if (!isHumanSignup(formData)) {
-    return data(formErrorReply(SIGNUP_NEUTRAL_REFUSAL), { status: 400 })
+  if (!isHumanPost(formData, { form: 'signup' })) {
+    return data(formErrorReply(NEUTRAL_REFUSAL), { status: 400 })
   }
 
   let submission

@@ -13,7 +13,7 @@ import {
 import { verifyPassword } from '#app/utils/password.server.ts'
 import type { AppError } from '#app/utils/app-error.ts'
 import { registerBusiness } from '#app/services/accounts/registration.server.ts'
-import { signupFormStamp } from '#app/services/moderation/signup-guard.server.ts'
+import { formStamp } from '#app/services/moderation/robot-guard.server.ts'
 import { JSON_OR_FORM_CONTENT_TYPE_MESSAGE } from '#app/services/http/request-body.server.ts'
 import { sessionCookie } from '#app/services/accounts/session.server.ts'
 import {
@@ -76,7 +76,7 @@ function postPage(
   { js = false, cookie, path = '/create-account' }: { js?: boolean; cookie?: string; path?: string } = {},
 ) {
   // A person's pace: the form was drawn a minute ago (a test may post its own stamp).
-  const body = new URLSearchParams({ formStartedAt: signupFormStamp(Date.now() - 60_000), ...fields })
+  const body = new URLSearchParams({ formStartedAt: formStamp(Date.now() - 60_000), ...fields })
   if (js) body.set('js', '1')
   const handler = path === '/create-account' ? createAccountAction : createBusinessAccountAction
   return callRoute(handler, path, {
@@ -209,20 +209,20 @@ describe('registration page (/create-account and /create-business-account)', () 
     const fields = payload()
     await expectNeutralRefusal(await postPage({ ...fields, formStartedAt }), fields.businessEmail)
     // The same form a person fills in at a person's pace is accepted.
-    const later = signupFormStamp(Date.now() - 5_000)
+    const later = formStamp(Date.now() - 5_000)
     expect((await postPage({ ...fields, formStartedAt: later })).status).toBe(302)
   })
 
   test('a missing, tampered, future or day-old form stamp is refused the same way', async () => {
-    const genuine = signupFormStamp(Date.now() - 60_000)
+    const genuine = formStamp(Date.now() - 60_000)
     const [issuedAt] = genuine.split('.')
     for (const formStartedAt of [
       '',
       'x'.repeat(5000),
       `${Number(issuedAt) - 3_600_000}.${genuine.split('.')[1]}`,
       `${issuedAt}.forged`,
-      signupFormStamp(Date.now() + 60_000),
-      signupFormStamp(Date.now() - 25 * 3_600_000),
+      formStamp(Date.now() + 60_000),
+      formStamp(Date.now() - 25 * 3_600_000),
     ]) {
       const fields = payload()
       await expectNeutralRefusal(await postPage({ ...fields, formStartedAt }), fields.businessEmail)

@@ -6,17 +6,17 @@ import {
   SIGNUP_STARTED_FIELD,
 } from '#app/constants.ts'
 import { getEnv } from '../platform/env.server.ts'
-import { signupRefusals } from '../platform/metrics.server.ts'
+import { robotRefusals } from '../platform/metrics.server.ts'
 
 /** What a refused robot reads: nothing about why. */
-export const SIGNUP_NEUTRAL_REFUSAL = 'Your submission could not be processed.'
+export const NEUTRAL_REFUSAL = 'Your submission could not be processed.'
 
 function signature(issuedAt: string, secret: string) {
-  return crypto.createHmac('sha256', `signup-form:${secret}`).update(issuedAt).digest('base64url')
+  return crypto.createHmac('sha256', `form-stamp:${secret}`).update(issuedAt).digest('base64url')
 }
 
-/** The signed moment the registration form is drawn (`ms.signature`). */
-export function signupFormStamp(now = Date.now()) {
+/** The signed moment a guarded form (registration, reporting an ad) is drawn (`ms.signature`). */
+export function formStamp(now = Date.now()) {
   const issuedAt = String(now)
   return `${issuedAt}.${signature(issuedAt, getEnv().sessionSecrets[0]!)}`
 }
@@ -34,21 +34,28 @@ function stampAge(stamp: FormDataEntryValue | null, now: number): number | null 
 }
 
 /**
- * Whether a registration post looks like a person's: the honeypot empty, and the form's stamp genuine, at least
- * SIGNUP_MIN_FILL_MS old and at most SIGNUP_FORM_MAX_AGE_MS. A refusal is counted, never logged with the address.
+ * Whether a guarded form's post looks like a person's: the honeypot empty, and the form's stamp genuine, at least
+ * `minFillMs` old and at most SIGNUP_FORM_MAX_AGE_MS. A refusal is counted by form and reason, never logged.
  */
-export function isHumanSignup(formData: FormData, now = Date.now()) {
+export function isHumanPost(
+  formData: FormData,
+  {
+    form,
+    minFillMs = SIGNUP_MIN_FILL_MS,
+    now = Date.now(),
+  }: { form: 'signup' | 'report'; minFillMs?: number; now?: number },
+) {
   const honeypotFilled = Boolean(formData.get(SIGNUP_HONEYPOT_FIELD))
   const age = stampAge(formData.get(SIGNUP_STARTED_FIELD), now)
   const reason = honeypotFilled
     ? 'honeypot'
     : age === null
       ? 'stamp'
-      : age < SIGNUP_MIN_FILL_MS
+      : age < minFillMs
         ? 'too_fast'
         : age > SIGNUP_FORM_MAX_AGE_MS
           ? 'stale'
           : null
-  if (reason) signupRefusals.inc({ reason })
+  if (reason) robotRefusals.inc({ form, reason })
   return reason === null
 }
