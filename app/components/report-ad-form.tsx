@@ -3,7 +3,7 @@ import { Form, useNavigation } from '@remix-run/react'
 import { SIGNUP_HONEYPOT_FIELD, SIGNUP_STARTED_FIELD } from '#app/constants.ts'
 import { REPORT_DETAILS_MAX, REPORT_REASONS } from '#app/models/report-rules.ts'
 import { reportFormSchema } from '#app/models/report-schema.ts'
-import { useCheckedForm, type FormReply } from './checked-form.tsx'
+import { formStartedAt as stampToSend, useCheckedForm, type FormReply } from './checked-form.tsx'
 import { FormField } from './form-field.tsx'
 import { zodCheck } from './zod-check.ts'
 
@@ -42,7 +42,11 @@ export function ReportAdForm({
           ))}
         </div>
       ) : null}
-      <input type="hidden" name={SIGNUP_STARTED_FIELD} value={formStartedAt} />
+      <input
+        type="hidden"
+        name={SIGNUP_STARTED_FIELD}
+        value={stampToSend(reply, formStartedAt, SIGNUP_STARTED_FIELD)}
+      />
       <div aria-hidden className="hidden">
         <label htmlFor="report-ad-nickname">Leave this field empty</label>
         <input id="report-ad-nickname" name={SIGNUP_HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" />

@@ -9,7 +9,7 @@ import {
   useHydrated,
 } from '#app/components/account-ui.tsx'
 import { TextField } from '#app/components/form-field.tsx'
-import { useCheckedForm } from '#app/components/checked-form.tsx'
+import { formStartedAt as stampToSend, useCheckedForm } from '#app/components/checked-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { toast } from '#app/components/toaster.tsx'
 import {
@@ -234,7 +234,11 @@ export default function CreateAccount() {
 
         <Form method="post" {...formProps} className="mt-6 space-y-8">
           {hydrated ? <input type="hidden" name={ENHANCED_FIELD} value="1" /> : null}
-          <input type="hidden" name={SIGNUP_STARTED_FIELD} value={formStartedAt} />
+          <input
+            type="hidden"
+            name={SIGNUP_STARTED_FIELD}
+            value={stampToSend(actionData?.result, formStartedAt, SIGNUP_STARTED_FIELD)}
+          />
           <div aria-hidden className="hidden">
             <label htmlFor="create-business-account-nickname">Leave this field empty</label>
             <input

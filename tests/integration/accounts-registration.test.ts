@@ -213,6 +213,13 @@ describe('registration page (/create-account and /create-business-account)', () 
     expect((await postPage({ ...fields, formStartedAt: later })).status).toBe(302)
   })
 
+  test('a refused post gives its stamp back, so a person who corrects a field is not refused as too quick', async () => {
+    const stamp = formStamp(Date.now() - 60_000)
+    const res = await postPage(payload({ businessZip: '1', formStartedAt: stamp }))
+    expect(res.status).toBe(400)
+    expect(((await res.json()) as PageResult).result.initialValue?.formStartedAt).toBe(stamp)
+  })
+
   test('a missing, tampered, future or day-old form stamp is refused the same way', async () => {
     const genuine = formStamp(Date.now() - 60_000)
     const [issuedAt] = genuine.split('.')
