@@ -1,12 +1,19 @@
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import '#app/zod-config.ts'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
-import { Link, useLoaderData } from '@remix-run/react'
+import { Link, useActionData, useLoaderData } from '@remix-run/react'
+import { BusinessTrustForm } from '#app/components/business-trust-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { ModerationAuditTable } from '#app/components/moderation-audit-table.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { requireRole } from '#app/services/accounts/auth.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
+import { trustFormSchema } from '#app/models/trust-schema.ts'
+import { parseFormSubmission } from '#app/services/http/form-submission.server.ts'
+import { readFormData } from '#app/services/http/request-body.server.ts'
+import { redirectWithToast } from '#app/services/http/toast.server.ts'
 import { adModerationRecord } from '#app/services/moderation/audit-trail.server.ts'
+import { changeTrust, trustOf } from '#app/services/moderation/trust.server.ts'
 
 export const meta: MetaFunction<typeof loader> = ({ data: page }) => [
   { title: `${page ? page.event.eventTitle : 'Ad'} · Moderation · ${PRODUCT_NAME}` },
@@ -28,6 +35,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
           paymentStatus: event.paymentStatus,
         },
         trail,
+        trust: await trustOf(event.businessID),
       },
       { headers: { 'Cache-Control': 'no-store' } },
     )
@@ -36,8 +44,33 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
 }
 
+/** Grants or revokes the ad's business's trust, with a reason (400 with the message without one). */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const admin = await requireRole(request, 'admin')
+  const form = await readFormData(request).catch((error: unknown) => {
+    throw errorResponse(error, { request })
+  })
+  const submission = parseFormSubmission(form, trustFormSchema)
+  if (submission.status !== 'success') {
+    const messages = [...new Set(Object.values(submission.error ?? {}).flat())]
+    return data({ message: messages.join(' ') || 'The form could not be read.' }, { status: 400 })
+  }
+  try {
+    // The business is the ad's own: a tampered business id is refused, not applied to another business.
+    const { event } = await adModerationRecord(params.id)
+    const { intent, businessID, reason } = submission.value
+    if (businessID !== event.businessID)
+      return data({ message: 'That is not this ad’s business.' }, { status: 400 })
+    const toast = await changeTrust(businessID, { granted: intent === 'grant', reason, adminId: admin.id })
+    return redirectWithToast(`/admin/events/${event.eventID}`, toast)
+  } catch (error) {
+    return errorResponse(error, { request, reply: (refusal) => ({ message: refusal.message }) })
+  }
+}
+
 export default function AdminEvent() {
-  const { event, trail } = useLoaderData<typeof loader>()
+  const { event, trail, trust } = useLoaderData<typeof loader>()
+  const refused = useActionData<typeof action>()
   return (
     <main className="mx-auto max-w-4xl px-4 py-10">
       <p className="text-sm">
@@ -59,6 +92,12 @@ export default function AdminEvent() {
           The ad as customers see it
         </Link>
       </p>
+      <BusinessTrustForm
+        businessID={event.businessID}
+        trusted={trust.trusted}
+        because={trust.because}
+        refusal={refused?.message}
+      />
       <h2 className="mt-8 text-xl font-semibold text-ink">Moderation decisions</h2>
       <ModerationAuditTable rows={trail} caption={`Moderation decisions on ${event.eventTitle}`} />
     </main>

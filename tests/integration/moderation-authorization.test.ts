@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { loader as auditPageLoader } from '#app/routes/admin_.audit.tsx'
 import { loader as auditCsvLoader } from '#app/routes/admin_.audit[.]csv.ts'
-import { loader as adminEventLoader } from '#app/routes/admin_.events.$id.tsx'
+import { action as adminEventAction, loader as adminEventLoader } from '#app/routes/admin_.events.$id.tsx'
 import { action as reportsAction, loader as reportsLoader } from '#app/routes/admin_.reports.tsx'
 import { action as bulkApproveAction, loader as bulkApproveLoader } from '#app/routes/admin_.bulk-approve.tsx'
 import { db } from '#db/client.server.ts'
@@ -36,6 +36,7 @@ function adminRoutes(): Array<[string, Handler, string, 'GET' | 'POST', Record<s
     ["an ad's admin page", adminEventLoader, `/admin/events/${id}`, 'GET', { id }],
     ['bulk approval (page)', bulkApproveLoader, '/admin/bulk-approve', 'GET', {}],
     ['bulk approval', bulkApproveAction, '/admin/bulk-approve', 'POST', {}],
+    ['granting trust', adminEventAction, `/admin/events/${id}`, 'POST', { id }],
     ['the reports page', reportsLoader, '/admin/reports', 'GET', {}],
     ['dismissing reports', reportsAction, '/admin/reports?intent=dismiss', 'POST', {}],
   ]
