@@ -4,6 +4,7 @@ import { getLiveEventsPage } from '#app/models/cached-listing.server.ts'
 import { EMPTY_CALENDAR_FILTERS } from '#app/models/calendar-filters.ts'
 import { action as reviewAction } from '#app/routes/admin.tsx'
 import { action as adminEventAction, loader as adminEventLoader } from '#app/routes/admin_.events.$id.tsx'
+import { loader as checkoutLoader } from '#app/routes/checkout.tsx'
 import { payWithTestCard } from '#app/services/payments/payment-completion.server.ts'
 import { changeTrust, trustOf } from '#app/services/moderation/trust.server.ts'
 import { getEnv, resetEnvCache } from '#app/services/platform/env.server.ts'
@@ -174,4 +175,21 @@ describe('the trust form on an ad’s admin page', () => {
     })
     expect(((await page.json()) as { trust: { trusted: boolean } }).trust.trusted).toBe(true)
   })
+})
+
+test('the checkout says before paying whether the ad goes live at once or after review', async () => {
+  const owner = await insertBusiness(db)
+  const ad = await insertTestEvent(owner, {
+    eventStatus: 'pending',
+    paymentStatus: 'pending',
+    showAdOnDates: [addDaysIso(today, 2)],
+  })
+  const cookie = await sessionCookieFor({ business: owner })
+  const checkout = async () =>
+    (await (
+      await callRoute(checkoutLoader, `/checkout?eventID=${ad.eventID}`, { headers: { Cookie: cookie } })
+    ).json()) as { goesLiveAtPayment: boolean }
+  expect((await checkout()).goesLiveAtPayment).toBe(false)
+  await changeTrust(owner.businessID, { granted: true, reason: 'Regular', adminId: admin.id })
+  expect((await checkout()).goesLiveAtPayment).toBe(true)
 })
