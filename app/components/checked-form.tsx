@@ -18,15 +18,6 @@ export interface FormReply {
   error?: Record<string, string[] | null | undefined> | null
 }
 
-/**
- * The form's stamp of when it was drawn (the minimum fill time): the one a refused post sent back, so a person who
- * corrects a field is not refused for answering quickly the second time, else the page's fresh one.
- */
-export function formStartedAt(reply: FormReply | null | undefined, drawnAt: string, field: string) {
-  const sent = reply?.initialValue?.[field]
-  return typeof sent === 'string' && sent ? sent : drawnAt
-}
-
 export type FieldValues = Record<string, string>
 /** Every value of each field, for fields that repeat (checkboxes of one name). */
 export type FieldLists = Record<string, string[]>

@@ -3,7 +3,7 @@ import { Form, useNavigation } from '@remix-run/react'
 import { SIGNUP_HONEYPOT_FIELD, SIGNUP_STARTED_FIELD } from '#app/constants.ts'
 import { REPORT_DETAILS_MAX, REPORT_REASONS } from '#app/models/report-rules.ts'
 import { reportFormSchema } from '#app/models/report-schema.ts'
-import { formStartedAt as stampToSend, useCheckedForm, type FormReply } from './checked-form.tsx'
+import { useCheckedForm, type FormReply } from './checked-form.tsx'
 import { FormField } from './form-field.tsx'
 import { zodCheck } from './zod-check.ts'
 
@@ -45,7 +45,8 @@ export function ReportAdForm({
       <input
         type="hidden"
         name={SIGNUP_STARTED_FIELD}
-        value={stampToSend(reply, formStartedAt, SIGNUP_STARTED_FIELD)}
+        // A refused post's own stamp, so correcting a field is not refused as too quick.
+        value={String(reply?.initialValue?.[SIGNUP_STARTED_FIELD] ?? formStartedAt)}
       />
       <div aria-hidden className="hidden">
         <label htmlFor="report-ad-nickname">Leave this field empty</label>

@@ -9,15 +9,10 @@ import {
   useHydrated,
 } from '#app/components/account-ui.tsx'
 import { TextField } from '#app/components/form-field.tsx'
-import { formStartedAt as stampToSend, useCheckedForm } from '#app/components/checked-form.tsx'
+import { useCheckedForm } from '#app/components/checked-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { toast } from '#app/components/toaster.tsx'
-import {
-  DELAY_AFTER_REGISTRATION_MS,
-  PRODUCT_NAME,
-  SIGNUP_HONEYPOT_FIELD,
-  SIGNUP_STARTED_FIELD,
-} from '#app/constants.ts'
+import { DELAY_AFTER_REGISTRATION_MS, PRODUCT_NAME, SIGNUP_HONEYPOT_FIELD } from '#app/constants.ts'
 import { registrationSchema } from '#app/models/business-schema.ts'
 import {
   DUPLICATE_EMAIL_MESSAGE,
@@ -42,7 +37,12 @@ import {
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { redirectWithToast } from '#app/services/http/toast.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
-import { formStamp, isHumanPost, NEUTRAL_REFUSAL } from '#app/services/moderation/robot-guard.server.ts'
+import {
+  isHumanPost,
+  NEUTRAL_REFUSAL,
+  signupStampCookie,
+  signupStampFrom,
+} from '#app/services/moderation/robot-guard.server.ts'
 
 export const meta: MetaFunction = () => [
   { title: `Create Business Account — ${PRODUCT_NAME}` },
@@ -55,7 +55,11 @@ const ENHANCED_FIELD = 'js'
 export async function loader({ request }: LoaderFunctionArgs) {
   if (await getBusiness(request)) throw redirect('/dashboard')
   const user = await getUser(request)
-  return { signedInEmail: user?.email ?? null, formStartedAt: formStamp() }
+  const stampCookie = signupStampCookie(request)
+  return data(
+    { signedInEmail: user?.email ?? null },
+    stampCookie ? { headers: { 'Set-Cookie': stampCookie } } : undefined,
+  )
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -73,7 +77,7 @@ export async function action({ request }: ActionFunctionArgs) {
     success: null,
   })
 
-  if (!isHumanPost(formData, { form: 'signup' })) {
+  if (!isHumanPost(formData, { form: 'signup', stamp: signupStampFrom(request) })) {
     return data(formErrorReply(NEUTRAL_REFUSAL), { status: 400 })
   }
 
@@ -137,7 +141,7 @@ function Optional() {
 }
 
 export default function CreateAccount() {
-  const { signedInEmail, formStartedAt } = useLoaderData<typeof loader>()
+  const { signedInEmail } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const navigate = useNavigate()
@@ -234,11 +238,6 @@ export default function CreateAccount() {
 
         <Form method="post" {...formProps} className="mt-6 space-y-8">
           {hydrated ? <input type="hidden" name={ENHANCED_FIELD} value="1" /> : null}
-          <input
-            type="hidden"
-            name={SIGNUP_STARTED_FIELD}
-            value={stampToSend(actionData?.result, formStartedAt, SIGNUP_STARTED_FIELD)}
-          />
           <div aria-hidden className="hidden">
             <label htmlFor="create-business-account-nickname">Leave this field empty</label>
             <input

@@ -81,7 +81,6 @@ test('registration shows the field rules, then creates the account and goes to s
   // The robot traps are out of sight and out of the accessibility tree.
   await expect(page.locator('input[name="nickname"]')).toBeHidden()
   await expect(page.getByRole('textbox', { name: 'Leave this field empty' })).toHaveCount(0)
-  await expect(page.locator('input[name="formStartedAt"]')).toHaveAttribute('type', 'hidden')
   await fillRegistration(page, uniqueEmail('reg'))
   await page.getByLabel('Verify Password').fill('different1')
   await page.getByLabel('Website').fill('cornerbooks.example')
@@ -119,7 +118,7 @@ test.describe('without JavaScript', () => {
     await page.goto('/create-business-account')
     await fillRegistration(page, email)
     await page.getByLabel('ZIP Code').fill('123')
-    // A person's pace (the minimum fill time); the corrected form keeps its stamp, so the second post need not wait.
+    // A person's pace (the minimum fill time); the stamp cookie is kept, so the corrected post need not wait.
     await page.waitForTimeout(SIGNUP_MIN_FILL_MS)
     await page.getByRole('button', { name: 'Create Account' }).click()
     await expect(page.getByText('ZIP code must be at least 5 characters')).toBeVisible()

@@ -73,17 +73,28 @@ function payload(overrides: Partial<Record<keyof RegistrationInput, string>> = {
 
 function postPage(
   fields: Record<string, string>,
-  { js = false, cookie, path = '/create-account' }: { js?: boolean; cookie?: string; path?: string } = {},
+  {
+    js = false,
+    cookie,
+    path = '/create-account',
+    // A person's pace: the form was drawn a minute ago (its stamp is the cookie the page set).
+    stamp = formStamp(Date.now() - 60_000),
+  }: { js?: boolean; cookie?: string; path?: string; stamp?: string | null } = {},
 ) {
-  // A person's pace: the form was drawn a minute ago (a test may post its own stamp).
-  const body = new URLSearchParams({ formStartedAt: formStamp(Date.now() - 60_000), ...fields })
+  const body = new URLSearchParams(fields)
   if (js) body.set('js', '1')
   const handler = path === '/create-account' ? createAccountAction : createBusinessAccountAction
+  const cookies = [cookie, stamp === null ? null : `signup_started=${stamp}`].filter(Boolean).join('; ')
   return callRoute(handler, path, {
     method: 'POST',
     body,
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(cookie ? { Cookie: cookie } : {}) },
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(cookies ? { Cookie: cookies } : {}) },
   })
+}
+
+/** The stamp in the registration page's Set-Cookie (null when it set none). */
+function stampSetBy(res: Response) {
+  return /signup_started=([^;]+)/.exec(res.headers.get('Set-Cookie') ?? '')?.[1] ?? null
 }
 
 function postApi(body: unknown, contentType = 'application/json') {
@@ -205,37 +216,50 @@ describe('registration page (/create-account and /create-business-account)', () 
 
   test('a quick robotic post (form drawn a moment ago) is refused without saying why', async () => {
     const page = await callRoute(createAccountLoader, '/create-account')
-    const { formStartedAt } = (await page.json()) as { formStartedAt: string }
+    const stamp = stampSetBy(page)
+    expect(page.headers.get('Set-Cookie')).toMatch(/; Path=\/; Max-Age=86400; HttpOnly; SameSite=Lax$/)
     const fields = payload()
-    await expectNeutralRefusal(await postPage({ ...fields, formStartedAt }), fields.businessEmail)
+    await expectNeutralRefusal(await postPage(fields, { stamp }), fields.businessEmail)
     // The same form a person fills in at a person's pace is accepted.
-    const later = formStamp(Date.now() - 5_000)
-    expect((await postPage({ ...fields, formStartedAt: later })).status).toBe(302)
+    expect((await postPage(fields, { stamp: formStamp(Date.now() - 5_000) })).status).toBe(302)
   })
 
-  test('a refused post gives its stamp back, so a person who corrects a field is not refused as too quick', async () => {
-    const stamp = formStamp(Date.now() - 60_000)
-    const res = await postPage({ ...payload({ businessZip: '1' }), formStartedAt: stamp })
-    expect(res.status).toBe(400)
-    expect(((await res.json()) as PageResult).result.initialValue?.formStartedAt).toBe(stamp)
+  test('the page keeps a usable stamp (a corrected form is not refused as too quick) and replaces a bad one', async () => {
+    const usable = formStamp(Date.now() - 60_000)
+    const again = await callRoute(createAccountLoader, '/create-account', {
+      headers: { Cookie: `signup_started=${usable}` },
+    })
+    expect(stampSetBy(again)).toBeNull()
+    for (const bad of [`${usable.split('.')[0]}.forged`, formStamp(Date.now() - 25 * 3_600_000)]) {
+      const page = await callRoute(createAccountLoader, '/create-account', {
+        headers: { Cookie: `signup_started=${bad}` },
+      })
+      expect(stampSetBy(page)).toMatch(/^\d+\.[\w-]+$/)
+    }
   })
 
   test('a missing, tampered, future or day-old form stamp is refused the same way', async () => {
     const genuine = formStamp(Date.now() - 60_000)
-    const [issuedAt] = genuine.split('.')
-    for (const formStartedAt of [
+    const [issuedAt, signature] = genuine.split('.')
+    for (const stamp of [
+      null,
       '',
       'x'.repeat(5000),
-      `${Number(issuedAt) - 3_600_000}.${genuine.split('.')[1]}`,
+      `${Number(issuedAt) - 3_600_000}.${signature}`,
       `${issuedAt}.forged`,
       formStamp(Date.now() + 60_000),
       formStamp(Date.now() - 25 * 3_600_000),
     ]) {
       const fields = payload()
-      await expectNeutralRefusal(await postPage({ ...fields, formStartedAt }), fields.businessEmail)
+      await expectNeutralRefusal(await postPage(fields, { stamp }), fields.businessEmail)
     }
+    // In the form instead of the cookie, it counts for nothing.
+    const fields = payload()
+    await expectNeutralRefusal(
+      await postPage({ ...fields, formStartedAt: genuine }, { stamp: null }),
+      fields.businessEmail,
+    )
   })
-
 
   test('signed in through the identity provider: the email is filled in, and the new business is linked', async () => {
     const user = await insertUser(db, { email: `linked-${Date.now()}@example.com` })
