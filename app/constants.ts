@@ -69,6 +69,14 @@ export const DEFAULT_CATEGORIES = [
 
 /** Accounts one address may register per hour unless REGISTRATIONS_PER_ADDRESS_PER_HOUR says otherwise. */
 export const DEFAULT_REGISTRATIONS_PER_ADDRESS_PER_HOUR = 20
+/** A registration form posted sooner than this after it was drawn is a robot's (a person needs longer to fill it). */
+export const SIGNUP_MIN_FILL_MS = 3000
+/** A registration form drawn longer ago than this is refused too (its stamp could otherwise be replayed forever). */
+export const SIGNUP_FORM_MAX_AGE_MS = 24 * 60 * 60 * 1000
+/** The registration form's honeypot: hidden from people and screen readers, left empty by them, filled by bots. */
+export const SIGNUP_HONEYPOT_FIELD = 'nickname'
+/** The registration form's signed moment of drawing, for the minimum fill time. */
+export const SIGNUP_STARTED_FIELD = 'formStartedAt'
 /** A JSON, url-encoded or plain-text request body may be at most this big (checked before it is read). */
 export const BODY_MAX_BYTES = 1024 * 1024
 /** The record-shaped JSON calls (POST /api/events, the patient records) take at most this much. */

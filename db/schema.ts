@@ -510,6 +510,71 @@ export const ptdiseaseAudit = pgTable(
 
 export type PtDiseaseAudit = typeof ptdiseaseAudit.$inferSelect
 
+/**
+ * Append-only trail of every moderation decision (a trigger refuses UPDATE and DELETE, as for the patient records):
+ * who (`actorUserId`/`actorEmail`; none for the platform's own decisions), when, what (`action` on an ad or a
+ * business) and why.
+ */
+export const moderationAudit = pgTable(
+  'moderation_audit',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    occurredAt: createdNow('occurredAt'),
+    actorUserId: uuid('actorUserId'),
+    actorEmail: varchar('actorEmail', { length: 255 }).notNull().default(''),
+    action: varchar('action', { length: 30 }).notNull(),
+    /** No foreign keys: the trail outlives the ad and the business. */
+    eventID: integer('eventID'),
+    businessID: integer('businessID'),
+    /** The decision was on a pending edit of a live ad. */
+    revision: boolean('revision').notNull().default(false),
+    reason: text('reason').notNull().default(''),
+  },
+  (t) => [
+    index('moderation_audit_event_idx').on(t.eventID, t.occurredAt),
+    index('moderation_audit_occurred_idx').on(t.occurredAt),
+  ],
+)
+
+export type ModerationAuditEntry = typeof moderationAudit.$inferSelect
+
+/**
+ * Visitors' reports of an ad. A visitor is a keyed hash of their address (`reporterKey`, never the address); one open
+ * report per visitor and ad. Open until an administrator dismisses the ad's reports or takes the ad down (upheld).
+ */
+export const adReports = pgTable(
+  'ad_reports',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    createdAt: createdNow('createdAt'),
+    eventID: integer('eventID')
+      .notNull()
+      .references(() => events.eventID, { onDelete: 'cascade' }),
+    reporterKey: varchar('reporterKey', { length: 64 }).notNull(),
+    reason: varchar('reason', { length: 20 }).notNull(),
+    details: varchar('details', { length: 1000 }).notNull().default(''),
+    /** open, dismissed, upheld. */
+    status: varchar('status', { length: 10 }).notNull().default('open'),
+    resolvedAt: timestamp('resolvedAt', { withTimezone: true, mode: 'date' }),
+    resolvedByUserId: uuid('resolvedByUserId').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    uniqueIndex('ad_reports_open_per_visitor_unique')
+      .on(t.eventID, t.reporterKey)
+      .where(sql`"status" = 'open'`),
+    index('ad_reports_open_idx')
+      .on(t.eventID, t.createdAt)
+      .where(sql`"status" = 'open'`),
+    check('ad_reports_status_check', sql`${t.status} in ('open', 'dismissed', 'upheld')`),
+    check(
+      'ad_reports_reason_check',
+      sql`${t.reason} in ('misleading', 'offensive', 'spam', 'wrong_date_or_place', 'other')`,
+    ),
+  ],
+)
+
+export type AdReport = typeof adReports.$inferSelect
+
 /** The last run of each scheduled job, shared by every server, so a job runs once per period across all of them. */
 export const jobRuns = pgTable('job_runs', {
   name: varchar('name', { length: 64 }).primaryKey(),

@@ -38,6 +38,8 @@ const STATUS_STYLES: Record<string, string> = {
   'Changes requested': 'bg-amber-100 text-amber-900',
   Rejected: 'bg-red-100 text-red-800',
   Refunded: 'bg-slate-100 text-slate-700',
+  'Hidden while reports are reviewed': 'bg-amber-100 text-amber-900',
+  'Taken down': 'bg-red-100 text-red-800',
 }
 
 export function EventsGallery({ events }: { events: GalleryEvent[] }) {

@@ -1,11 +1,12 @@
 /** One item of the moderation queue: the ad (or the edit of a live ad) with its card, and the reviewer's buttons. */
-import { Form, useNavigation } from '@remix-run/react'
+import { Form, Link, useNavigation } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import {
   REJECTION_REASON_MAX,
   reviewFormSchema,
   type ReviewQueueItem,
 } from '#app/models/moderation-schema.ts'
+import { BulkApproveCheckbox } from './bulk-approve-form.tsx'
 import { useCheckedForm, type FormReply } from './checked-form.tsx'
 import { CustomerEventCard } from './customer-event-card.tsx'
 import { FormField } from './form-field.tsx'
@@ -85,8 +86,15 @@ export function PendingEventItem({
         <h2 id={`pending-${event.eventID}`} className="text-xl font-bold break-words text-ink">
           {event.eventTitle}
         </h2>
+        <BulkApproveCheckbox eventID={event.eventID} />
         <dl className="mt-4 grid gap-2">
-          <Field label="Event ID">{event.eventID}</Field>
+          <Field label="Event ID">
+            {event.eventID} (
+            <Link to={`/admin/events/${event.eventID}`} className="text-brand-700 underline">
+              decisions so far
+            </Link>
+            )
+          </Field>
           <Field label="Business">{event.businessName}</Field>
           <Field label="Uploaded">
             <time dateTime={event.createdDate}>{event.uploadedAt}</time>

@@ -103,6 +103,9 @@ export function SiteFooter() {
           <li>
             <Link to="/create-account">Advertise with us</Link>
           </li>
+          <li>
+            <Link to="/terms">Terms</Link>
+          </li>
         </ul>
       </div>
     </footer>

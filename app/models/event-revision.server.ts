@@ -23,6 +23,7 @@ import {
 } from './practical-facts.ts'
 import { enqueueRevisionDecidedEmail } from './notifications.server.ts'
 import { announcePublicPagesChanged } from './public-pages-changes.server.ts'
+import { recordModerationDecision } from './moderation-audit.server.ts'
 
 /** An open revision is pending or sent back; at most one per event (a unique partial index). */
 const OPEN_STATUSES = ['pending', CHANGES_REQUESTED]
@@ -317,6 +318,15 @@ function decideOnRevision(
           }
     // Written after the ad, so an approval's email names the new version.
     await enqueueRevisionDecidedEmail(tx, { eventID, decision: status, reason, origin })
+    const { businessID } = event
+    await recordModerationDecision(tx, {
+      action,
+      actorUserId: reviewerId,
+      eventID,
+      businessID,
+      revision: true,
+      reason,
+    })
     return decided
   })
 }

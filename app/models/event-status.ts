@@ -1,4 +1,5 @@
 /** What an event's statuses mean to people: live or not, and the label on the advertiser's gallery card. */
+import { HIDDEN_BY_REPORTS, TAKEN_DOWN } from './report-rules.ts'
 
 export interface EventStatusFields {
   eventStatus: string
@@ -31,6 +32,8 @@ export const EVENT_STATUS_LABELS = {
   changesRequested: 'Changes requested',
   rejected: 'Rejected',
   refunded: 'Refunded',
+  hiddenByReports: 'Hidden while reports are reviewed',
+  takenDown: 'Taken down',
 } as const
 
 /** An administrator sent the paid ad back to its advertiser to fix and resubmit (without paying again). */
@@ -41,6 +44,8 @@ export type EventStatusLabel = (typeof EVENT_STATUS_LABELS)[keyof typeof EVENT_S
 export function eventStatusLabel(event: EventStatusFields, today: string): EventStatusLabel {
   // A rejection refunds the payment; "Rejected" tells the advertiser why, so it wins over "Refunded".
   if (event.eventStatus === 'rejected') return EVENT_STATUS_LABELS.rejected
+  if (event.eventStatus === TAKEN_DOWN) return EVENT_STATUS_LABELS.takenDown
+  if (event.eventStatus === HIDDEN_BY_REPORTS) return EVENT_STATUS_LABELS.hiddenByReports
   if (event.paymentStatus === 'refunded') return EVENT_STATUS_LABELS.refunded
   if (event.paymentStatus !== 'paid') return EVENT_STATUS_LABELS.awaitingPayment
   if (event.eventStatus === CHANGES_REQUESTED) return EVENT_STATUS_LABELS.changesRequested
@@ -70,9 +75,11 @@ export function ownerEditKind(event: EventStatusFields, today: string): OwnerEdi
   return isLive(event, today) ? 'revision' : null
 }
 
-/** A review's reason is the advertiser's to read while it stands: the ad is sent back or rejected. */
+/** A review's reason is the advertiser's to read while it stands: the ad is sent back, rejected or taken down. */
 export function standingReviewReason(event: { eventStatus: string; rejectionReason: string }): string | null {
-  return event.eventStatus === CHANGES_REQUESTED || event.eventStatus === 'rejected'
+  return event.eventStatus === CHANGES_REQUESTED ||
+    event.eventStatus === 'rejected' ||
+    event.eventStatus === TAKEN_DOWN
     ? event.rejectionReason || null
     : null
 }

@@ -7,6 +7,7 @@ import { business, events } from '#db/schema.ts'
 import type { ReviewInput } from './moderation-schema.ts'
 import { CHANGES_REQUESTED } from './event-status.ts'
 import { businessPublicColumns } from './event.server.ts'
+import { recordModerationDecision } from './moderation-audit.server.ts'
 import { enqueueAdApprovedEmail, enqueueChangesRequestedEmail } from './notifications.server.ts'
 import { announcePublicPagesChanged } from './public-pages-changes.server.ts'
 
@@ -93,7 +94,7 @@ export async function notReviewable(eventID: number): Promise<AppError> {
 export async function recordReview(
   { eventID, action, reason }: ReviewInput,
   { reviewerId, today, origin }: { reviewerId: string; today: string; origin: string },
-): Promise<{ eventTitle: string } | null> {
+): Promise<{ eventTitle: string; businessID: number } | null> {
   const decision =
     action === 'approve'
       ? { eventStatus: 'approved', approvedDateByAdmin: today, rejectionReason: '' }
@@ -105,10 +106,15 @@ export async function recordReview(
       .where(
         and(eq(events.eventID, eventID), eq(events.eventStatus, 'pending'), eq(events.paymentStatus, 'paid')),
       )
-      .returning({ eventTitle: events.eventTitle })
+      .returning({ eventTitle: events.eventTitle, businessID: events.businessID })
     if (!row) return null
     if (action === 'approve') await enqueueAdApprovedEmail(tx, { eventID, origin })
     else if (action !== 'reject') await enqueueChangesRequestedEmail(tx, { eventID, reason, origin })
+    // A rejection enters the trail with its refund (a failed refund leaves the ad pending, undecided).
+    if (action !== 'reject') {
+      const { businessID } = row
+      await recordModerationDecision(tx, { action, actorUserId: reviewerId, eventID, businessID, reason })
+    }
     await announcePublicPagesChanged(tx)
     return row
   })

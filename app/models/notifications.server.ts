@@ -105,6 +105,12 @@ export async function enqueuePaymentReceivedEmails(tx: Transaction, paymentID: n
     }),
     `payment-received:${paymentID}`,
   )
+  // An ad approved at payment (a trusted business's) waits for no one.
+  const [status] = await tx
+    .select({ eventStatus: events.eventStatus })
+    .from(events)
+    .where(eq(events.eventID, payment.eventID))
+  if (status?.eventStatus !== 'pending') return
   const admins = await tx
     .select({ id: users.id, email: users.email })
     .from(users)

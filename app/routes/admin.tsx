@@ -2,7 +2,9 @@ import '#app/zod-config.ts'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { BulkApproveForm } from '#app/components/bulk-approve-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { QueueHealth } from '#app/components/queue-health.tsx'
 import { otherMessages, PendingEventItem } from '#app/components/pending-event-review.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { ALL_DAYS, reviewFormSchema } from '#app/models/moderation-schema.ts'
@@ -15,6 +17,7 @@ import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { reviewQueueDateParam } from '#app/services/moderation/moderation-http.server.ts'
 import { reviewEvent, reviewToast } from '#app/services/moderation/moderation.server.ts'
 import { reviewQueue } from '#app/services/moderation/review-queue.server.ts'
+import { queueHealthView } from '#app/services/moderation/queue-health.server.ts'
 import { isAppError } from '#app/utils/app-error.ts'
 import { isValidIsoDate } from '#app/utils/time.ts'
 import { redirectWithToast } from '#app/services/http/toast.server.ts'
@@ -41,6 +44,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       date,
       notice: valid ? null : INVALID_DATE_MESSAGE,
       ...queue,
+      health: await queueHealthView(),
     },
     { status: valid ? 200 : 400, headers: { 'Cache-Control': 'no-store' } },
   )
@@ -77,7 +81,8 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function AdminModeration() {
-  const { date, notice, events, otherDays, otherDaysSummary, emptyText } = useLoaderData<typeof loader>()
+  const { date, notice, events, otherDays, otherDaysSummary, emptyText, health } =
+    useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const failed = actionData && 'result' in actionData ? actionData : null
   return (
@@ -92,9 +97,14 @@ export default function AdminModeration() {
         <Link to="/admin/categories" className="font-medium text-brand-700 underline">
           Categories
         </Link>{' '}
-        (the ads' categories).
+        (the ads' categories),{' '}
+        <Link to="/admin/audit" className="font-medium text-brand-700 underline">
+          Audit
+        </Link>{' '}
+        (every decision, as CSV).
       </p>
 
+      <QueueHealth health={health} />
       <Form method="get" className="mt-6 flex flex-wrap items-end gap-3">
         <div>
           <label htmlFor="upload-date" className="block text-sm font-medium text-slate-800">
@@ -149,6 +159,7 @@ export default function AdminModeration() {
         </p>
       ) : null}
 
+      {events.length ? <BulkApproveForm date={date} count={events.length} /> : null}
       {events.length === 0 ? (
         <p className="mt-8 rounded-md border border-slate-200 bg-slate-50 px-4 py-6 text-center text-slate-700">
           {emptyText}

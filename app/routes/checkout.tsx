@@ -16,6 +16,7 @@ import { requireBusiness } from '#app/services/accounts/auth.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { checkoutAction, checkoutPage } from '#app/services/payments/checkout.server.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
+import { GoLiveNotice } from '#app/components/go-live-notice.tsx'
 
 // Stripe Elements only ever loads on this page, and only in the browser.
 const StripeCheckout = lazy(() => import('#app/components/stripe-checkout.client.tsx'))
@@ -42,7 +43,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
 }
 
 export default function CheckoutPage() {
-  const { mode, summary, setupError, stripe } = useLoaderData<typeof loader>()
+  const { mode, summary, setupError, stripe, goesLiveAtPayment } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const paid = Boolean(actionData && 'paid' in actionData && actionData.paid)
   const hydrated = useHydrated()
@@ -91,7 +92,12 @@ export default function CheckoutPage() {
     )
   }
 
-  return <main className="px-4 py-10">{content}</main>
+  return (
+    <main className="px-4 py-10">
+      {paid ? null : <GoLiveNotice atPayment={goesLiveAtPayment} />}
+      {content}
+    </main>
+  )
 }
 
 export function ErrorBoundary() {

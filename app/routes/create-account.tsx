@@ -12,7 +12,7 @@ import { TextField } from '#app/components/form-field.tsx'
 import { useCheckedForm } from '#app/components/checked-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { toast } from '#app/components/toaster.tsx'
-import { DELAY_AFTER_REGISTRATION_MS, PRODUCT_NAME } from '#app/constants.ts'
+import { DELAY_AFTER_REGISTRATION_MS, PRODUCT_NAME, SIGNUP_HONEYPOT_FIELD } from '#app/constants.ts'
 import { registrationSchema } from '#app/models/business-schema.ts'
 import {
   DUPLICATE_EMAIL_MESSAGE,
@@ -37,6 +37,12 @@ import {
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { redirectWithToast } from '#app/services/http/toast.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
+import {
+  isHumanPost,
+  NEUTRAL_REFUSAL,
+  signupStampCookie,
+  signupStampFrom,
+} from '#app/services/moderation/robot-guard.server.ts'
 
 export const meta: MetaFunction = () => [
   { title: `Create Business Account — ${PRODUCT_NAME}` },
@@ -45,13 +51,15 @@ export const meta: MetaFunction = () => [
 
 /** Set by the browser once JavaScript runs: then the page shows the toast and moves on by itself. */
 const ENHANCED_FIELD = 'js'
-/** Left empty by people; bots that fill every field are turned away. */
-const HONEYPOT_FIELD = 'nickname'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   if (await getBusiness(request)) throw redirect('/dashboard')
   const user = await getUser(request)
-  return { signedInEmail: user?.email ?? null }
+  const stampCookie = signupStampCookie(request)
+  return data(
+    { signedInEmail: user?.email ?? null },
+    stampCookie ? { headers: { 'Set-Cookie': stampCookie } } : undefined,
+  )
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -69,8 +77,8 @@ export async function action({ request }: ActionFunctionArgs) {
     success: null,
   })
 
-  if (formData.get(HONEYPOT_FIELD)) {
-    return data(formErrorReply('Your submission could not be processed.'), { status: 400 })
+  if (!isHumanPost(formData, { form: 'signup', stamp: signupStampFrom(request) })) {
+    return data(formErrorReply(NEUTRAL_REFUSAL), { status: 400 })
   }
 
   let submission
@@ -234,7 +242,7 @@ export default function CreateAccount() {
             <label htmlFor="create-business-account-nickname">Leave this field empty</label>
             <input
               id="create-business-account-nickname"
-              name={HONEYPOT_FIELD}
+              name={SIGNUP_HONEYPOT_FIELD}
               tabIndex={-1}
               autoComplete="off"
             />

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { data } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
+import { ReportAdLink } from '#app/components/report-ad-link.tsx'
 import { BounceBeacon } from '#app/components/bounce-beacon.tsx'
 import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
 import { DialogActions } from '#app/components/dialog-actions.tsx'
@@ -181,6 +182,7 @@ export default function EventDetail() {
         {live ? <RemindMeForm eventID={event.eventID} /> : null}
         {/* Only a live event's bounces are counted (the endpoint answers 404 for anything else). */}
         {live ? <BounceBeacon eventID={event.eventID} /> : null}
+        {live ? <ReportAdLink eventID={event.eventID} /> : null}
       </main>
     )
   }

@@ -1,3 +1,4 @@
+import { SIGNUP_MIN_FILL_MS } from '#app/constants.ts'
 import { demoBusiness, expect, signInAsBusiness, test } from './fixtures.ts'
 
 function uniqueEmail(tag: string) {
@@ -77,6 +78,9 @@ test('with JavaScript, email and password are trimmed before sending (spec §5)'
 test('registration shows the field rules, then creates the account and goes to sign-in', async ({ page }) => {
   await page.goto('/create-account')
   await expect(page.getByRole('heading', { name: 'Create Business Account' })).toBeVisible()
+  // The robot traps are out of sight and out of the accessibility tree.
+  await expect(page.locator('input[name="nickname"]')).toBeHidden()
+  await expect(page.getByRole('textbox', { name: 'Leave this field empty' })).toHaveCount(0)
   await fillRegistration(page, uniqueEmail('reg'))
   await page.getByLabel('Verify Password').fill('different1')
   await page.getByLabel('Website').fill('cornerbooks.example')
@@ -86,6 +90,8 @@ test('registration shows the field rules, then creates the account and goes to s
   await expect(page.getByText('Passwords do not match')).toBeVisible()
 
   await page.getByLabel('Verify Password').fill('booksrule')
+  // A person's pace: a form posted sooner than the minimum fill time is refused as a robot's.
+  await page.waitForTimeout(SIGNUP_MIN_FILL_MS)
   await page.getByRole('button', { name: 'Create Account' }).click()
   await expect(page.getByTestId('toast')).toContainText('Account Created')
   await page.waitForURL('**/login')
@@ -112,6 +118,8 @@ test.describe('without JavaScript', () => {
     await page.goto('/create-business-account')
     await fillRegistration(page, email)
     await page.getByLabel('ZIP Code').fill('123')
+    // A person's pace (the minimum fill time); the stamp cookie is kept, so the corrected post need not wait.
+    await page.waitForTimeout(SIGNUP_MIN_FILL_MS)
     await page.getByRole('button', { name: 'Create Account' }).click()
     await expect(page.getByText('ZIP code must be at least 5 characters')).toBeVisible()
     await page.getByLabel('ZIP Code').fill('62701')

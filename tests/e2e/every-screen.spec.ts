@@ -85,6 +85,8 @@ async function visitorPaths(page: Page) {
     '/embed',
     '/embed/calendar',
     `/event/${liveID}?viewMode=true`,
+    `/event/${liveID}/report`,
+    '/terms',
     '/',
     '/login',
     '/create-account',
@@ -161,7 +163,19 @@ async function adminPaths(page: Page) {
   await page.goto('/admin/outbox')
   const message = await page.getByTestId('outbox').getByRole('link').first().getAttribute('href')
   const messageID = idFrom(message, /\/admin\/outbox\/(\d+)/)
-  return ['/admin', '/admin?date=all', '/admin/categories', '/admin/outbox', `/admin/outbox/${messageID}`]
+  await page.goto('/calendar')
+  const action = await page.locator('form[action^="/event/"]').first().getAttribute('action')
+  const liveID = idFrom(action, /^\/event\/(\d+)\/view$/)
+  return [
+    '/admin',
+    '/admin?date=all',
+    '/admin/categories',
+    '/admin/outbox',
+    `/admin/outbox/${messageID}`,
+    '/admin/reports',
+    '/admin/audit',
+    `/admin/events/${liveID}`,
+  ]
 }
 
 async function clinicianPaths(page: Page) {

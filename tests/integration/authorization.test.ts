@@ -62,6 +62,45 @@ const GUARDED: GuardedRoute[] = [
   },
   { file: 'admin_.outbox._index.tsx', method: 'GET', path: () => '/admin/outbox', expect: ADMIN_PAGE },
   { file: 'admin_.subscriptions.tsx', method: 'GET', path: () => '/admin/subscriptions', expect: ADMIN_PAGE },
+  { file: 'admin_.reports.tsx', method: 'GET', path: () => '/admin/reports', expect: ADMIN_PAGE },
+  {
+    file: 'admin_.reports.tsx',
+    method: 'POST',
+    path: () => '/admin/reports',
+    expect: { ...ADMIN_PAGE, admin: 400 },
+  },
+  { file: 'admin_.audit.tsx', method: 'GET', path: () => '/admin/audit', expect: ADMIN_PAGE },
+  {
+    file: 'admin_.audit[.]csv.ts',
+    method: 'GET',
+    path: () => '/admin/audit.csv?from=2026-01-01&to=2026-01-31',
+    expect: ADMIN_PAGE,
+  },
+  {
+    file: 'admin_.events.$id.tsx',
+    method: 'GET',
+    path: (f) => `/admin/events/${f.eventID}`,
+    expect: ADMIN_PAGE,
+  },
+  {
+    file: 'admin_.events.$id.tsx',
+    method: 'POST',
+    path: (f) => `/admin/events/${f.eventID}`,
+    expect: { ...ADMIN_PAGE, admin: 400 },
+  },
+  // The form lives on /admin: a GET, or a submit with nothing ticked, goes back there.
+  {
+    file: 'admin_.bulk-approve.tsx',
+    method: 'GET',
+    path: () => '/admin/bulk-approve',
+    expect: { ...ADMIN_PAGE, admin: '→/admin' },
+  },
+  {
+    file: 'admin_.bulk-approve.tsx',
+    method: 'POST',
+    path: () => '/admin/bulk-approve',
+    expect: { ...ADMIN_PAGE, admin: '→/admin' },
+  },
   {
     file: 'admin_.outbox.$id.tsx',
     method: 'GET',
@@ -261,6 +300,9 @@ const PUBLIC_ROUTES = [
   'api.public-events.ts',
   'api.categories.ts',
   'api.charges.$days.ts',
+  'terms.tsx',
+  // Any visitor may report an ad (with limits per address); the report route's own tests cover them.
+  'event.$id_.report.tsx',
   // Visitors' subscriptions: the signed link in an email is what decides, not a session.
   'subscribe.tsx',
   'subscriptions.confirm.tsx',

@@ -31,10 +31,15 @@ beforeAll(async () => {
   base = await startRunningServer()
   owner = await insertBusiness(db, { businessName: 'Hostile Input Cafe' })
   eventID = (await insertTestEvent(owner, { showAdOnDates: [addDaysIso(platformToday(), 1)] })).eventID
+  await signInEveryone()
+}, BUILD_TIMEOUT_MS)
+
+/** Fresh sessions for each role (a generated post to POST /api/logout ends the one it was sent with). */
+async function signInEveryone() {
   cookies.business = await sessionCookieFor({ business: owner })
   cookies.admin = await sessionCookieFor({ user: await insertUser(db, { roles: ['admin'] }) })
   cookies.clinician = await sessionCookieFor({ user: await insertUser(db, { roles: ['clinician'] }) })
-}, BUILD_TIMEOUT_MS)
+}
 
 /** Signed in, a request comes as the site's own pages send it (with Origin), so the cross-site guard lets it in. */
 function call(path: string, init: RequestInit & { as?: keyof typeof cookies } = {}) {
@@ -355,6 +360,7 @@ function withNul(value: unknown, path: string[] = []): fc.Arbitrary<{ value: unk
 }
 
 test('property: a NUL in any text of the multipart JSON fields of an ad is a 400 naming the field, never a 5xx', async () => {
+  await signInEveryone()
   const dates = [addDaysIso(platformToday(), 2), addDaysIso(platformToday(), 3)]
   const ad = { ...validAd(), showAdDates: dates, contactEmail: 'ann@example.com', contactPhone: '2175550100' }
   await fc.assert(

@@ -7,6 +7,7 @@ import {
 import { recordRevisionReview } from '#app/models/event-revision.server.ts'
 import { deleteStoredMedia } from '../media/media.server.ts'
 import { enqueueAdRejectedEmail } from '#app/models/notifications.server.ts'
+import { recordModerationDecision } from '#app/models/moderation-audit.server.ts'
 import { refundEventPayment, type RefundResult } from '../payments/payment-refunds.server.ts'
 import { linkOrigin } from '../http/site-url.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
@@ -62,8 +63,16 @@ export async function reviewEvent(
   }
   try {
     const refund = await refundEventPayment(eventID, review.reason, {
-      alsoInTransaction: (tx, refundedCents) =>
-        enqueueAdRejectedEmail(tx, { eventID, reason: review.reason, refundedCents, origin }),
+      alsoInTransaction: async (tx, refundedCents) => {
+        await enqueueAdRejectedEmail(tx, { eventID, reason: review.reason, refundedCents, origin })
+        await recordModerationDecision(tx, {
+          action: 'reject',
+          actorUserId: reviewer.reviewerId,
+          eventID,
+          businessID: recorded.businessID,
+          reason: review.reason,
+        })
+      },
     })
     return {
       eventID,

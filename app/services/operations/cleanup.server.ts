@@ -1,6 +1,7 @@
 /**
  * The hourly jobs: removing ads that were saved but never paid for (a day after they were saved, with their
- * media), purging expired sessions and sign-in attempts, and old emails from the outbox. Every server schedules
+ * media), purging expired sessions and sign-in attempts, and old emails from the outbox; once a day, the
+ * administrators' moderation digest. Every server schedules
  * them; one runs each per hour. The embedded database is also vacuumed once a day, at night in the platform's time
  * zone.
  */
@@ -19,6 +20,7 @@ import { settleOpenPayments } from '../payments/payment-setup.server.ts'
 import { deleteExpiredAttempts } from '../platform/rate-limit.server.ts'
 import { deleteExpiredSessions } from '../accounts/session.server.ts'
 import { runScheduledSubscriberJobs } from '../subscriptions/subscriber-jobs.server.ts'
+import { runModerationDigestJob } from '../moderation/queue-health.server.ts'
 
 export const CLEANUP_INTERVAL_MS = 60 * 60 * 1000
 /** A server skips a scheduled run when another started one this recently. */
@@ -144,6 +146,12 @@ export async function runScheduledJobs(now: Date = new Date()) {
     console.error('Purging old emails from the outbox failed', error)
   }
   await runScheduledSubscriberJobs(now)
+  try {
+    const digests = await runModerationDigestJob(now)
+    if (digests) console.info(`Queued the daily moderation digest to ${digests} administrator(s)`)
+  } catch (error) {
+    console.error('Sending the daily moderation digest failed', error)
+  }
   try {
     const started = performance.now()
     const tables = await maintainEmbeddedDatabase(now)

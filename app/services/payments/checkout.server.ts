@@ -28,6 +28,7 @@ import { mailContext } from '../http/site-url.server.ts'
 import { getSession, sessionStorage } from '../accounts/session.server.ts'
 import { redirectWithToast } from '../http/toast.server.ts'
 import { parseId } from '#app/models/input-rules.ts'
+import { trustOf } from '../moderation/trust.server.ts'
 
 /* The checkout page ---------------------------------------------------------------------------------------------- */
 
@@ -146,6 +147,7 @@ export async function checkoutPage(request: Request, business: BusinessSessionCo
       mode,
       summary,
       setupError,
+      goesLiveAtPayment: (await trustOf(business.businessID)).trusted,
       stripe:
         mode === 'stripe'
           ? {

@@ -13,6 +13,7 @@ import {
 } from '#app/models/payment.server.ts'
 import type { ProviderIntent } from './payment-providers.server.ts'
 import { mailContext } from '../http/site-url.server.ts'
+import { autoApproveAtPayment } from '../moderation/trust.server.ts'
 
 export type IntentOutcome =
   | { kind: 'paid'; payment: Payment; firstTime: boolean }
@@ -53,7 +54,11 @@ export async function recordIntentOutcome(
       // The receipt and the administrators' notice are queued with the change that makes the ad paid.
       const record = async (tx: Transaction) => {
         const result = await markPaymentPaid(paidDetails(intent), tx)
-        if (result.outcome === 'paid') await enqueuePaymentReceivedEmails(tx, result.payment.paymentID, mail)
+        if (result.outcome === 'paid') {
+          // A trusted business's ad goes live now; the administrators are then not asked to review it.
+          await autoApproveAtPayment(tx, result.payment.eventID, { origin: mail.origin })
+          await enqueuePaymentReceivedEmails(tx, result.payment.paymentID, mail)
+        }
         return result
       }
       const result = executor ? await record(executor) : await db.transaction(record)

@@ -107,6 +107,16 @@ export const envSchema = z
     DIGEST_HOUR: optional.pipe(
       z.coerce.number<string | undefined>().int('DIGEST_HOUR must be 0 to 23').min(0).max(23).default(8),
     ),
+    /** Moderation: visitors whose open reports hide an ad pending a decision. */
+    REPORTS_TO_HIDE: optional.pipe(z.coerce.number<string | undefined>().int().min(1).max(1000).default(3)),
+    /** Moderation: approved ads (and no rejection, takedown or upheld report in 90 days) that make a business trusted. */
+    TRUSTED_AFTER_APPROVALS: optional.pipe(
+      z.coerce.number<string | undefined>().int().min(1).max(1000).default(3),
+    ),
+    /** Moderation: the percentage of a trusted business's auto-approved ads that still enter the queue. */
+    TRUSTED_SAMPLE_PERCENT: optional.pipe(
+      z.coerce.number<string | undefined>().int().min(0).max(100).default(10),
+    ),
     /** How long a shutdown waits for the requests in flight before it cuts them (SIGTERM, SIGINT). */
     SHUTDOWN_TIMEOUT_MS: optional.pipe(
       z.coerce

@@ -49,6 +49,26 @@ new Gauge({
   },
 })
 
+export const robotRefusals = new Counter({
+  name: 'eventshout_robot_form_refusals_total',
+  help: 'Registration and ad-report form posts refused as robotic, by form and reason (honeypot, stamp, too_fast, stale).',
+  labelNames: ['form', 'reason'] as const,
+  registers,
+})
+
+export const moderationDigestsSent = new Counter({
+  name: 'eventshout_moderation_digest_emails_total',
+  help: 'Daily moderation digests queued to administrators (one per administrator and day when something waits).',
+  registers,
+})
+
+export const adReportsFiled = new Counter({
+  name: 'eventshout_ad_reports_total',
+  help: 'Visitors’ reports of ads, by outcome (filed, hidden: the report that hid the ad, repeat).',
+  labelNames: ['outcome'] as const,
+  registers,
+})
+
 export const pageCacheHits = new Counter({
   name: 'eventshout_page_cache_hits_total',
   help: 'Shareable pages served from the shared page cache.',

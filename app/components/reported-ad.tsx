@@ -1,0 +1,92 @@
+/** One ad on /admin/reports: its open reports, and the two decisions (dismiss them, or take the ad down). */
+import { Form, Link } from '@remix-run/react'
+import { TAKEDOWN_REASON_MAX } from '#app/models/report-schema.ts'
+
+export interface ReportedAdItem {
+  eventID: number
+  eventTitle: string
+  businessName: string
+  hidden: boolean
+  reports: { id: number; createdAt: string; reason: string; details: string }[]
+}
+
+const button = {
+  dismiss: 'rounded-md border border-slate-300 bg-white px-4 py-2 font-medium hover:bg-slate-50',
+  takedown: 'rounded-md bg-red-700 px-4 py-2 font-semibold text-white hover:bg-red-800',
+}
+
+export function ReportedAd({ ad, refusal }: { ad: ReportedAdItem; refusal?: string }) {
+  const headingId = `reported-${ad.eventID}`
+  const reasonId = `takedown-reason-${ad.eventID}`
+  return (
+    <li>
+      <article
+        aria-labelledby={headingId}
+        data-testid="reported-ad"
+        className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm"
+      >
+        <h2 id={headingId} className="text-xl font-bold break-words text-ink">
+          {ad.eventTitle}
+        </h2>
+        <p className="mt-1 text-sm text-slate-600">
+          {ad.businessName} · event {ad.eventID} ·{' '}
+          {ad.hidden ? <strong className="text-red-800">hidden from the public pages</strong> : 'still shown'}{' '}
+          ·{' '}
+          <Link to={`/admin/events/${ad.eventID}`} className="text-brand-700 underline">
+            decisions so far
+          </Link>{' '}
+          ·{' '}
+          <Link to={`/event/${ad.eventID}`} className="text-brand-700 underline">
+            the ad
+          </Link>
+        </p>
+        <h3 className="mt-4 text-sm font-semibold text-slate-700">
+          {ad.reports.length} open report{ad.reports.length === 1 ? '' : 's'}
+        </h3>
+        <ul className="mt-2 grid gap-2 text-sm">
+          {ad.reports.map((report) => (
+            <li key={report.id} className="rounded-md bg-slate-50 px-3 py-2">
+              <span className="font-medium">{report.reason}</span> ·{' '}
+              <time dateTime={report.createdAt}>{report.createdAt.slice(0, 16).replace('T', ' ')} UTC</time>
+              {report.details ? (
+                <p className="mt-1 whitespace-pre-line wrap-anywhere">{report.details}</p>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+        {refusal ? (
+          <p role="alert" className="mt-3 text-sm text-red-700">
+            {refusal}
+          </p>
+        ) : null}
+        <div className="mt-4 grid gap-3">
+          <Form method="post" className="flex justify-end">
+            <input type="hidden" name="eventID" value={ad.eventID} />
+            <button type="submit" name="intent" value="dismiss" className={button.dismiss}>
+              Dismiss the reports
+            </button>
+          </Form>
+          <Form method="post" className="grid gap-2">
+            <input type="hidden" name="eventID" value={ad.eventID} />
+            <label htmlFor={reasonId} className="text-sm font-medium text-slate-800">
+              Reason for a takedown (required; the advertiser reads it)
+            </label>
+            <textarea
+              id={reasonId}
+              name="reason"
+              rows={2}
+              required
+              maxLength={TAKEDOWN_REASON_MAX}
+              className="block w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
+            />
+            <div className="flex justify-end">
+              <button type="submit" name="intent" value="takedown" className={button.takedown}>
+                Take the ad down
+              </button>
+            </div>
+          </Form>
+        </div>
+      </article>
+    </li>
+  )
+}

@@ -1,0 +1,75 @@
+import { and, asc, desc, eq, gte, lt, sql } from 'drizzle-orm'
+import { db, type Transaction } from '#db/client.server.ts'
+import { moderationAudit, users } from '#db/schema.ts'
+
+/** Every kind of moderation decision the trail records. */
+export const AUDIT_ACTIONS = [
+  'approve',
+  'auto_approve',
+  'request_changes',
+  'reject',
+  'takedown',
+  'trust_granted',
+  'trust_revoked',
+  'reports_dismissed',
+] as const
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number]
+
+export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
+  approve: 'Approved',
+  auto_approve: 'Auto-approved',
+  request_changes: 'Changes requested',
+  reject: 'Rejected',
+  takedown: 'Taken down',
+  trust_granted: 'Trust granted',
+  trust_revoked: 'Trust revoked',
+  reports_dismissed: 'Reports dismissed',
+}
+
+export interface AuditRecord {
+  action: AuditAction
+  /** The administrator who decided; none for the platform's own decisions (auto-approval, trust lost by a rule). */
+  actorUserId?: string | null
+  eventID?: number | null
+  businessID?: number | null
+  revision?: boolean
+  reason?: string
+}
+
+/**
+ * Appends a decision to the trail, in the transaction of the decision itself (so the trail holds exactly the
+ * decisions that happened). The actor's email is copied, so the trail still names them if the account goes.
+ */
+export async function recordModerationDecision(tx: Transaction, record: AuditRecord) {
+  const actorUserId = record.actorUserId ?? null
+  await tx.insert(moderationAudit).values({
+    action: record.action,
+    actorUserId,
+    actorEmail: actorUserId
+      ? sql`coalesce((select ${users.email} from ${users} where ${users.id} = ${actorUserId}), '')`
+      : '',
+    eventID: record.eventID ?? null,
+    businessID: record.businessID ?? null,
+    revision: record.revision ?? false,
+    reason: record.reason ?? '',
+  })
+}
+
+/** An ad's decisions, newest first. */
+export function auditTrailOfEvent(eventID: number) {
+  return db
+    .select()
+    .from(moderationAudit)
+    .where(eq(moderationAudit.eventID, eventID))
+    .orderBy(desc(moderationAudit.occurredAt), desc(moderationAudit.id))
+}
+
+/** The decisions taken in [start, end), oldest first (the CSV download). */
+export function auditTrailBetween(start: Date, end: Date) {
+  return db
+    .select()
+    .from(moderationAudit)
+    .where(and(gte(moderationAudit.occurredAt, start), lt(moderationAudit.occurredAt, end)))
+    .orderBy(asc(moderationAudit.occurredAt), asc(moderationAudit.id))
+}
