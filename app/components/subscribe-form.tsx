@@ -77,7 +77,7 @@ export function SubscribeForm({
       </p>
       <input type="hidden" name="kind" value="search" />
       {[...calendarSearchParams(saved)].map(([name, value]) => (
-        <input key={name} type="hidden" name={name} value={value} />
+        <input key={`${name}=${value}`} type="hidden" name={name} value={value} />
       ))}
       <EmailField field={email} />
       <fieldset className="mt-3" aria-describedby={frequency.errors?.length ? frequency.errorId : undefined}>
