@@ -77,6 +77,14 @@ export function savedSearchFilters(filters: CalendarFilters): CalendarFilters {
   return { ...filters, from: null, to: null, sort: EMPTY_CALENDAR_FILTERS.sort }
 }
 
+/**
+ * A saved search as stored: the filters of the day it was saved, with today's defaults for any filter added since
+ * (a search saved before the practical facts existed filters by none of them).
+ */
+export function storedSearchFilters(stored: unknown): CalendarFilters {
+  return savedSearchFilters({ ...EMPTY_CALENDAR_FILTERS, ...(stored as Partial<CalendarFilters>) })
+}
+
 /** What makes two saved searches of one address the same. */
 export function searchFilterKey(filters: CalendarFilters) {
   return `search:${calendarSearchParams(savedSearchFilters(filters)).toString()}`

@@ -314,6 +314,21 @@ describe('digests', () => {
     expect(queued.map((m) => m.toAddress).sort()).toEqual(['second@example.net', visitor])
   })
 
+  test('a search saved before the practical facts existed still gets its digest, filtering by none of them', async () => {
+    await confirmedSubscription()
+    const [saved] = await db.select().from(subscriptions)
+    const {
+      free: _free,
+      online: _online,
+      access: _access,
+      ...older
+    } = saved!.filters as Record<string, unknown>
+    await db.update(subscriptions).set({ filters: older })
+    await jazzAd('Jazz Without Facts', { reviewedAt: new Date(Date.now() + 1000) })
+    const run = await queueDigests(['weekly'], new Date(Date.now() + 2000))
+    expect(run).toMatchObject({ checked: 1, queued: 1 })
+  })
+
   test('a weekly subscriber is not in a daily run', async () => {
     await confirmedSubscription()
     await jazzAd('Daily Jazz', { reviewedAt: new Date(Date.now() + 1000) })

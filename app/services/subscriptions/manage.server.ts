@@ -1,11 +1,11 @@
 /** What a subscriber's links do: confirm, see and change the subscription, unsubscribe. The token is the only key. */
-import type { CalendarFilters } from '#app/models/calendar-filters.ts'
 import { getLiveEventTitle } from '#app/models/subscription-matches.server.ts'
 import {
   describeSearch,
   FREQUENCY_LABELS,
   SUBSCRIPTION_TEXT,
   type SearchFrequency,
+  storedSearchFilters,
 } from '#app/models/subscription-rules.ts'
 import {
   confirmSubscription,
@@ -54,7 +54,7 @@ async function describe(subscription: Subscription, token: string): Promise<Mana
     what:
       subscription.kind === 'reminder'
         ? `A reminder the day before ${eventTitle ? `“${eventTitle}”` : 'an event that is no longer on the calendar'}`
-        : describeSearch(subscription.filters as CalendarFilters),
+        : describeSearch(storedSearchFilters(subscription.filters)),
     frequency: subscription.frequency,
     frequencyLabel: FREQUENCY_LABELS[subscription.frequency as SearchFrequency] ?? subscription.frequency,
     confirmed: subscription.confirmedAt !== null,

@@ -5,7 +5,6 @@
  * does it per day. An email's dedupe key names its period: a second run in the same period queues nothing again.
  */
 import { Counter } from 'prom-client'
-import type { CalendarFilters } from '#app/models/calendar-filters.ts'
 import { calendarHref } from '#app/models/calendar-links.ts'
 import { eventLocation, eventPageUrl } from '#app/models/event-links.ts'
 import { runJobOnce, type JobOutcome } from '#app/models/job-runs.server.ts'
@@ -24,7 +23,7 @@ import {
   unsubscribeHeaders,
   type ListedEvent,
 } from '#app/models/subscription-mail.ts'
-import { describeSearch } from '#app/models/subscription-rules.ts'
+import { describeSearch, storedSearchFilters } from '#app/models/subscription-rules.ts'
 import { deleteSubscription, deleteUnconfirmedBefore } from '#app/models/subscription.server.ts'
 import { recordSubscriptionRun } from '#app/models/subscription-runs.server.ts'
 import { formatDatesLine } from '#app/utils/format.ts'
@@ -124,7 +123,7 @@ export async function queueDigests(frequencies: Array<'weekly' | 'daily'>, now =
     afterId = page.at(-1)!.id
     for (const subscription of page) {
       checked++
-      const filters = subscription.filters as CalendarFilters
+      const filters = storedSearchFilters(subscription.filters)
       const since = subscription.coveredUntil ?? subscription.confirmedAt!
       const key = `${subscription.frequency}|${since.getTime()}|${JSON.stringify(filters)}`
       let answer = answers.get(key)
