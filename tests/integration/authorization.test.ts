@@ -101,6 +101,14 @@ const GUARDED: GuardedRoute[] = [
     path: () => '/admin/bulk-approve',
     expect: { ...ADMIN_PAGE, admin: '→/admin' },
   },
+  // The check list lives on /admin; this page says why a check was refused.
+  { file: 'admin_.checks.tsx', method: 'GET', path: () => '/admin/checks', expect: ADMIN_PAGE },
+  {
+    file: 'admin_.checks.tsx',
+    method: 'POST',
+    path: () => '/admin/checks',
+    expect: { ...ADMIN_PAGE, admin: 400 },
+  },
   {
     file: 'admin_.outbox.$id.tsx',
     method: 'GET',

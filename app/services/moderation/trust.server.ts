@@ -9,8 +9,8 @@ export function trustOf(businessID: number) {
 }
 
 /**
- * In the payment's transaction: a trusted business's ad goes live at once, except a sample of them
- * (TRUSTED_SAMPLE_PERCENT, drawn by `random`) that waits in the review queue as every other ad does.
+ * In the payment's transaction: a trusted business's ad goes live at once; a sample of them (TRUSTED_SAMPLE_PERCENT,
+ * drawn by `random`) is also listed for an administrator's check after the fact.
  */
 export function autoApproveAtPayment(
   tx: Transaction,
