@@ -45,7 +45,6 @@ beforeAll(async () => {
   })
   const admin = await insertUser(db, { roles: ['admin'] })
   adminCookie = await sessionCookieFor({ user: admin })
-  // Its many live ads would make the business trusted, and a trusted business's edits skip the review tested here.
   await changeTrust(owner.businessID, { granted: false, reason: 'Edits reviewed', adminId: admin.id })
   livePng = await solidPng(64, 48, '#e11')
   newPng = await solidPng(80, 60, '#1e1')
