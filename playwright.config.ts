@@ -44,6 +44,8 @@ export default defineConfig({
       // Every journey subscribes from 127.0.0.1 too.
       SUBSCRIPTIONS_PER_ADDRESS_PER_HOUR: '1000',
       APP_TIME_ZONE: 'America/New_York',
+      // Every trusted business's ad is sampled, so the journeys see the check list of auto-approved ads.
+      TRUSTED_SAMPLE_PERCENT: '100',
       DATABASE_URL: '',
       STRIPE_SECRET_KEY: '',
       STRIPE_PUBLISHABLE_KEY: '',

@@ -180,6 +180,8 @@ export const events = pgTable(
     reviewedAt: timestamp('reviewedAt', { withTimezone: true, mode: 'date' }),
     /** The reason of the last rejection or request for changes: what the advertiser reads. */
     rejectionReason: text('rejectionReason').notNull().default(''),
+    /** Auto-approved as part of the sample: live, and listed for an administrator's check since then (null: none due). */
+    checkPendingSince: timestamp('checkPendingSince', { withTimezone: true, mode: 'date' }),
     ...practicalFactColumnsNamed((camelCase) => camelCase),
     /** The centre of `venueZip` (from `zip_centroids`), set by the database like the business's: see 0016. */
     venueLatitude: doublePrecision('venueLatitude'),
@@ -192,6 +194,9 @@ export const events = pgTable(
       .on(t.createdDate)
       .where(sql`"eventStatus" = 'pending'`),
     index('events_show_dates_idx').using('gin', t.showAdOnDates),
+    index('events_check_pending_idx')
+      .on(t.checkPendingSince)
+      .where(sql`"checkPendingSince" IS NOT NULL`),
     // The category and keyword filters only ever ask for live events: these cover approved, paid ads and carry the
     // last show date (btree_gin), so ads that are over, unpaid or refused are never read to be thrown away.
     // Every ad, whatever its state: the administrators' category counts and renames.

@@ -3,6 +3,7 @@ import { Link } from '@remix-run/react'
 
 export interface QueueHealthFigures {
   waiting: number
+  checks: number
   oldestAge: string
   medianDecision: string
   openReports: number
@@ -36,6 +37,13 @@ export function QueueHealth({ health }: { health: QueueHealthFigures }) {
         />
         <Figure label="Open reports" value={health.openReports} testId="health-reports" />
       </dl>
+      {health.checks ? (
+        <p className="mt-2 text-sm" data-testid="health-checks">
+          <a href="#auto-approved-checks" className="font-medium text-brand-700 underline">
+            {health.checks} of them auto-approved, waiting for a check
+          </a>
+        </p>
+      ) : null}
       {health.openReports ? (
         <p className="mt-2 text-sm">
           <Link to="/admin/reports" className="font-medium text-brand-700 underline">

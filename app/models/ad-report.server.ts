@@ -164,6 +164,7 @@ export async function takeDownAd(
       .set({
         eventStatus: TAKEN_DOWN,
         rejectionReason: reason,
+        checkPendingSince: null,
         reviewedByUserId: adminId,
         reviewedAt: new Date(),
       })

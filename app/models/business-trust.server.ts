@@ -92,8 +92,9 @@ export async function setBusinessTrust(
 
 /**
  * At payment: a trusted business's ad goes live at once, marked auto-approved in the audit trail, with the approval
- * email; every server forgets its public pages. `sampled` ads (a share of them) wait in the queue as usual instead.
- * Runs in the payment's transaction. Returns whether the ad was approved.
+ * email; every server forgets its public pages. A `sampled` ad goes live the same way and is also listed for an
+ * administrator's check after the fact (`checkPendingSince`). Runs in the payment's transaction. Returns whether the
+ * ad was approved.
  */
 export async function autoApproveIfTrusted(
   tx: Transaction,
@@ -110,12 +111,18 @@ export async function autoApproveIfTrusted(
     .from(events)
     .where(eq(events.eventID, eventID))
     .limit(1)
-  if (!ad || ad.eventStatus !== 'pending' || sampled) return false
+  if (!ad || ad.eventStatus !== 'pending') return false
   const trust = await businessTrust(ad.businessID, { approvalsNeeded, executor: tx })
   if (!trust.trusted) return false
   const [approved] = await tx
     .update(events)
-    .set({ eventStatus: 'approved', approvedDateByAdmin: today, rejectionReason: '', reviewedAt: new Date() })
+    .set({
+      eventStatus: 'approved',
+      approvedDateByAdmin: today,
+      rejectionReason: '',
+      reviewedAt: new Date(),
+      checkPendingSince: sampled ? new Date() : null,
+    })
     .where(
       and(eq(events.eventID, eventID), eq(events.eventStatus, 'pending'), eq(events.paymentStatus, 'paid')),
     )
@@ -125,7 +132,7 @@ export async function autoApproveIfTrusted(
     action: 'auto_approve',
     eventID,
     businessID: ad.businessID,
-    reason: `trusted business (${trust.because})`,
+    reason: `trusted business (${trust.because})${sampled ? '; sampled for a check' : ''}`,
   })
   await enqueueAdApprovedEmail(tx, { eventID, origin })
   await announcePublicPagesChanged(tx)

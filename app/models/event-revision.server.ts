@@ -276,9 +276,30 @@ export async function recordRevisionReview(
   return result
 }
 
+/**
+ * A trusted business's edit of its live ad is approved at once, as an administrator's approval would be (the same
+ * path: the revision becomes the ad, the approval email, the public pages told), recorded as `auto_approve` without
+ * an actor. A `sampled` one is also listed for an administrator's check. Null when no revision is pending.
+ */
+export async function autoApproveRevision(
+  eventID: number,
+  { origin, reason, sampled }: { origin: string; reason: string; sampled: boolean },
+): Promise<RevisionReviewResult> {
+  const result = await decideOnRevision(
+    { eventID, action: 'approve', reason: '' },
+    { reviewerId: null, origin, auto: { reason, sampled } },
+  )
+  if (result) await announcePublicPagesChanged()
+  return result
+}
+
 function decideOnRevision(
   { eventID, action, reason }: ReviewInput,
-  { reviewerId, origin }: { reviewerId: string; origin: string },
+  {
+    reviewerId,
+    origin,
+    auto,
+  }: { reviewerId: string | null; origin: string; auto?: { reason: string; sampled: boolean } },
 ): Promise<RevisionReviewResult> {
   return db.transaction(async (tx) => {
     const [found] = await tx
@@ -316,16 +337,18 @@ function decideOnRevision(
             unusedMedia:
               action === 'reject' ? [revision.stillPhotoURL, revision.videoURL].filter(Boolean) : [],
           }
+    if (auto?.sampled)
+      await tx.update(events).set({ checkPendingSince: new Date() }).where(eq(events.eventID, eventID))
     // Written after the ad, so an approval's email names the new version.
     await enqueueRevisionDecidedEmail(tx, { eventID, decision: status, reason, origin })
     const { businessID } = event
     await recordModerationDecision(tx, {
-      action,
+      action: auto ? 'auto_approve' : action,
       actorUserId: reviewerId,
       eventID,
       businessID,
       revision: true,
-      reason,
+      reason: auto ? auto.reason : reason,
     })
     return decided
   })

@@ -6,6 +6,7 @@ import { moderationAudit, users } from '#db/schema.ts'
 export const AUDIT_ACTIONS = [
   'approve',
   'auto_approve',
+  'checked',
   'request_changes',
   'reject',
   'takedown',
@@ -19,6 +20,7 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   approve: 'Approved',
   auto_approve: 'Auto-approved',
+  checked: 'Checked after auto-approval',
   request_changes: 'Changes requested',
   reject: 'Rejected',
   takedown: 'Taken down',

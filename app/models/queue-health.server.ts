@@ -1,6 +1,7 @@
-import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm'
+import { and, asc, eq, gte, inArray, isNotNull, lte, or, sql } from 'drizzle-orm'
 import { db } from '#db/client.server.ts'
 import { adReports, events, moderationAudit, payments, users } from '#db/schema.ts'
+import { autoApprovalCheckBacklog } from './auto-approval-check.server.ts'
 import type { ComposedMail } from './mail-templates.ts'
 import { reviewQueueBacklog } from './moderation.server.ts'
 import { enqueueMessage } from './outbox.server.ts'
@@ -51,39 +52,53 @@ export async function openReportCounts() {
   return { reports: row?.reports ?? 0, ads: row?.ads ?? 0 }
 }
 
-/** The moderation queue's health: what waits, since when, how fast decisions come, and the open reports. */
+const earliest = (a: Date | null, b: Date | null) => (a && b ? (a < b ? a : b) : (a ?? b))
+
+/**
+ * The moderation queue's health: what waits (paid ads to review and auto-approved ads to check), since when, how
+ * fast decisions come, and the open reports.
+ */
 export async function queueHealth(now: Date) {
-  const [backlog, median, reports] = await Promise.all([
+  const [backlog, checks, median, reports] = await Promise.all([
     reviewQueueBacklog(),
+    autoApprovalCheckBacklog(),
     medianDecisionSeconds(new Date(now.getTime() - 7 * 24 * 60 * 60 * 1000)),
     openReportCounts(),
   ])
   return {
-    waiting: backlog.count,
-    oldest: backlog.oldest,
+    waiting: backlog.count + checks.count,
+    checks: checks.count,
+    oldest: earliest(backlog.oldest, checks.oldest),
     medianDecisionSeconds: median,
     openReports: reports,
   }
 }
 
-/** Paid ads uploaded before `before` and still awaiting review, oldest first (at most `limit`). */
+/**
+ * Ads waiting since before `before`, oldest first (at most `limit`): paid ads awaiting review (waiting since their
+ * upload) and auto-approved ads awaiting their check (since their approval).
+ */
 export function adsWaitingSince(before: Date, limit: number) {
+  const waitingSince = sql<Date>`coalesce(${events.checkPendingSince}, ${events.createdDate})`
   return db
     .select({
       eventID: events.eventID,
       eventTitle: events.eventTitle,
-      createdDate: events.createdDate,
+      waitingSince: waitingSince.mapWith(events.createdDate),
       total: sql<number>`count(*) over ()`.mapWith(Number),
     })
     .from(events)
     .where(
-      and(
-        eq(events.eventStatus, 'pending'),
-        eq(events.paymentStatus, 'paid'),
-        lte(events.createdDate, before),
+      or(
+        and(
+          eq(events.eventStatus, 'pending'),
+          eq(events.paymentStatus, 'paid'),
+          lte(events.createdDate, before),
+        ),
+        and(isNotNull(events.checkPendingSince), lte(events.checkPendingSince, before)),
       ),
     )
-    .orderBy(asc(events.createdDate), asc(events.eventID))
+    .orderBy(asc(waitingSince), asc(events.eventID))
     .limit(limit)
 }
 

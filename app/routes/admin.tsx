@@ -2,6 +2,7 @@ import '#app/zod-config.ts'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { AutoApprovalChecks } from '#app/components/auto-approval-checks.tsx'
 import { BulkApproveForm } from '#app/components/bulk-approve-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { QueueHealth } from '#app/components/queue-health.tsx'
@@ -15,6 +16,7 @@ import { errorResponse } from '#app/services/http/http.server.ts'
 import { linkOrigin } from '#app/services/http/site-url.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { reviewQueueDateParam } from '#app/services/moderation/moderation-http.server.ts'
+import { autoApprovalChecksView } from '#app/services/moderation/auto-approval-checks.server.ts'
 import { reviewEvent, reviewToast } from '#app/services/moderation/moderation.server.ts'
 import { reviewQueue } from '#app/services/moderation/review-queue.server.ts'
 import { queueHealthView } from '#app/services/moderation/queue-health.server.ts'
@@ -29,7 +31,7 @@ export const INVALID_DATE_MESSAGE = 'That is not a valid date, so today is shown
 export const meta: MetaFunction = () => [{ title: `${MODERATION_TITLE} · ${PRODUCT_NAME}` }]
 
 /**
- * The queue of one upload day (today unless `?date=`), or of every day with `?date=all`, each ad as its customer card
+ * The auto-approved ads waiting for a check, then the queue of one upload day (today unless `?date=`), or of every day with `?date=all`, each ad as its customer card
  * shows it, and how many wait on the other days, with a link to each day.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -38,14 +40,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const asked = reviewQueueDateParam(request)
   const valid = asked !== null
   const date = asked ?? platformToday()
-  const queue = await reviewQueue(date, { timeZone })
+  const [queue, health, checks] = await Promise.all([
+    reviewQueue(date, { timeZone }),
+    queueHealthView(),
+    autoApprovalChecksView(),
+  ])
   return data(
-    {
-      date,
-      notice: valid ? null : INVALID_DATE_MESSAGE,
-      ...queue,
-      health: await queueHealthView(),
-    },
+    { date, notice: valid ? null : INVALID_DATE_MESSAGE, ...queue, health, checks },
     { status: valid ? 200 : 400, headers: { 'Cache-Control': 'no-store' } },
   )
 }
@@ -81,7 +82,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function AdminModeration() {
-  const { date, notice, events, otherDays, otherDaysSummary, emptyText, health } =
+  const { date, notice, events, otherDays, otherDaysSummary, emptyText, health, checks } =
     useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const failed = actionData && 'result' in actionData ? actionData : null
@@ -105,6 +106,7 @@ export default function AdminModeration() {
       </p>
 
       <QueueHealth health={health} />
+      <AutoApprovalChecks ads={checks.ads} total={checks.total} />
       <Form method="get" className="mt-6 flex flex-wrap items-end gap-3">
         <div>
           <label htmlFor="upload-date" className="block text-sm font-medium text-slate-800">

@@ -5,6 +5,7 @@ import { getBusiness } from '#app/services/accounts/auth.server.ts'
 import {
   approveAdForPayment,
   rememberPayment,
+  LIVE_EDIT_TOAST,
   RESUBMITTED_TOAST,
   saveAd,
 } from '#app/services/ads/approval.server.ts'
@@ -14,7 +15,12 @@ import { paidDatesOf } from '#app/models/event-schema.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { parseMultipartUpload } from '#app/services/media/media-upload.server.ts'
 import { discardStaged } from '#app/services/media/media.server.ts'
-import { isJsonRequest, jsonText, NOT_JSON_MESSAGE, readJsonBody } from '#app/services/http/request-body.server.ts'
+import {
+  isJsonRequest,
+  jsonText,
+  NOT_JSON_MESSAGE,
+  readJsonBody,
+} from '#app/services/http/request-body.server.ts'
 import { getSession, sessionStorage } from '#app/services/accounts/session.server.ts'
 import { AppError, methodNotAllowed } from '#app/utils/app-error.ts'
 
@@ -76,7 +82,8 @@ export async function action({ request }: ActionFunctionArgs) {
         return Response.json({
           eventID: saved.eventID,
           resubmitted: true,
-          message: RESUBMITTED_TOAST.description,
+          live: saved.appliedAtOnce,
+          message: (saved.appliedAtOnce ? LIVE_EDIT_TOAST : RESUBMITTED_TOAST).description,
         })
       }
       rememberPayment(session, { business, input, eventID: saved.eventID, totalCents: saved.totalCents })

@@ -94,7 +94,7 @@ export default function CheckoutPage() {
 
   return (
     <main className="px-4 py-10">
-      {paid ? null : <GoLiveNotice atPayment={goesLiveAtPayment} />}
+      {paid ? null : <GoLiveNotice atOnce={goesLiveAtPayment} />}
       {content}
     </main>
   )

@@ -22,8 +22,9 @@ export default function Terms() {
         </p>
         <p>
           A business whose ads have been approved several times, with no rejection, takedown or upheld report in the
-          last 90 days, is trusted: its new paid ads go live at payment and some are still checked afterwards. The
-          checkout says before you pay whether your ad goes live at once or after review.
+          last 90 days, is trusted: its new paid ads go live at payment, its edits of live ads as soon as they are sent, and some
+          are still checked afterwards. The checkout, and the edit page of a live ad, say beforehand whether it goes
+          live at once or after review.
         </p>
       </section>
       <section aria-labelledby="terms-reports" className="mt-6 space-y-3 text-slate-700">

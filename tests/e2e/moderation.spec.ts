@@ -42,7 +42,8 @@ async function moderationJourney(browser: Browser, javaScriptEnabled: boolean) {
   }
   await admin.getByRole('button', { name: 'Approve selected' }).click()
   await expect(admin.getByTestId('toast')).toContainText('2 ads approved')
-  for (const title of titles) await expect(admin.getByRole('heading', { name: title, exact: true })).toHaveCount(0)
+  for (const title of titles)
+    await expect(admin.getByRole('heading', { name: title, exact: true })).toHaveCount(0)
 
   const visitor = await browser.newPage({ javaScriptEnabled, userAgent: PERSON_USER_AGENT })
   await visitor.goto(`/event/${ids[0]}?viewMode=true`)
@@ -54,7 +55,9 @@ async function moderationJourney(browser: Browser, javaScriptEnabled: boolean) {
   // A person's pace: a form sent sooner than a person could is refused as a robot's.
   await visitor.waitForTimeout(1600)
   await visitor.getByRole('button', { name: 'Send report' }).click()
-  await expect(visitor.getByRole('status')).toHaveText('Thank you. An administrator will look at your report.')
+  await expect(visitor.getByRole('status')).toHaveText(
+    'Thank you. An administrator will look at your report.',
+  )
 
   await admin.goto('/admin/reports')
   const reported = admin.getByRole('article', { name: titles[0] })
@@ -85,4 +88,39 @@ test('bulk approve, report an ad, take it down: with JavaScript', async ({ brows
 test('bulk approve, report an ad, take it down: without JavaScript', async ({ browser }) => {
   test.setTimeout(90_000)
   await moderationJourney(browser, false)
+})
+
+test('an administrator confirms an auto-approved ad from the check list, without JavaScript', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000)
+  // Paying needs the card form's script; the server samples every trusted ad (TRUSTED_SAMPLE_PERCENT=100).
+  const payer = await browser.newPage()
+  await signInAsNewBusiness(payer, 'Checked Trust Club')
+  const firstID = await paidAd(payer, 'Checked Trust First')
+
+  const admin = await browser.newPage({ javaScriptEnabled: false })
+  await signInAsStaff(admin, demoAdmin.email)
+  await admin.goto(`/admin/events/${firstID}`)
+  await admin.getByLabel('Reason (required)').fill('Known venue')
+  await admin.getByRole('button', { name: 'Grant trust' }).click()
+  await expect(admin.getByTestId('business-trust')).toContainText('Trusted')
+
+  const title = 'Checked Trust Second'
+  const secondID = await paidAd(payer, title)
+  expect((await payer.goto(`/event/${secondID}?viewMode=true`))?.status()).toBe(200)
+  await payer.close()
+
+  await admin.goto('/admin')
+  const checks = admin.getByRole('list', { name: 'Auto-approved — check' })
+  await expect(checks).toContainText(title)
+  await checks.getByRole('button', { name: `Confirm “${title}”` }).click()
+  await expect(admin.getByTestId('toast')).toContainText('Ad checked')
+  await expect(admin.getByRole('button', { name: `Confirm “${title}”` })).toHaveCount(0)
+
+  await admin.goto(`/admin/events/${secondID}`)
+  const trail = admin.getByTestId('moderation-audit')
+  await expect(trail).toContainText('Checked after auto-approval')
+  await expect(trail).toContainText('Auto-approved')
+  await admin.close()
 })

@@ -14,6 +14,7 @@ import { loader as mediaLoader } from '#app/routes/api.media.$filename.ts'
 import { loader as dashboardLoader } from '#app/routes/dashboard.tsx'
 import { loader as editLoader } from '#app/routes/dashboard.events.$id.edit.tsx'
 import { loader as eventPageLoader } from '#app/routes/event.$id.tsx'
+import { changeTrust } from '#app/services/moderation/trust.server.ts'
 import { getEventPaymentData } from '#app/services/payments/payment-data.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { sessionStorage } from '#app/services/accounts/session.server.ts'
@@ -42,7 +43,9 @@ beforeAll(async () => {
   strangerCookie = await sessionCookieFor({
     business: await insertBusiness(db, { businessName: 'Other Bistro' }),
   })
-  adminCookie = await sessionCookieFor({ user: await insertUser(db, { roles: ['admin'] }) })
+  const admin = await insertUser(db, { roles: ['admin'] })
+  adminCookie = await sessionCookieFor({ user: admin })
+  await changeTrust(owner.businessID, { granted: false, reason: 'Edits reviewed', adminId: admin.id })
   livePng = await solidPng(64, 48, '#e11')
   newPng = await solidPng(80, 60, '#1e1')
 })

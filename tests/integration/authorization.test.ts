@@ -43,6 +43,8 @@ const SIGN_IN = '→/api/login'
 const BUSINESS_SIGN_IN = '→/login'
 /** An administrators' page: the staff sign-in for visitors, 403 for anyone without the role. */
 const ADMIN_PAGE: Expectations = { anonymous: SIGN_IN, otherBusiness: 403, clinician: 403, admin: 200 }
+/** An administrators' form post, sent empty: refused as bad input. */
+const ADMIN_FORM: Expectations = { ...ADMIN_PAGE, admin: 400 }
 const ADMIN_API: Expectations = { anonymous: 401, otherBusiness: 403, clinician: 403 }
 const CLINICIAN_PAGE: Expectations = { anonymous: SIGN_IN, otherBusiness: 403, admin: 403, clinician: 200 }
 const CLINICIAN_API: Expectations = { anonymous: 401, otherBusiness: 403, admin: 403, clinician: 200 }
@@ -52,23 +54,13 @@ const OWNED_PAGE: Expectations = { ...ADVERTISER_PAGE, otherBusiness: 403 }
 
 const GUARDED: GuardedRoute[] = [
   { file: 'admin.tsx', method: 'GET', path: () => '/admin', expect: ADMIN_PAGE },
-  { file: 'admin.tsx', method: 'POST', path: () => '/admin', expect: { ...ADMIN_PAGE, admin: 400 } },
+  { file: 'admin.tsx', method: 'POST', path: () => '/admin', expect: ADMIN_FORM },
   { file: 'admin_.categories.tsx', method: 'GET', path: () => '/admin/categories', expect: ADMIN_PAGE },
-  {
-    file: 'admin_.categories.tsx',
-    method: 'POST',
-    path: () => '/admin/categories',
-    expect: { ...ADMIN_PAGE, admin: 400 },
-  },
+  { file: 'admin_.categories.tsx', method: 'POST', path: () => '/admin/categories', expect: ADMIN_FORM },
   { file: 'admin_.outbox._index.tsx', method: 'GET', path: () => '/admin/outbox', expect: ADMIN_PAGE },
   { file: 'admin_.subscriptions.tsx', method: 'GET', path: () => '/admin/subscriptions', expect: ADMIN_PAGE },
   { file: 'admin_.reports.tsx', method: 'GET', path: () => '/admin/reports', expect: ADMIN_PAGE },
-  {
-    file: 'admin_.reports.tsx',
-    method: 'POST',
-    path: () => '/admin/reports',
-    expect: { ...ADMIN_PAGE, admin: 400 },
-  },
+  { file: 'admin_.reports.tsx', method: 'POST', path: () => '/admin/reports', expect: ADMIN_FORM },
   { file: 'admin_.audit.tsx', method: 'GET', path: () => '/admin/audit', expect: ADMIN_PAGE },
   {
     file: 'admin_.audit[.]csv.ts',
@@ -86,7 +78,7 @@ const GUARDED: GuardedRoute[] = [
     file: 'admin_.events.$id.tsx',
     method: 'POST',
     path: (f) => `/admin/events/${f.eventID}`,
-    expect: { ...ADMIN_PAGE, admin: 400 },
+    expect: ADMIN_FORM,
   },
   // The form lives on /admin: a GET, or a submit with nothing ticked, goes back there.
   {
@@ -101,6 +93,8 @@ const GUARDED: GuardedRoute[] = [
     path: () => '/admin/bulk-approve',
     expect: { ...ADMIN_PAGE, admin: '→/admin' },
   },
+  { file: 'admin_.checks.tsx', method: 'GET', path: () => '/admin/checks', expect: ADMIN_PAGE },
+  { file: 'admin_.checks.tsx', method: 'POST', path: () => '/admin/checks', expect: ADMIN_FORM },
   {
     file: 'admin_.outbox.$id.tsx',
     method: 'GET',

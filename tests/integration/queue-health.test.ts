@@ -66,11 +66,24 @@ describe('queue health on /admin', () => {
     const { health } = (await res.json()) as { health: Record<string, unknown> }
     expect(health).toEqual({
       waiting: 2,
+      checks: 0,
       oldestAge: '1 d 6 h',
       medianDecision: '4 h',
       openReports: 2,
       reportedAds: 1,
     })
+  })
+
+  test('an auto-approved ad waiting for its check counts as waiting, since its approval', async () => {
+    await paidAdAwaitingReview(owner, { createdDate: hoursAgo(2) })
+    await paidAdAwaitingReview(owner, {
+      eventStatus: 'approved',
+      createdDate: hoursAgo(50),
+      checkPendingSince: hoursAgo(5),
+    })
+    const res = await callRoute(adminLoader, '/admin', { headers: { Cookie: adminCookie } })
+    const { health } = (await res.json()) as { health: Record<string, unknown> }
+    expect(health).toMatchObject({ waiting: 2, checks: 1, oldestAge: '5 h' })
   })
 
   test('ages read as people say them', () => {
@@ -106,6 +119,26 @@ describe('the daily digest to administrators', () => {
     // The same day again: nothing new.
     await sendModerationDigest(new Date(now.getTime() + 1000), 'https://shout.example')
     expect(await digestsTo(admin.email)).toHaveLength(1)
+  })
+
+  test('an auto-approved ad waiting over 24 hours for its check is in the digest', async () => {
+    await db.delete(outbox).where(like(outbox.kind, 'moderation-digest'))
+    const now = new Date(Date.now() + 2 * 24 * HOUR_MS)
+    const sampled = await paidAdAwaitingReview(owner, {
+      eventTitle: 'Sampled Gig',
+      eventStatus: 'approved',
+      checkPendingSince: hoursAgo(30, now.getTime()),
+    })
+    await paidAdAwaitingReview(owner, {
+      eventTitle: 'Checked Gig',
+      eventStatus: 'approved',
+      createdDate: hoursAgo(30, now.getTime()),
+    })
+    expect(await sendModerationDigest(now, 'https://shout.example')).toBeGreaterThanOrEqual(1)
+    const [mail] = await digestsTo(admin.email)
+    expect(mail!.subject).toBe('Moderation: 1 ad waiting over 24 hours')
+    expect(mail!.textBody).toContain(`Sampled Gig (event ${sampled.eventID}): waiting 30 hours`)
+    expect(mail!.textBody).not.toContain('Checked Gig')
   })
 
   test('an open report alone is enough', async () => {

@@ -5,18 +5,18 @@ import { EMPTY_CALENDAR_FILTERS } from '#app/models/calendar-filters.ts'
 import { action as reviewAction } from '#app/routes/admin.tsx'
 import { action as adminEventAction, loader as adminEventLoader } from '#app/routes/admin_.events.$id.tsx'
 import { loader as checkoutLoader } from '#app/routes/checkout.tsx'
-import { payWithTestCard } from '#app/services/payments/payment-completion.server.ts'
 import { changeTrust, trustOf } from '#app/services/moderation/trust.server.ts'
-import { getEnv, resetEnvCache } from '#app/services/platform/env.server.ts'
+import { getEnv } from '#app/services/platform/env.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { insertUser } from '#db/factories.ts'
-import { events, outbox, type Business, type User } from '#db/schema.ts'
-import { businessSessionCopy, sessionCookieFor } from '#tests/support/auth.ts'
+import { outbox, type Business, type User } from '#db/schema.ts'
+import { sessionCookieFor } from '#tests/support/auth.ts'
 import { insertBusiness, insertTestEvent } from '#tests/support/events.ts'
 import { auditRowsOf, paidAdAwaitingReview, postForm } from '#tests/support/moderation.ts'
 import { callRoute } from '#tests/support/routes.ts'
+import { payForNewAd, withSamplePercent } from '#tests/support/trust.ts'
 
 const today = platformToday()
 let admin: User
@@ -36,35 +36,6 @@ async function approvedAd(owner: Business) {
   const ad = await paidAdAwaitingReview(owner)
   expect((await review(ad.eventID, 'approve')).status).toBe(302)
   return ad
-}
-
-/** A new unpaid ad of `owner`, paid at the test provider's checkout. */
-async function payForNewAd(owner: Business, title: string) {
-  const ad = await insertTestEvent(owner, {
-    eventTitle: title,
-    eventStatus: 'pending',
-    paymentStatus: 'pending',
-    showAdOnDates: [addDaysIso(today, 2)],
-  })
-  const result = await payWithTestCard({
-    business: businessSessionCopy(owner),
-    eventID: ad.eventID,
-    card: { number: '4242424242424242', expiry: '12/40', cvc: '123' },
-  })
-  expect(result.success).toBe(true)
-  return (await db.select().from(events).where(eq(events.eventID, ad.eventID)))[0]!
-}
-
-/** Runs `run` with TRUSTED_SAMPLE_PERCENT set to `percent`. */
-async function withSamplePercent<T>(percent: number, run: () => Promise<T>) {
-  process.env.TRUSTED_SAMPLE_PERCENT = String(percent)
-  resetEnvCache()
-  try {
-    return await run()
-  } finally {
-    delete process.env.TRUSTED_SAMPLE_PERCENT
-    resetEnvCache()
-  }
 }
 
 const shownIDs = async () =>
@@ -132,15 +103,27 @@ describe('at payment', () => {
     expect(approvedMail).toHaveLength(1)
   })
 
-  test('a sampled ad of a trusted business, and any ad of an untrusted one, waits in the queue', async () => {
+  test('any ad of an untrusted business waits in the queue', async () => {
     const untrusted = await insertBusiness(db)
-    expect((await payForNewAd(untrusted, 'New Venue Night')).eventStatus).toBe('pending')
+    const ad = await withSamplePercent(0, () => payForNewAd(untrusted, 'New Venue Night'))
+    expect(ad.eventStatus).toBe('pending')
+    expect(ad.checkPendingSince).toBeNull()
+    expect(await auditRowsOf(ad.eventID)).toEqual([])
+  })
 
-    const trusted = await insertBusiness(db)
-    await changeTrust(trusted.businessID, { granted: true, reason: 'Sampling check', adminId: admin.id })
-    const sampled = await withSamplePercent(100, () => payForNewAd(trusted, 'Sampled Night'))
-    expect(sampled.eventStatus).toBe('pending')
-    expect(await auditRowsOf(sampled.eventID)).toEqual([])
+  test('a trusted business that gets a rejection is no longer auto-approved on its next payment', async () => {
+    const owner = await insertBusiness(db)
+    await approvedAd(owner)
+    await approvedAd(owner)
+    await approvedAd(owner)
+    expect((await withSamplePercent(0, () => payForNewAd(owner, 'Still Trusted'))).eventStatus).toBe(
+      'approved',
+    )
+    const rejected = await paidAdAwaitingReview(owner)
+    expect((await review(rejected.eventID, 'reject', 'Misleading price')).status).toBe(302)
+    const next = await withSamplePercent(0, () => payForNewAd(owner, 'After The Rejection'))
+    expect(next.eventStatus).toBe('pending')
+    expect(await auditRowsOf(next.eventID)).toEqual([])
   })
 })
 

@@ -30,6 +30,12 @@ export const RESUBMITTED_TOAST = {
     'Your changes were sent to our reviewers. Your ad is already paid for: there is nothing more to pay.',
 }
 
+/** A trusted business's edit of its live ad: applied at once. */
+export const LIVE_EDIT_TOAST = {
+  title: 'Changes are live',
+  description: 'Your business is trusted: your changes are on the public pages now. There is nothing to pay.',
+}
+
 /**
  * Saves the approved ad: a new one, or (with `eventID`) the business's own in place. Before the edit of an unpaid
  * ad, any checkout still open for the ad as it was is settled with the provider, so an old price cannot pay for new

@@ -11,7 +11,7 @@ import { combineHeaders } from '../http/http.server.ts'
 import { readFormData } from '../http/request-body.server.ts'
 import { redirectWithToast } from '../http/toast.server.ts'
 import { discardStaged } from '../media/media.server.ts'
-import { rememberPayment, RESUBMITTED_TOAST, saveAd } from './approval.server.ts'
+import { LIVE_EDIT_TOAST, rememberPayment, RESUBMITTED_TOAST, saveAd } from './approval.server.ts'
 import { getEventDraft, setEventDraft, type EventDraft } from './draft.server.ts'
 import { adAsEdited, editableEventForPage } from './editable.server.ts'
 
@@ -52,7 +52,7 @@ export async function decideOnPreview(request: Request, business: BusinessSessio
   if (intent !== 'approve') return new Response('Unknown intent', { status: 400 })
 
   try {
-    const { eventID, totalCents, resubmitted } = await saveAd({
+    const { eventID, totalCents, resubmitted, appliedAtOnce } = await saveAd({
       business,
       input: draft.input,
       files: draft.files,
@@ -62,7 +62,9 @@ export async function decideOnPreview(request: Request, business: BusinessSessio
     setEventDraft(session, null)
     if (resubmitted) {
       const headers = { 'Set-Cookie': await sessionStorage.commitSession(session) }
-      return redirectWithToast(`/event/${eventID}`, RESUBMITTED_TOAST, { headers })
+      return redirectWithToast(`/event/${eventID}`, appliedAtOnce ? LIVE_EDIT_TOAST : RESUBMITTED_TOAST, {
+        headers,
+      })
     }
     rememberPayment(session, { business, input: draft.input, eventID, totalCents })
     const cookie = await sessionStorage.commitSession(session)

@@ -19,6 +19,7 @@ import { AppError } from '#app/utils/app-error.ts'
 import { mediaFileName } from '#app/utils/media-types.ts'
 import { chargeCentsForDays, claimedTotalMatches, TOTAL_MISMATCH_MESSAGE } from '#app/utils/pricing.ts'
 import type { BusinessSessionCopy } from '../accounts/auth.server.ts'
+import { autoApplyRevisionIfTrusted } from '../moderation/trust.server.ts'
 import { deleteStoredMedia, storeMediaForEvent, type StagedFile } from '../media/media.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
 
@@ -54,7 +55,8 @@ export function priceFor(input: EventInput, claimedDollars?: number | null) {
  * rolled back and the newly stored files are removed. With `eventID` the business's own ad is rewritten in place
  * (its media kept unless a new file replaces it): an unpaid one whole, a paid one awaiting review or sent back with
  * changes requested in its text and media only, and it waits for review again; a live one's text and media become
- * its pending revision while the live version stays up (both `resubmitted`: nothing to pay). Any other ad is refused
+ * its pending revision while the live version stays up (both `resubmitted`: nothing to pay); a trusted business's
+ * revision is then applied at once (`appliedAtOnce`). Any other ad is refused
  * with 409.
  */
 export async function saveEventWithMedia({
@@ -80,6 +82,7 @@ export async function saveEventWithMedia({
   let replacedUrls: string[] = []
   let resubmitted = false
   let revisionID: number | undefined
+  let outcome: { eventID: number; totalCents: number; resubmitted: boolean }
   try {
     const result = await db.transaction(async (tx) => {
       const data = {
@@ -141,12 +144,15 @@ export async function saveEventWithMedia({
     })
     // A replacement may reuse the old file's name (same kind and extension): that file is the new one now.
     await deleteStoredMedia(replacedUrls.filter((url) => !storedKeys.some((key) => sameMediaFile(url, key))))
-    return result
+    outcome = result
   } catch (error) {
     // Only files that no saved row points to: a key the edited ad already used stays.
     await deleteStoredMedia(storedKeys.filter((key) => !replacedUrls.some((url) => sameMediaFile(url, key))))
     throw error
   }
+  const appliedAtOnce =
+    revisionID !== undefined && (await autoApplyRevisionIfTrusted(outcome.eventID, business.businessID))
+  return { ...outcome, appliedAtOnce }
 }
 
 function sameMediaFile(a: string, b: string) {

@@ -26,11 +26,12 @@ export function formatAge(seconds: number | null): string {
   return `${Math.floor(hours / 24)} d ${hours % 24} h`
 }
 
-/** The figures on /admin: ads waiting, the oldest one's age, the median time to a decision over 7 days, reports. */
+/** The figures on /admin: ads waiting (of which auto-approved ads to check), the oldest one's age, the median time to a decision over 7 days, reports. */
 export async function queueHealthView(now = new Date()) {
   const health = await queueHealth(now)
   return {
     waiting: health.waiting,
+    checks: health.checks,
     oldestAge: formatAge(health.oldest ? (now.getTime() - health.oldest.getTime()) / 1000 : null),
     medianDecision: formatAge(health.medianDecisionSeconds),
     openReports: health.openReports.reports,
@@ -41,7 +42,8 @@ export async function queueHealthView(now = new Date()) {
 export type QueueHealthView = Awaited<ReturnType<typeof queueHealthView>>
 
 /**
- * The administrators' digest: ads that have waited more than 24 hours and ads with open reports. Nothing is sent
+ * The administrators' digest: ads that have waited more than 24 hours (for a review, or for the check of an
+ * auto-approved ad) and ads with open reports. Nothing is sent
  * when nothing waits. Once per platform day (a second run the same day queues nothing). Returns the emails queued.
  */
 export async function sendModerationDigest(now = new Date(), origin = linkOrigin()): Promise<number> {
@@ -56,7 +58,7 @@ export async function sendModerationDigest(now = new Date(), origin = linkOrigin
     waiting: waiting.map((ad) => ({
       eventID: ad.eventID,
       eventTitle: ad.eventTitle,
-      waitedHours: Math.floor((now.getTime() - ad.createdDate.getTime()) / HOUR_MS),
+      waitedHours: Math.floor((now.getTime() - ad.waitingSince.getTime()) / HOUR_MS),
     })),
     waitingTotal,
     reportedAds: reported.ads,

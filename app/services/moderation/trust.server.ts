@@ -1,5 +1,8 @@
 import { autoApproveIfTrusted, businessTrust, setBusinessTrust } from '#app/models/business-trust.server.ts'
+import { autoApproveRevision } from '#app/models/event-revision.server.ts'
 import type { Transaction } from '#db/client.server.ts'
+import { linkOrigin } from '../http/site-url.server.ts'
+import { deleteStoredMedia } from '../media/media.server.ts'
 import { getEnv } from '../platform/env.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
 
@@ -9,8 +12,8 @@ export function trustOf(businessID: number) {
 }
 
 /**
- * In the payment's transaction: a trusted business's ad goes live at once, except a sample of them
- * (TRUSTED_SAMPLE_PERCENT, drawn by `random`) that waits in the review queue as every other ad does.
+ * In the payment's transaction: a trusted business's ad goes live at once; a sample of them (TRUSTED_SAMPLE_PERCENT,
+ * drawn by `random`) is also listed for an administrator's check after the fact.
  */
 export function autoApproveAtPayment(
   tx: Transaction,
@@ -24,6 +27,27 @@ export function autoApproveAtPayment(
     today: platformToday(),
     origin,
   })
+}
+
+/**
+ * After a business saved an edit of its live ad: a trusted business's edit is applied at once (sampled as at
+ * payment), an untrusted one's waits for review. Returns whether it was applied.
+ */
+export async function autoApplyRevisionIfTrusted(
+  eventID: number,
+  businessID: number,
+  { origin = linkOrigin(), random = Math.random }: { origin?: string; random?: () => number } = {},
+) {
+  const trust = await trustOf(businessID)
+  if (!trust.trusted) return false
+  const applied = await autoApproveRevision(eventID, {
+    origin,
+    reason: `trusted business (${trust.because})`,
+    sampled: random() * 100 < getEnv().TRUSTED_SAMPLE_PERCENT,
+  })
+  if (!applied) return false
+  await deleteStoredMedia(applied.unusedMedia)
+  return true
 }
 
 /** An administrator grants or revokes a business's trust with a reason; the toast to show. */

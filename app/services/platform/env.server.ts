@@ -113,7 +113,7 @@ export const envSchema = z
     TRUSTED_AFTER_APPROVALS: optional.pipe(
       z.coerce.number<string | undefined>().int().min(1).max(1000).default(3),
     ),
-    /** Moderation: the percentage of a trusted business's auto-approved ads that still enter the queue. */
+    /** Moderation: the percentage of a trusted business's auto-approved ads and edits also listed for a check. */
     TRUSTED_SAMPLE_PERCENT: optional.pipe(
       z.coerce.number<string | undefined>().int().min(0).max(100).default(10),
     ),

@@ -62,6 +62,13 @@ export const moderationDigestsSent = new Counter({
   registers,
 })
 
+export const autoApprovalChecksDecided = new Counter({
+  name: 'eventshout_auto_approval_checks_total',
+  help: 'Administrators’ checks of auto-approved ads, by outcome (confirmed, taken_down).',
+  labelNames: ['outcome'] as const,
+  registers,
+})
+
 export const adReportsFiled = new Counter({
   name: 'eventshout_ad_reports_total',
   help: 'Visitors’ reports of ads, by outcome (filed, hidden: the report that hid the ad, repeat).',
@@ -80,7 +87,6 @@ export const pageCacheMisses = new Counter({
   help: 'Shareable pages rendered because the shared page cache held no fresh copy.',
   registers,
 })
-
 
 const databaseGauges = {
   up: new Gauge({

@@ -1,0 +1,70 @@
+import '#app/zod-config.ts'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { data } from '@remix-run/node'
+import { Link, useActionData } from '@remix-run/react'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { PRODUCT_NAME } from '#app/constants.ts'
+import { autoApprovalCheckSchema } from '#app/models/check-schema.ts'
+import { requireRole } from '#app/services/accounts/auth.server.ts'
+import { parseFormSubmission } from '#app/services/http/form-submission.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
+import { readFormData } from '#app/services/http/request-body.server.ts'
+import { linkOrigin } from '#app/services/http/site-url.server.ts'
+import { redirectWithToast } from '#app/services/http/toast.server.ts'
+import { decideAutoApprovalCheck } from '#app/services/moderation/auto-approval-checks.server.ts'
+
+export const meta: MetaFunction = () => [{ title: `Check an auto-approved ad · ${PRODUCT_NAME}` }]
+
+/** The check is a post from the moderation page; this page only says why a check was refused. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRole(request, 'admin')
+  return data(null, { headers: { 'Cache-Control': 'no-store' } })
+}
+
+/** Confirms an auto-approved ad or takes it down with a reason, then back to the moderation page with what happened. */
+export async function action({ request }: ActionFunctionArgs) {
+  const admin = await requireRole(request, 'admin')
+  const form = await readFormData(request).catch((error: unknown) => {
+    throw errorResponse(error, { request })
+  })
+  const submission = parseFormSubmission(form, autoApprovalCheckSchema)
+  if (submission.status !== 'success') {
+    const messages = [...new Set(Object.values(submission.error ?? {}).flat())]
+    return data({ message: messages.join(' ') || 'The form could not be read.' }, { status: 400 })
+  }
+  try {
+    const toast = await decideAutoApprovalCheck(submission.value, {
+      adminId: admin.id,
+      origin: linkOrigin(request),
+    })
+    return redirectWithToast('/admin', toast)
+  } catch (error) {
+    return errorResponse(error, { request, reply: (refusal) => ({ message: refusal.message }) })
+  }
+}
+
+/** Why a check was refused (no reason for a takedown, a tampered form, already decided), and the way back. */
+export default function AutoApprovalCheckRefused() {
+  const refused = useActionData<typeof action>()
+  return (
+    <main className="mx-auto max-w-3xl px-4 py-10">
+      <h1 className="text-3xl font-bold text-ink">Check an auto-approved ad</h1>
+      {refused ? (
+        <p role="alert" className="mt-4 text-red-700">
+          {refused.message}
+        </p>
+      ) : (
+        <p className="mt-4">Auto-approved ads are checked from the moderation page.</p>
+      )}
+      <p className="mt-4">
+        <Link to="/admin" className="font-medium text-brand-700 underline">
+          Back to the moderation queue
+        </Link>
+      </p>
+    </main>
+  )
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

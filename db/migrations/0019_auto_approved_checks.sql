@@ -1,0 +1,2 @@
+ALTER TABLE "events" ADD COLUMN "checkPendingSince" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "events_check_pending_idx" ON "events" USING btree ("checkPendingSince") WHERE "checkPendingSince" IS NOT NULL;
