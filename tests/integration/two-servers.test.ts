@@ -131,13 +131,8 @@ test('two servers started together on a new database both come up, migrated once
 /** The calendar page of `base` as an anonymous visitor gets it (from the shared page cache when it has it). */
 const calendar = (base: string) => fetch(`${base}/calendar`).then((r) => r.text())
 
-test('an ad paid for on one server and approved on the other is on both calendars within a second', async () => {
-  const business = await insertBusiness(db())
-  const staff = await insertUser(db(), { roles: ['admin'] })
-  const advertiser = await sessionCookieFor({ business })
-  const reviewer = await sessionCookieFor({ user: staff })
-  const title = `Harbor Lights ${Date.now()}`
-
+/** Uploads a new ad with its photo and video through server `base` and pays for it there with the test card. */
+async function uploadAndPay(base: string, advertiser: string, title: string) {
   const form = new FormData()
   form.set(
     'eventData',
@@ -152,9 +147,9 @@ test('an ad paid for on one server and approved on the other is on both calendar
   form.set('image', new Blob([new Uint8Array(await solidPng(64, 48, '#2266aa'))]), 'lights.png')
   form.set('video', new Blob([new Uint8Array(mp4Bytes('isom', ['isom'], 4096))]), 'lights.mp4')
   // Origin: what the site's own pages send with a signed-in change.
-  const saved = await fetch(`${a.base}/api/approve-event`, {
+  const saved = await fetch(`${base}/api/approve-event`, {
     method: 'POST',
-    headers: { Cookie: advertiser, Origin: a.base },
+    headers: { Cookie: advertiser, Origin: base },
     body: form,
   })
   expect(saved.status, await saved.text()).toBe(200)
@@ -164,13 +159,23 @@ test('an ad paid for on one server and approved on the other is on both calendar
     expiry: '12/34',
     cvc: '123',
   })
-  const paid = await fetch(`${a.base}/checkout`, {
+  const paid = await fetch(`${base}/checkout`, {
     method: 'POST',
-    headers: { Cookie: advertiser, Origin: a.base },
+    headers: { Cookie: advertiser, Origin: base },
     body: pay,
     redirect: 'manual',
   })
   expect(paid.status, await paid.text()).toBe(302)
+}
+
+test('an ad paid for on one server and approved on the other is on both calendars within a second', async () => {
+  const business = await insertBusiness(db())
+  const staff = await insertUser(db(), { roles: ['admin'] })
+  const advertiser = await sessionCookieFor({ business })
+  const reviewer = await sessionCookieFor({ user: staff })
+  const title = `Harbor Lights ${Date.now()}`
+
+  await uploadAndPay(a.base, advertiser, title)
   const [event] = await db().select().from(events).where(eq(events.eventTitle, title))
   expect(event).toMatchObject({ paymentStatus: 'paid', eventStatus: 'pending' })
 
@@ -209,6 +214,26 @@ test('an ad paid for on one server and approved on the other is on both calendar
       filesIn(path.join(dataDir, name)).filter((f) => /\.(webp|jpe?g|png|mp4)$/.test(f)),
       name,
     ).toEqual([])
+})
+
+test("a trusted business's ad, live at payment on one server, is on both calendars within a second", async () => {
+  const business = await insertBusiness(db())
+  // Approved ads and no rejection: trusted (TRUSTED_AFTER_APPROVALS, 3 by default).
+  for (let n = 0; n < 3; n++) await insertTestEvent(business, { showAdOnDates: [addDaysIso(today, -30)] })
+  const advertiser = await sessionCookieFor({ business })
+  const title = `Trusted Lanterns ${Date.now()}`
+  for (const base of [a.base, b.base]) expect(await calendar(base)).not.toContain(title)
+
+  await uploadAndPay(a.base, advertiser, title)
+  const paidAt = Date.now()
+  const [event] = await db().select().from(events).where(eq(events.eventTitle, title))
+  expect(event).toMatchObject({ paymentStatus: 'paid', eventStatus: 'approved' })
+  await Promise.all(
+    [a.base, b.base].map((base) =>
+      expect.poll(() => calendar(base), { timeout: 1000, interval: 20 }).toContain(title),
+    ),
+  )
+  console.info(`Auto-approved on A; on both calendars after ${Date.now() - paidAt} ms`)
 })
 
 test('the hourly cleanup runs on one of the two servers', async () => {
