@@ -1,6 +1,7 @@
 /** The "Auto-approved — check" list on /admin: sampled ads of trusted businesses, live, waiting for a look. */
 import { Form, Link } from '@remix-run/react'
 import { TAKEDOWN_REASON_MAX } from '#app/models/report-schema.ts'
+import { primaryButtonClass } from './account-ui.tsx'
 
 export const AUTO_APPROVED_CHECK_HEADING = 'Auto-approved — check'
 
@@ -36,7 +37,7 @@ function CheckItem({ ad }: { ad: AutoApprovalCheckItem }) {
             type="submit"
             name="intent"
             value="confirm"
-            className="rounded-md bg-brand-700 px-4 py-2 font-semibold text-white hover:bg-brand-800"
+            className={primaryButtonClass}
           >
             Confirm “{ad.eventTitle}”
           </button>

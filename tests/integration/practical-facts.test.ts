@@ -18,6 +18,7 @@ import { loader as eventPageLoader } from '#app/routes/event.$id.tsx'
 import { eventIcs } from '#app/services/calendar/feeds.server.ts'
 import { db } from '#db/client.server.ts'
 import { insertBusiness, insertUser } from '#db/factories.ts'
+import { changeTrust } from '#app/services/moderation/trust.server.ts'
 import { events, type Business } from '#db/schema.ts'
 import { z } from 'zod'
 import { sessionCookieFor } from '#tests/support/auth.ts'
@@ -34,7 +35,10 @@ let adminCookie: string
 beforeAll(async () => {
   owner = await insertBusiness(db, { businessName: 'Harbor Hall', businessZip: '62704' })
   cookie = await sessionCookieFor({ business: owner })
-  adminCookie = await sessionCookieFor({ user: await insertUser(db, { roles: ['admin'] }) })
+  const admin = await insertUser(db, { roles: ['admin'] })
+  adminCookie = await sessionCookieFor({ user: admin })
+  // Its many live ads would make it trusted, and a trusted business's edits go live without review.
+  await changeTrust(owner.businessID, { granted: false, reason: 'Edits reviewed', adminId: admin.id })
 })
 
 function approve(eventData: Record<string, unknown>, eventID?: number) {
