@@ -1,7 +1,7 @@
 /** The "Auto-approved — check" list on /admin: sampled ads of trusted businesses, live, waiting for a look. */
 import { Form, Link } from '@remix-run/react'
-import { TAKEDOWN_REASON_MAX } from '#app/models/report-schema.ts'
 import { primaryButtonClass } from './account-ui.tsx'
+import { TakedownForm } from './takedown-form.tsx'
 
 export const AUTO_APPROVED_CHECK_HEADING = 'Auto-approved — check'
 
@@ -33,39 +33,11 @@ function CheckItem({ ad }: { ad: AutoApprovalCheckItem }) {
       <div className="mt-3 grid gap-3">
         <Form method="post" action="/admin/checks" className="flex justify-end">
           <input type="hidden" name="eventID" value={ad.eventID} />
-          <button
-            type="submit"
-            name="intent"
-            value="confirm"
-            className={primaryButtonClass}
-          >
+          <button type="submit" name="intent" value="confirm" className={primaryButtonClass}>
             Confirm “{ad.eventTitle}”
           </button>
         </Form>
-        <Form method="post" action="/admin/checks" className="grid gap-2">
-          <input type="hidden" name="eventID" value={ad.eventID} />
-          <label htmlFor={reasonId} className="text-sm font-medium text-slate-800">
-            Reason for a takedown (required; the advertiser reads it)
-          </label>
-          <textarea
-            id={reasonId}
-            name="reason"
-            rows={2}
-            required
-            maxLength={TAKEDOWN_REASON_MAX}
-            className="block w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
-          />
-          <div className="flex justify-end">
-            <button
-              type="submit"
-              name="intent"
-              value="takedown"
-              className="rounded-md bg-red-700 px-4 py-2 font-semibold text-white hover:bg-red-800"
-            >
-              Take the ad down
-            </button>
-          </div>
-        </Form>
+        <TakedownForm eventID={ad.eventID} reasonId={reasonId} action="/admin/checks" />
       </div>
     </li>
   )

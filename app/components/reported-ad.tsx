@@ -1,6 +1,7 @@
 /** One ad on /admin/reports: its open reports, and the two decisions (dismiss them, or take the ad down). */
 import { Form, Link } from '@remix-run/react'
-import { TAKEDOWN_REASON_MAX } from '#app/models/report-schema.ts'
+import { secondaryButtonClass } from './account-ui.tsx'
+import { TakedownForm } from './takedown-form.tsx'
 
 export interface ReportedAdItem {
   eventID: number
@@ -8,11 +9,6 @@ export interface ReportedAdItem {
   businessName: string
   hidden: boolean
   reports: { id: number; createdAt: string; reason: string; details: string }[]
-}
-
-const button = {
-  dismiss: 'rounded-md border border-slate-300 bg-white px-4 py-2 font-medium hover:bg-slate-50',
-  takedown: 'rounded-md bg-red-700 px-4 py-2 font-semibold text-white hover:bg-red-800',
 }
 
 export function ReportedAd({ ad, refusal }: { ad: ReportedAdItem; refusal?: string }) {
@@ -62,29 +58,11 @@ export function ReportedAd({ ad, refusal }: { ad: ReportedAdItem; refusal?: stri
         <div className="mt-4 grid gap-3">
           <Form method="post" className="flex justify-end">
             <input type="hidden" name="eventID" value={ad.eventID} />
-            <button type="submit" name="intent" value="dismiss" className={button.dismiss}>
+            <button type="submit" name="intent" value="dismiss" className={secondaryButtonClass}>
               Dismiss the reports
             </button>
           </Form>
-          <Form method="post" className="grid gap-2">
-            <input type="hidden" name="eventID" value={ad.eventID} />
-            <label htmlFor={reasonId} className="text-sm font-medium text-slate-800">
-              Reason for a takedown (required; the advertiser reads it)
-            </label>
-            <textarea
-              id={reasonId}
-              name="reason"
-              rows={2}
-              required
-              maxLength={TAKEDOWN_REASON_MAX}
-              className="block w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
-            />
-            <div className="flex justify-end">
-              <button type="submit" name="intent" value="takedown" className={button.takedown}>
-                Take the ad down
-              </button>
-            </div>
-          </Form>
+          <TakedownForm eventID={ad.eventID} reasonId={reasonId} />
         </div>
       </article>
     </li>

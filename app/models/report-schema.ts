@@ -19,17 +19,27 @@ export const reportFormSchema = z.object({
 export const TAKEDOWN_REASON_MAX = 500
 export const TAKEDOWN_REASON_REQUIRED = 'A reason is required to take an ad down (the advertiser reads it).'
 
-/** An administrator's decision on an ad's reports (/admin/reports): dismiss them, or take the ad down with a reason. */
-export const reportDecisionSchema = z
-  .object({
-    intent: z.enum(['dismiss', 'takedown'], { error: 'intent must be dismiss or takedown' }),
-    eventID: idSchema,
-    reason: text()
-      .trim()
-      .max(TAKEDOWN_REASON_MAX, `Keep the reason under ${TAKEDOWN_REASON_MAX} characters.`)
-      .optional(),
-  })
-  .superRefine((value, ctx) => {
-    if (value.intent === 'takedown' && !value.reason)
-      ctx.addIssue({ code: 'custom', path: ['reason'], message: TAKEDOWN_REASON_REQUIRED })
-  })
+/**
+ * An administrator's decision on an ad: `keep` it (dismiss its reports, or confirm it after auto-approval) or take it
+ * down with the reason the advertiser reads.
+ */
+export function takedownDecisionSchema<Keep extends string>(keep: Keep) {
+  return z
+    .object({
+      intent: z.enum([keep, 'takedown'] as [Keep, 'takedown'], {
+        error: `intent must be ${keep} or takedown`,
+      }),
+      eventID: idSchema,
+      reason: text()
+        .trim()
+        .max(TAKEDOWN_REASON_MAX, `Keep the reason under ${TAKEDOWN_REASON_MAX} characters.`)
+        .optional(),
+    })
+    .superRefine((value, ctx) => {
+      if (value.intent === 'takedown' && !value.reason)
+        ctx.addIssue({ code: 'custom', path: ['reason'], message: TAKEDOWN_REASON_REQUIRED })
+    })
+}
+
+/** An administrator's decision on an ad's reports (/admin/reports). */
+export const reportDecisionSchema = takedownDecisionSchema('dismiss')
