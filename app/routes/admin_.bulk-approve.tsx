@@ -7,7 +7,7 @@ import { PRODUCT_NAME } from '#app/constants.ts'
 import { bulkApprovalSchema } from '#app/models/bulk-approval-schema.ts'
 import { ALL_DAYS } from '#app/models/moderation-schema.ts'
 import { requireRole } from '#app/services/accounts/auth.server.ts'
-import { parseFormSubmission } from '#app/services/http/form-submission.server.ts'
+import { parseFormSubmission, refusalMessage } from '#app/services/http/form-submission.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
 import { linkOrigin } from '#app/services/http/site-url.server.ts'
@@ -32,8 +32,7 @@ export async function action({ request }: ActionFunctionArgs) {
   })
   const submission = parseFormSubmission(form, bulkApprovalSchema)
   if (submission.status !== 'success') {
-    const messages = Object.values(submission.error ?? {}).flat()
-    return data({ message: [...new Set(messages)].join(' ') || 'The form could not be read.' }, { status: 400 })
+    return data({ message: refusalMessage(submission) }, { status: 400 })
   }
   const { eventID, date } = submission.value
   const back = `/admin${date && (isValidIsoDate(date) || date === ALL_DAYS) ? `?date=${date}` : ''}`

@@ -6,7 +6,7 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { autoApprovalCheckSchema } from '#app/models/check-schema.ts'
 import { requireRole } from '#app/services/accounts/auth.server.ts'
-import { parseFormSubmission } from '#app/services/http/form-submission.server.ts'
+import { parseFormSubmission, refusalMessage } from '#app/services/http/form-submission.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
 import { linkOrigin } from '#app/services/http/site-url.server.ts'
@@ -29,8 +29,7 @@ export async function action({ request }: ActionFunctionArgs) {
   })
   const submission = parseFormSubmission(form, autoApprovalCheckSchema)
   if (submission.status !== 'success') {
-    const messages = [...new Set(Object.values(submission.error ?? {}).flat())]
-    return data({ message: messages.join(' ') || 'The form could not be read.' }, { status: 400 })
+    return data({ message: refusalMessage(submission) }, { status: 400 })
   }
   try {
     const toast = await decideAutoApprovalCheck(submission.value, {

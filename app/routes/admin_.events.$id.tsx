@@ -9,7 +9,7 @@ import { PRODUCT_NAME } from '#app/constants.ts'
 import { requireRole } from '#app/services/accounts/auth.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { trustFormSchema } from '#app/models/trust-schema.ts'
-import { parseFormSubmission } from '#app/services/http/form-submission.server.ts'
+import { parseFormSubmission, refusalMessage } from '#app/services/http/form-submission.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
 import { redirectWithToast } from '#app/services/http/toast.server.ts'
 import { adModerationRecord } from '#app/services/moderation/audit-trail.server.ts'
@@ -52,8 +52,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   })
   const submission = parseFormSubmission(form, trustFormSchema)
   if (submission.status !== 'success') {
-    const messages = [...new Set(Object.values(submission.error ?? {}).flat())]
-    return data({ message: messages.join(' ') || 'The form could not be read.' }, { status: 400 })
+    return data({ message: refusalMessage(submission) }, { status: 400 })
   }
   try {
     // The business is the ad's own: a tampered business id is refused, not applied to another business.

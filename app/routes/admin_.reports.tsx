@@ -7,7 +7,7 @@ import { ReportedAd } from '#app/components/reported-ad.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { reportDecisionSchema } from '#app/models/report-schema.ts'
 import { requireRole } from '#app/services/accounts/auth.server.ts'
-import { parseFormSubmission } from '#app/services/http/form-submission.server.ts'
+import { parseFormSubmission, refusalMessage } from '#app/services/http/form-submission.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
 import { linkOrigin } from '#app/services/http/site-url.server.ts'
@@ -34,8 +34,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const eventID = String(form.get('eventID') ?? '')
   const submission = parseFormSubmission(form, reportDecisionSchema)
   if (submission.status !== 'success') {
-    const messages = [...new Set(Object.values(submission.error ?? {}).flat())]
-    return data({ message: messages.join(' ') || 'The form could not be read.', eventID }, { status: 400 })
+    return data({ message: refusalMessage(submission), eventID }, { status: 400 })
   }
   const decision = submission.value
   const origin = linkOrigin(request)

@@ -30,3 +30,9 @@ export function parseFormSubmission<S extends z.ZodType>(
     ? parseWithZod(form, { schema, async: true, disableAutoCoercion })
     : parseWithZod(form, { schema, disableAutoCoercion })
 }
+
+/** A refused submission's messages as one text, for a form whose page shows a single refusal. */
+export function refusalMessage(submission: { error?: Record<string, string[] | null> | null }) {
+  const messages = [...new Set(Object.values(submission.error ?? {}).flatMap((list) => list ?? []))]
+  return messages.join(' ') || 'The form could not be read.'
+}
