@@ -13,7 +13,7 @@ import { parseFormSubmission, refusalMessage } from '#app/services/http/form-sub
 import { readFormData } from '#app/services/http/request-body.server.ts'
 import { redirectWithToast } from '#app/services/http/toast.server.ts'
 import { adModerationRecord } from '#app/services/moderation/audit-trail.server.ts'
-import { changeTrust, trustOf } from '#app/services/moderation/trust.server.ts'
+import { changeTrustFromAd, trustOf } from '#app/services/moderation/trust.server.ts'
 
 export const meta: MetaFunction<typeof loader> = ({ data: page }) => [
   { title: `${page ? page.event.eventTitle : 'Ad'} · Moderation · ${PRODUCT_NAME}` },
@@ -55,13 +55,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return data({ message: refusalMessage(submission) }, { status: 400 })
   }
   try {
-    // The business is the ad's own: a tampered business id is refused, not applied to another business.
-    const { event } = await adModerationRecord(params.id)
     const { intent, businessID, reason } = submission.value
-    if (businessID !== event.businessID)
-      return data({ message: 'That is not this ad’s business.' }, { status: 400 })
-    const toast = await changeTrust(businessID, { granted: intent === 'grant', reason, adminId: admin.id })
-    return redirectWithToast(`/admin/events/${event.eventID}`, toast)
+    const { eventID, toast } = await changeTrustFromAd(params.id, {
+      businessID,
+      granted: intent === 'grant',
+      reason,
+      adminId: admin.id,
+    })
+    return redirectWithToast(`/admin/events/${eventID}`, toast)
   } catch (error) {
     return errorResponse(error, { request, reply: (refusal) => ({ message: refusal.message }) })
   }

@@ -1,10 +1,12 @@
 import { autoApproveIfTrusted, businessTrust, setBusinessTrust } from '#app/models/business-trust.server.ts'
 import { autoApproveRevision } from '#app/models/event-revision.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
 import type { Transaction } from '#db/client.server.ts'
 import { linkOrigin } from '../http/site-url.server.ts'
 import { deleteStoredMedia } from '../media/media.server.ts'
 import { getEnv } from '../platform/env.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
+import { adModerationRecord } from './audit-trail.server.ts'
 
 /** Whether a business is trusted now, and why (TRUSTED_AFTER_APPROVALS approved ads, or an administrator's word). */
 export function trustOf(businessID: number) {
@@ -59,4 +61,17 @@ export async function changeTrust(
   return granted
     ? { title: 'Trust granted', description: 'Its next paid ads go live at payment.' }
     : { title: 'Trust revoked', description: 'Its next paid ads wait for a review.' }
+}
+
+/**
+ * Grants or revokes trust from an ad's admin page: the business must be the ad's own, so a tampered business id is
+ * refused (400), never applied to another business. Answers the ad's id and the toast.
+ */
+export async function changeTrustFromAd(
+  adIdParam: string | undefined,
+  { businessID, ...change }: { businessID: number; granted: boolean; reason: string; adminId: string },
+) {
+  const { event } = await adModerationRecord(adIdParam)
+  if (businessID !== event.businessID) throw new AppError('That is not this ad’s business.', 400)
+  return { eventID: event.eventID, toast: await changeTrust(businessID, change) }
 }
