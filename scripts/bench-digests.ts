@@ -8,7 +8,8 @@
  * every digest.
  *
  * Budget (exit 1 over it): the digests are queued in ≤ 60 s, and the `/calendar` p99 meanwhile is within 2× of idle.
- * Options: --events=<n> (default 100000), --subscribers=<n> (default 10000), --duration=<idle seconds> (default 15).
+ * Options: --events=<n> (default 100000), --subscribers=<n> (default 10000), --duration=<idle seconds> (default 15),
+ * --seed-only (seed, print the data folder and keep it, e.g. to profile the job on it; no server).
  */
 import { execFile } from 'node:child_process'
 import fs from 'node:fs'
@@ -25,6 +26,7 @@ import { benchEnvironment, builtAppExists, option } from './bench-server.ts'
 const EVENTS = Number(option('events') ?? 100_000)
 const SUBSCRIBERS = Number(option('subscribers') ?? 10_000)
 const DURATION_S = Number(option('duration') ?? 15)
+const SEED_ONLY = option('seed-only') !== undefined
 const BUDGET_MS = 60_000
 const P99_BUDGET = 2
 const run = promisify(execFile)
@@ -61,6 +63,8 @@ async function seedData() {
       FROM generate_series(1, ${SUBSCRIBERS}) AS g`),
     )
     console.info(`${SUBSCRIBERS} confirmed subscribers (a third daily, the rest weekly)`)
+    // As the hourly maintenance leaves a running site: the approvals' update above left stale statistics behind.
+    await handle.db.execute(sql`VACUUM ANALYZE`)
   } finally {
     await handle.close()
   }
@@ -98,6 +102,10 @@ const forSeconds = (s: number) => new Promise((resolve) => setTimeout(resolve, s
 async function main() {
   if (!builtAppExists()) return 1
   await seedData()
+  if (SEED_ONLY) {
+    console.info(`seeded data folder kept: ${dataDir}`)
+    return 0
+  }
   const server = await startServerProcess({ env })
   try {
     const next = cacheMissPaths(today)
@@ -128,5 +136,5 @@ async function main() {
 try {
   process.exitCode = await main()
 } finally {
-  fs.rmSync(dataDir, { recursive: true, force: true })
+  if (!SEED_ONLY) fs.rmSync(dataDir, { recursive: true, force: true })
 }

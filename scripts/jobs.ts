@@ -6,14 +6,12 @@
  * server is not started twice.
  */
 import http from 'node:http'
-import { adminSocketPath } from '#app/services/operations/admin-socket.server.ts'
-import { EnvError, getEnv } from '#app/services/platform/env.server.ts'
-import {
-  runSubscriberJob,
-  type SubscriberJob,
-  type SubscriberRunResult,
+import { adminSocketPath } from '#app/services/operations/admin-socket-path.server.ts'
+import { getEnv } from '#app/services/platform/env.server.ts'
+import type {
+  SubscriberJob,
+  SubscriberRunResult,
 } from '#app/services/subscriptions/subscriber-jobs.server.ts'
-import { DatabaseLockedError, openConfiguredDatabase, useDatabase } from '#db/client.server.ts'
 
 const USAGE = 'Usage: npm run jobs -- digests --now | npm run jobs -- reminders --now'
 const JOBS: readonly SubscriberJob[] = ['digests', 'reminders']
@@ -42,7 +40,10 @@ function askServer(job: SubscriberJob): Promise<SubscriberRunResult> {
   })
 }
 
+/** Without a running server: opens the database here (the job's and the database's modules load only then). */
 async function runHere(job: SubscriberJob): Promise<SubscriberRunResult> {
+  const { openConfiguredDatabase, useDatabase } = await import('#db/client.server.ts')
+  const { runSubscriberJob } = await import('#app/services/subscriptions/subscriber-jobs.server.ts')
   const handle = await openConfiguredDatabase(getEnv())
   useDatabase(handle)
   try {
@@ -80,10 +81,7 @@ async function main(args: string[]) {
 try {
   process.exitCode = await main(process.argv.slice(2))
 } catch (error) {
-  if (error instanceof DatabaseLockedError || error instanceof EnvError) {
-    console.error(error.message)
-  } else {
-    console.error((error as Error).message)
-  }
+  // A locked folder, a bad setting or the server's refusal: each says what to do.
+  console.error((error as Error).message)
   process.exitCode = 1
 }

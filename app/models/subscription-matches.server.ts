@@ -43,29 +43,67 @@ export async function getLiveEventTitle(eventID: number, today: string) {
   return row?.eventTitle ?? null
 }
 
+interface SearchWindow {
+  today: string
+  since: Date
+  until: Date
+  comingWeekTo?: string
+}
+
 /**
  * The live events matching a saved search that are news (approved after `since` and up to `until`) and, with
- * `comingWeekTo`, those with a date from today to that day: one query, the new ones first.
+ * `comingWeekTo`, the others with a date from today to that day: one query, at most EVENTS_PER_EMAIL of each, the new
+ * ones first, then soonest first. Each part is ranked on its own, so a week of much news still lists what is on; the
+ * events and businesses are read only for the rows an email lists.
  */
-export async function searchMatches(
+export function searchMatchesQuery(
   filters: CalendarFilters,
-  { today, since, until, comingWeekTo }: { today: string; since: Date; until: Date; comingWeekTo?: string },
-): Promise<Array<ListedEventRow & { fresh: boolean }>> {
+  { today, since, until, comingWeekTo }: SearchWindow,
+) {
   const fresh = and(gt(events.reviewedAt, since), lte(events.reviewedAt, until))!
+  // In the conditions as it is, so the index of approval times can answer it; ranked as true or false.
+  const isFresh = sql<boolean>`coalesce(${fresh}, false)`
   const wanted: SQL = comingWeekTo
     ? or(fresh, showsInWindow(events.eventID, { ...filters, from: today, to: comingWeekTo }))!
     : fresh
-  const query = db
-    .select({ ...listedColumns, fresh: sql<boolean>`coalesce(${fresh}, false)` })
-    .from(events)
-    .$dynamic()
-  joinBusiness(query, filters)
-  // The place is listed, so the business is joined even when no filter needs it.
-  if (!filters.zip && !filters.near) query.innerJoin(business, eq(business.businessID, events.businessID))
-  return query
+  const matching = joinBusiness(
+    db
+      .select({
+        id: sql<number>`${events.eventID}`.as('id'),
+        fresh: isFresh.as('fresh'),
+        first: sql<string>`${events.firstShowDate}`.as('first'),
+        rank: sql<number>`row_number() OVER (PARTITION BY ${isFresh} ORDER BY ${events.firstShowDate}, ${events.eventID})`.as(
+          'rank',
+        ),
+      })
+      .from(events)
+      .$dynamic(),
+    filters,
+  )
     .where(and(...liveEventConditions(today), ...filterConditions(filters), wanted))
-    .orderBy(desc(sql`coalesce(${fresh}, false)`), asc(events.firstShowDate), asc(events.eventID))
-    .limit(EVENTS_PER_EMAIL * 2)
+    .as('matching')
+  const order = [desc(sql`fresh`), asc(sql`first`), asc(sql`id`)]
+  const listedRows = db
+    .select({ id: matching.id, fresh: matching.fresh, first: matching.first })
+    .from(matching)
+    .where(lte(matching.rank, EVENTS_PER_EMAIL))
+    .orderBy(...order)
+    .limit(2 * EVENTS_PER_EMAIL)
+    .as('listed')
+  return db
+    .select({ ...listedColumns, fresh: listedRows.fresh })
+    .from(listedRows)
+    .innerJoin(events, eq(events.eventID, listedRows.id))
+    .innerJoin(business, eq(business.businessID, events.businessID))
+    .orderBy(desc(listedRows.fresh), asc(listedRows.first), asc(listedRows.id))
+}
+
+/** What `searchMatchesQuery` finds, run. */
+export async function searchMatches(
+  filters: CalendarFilters,
+  window: SearchWindow,
+): Promise<Array<ListedEventRow & { fresh: boolean }>> {
+  return searchMatchesQuery(filters, window)
 }
 
 /** A page of confirmed saved searches of these frequencies, by id after `afterId`. */

@@ -17,6 +17,7 @@ import { createMailTransport, deliverDueMessages } from '#app/services/mail/mail
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { signSubscriptionToken } from '#app/services/subscriptions/subscription-tokens.server.ts'
 import { queueDigests, queueReminders } from '#app/services/subscriptions/subscriber-jobs.server.ts'
+import { EVENTS_PER_EMAIL } from '#app/models/subscription-matches.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { authAttempts, events, outbox, subscriptions, type Business } from '#db/schema.ts'
@@ -300,6 +301,19 @@ describe('digests', () => {
     const news = nextDay!.textBody.split('On in the coming week:')[0]!
     expect(news).toContain('Later Jazz')
     expect(news).not.toContain('Fresh Jazz')
+  })
+
+  test('a weekly digest with more news than one email holds still lists what is on in the coming week', async () => {
+    await confirmedSubscription()
+    const onThisWeek = await jazzAd('Jazz This Week', { reviewedAt: new Date(Date.now() - 60_000) }, 2)
+    await db.update(subscriptions).set({ coveredUntil: new Date(Date.now() - 1000) })
+    // Twice as many new ads as one email lists, all later than the coming week.
+    for (let n = 1; n <= 2 * EVENTS_PER_EMAIL; n++) await jazzAd(`New Jazz ${n}`, {}, 10 + (n % 5))
+    expect(await queueDigests(['weekly'])).toMatchObject({ checked: 1, queued: 1 })
+    const [digest] = await db.select().from(outbox).where(eq(outbox.kind, 'subscription-digest'))
+    const [news, comingWeek] = digest!.textBody.split('On in the coming week:')
+    expect(new Set(news!.match(/\/event\/\d+/g)).size).toBe(EVENTS_PER_EMAIL)
+    expect(comingWeek).toContain(onThisWeek.eventTitle)
   })
 
   test('subscribers of the same search each get their own digest', async () => {

@@ -11,14 +11,7 @@ import path from 'node:path'
 import { getDatabaseHandle } from '#db/client.server.ts'
 import { clearBackupLeftovers, prepareBackup, type PreparedBackup } from './backup.server.ts'
 import { runSubscriberJob, type SubscriberJob } from '../subscriptions/subscriber-jobs.server.ts'
-import { getEnv } from '../platform/env.server.ts'
-
-export const ADMIN_SOCKET_FILE = 'admin.sock'
-
-/** Where the server of the data folder `dataDir` listens for admin commands. */
-export function adminSocketPath(dataDir = getEnv().DATA_DIR) {
-  return path.resolve(dataDir, ADMIN_SOCKET_FILE)
-}
+import { adminSocketPath } from './admin-socket-path.server.ts'
 
 type AdminCommand = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>
 

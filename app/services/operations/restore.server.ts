@@ -13,7 +13,8 @@ import * as tar from 'tar'
 import { AppError } from '#app/utils/app-error.ts'
 import { MEDIA_EXTENSIONS } from '#app/utils/media-types.ts'
 import { migrateServerDatabase, openEmbeddedDatabase, SERVER_POOL_OPTIONS } from '#db/client.server.ts'
-import { adminSocketPath, answersOn } from './admin-socket.server.ts'
+import { adminSocketPath } from './admin-socket-path.server.ts'
+import { answersOn } from './admin-socket.server.ts'
 import {
   describeArchiveError,
   KIND_NAMES,

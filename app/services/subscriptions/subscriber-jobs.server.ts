@@ -25,6 +25,8 @@ import {
 } from '#app/models/subscription-mail.ts'
 import { describeSearch, storedSearchFilters } from '#app/models/subscription-rules.ts'
 import { deleteSubscription, deleteUnconfirmedBefore } from '#app/models/subscription.server.ts'
+import type { CalendarFilters } from '#app/models/calendar-filters.ts'
+import type { Subscription } from '#db/schema.ts'
 import { recordSubscriptionRun } from '#app/models/subscription-runs.server.ts'
 import { formatDatesLine } from '#app/utils/format.ts'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
@@ -42,6 +44,8 @@ const HOUR_MS = 60 * 60 * 1000
 const ONCE_A_DAY_MS = 20 * HOUR_MS
 export const UNCONFIRMED_TTL_MS = 7 * 24 * HOUR_MS
 const PAGE_SIZE = 500
+/** Digest queries asked ahead of the one being written up. */
+const QUERIES_AHEAD = 2
 
 const queuedEmails = new Counter({
   name: 'eventshout_subscriber_emails_queued_total',
@@ -117,26 +121,37 @@ export async function queueDigests(frequencies: Array<'weekly' | 'daily'>, now =
   const batch: QueuedDigest[] = []
   // Subscribers with the same search, frequency and mark share one query's answer (a mark is usually the last run's).
   const answers = new Map<string, ReturnType<typeof searchMatches>>()
+  const matchesOf = (subscription: Subscription, filters: CalendarFilters) => {
+    const since = subscription.coveredUntil ?? subscription.confirmedAt!
+    const key = `${subscription.frequency}|${since.getTime()}|${JSON.stringify(filters)}`
+    let answer = answers.get(key)
+    if (!answer) {
+      answer = searchMatches(filters, {
+        today,
+        since,
+        until: now,
+        comingWeekTo: subscription.frequency === 'weekly' ? addDaysIso(today, 6) : undefined,
+      })
+      // Awaited in its turn below; a failure then stops the run.
+      answer.catch(() => {})
+      answers.set(key, answer)
+    }
+    return answer
+  }
   for (let afterId = 0; ;) {
     const page = await confirmedSearches(frequencies, afterId, PAGE_SIZE)
     if (page.length === 0) break
     afterId = page.at(-1)!.id
-    for (const subscription of page) {
+    const searches = page.map((subscription) => ({
+      subscription,
+      filters: storedSearchFilters(subscription.filters),
+    }))
+    for (const [index, { subscription, filters }] of searches.entries()) {
       checked++
-      const filters = storedSearchFilters(subscription.filters)
-      const since = subscription.coveredUntil ?? subscription.confirmedAt!
-      const key = `${subscription.frequency}|${since.getTime()}|${JSON.stringify(filters)}`
-      let answer = answers.get(key)
-      if (!answer) {
-        answer = searchMatches(filters, {
-          today,
-          since,
-          until: now,
-          comingWeekTo: subscription.frequency === 'weekly' ? addDaysIso(today, 6) : undefined,
-        })
-        answers.set(key, answer)
-      }
-      const matches = await answer
+      // The next searches' queries are already asked while this email is written.
+      for (const next of searches.slice(index + 1, index + QUERIES_AHEAD + 1))
+        void matchesOf(next.subscription, next.filters)
+      const matches = await matchesOf(subscription, filters)
       const fresh = matches.filter((m) => m.fresh).slice(0, EVENTS_PER_EMAIL)
       if (fresh.length === 0) continue
       const comingWeek = matches.filter((m) => !m.fresh).slice(0, EVENTS_PER_EMAIL)
