@@ -1,16 +1,17 @@
 /**
  * The listings the public pages, the feeds and the public API read, cached (live-events-cache.server.ts): the count
- * and a page of live events for a filter set, and the calendar page's listing built from them.
+ * and a page of live events for a filter set, and the calendar page's listing of cards built from them.
  */
 import { FEATURED_EVENTS_LIMIT } from '#app/constants.ts'
 import type { CalendarFilters } from './calendar-filters.ts'
 import {
   countLiveEvents,
   listingStrategy,
+  listLiveEventCards,
   listLiveEvents,
   walkedEvents,
   type ListWindow,
-  type LiveEvent,
+  type LiveEventCard,
 } from './calendar-listing.server.ts'
 import { cachedLiveEvents } from './live-events-cache.server.ts'
 
@@ -19,9 +20,9 @@ export const CALENDAR_PAGE_SIZE = 24
 export interface CalendarListing {
   total: number
   /** The first FEATURED_EVENTS_LIMIT matches. */
-  featured: LiveEvent[]
+  featured: LiveEventCard[]
   /** The requested page of matches. */
-  events: LiveEvent[]
+  events: LiveEventCard[]
   page: number
   pageCount: number
 }
@@ -32,20 +33,30 @@ export function getLiveEventsCount(filters: CalendarFilters, { today }: { today:
   return cachedLiveEvents(key, () => countLiveEvents(filters, { today }))
 }
 
-/**
- * A cached page of live events for the public pages, the feeds and the public API. The counts (cached too) choose
- * the query, and a page past the end costs no listing query.
- */
-export function getLiveEventsPage(filters: CalendarFilters, { today, limit, offset = 0 }: ListWindow) {
-  const key = JSON.stringify(['list', today, limit, offset, filters])
+/** How to find this page of matches, from the cached counts; null for a page past the end (no query needed). */
+async function pageStrategy(filters: CalendarFilters, { today, limit, offset = 0 }: ListWindow) {
+  const [matches, live] = await Promise.all([
+    getLiveEventsCount(filters, { today }),
+    getLiveEventsCount(walkedEvents(filters, today), { today }),
+  ])
+  return offset >= matches ? null : listingStrategy({ matches, live, rows: offset + limit })
+}
+
+/** A cached page of live events for the public pages, the feeds and the public API. */
+export function getLiveEventsPage(filters: CalendarFilters, window: ListWindow) {
+  const key = JSON.stringify(['list', window.today, window.limit, window.offset ?? 0, filters])
   return cachedLiveEvents(key, async () => {
-    const [matches, live] = await Promise.all([
-      getLiveEventsCount(filters, { today }),
-      getLiveEventsCount(walkedEvents(filters, today), { today }),
-    ])
-    if (offset >= matches) return []
-    const strategy = listingStrategy({ matches, live, rows: offset + limit })
-    return listLiveEvents(filters, { today, limit, offset }, strategy)
+    const strategy = await pageStrategy(filters, window)
+    return strategy ? listLiveEvents(filters, window, strategy) : []
+  })
+}
+
+/** A cached page of the calendar's cards: the same page as `getLiveEventsPage`, a card's columns only. */
+export function getLiveEventCardsPage(filters: CalendarFilters, window: ListWindow) {
+  const key = JSON.stringify(['cards', window.today, window.limit, window.offset ?? 0, filters])
+  return cachedLiveEvents(key, async () => {
+    const strategy = await pageStrategy(filters, window)
+    return strategy ? listLiveEventCards(filters, window, strategy) : []
   })
 }
 
@@ -60,10 +71,10 @@ export async function loadCalendarListing(
   const offset = (page - 1) * pageSize
   const [total, pageEvents, featured] = await Promise.all([
     getLiveEventsCount(filters, { today }),
-    getLiveEventsPage(filters, { today, limit: pageSize, offset }),
+    getLiveEventCardsPage(filters, { today, limit: pageSize, offset }),
     page === 1 && pageSize >= FEATURED_EVENTS_LIMIT
       ? null
-      : getLiveEventsPage(filters, { today, limit: FEATURED_EVENTS_LIMIT }),
+      : getLiveEventCardsPage(filters, { today, limit: FEATURED_EVENTS_LIMIT }),
   ])
   return {
     total,

@@ -183,6 +183,24 @@ export function countLiveEventsQuery(filters: CalendarFilters, { today }: { toda
 export type LiveEvent = Awaited<ReturnType<typeof listLiveEvents>>[number]
 
 /**
+ * What a calendar card shows of a live event (event-tile.ts), and no more: the calendar page's listing reads these
+ * columns only, and needs no business row (an event carries its business's name).
+ */
+const liveEventCardColumns = {
+  eventID: events.eventID,
+  eventTitle: events.eventTitle,
+  eventDescription: events.eventDescription,
+  category: events.category,
+  showAdOnDates: events.showAdOnDates,
+  eventDate: events.eventDate,
+  stillPhotoURL: events.stillPhotoURL,
+  businessName: events.businessName,
+  priceCents: events.priceCents,
+  attendanceMode: events.attendanceMode,
+  accessibilityFeatures: events.accessibilityFeatures,
+}
+
+/**
  * One page of matches with their events and businesses, in one statement (not run): the page's ids and dates
  * (`rankedLiveEventsQuery`), each joined to its event and business by key, in the page's order.
  */
@@ -196,17 +214,47 @@ export function liveEventsPageQuery(filters: CalendarFilters, window: ListWindow
     .orderBy(asc(ranked.distance), asc(ranked.next), asc(ranked.id))
 }
 
+/** The same page as `liveEventsPageQuery` with a card's columns only (not run). */
+export function liveEventCardsPageQuery(
+  filters: CalendarFilters,
+  window: ListWindow,
+  strategy: ListingStrategy,
+) {
+  const ranked = rankedLiveEventsQuery(filters, window, strategy).as('ranked')
+  return db
+    .select(liveEventCardColumns)
+    .from(ranked)
+    .innerJoin(events, eq(events.eventID, ranked.id))
+    .orderBy(asc(ranked.distance), asc(ranked.next), asc(ranked.id))
+}
+
+/** Without counts, a walk is used when no filter but dates is set. */
+const defaultStrategy = (filters: CalendarFilters): ListingStrategy =>
+  hasEventFilters(filters) ? 'candidates' : 'walk'
+
 /**
- * One page of live events matching `filters`, soonest upcoming date first (then id). Every filter runs in SQL, so
- * only the requested page leaves the database. Without counts, a walk is used when no filter but dates is set.
+ * One page of live events matching `filters`, soonest upcoming date first (then id), for the feeds and the public
+ * API. Every filter runs in SQL, so only the requested page leaves the database.
  */
 export async function listLiveEvents(
   filters: CalendarFilters,
   window: ListWindow,
-  strategy: ListingStrategy = hasEventFilters(filters) ? 'candidates' : 'walk',
+  strategy = defaultStrategy(filters),
 ) {
   const rows = await liveEventsPageQuery(filters, window, strategy)
   return rows.map((row) => ({ ...row, stillPhotoPath: row.stillPhotoURL, videoPath: row.videoURL }))
+}
+
+export type LiveEventCard = Awaited<ReturnType<typeof listLiveEventCards>>[number]
+
+/** The calendar page's cards: the same page as `listLiveEvents`, with a card's columns only. */
+export async function listLiveEventCards(
+  filters: CalendarFilters,
+  window: ListWindow,
+  strategy = defaultStrategy(filters),
+) {
+  const rows = await liveEventCardsPageQuery(filters, window, strategy)
+  return rows.map((row) => ({ ...row, stillPhotoPath: row.stillPhotoURL }))
 }
 
 /** How many live events match `filters`. */

@@ -115,10 +115,9 @@ export type StoredFacts = {
 
 /**
  * Exactly the facts of a row that has them (an ad, a revision, a listing row), values outside the lists dropped. A
- * fact missing (a draft kept in a session from before the facts) reads as not said.
+ * fact missing (a draft kept in a session from before the facts, a card's row that reads only some) reads as not said.
  */
-export function practicalFactsOf(row: StoredFacts): PracticalFacts {
-  const given: Partial<StoredFacts> = row
+export function practicalFactsOf(given: Partial<StoredFacts>): PracticalFacts {
   const text = (value: string | undefined) => value ?? ''
   const mode = text(given.attendanceMode)
   const age = text(given.ageRange)

@@ -16,7 +16,7 @@ import type { EventTileData } from '#app/models/event-tile.ts'
 import { practicalFactsOf, type PracticalFacts } from '#app/models/practical-facts.ts'
 import { cachedLiveEvents } from '#app/models/live-events-cache.server.ts'
 import { loadCalendarListing } from '#app/models/cached-listing.server.ts'
-import type { LiveEvent } from '#app/models/calendar-listing.server.ts'
+import type { LiveEventCard } from '#app/models/calendar-listing.server.ts'
 import { listEventsByDay } from '#app/models/calendar-month-grid.server.ts'
 import { isKnownZip, nearestZip } from '#app/models/zip-centroids.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
@@ -33,7 +33,7 @@ export interface CalendarPageResults {
 }
 
 /** A card of the listing; `start` is the listing's first day (`listingStart`), the card's date its first from there. */
-function toTile(event: LiveEvent, start: string): EventTileData {
+function toTile(event: LiveEventCard, start: string): EventTileData {
   return {
     eventID: event.eventID,
     eventTitle: event.eventTitle,
