@@ -204,9 +204,10 @@ export const events = pgTable(
     index('events_live_category_idx')
       .using('gin', t.category, t.lastShowDate)
       .where(sql`"eventStatus" = 'approved' AND "paymentStatus" = 'paid'`),
-    // The subscribers' digests: the live ads approved since a subscriber's last email.
+    // The subscribers' digests: the live ads approved since a subscriber's last email (the last date leaves out, in
+    // the index, the ads that are over).
     index('events_live_reviewed_idx')
-      .on(t.reviewedAt)
+      .on(t.reviewedAt, t.lastShowDate)
       .where(sql`"eventStatus" = 'approved' AND "paymentStatus" = 'paid'`),
     index('events_live_description_trgm_idx')
       .using('gin', t.eventDescription.op('gin_trgm_ops'), t.lastShowDate)

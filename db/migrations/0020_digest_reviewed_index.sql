@@ -1,0 +1,2 @@
+DROP INDEX "events_live_reviewed_idx";--> statement-breakpoint
+CREATE INDEX "events_live_reviewed_idx" ON "events" USING btree ("reviewedAt","lastShowDate") WHERE "eventStatus" = 'approved' AND "paymentStatus" = 'paid';
