@@ -1,8 +1,9 @@
 import '#app/zod-config.ts'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data, redirect } from '@remix-run/node'
-import { Link, useActionData } from '@remix-run/react'
+import { useActionData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { RefusedDecisionPage } from '#app/components/moderation-links.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { bulkApprovalSchema } from '#app/models/bulk-approval-schema.ts'
 import { ALL_DAYS } from '#app/models/moderation-schema.ts'
@@ -52,17 +53,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function BulkApproveRefused() {
   const refused = useActionData<typeof action>()
   return (
-    <main className="mx-auto max-w-3xl px-4 py-10">
-      <h1 className="text-3xl font-bold text-ink">Approve selected</h1>
-      <p role="alert" className="mt-4 text-red-700">
-        {refused?.message ?? 'Nothing was approved.'}
-      </p>
-      <p className="mt-4">
-        <Link to="/admin" className="font-medium text-brand-700 underline">
-          Back to the moderation queue
-        </Link>
-      </p>
-    </main>
+    <RefusedDecisionPage title="Approve selected" message={refused?.message} otherwise="Nothing was approved." />
   )
 }
 

@@ -1,8 +1,9 @@
 import '#app/zod-config.ts'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
-import { Link, useActionData } from '@remix-run/react'
+import { useActionData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { RefusedDecisionPage } from '#app/components/moderation-links.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { autoApprovalCheckSchema } from '#app/models/check-schema.ts'
 import { requireRole } from '#app/services/accounts/auth.server.ts'
@@ -46,21 +47,11 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function AutoApprovalCheckRefused() {
   const refused = useActionData<typeof action>()
   return (
-    <main className="mx-auto max-w-3xl px-4 py-10">
-      <h1 className="text-3xl font-bold text-ink">Check an auto-approved ad</h1>
-      {refused ? (
-        <p role="alert" className="mt-4 text-red-700">
-          {refused.message}
-        </p>
-      ) : (
-        <p className="mt-4">Auto-approved ads are checked from the moderation page.</p>
-      )}
-      <p className="mt-4">
-        <Link to="/admin" className="font-medium text-brand-700 underline">
-          Back to the moderation queue
-        </Link>
-      </p>
-    </main>
+    <RefusedDecisionPage
+      title="Check an auto-approved ad"
+      message={refused?.message}
+      otherwise="Auto-approved ads are checked from the moderation page."
+    />
   )
 }
 

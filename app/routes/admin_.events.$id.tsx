@@ -4,6 +4,7 @@ import { data } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { BusinessTrustForm } from '#app/components/business-trust-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { ModerationQueueLink } from '#app/components/moderation-links.tsx'
 import { ModerationAuditTable } from '#app/components/moderation-audit-table.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { requireRole } from '#app/services/accounts/auth.server.ts'
@@ -73,11 +74,7 @@ export default function AdminEvent() {
   const refused = useActionData<typeof action>()
   return (
     <main className="mx-auto max-w-4xl px-4 py-10">
-      <p className="text-sm">
-        <Link to="/admin" className="font-medium text-brand-700 underline">
-          Moderation queue
-        </Link>
-      </p>
+      <ModerationQueueLink />
       <h1 className="mt-2 text-3xl font-bold text-ink wrap-anywhere">{event.eventTitle}</h1>
       <dl className="mt-4 grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[10rem_1fr]">
         <dt className="font-medium text-slate-500">Business</dt>

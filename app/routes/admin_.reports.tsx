@@ -1,8 +1,9 @@
 import '#app/zod-config.ts'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
-import { Link, useActionData, useLoaderData } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { ModerationQueueLink } from '#app/components/moderation-links.tsx'
 import { ReportedAd } from '#app/components/reported-ad.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { reportDecisionSchema } from '#app/models/report-schema.ts'
@@ -54,11 +55,7 @@ export default function AdminReports() {
   const refused = useActionData<typeof action>()
   return (
     <main className="mx-auto max-w-4xl px-4 py-10">
-      <p className="text-sm">
-        <Link to="/admin" className="font-medium text-brand-700 underline">
-          Moderation queue
-        </Link>
-      </p>
+      <ModerationQueueLink />
       <h1 className="mt-2 text-3xl font-bold text-ink">{REPORTS_TITLE}</h1>
       <p className="mt-2 text-slate-600">
         Ads visitors reported, most reported first. An ad reported by {hideAt} different visitors is hidden

@@ -8,7 +8,6 @@ import { enqueueChangesRequestedEmail } from '#app/models/notifications.server.t
 import { action as registerApi } from '#app/routes/api.business.ts'
 import { action as reviewApi } from '#app/routes/api.admin.review-event.ts'
 import { action as checkoutAction } from '#app/routes/checkout.tsx'
-import { createMailTransport, deliverDueMessages } from '#app/services/mail/mail.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { sessionStorage } from '#app/services/accounts/session.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'
@@ -46,15 +45,6 @@ beforeEach(async () => {
   await db.delete(outbox)
   smtp.received.length = 0
 })
-
-async function deliverAll() {
-  const transport = createMailTransport(smtp.url)
-  try {
-    return await deliverDueMessages({ transport, from: 'EventShout <no-reply@eventshout.example>' })
-  } finally {
-    transport.close()
-  }
-}
 
 async function paidAwaitingReview(title = 'Jazz Brunch') {
   const event = await insertTestEvent(owner, {
@@ -98,7 +88,7 @@ describe('the advertiser’s emails', () => {
       }),
     })
     expect(res.status).toBe(201)
-    await deliverAll()
+    await smtp.deliverOutbox()
     const [mail, ...more] = smtp.to('hello@newbakery.example')
     expect(more).toEqual([])
     expect(mail!.subject).toBe('Welcome to EventShout, Brand New Bakery')
@@ -155,7 +145,7 @@ describe('the advertiser’s emails', () => {
     const [payment] = await db.select().from(payments).where(eq(payments.eventID, event.eventID))
     expect(payment!.payment_status).toBe('paid')
 
-    await deliverAll()
+    await smtp.deliverOutbox()
     const [receipt, ...more] = smtp.to('owner@mailme.example')
     expect(more).toEqual([])
     expect(receipt!.subject).toBe('Payment received: Pancake <Breakfast> & Friends')
@@ -187,7 +177,7 @@ describe('the advertiser’s emails', () => {
   test('approval: the link to the ad’s public page', async () => {
     const event = await paidAwaitingReview('Jazz Brunch')
     expect((await review({ eventID: event.eventID, action: 'approve' })).status).toBe(200)
-    await deliverAll()
+    await smtp.deliverOutbox()
     const [mail, ...more] = smtp.to('owner@mailme.example')
     expect(more).toEqual([])
     expect(mail!.subject).toBe('Your ad is live: Jazz Brunch')
@@ -200,7 +190,7 @@ describe('the advertiser’s emails', () => {
     const reason = 'Not an <em>event</em> & "spammy"'
     const res = await review({ eventID: event.eventID, action: 'reject', reason })
     expect(await res.json()).toMatchObject({ eventStatus: 'rejected', refund: { refunded: true } })
-    await deliverAll()
+    await smtp.deliverOutbox()
     const [mail, ...more] = smtp.to('owner@mailme.example')
     expect(more).toEqual([])
     expect(mail!.subject).toBe('Your ad was not approved: Mystery Night')
@@ -219,7 +209,7 @@ describe('the advertiser’s emails', () => {
       reason: 'Please use a sharper photo',
     })
     expect(res.status).toBe(200)
-    await deliverAll()
+    await smtp.deliverOutbox()
     const [mail, ...more] = smtp.to('owner@mailme.example')
     expect(more).toEqual([])
     expect(mail!.subject).toBe('Changes requested for your ad: Blurry Photo Fair')

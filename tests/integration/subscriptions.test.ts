@@ -13,7 +13,6 @@ import {
 } from '#app/routes/subscriptions.unsubscribe.tsx'
 import { getOutboxMessage, listOutbox, SUBSCRIBER_RECIPIENT } from '#app/models/outbox.server.ts'
 import { SUBSCRIPTION_TEXT } from '#app/models/subscription-rules.ts'
-import { createMailTransport, deliverDueMessages } from '#app/services/mail/mail.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { signSubscriptionToken } from '#app/services/subscriptions/subscription-tokens.server.ts'
 import { queueDigests, queueReminders } from '#app/services/subscriptions/subscriber-jobs.server.ts'
@@ -47,15 +46,6 @@ beforeEach(async () => {
   smtp.received.length = 0
 })
 
-async function deliverAll() {
-  const transport = createMailTransport(smtp.url)
-  try {
-    return await deliverDueMessages({ transport, from: 'EventShout <no-reply@eventshout.example>' })
-  } finally {
-    transport.close()
-  }
-}
-
 function post(fields: Record<string, string>, headers: Record<string, string> = {}) {
   return callRoute(subscribeAction, '/subscribe', {
     method: 'POST',
@@ -75,7 +65,7 @@ function linkIn(mail: ReceivedMail, path: string) {
 
 async function confirmedSubscription() {
   expect((await subscribeJazz()).status).toBe(200)
-  await deliverAll()
+  await smtp.deliverOutbox()
   const [mail] = smtp.to(visitor)
   const confirm = linkIn(mail!, '/subscriptions/confirm')
   expect((await callRoute(confirmLoader, confirm.pathname + confirm.search)).status).toBe(200)
@@ -109,7 +99,7 @@ describe('subscribing', () => {
     await jazzAd('Unconfirmed Jazz')
     expect((await queueDigests(['weekly', 'daily'])).queued).toBe(0)
 
-    await deliverAll()
+    await smtp.deliverOutbox()
     const [mail, ...more] = smtp.to(visitor)
     expect(more).toEqual([])
     expect(mail!.subject).toBe('Confirm your EventShout subscription')
@@ -130,7 +120,7 @@ describe('subscribing', () => {
     const again = await subscribeJazz({ frequency: 'daily' })
     expect(again.status).toBe(200)
     expect(await again.json()).toMatchObject({ message: SUBSCRIPTION_TEXT.requested })
-    await deliverAll()
+    await smtp.deliverOutbox()
     expect(smtp.received).toEqual([])
     expect(await db.select().from(subscriptions)).toHaveLength(1)
   })
@@ -166,7 +156,7 @@ describe('subscribing', () => {
     expect(limited.status).toBe(429)
     expect(limited.headers.get('Retry-After')).toMatch(/^\d+$/)
     // Ten searches asked for, three confirmation emails sent today.
-    await deliverAll()
+    await smtp.deliverOutbox()
     expect(smtp.to(visitor)).toHaveLength(3)
   })
 })
@@ -174,7 +164,7 @@ describe('subscribing', () => {
 describe('links', () => {
   test('a tampered, expired or foreign token is a 400 page that says what to do', async () => {
     await subscribeJazz()
-    await deliverAll()
+    await smtp.deliverOutbox()
     const confirm = linkIn(smtp.to(visitor)[0]!, '/subscriptions/confirm')
     const token = confirm.searchParams.get('token')!
     const [row] = await db.select().from(subscriptions)
@@ -271,7 +261,7 @@ describe('digests', () => {
 
     const run = await queueDigests(['weekly', 'daily'])
     expect(run).toMatchObject({ checked: 1, queued: 1 })
-    await deliverAll()
+    await smtp.deliverOutbox()
     const [digest, ...more] = smtp.to(visitor)
     expect(more).toEqual([])
     expect(digest!.subject).toBe('1 new event for your EventShout search')
@@ -353,7 +343,7 @@ describe('digests', () => {
 describe('reminders', () => {
   async function confirmedReminder(eventID: number) {
     expect((await post({ kind: 'reminder', email: VISITOR, eventID: String(eventID) })).status).toBe(200)
-    await deliverAll()
+    await smtp.deliverOutbox()
     const [mail] = smtp.to(visitor)
     expect(mail!.subject).toBe('Confirm your EventShout subscription')
     const confirm = linkIn(mail!, '/subscriptions/confirm')
@@ -366,7 +356,7 @@ describe('reminders', () => {
     await confirmedReminder(ad.eventID)
     expect((await queueReminders()).queued).toBe(1)
     expect((await queueReminders()).queued).toBe(0)
-    await deliverAll()
+    await smtp.deliverOutbox()
     const [mail, ...more] = smtp.to(visitor).filter((m) => m.subject.startsWith('Tomorrow'))
     expect(more).toEqual([])
     expect(mail!.subject).toBe('Tomorrow: Tomorrow Jazz')

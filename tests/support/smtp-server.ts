@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import { simpleParser, type ParsedMail } from 'mailparser'
 import { SMTPServer } from 'smtp-server'
+import { createMailTransport, deliverDueMessages } from '#app/services/mail/mail.server.ts'
 
 export const SMTP_USER = 'mailer'
 export const SMTP_PASSWORD = 's3cret-smtp-pa55'
@@ -83,5 +84,15 @@ export class TestSmtpServer {
   /** The messages received for `address`. */
   to(address: string) {
     return this.received.filter((mail) => mail.to.includes(address))
+  }
+
+  /** Sends every message due in the outbox to this server, as the mail worker does; what was delivered. */
+  async deliverOutbox() {
+    const transport = createMailTransport(this.url)
+    try {
+      return await deliverDueMessages({ transport, from: 'EventShout <no-reply@eventshout.example>' })
+    } finally {
+      transport.close()
+    }
   }
 }
