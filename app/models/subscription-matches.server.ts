@@ -56,7 +56,7 @@ interface SearchWindow {
  * ones first, then soonest first. Each part is ranked on its own, so a week of much news still lists what is on; the
  * events and businesses are read only for the rows an email lists.
  */
-export function searchMatchesQuery(
+function searchMatchesQuery(
   filters: CalendarFilters,
   { today, since, until, comingWeekTo }: SearchWindow,
 ) {
@@ -98,7 +98,8 @@ export function searchMatchesQuery(
     .orderBy(desc(listedRows.fresh), asc(listedRows.first), asc(listedRows.id))
 }
 
-/** What `searchMatchesQuery` finds, run. */
+/** What `searchMatchesQuery` finds, run once: a promise the digest job can share among subscribers (a query
+ * builder would run again at each `await`). */
 export async function searchMatches(
   filters: CalendarFilters,
   window: SearchWindow,
