@@ -56,10 +56,7 @@ interface SearchWindow {
  * ones first, then soonest first. Each part is ranked on its own, so a week of much news still lists what is on; the
  * events and businesses are read only for the rows an email lists.
  */
-function searchMatchesQuery(
-  filters: CalendarFilters,
-  { today, since, until, comingWeekTo }: SearchWindow,
-) {
+function searchMatchesQuery(filters: CalendarFilters, { today, since, until, comingWeekTo }: SearchWindow) {
   const fresh = and(gt(events.reviewedAt, since), lte(events.reviewedAt, until))!
   // In the conditions as it is, so the index of approval times can answer it; ranked as true or false.
   const isFresh = sql<boolean>`coalesce(${fresh}, false)`

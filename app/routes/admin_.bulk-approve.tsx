@@ -53,7 +53,11 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function BulkApproveRefused() {
   const refused = useActionData<typeof action>()
   return (
-    <RefusedDecisionPage title="Approve selected" message={refused?.message} otherwise="Nothing was approved." />
+    <RefusedDecisionPage
+      title="Approve selected"
+      message={refused?.message}
+      otherwise="Nothing was approved."
+    />
   )
 }
 
