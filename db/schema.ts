@@ -197,8 +197,9 @@ export const events = pgTable(
     index('events_check_pending_idx')
       .on(t.checkPendingSince)
       .where(sql`"checkPendingSince" IS NOT NULL`),
-    // The category and keyword filters only ever ask for live events: these cover approved, paid ads and carry the
-    // last show date (btree_gin), so ads that are over, unpaid or refused are never read to be thrown away.
+    // The category filter only ever asks for live events: this covers approved, paid ads and carries the last show
+    // date (btree_gin), so ads that are over, unpaid or refused are never read to be thrown away. The keyword filter
+    // reads `live_event_texts`.
     // Every ad, whatever its state: the administrators' category counts and renames.
     index('events_category_idx').using('gin', t.category),
     index('events_live_category_idx')
@@ -208,9 +209,6 @@ export const events = pgTable(
     // the index, the ads that are over).
     index('events_live_reviewed_idx')
       .on(t.reviewedAt, t.lastShowDate)
-      .where(sql`"eventStatus" = 'approved' AND "paymentStatus" = 'paid'`),
-    index('events_live_description_trgm_idx')
-      .using('gin', t.eventDescription.op('gin_trgm_ops'), t.lastShowDate)
       .where(sql`"eventStatus" = 'approved' AND "paymentStatus" = 'paid'`),
     // The practical facts' filters (Free, Online, accessibility) on live ads, and "near me" at another address.
     index('events_live_accessibility_idx')
@@ -310,6 +308,29 @@ export const eventShowDates = pgTable(
       .on(t.showDate, t.eventId, t.lastDate, t.category)
       .where(sql`grid_day`),
   ],
+)
+
+/**
+ * What the keyword filter searches: the description of each approved, paid ad, lower-cased, with the little the
+ * calendar needs to answer a keyword without reading the ad (its categories, its last date, the days the month grid
+ * lists it on). A narrow table of live ads only, so a trigram match reads few pages and compares with a plain LIKE
+ * (`lower(description) LIKE lower(pattern)` is ILIKE's meaning). Kept by a trigger on `events`
+ * (db/migrations/0021_live_event_texts.sql); ads over for two days or more are left out (they are over in every time
+ * zone), and the hourly maintenance removes them.
+ */
+export const liveEventTexts = pgTable(
+  'live_event_texts',
+  {
+    eventId: integer('event_id')
+      .primaryKey()
+      .references(() => events.eventID, { onDelete: 'cascade' }),
+    description: text('description').notNull(),
+    category: text('category').array().notNull(),
+    lastDate: date('last_date', { mode: 'string' }).notNull(),
+    /** The days the month grid lists the ad on: its own date when it has one, else its display dates. */
+    gridDates: date('grid_dates', { mode: 'string' }).array().notNull(),
+  },
+  (t) => [index('live_event_texts_description_idx').using('gin', t.description.op('gin_trgm_ops'))],
 )
 
 /**

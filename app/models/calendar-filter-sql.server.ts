@@ -4,7 +4,7 @@
  */
 import { and, eq, gte, isNull, lte, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
 import { alias, type PgSelect } from 'drizzle-orm/pg-core'
-import { business, eventShowDates, events, zipCentroids } from '#db/schema.ts'
+import { business, eventShowDates, events, liveEventTexts, zipCentroids } from '#db/schema.ts'
 import {
   dateWindow,
   escapeLikePattern,
@@ -95,24 +95,44 @@ export function joinBusiness<T extends PgSelect>(query: T, filters: CalendarFilt
 }
 
 /**
- * Filters on the event's own columns and its business's ZIP and place (spec §5), combined with AND. `categories` is
- * the column the category is read from: the event's, or the copy on its show-date rows.
+ * The keyword filter on a row of `live_event_texts`: its lower-cased description holds the lower-cased keyword, which
+ * is ILIKE's meaning, as a plain LIKE the table's trigram index answers.
  */
-export function eventFilterConditions(
-  filters: CalendarFilters,
-  categories: SQLWrapper = events.category,
-): SQL[] {
+export function textMatches(keyword: string) {
+  return sql`${liveEventTexts.description} LIKE '%' || lower(${escapeLikePattern(keyword)}) || '%'`
+}
+
+/** The columns the filters read an event's id and categories from: the event's, or the copies on other rows. */
+interface EventKeys {
+  eventId: SQLWrapper
+  category: SQLWrapper
+}
+const eventKeys: EventKeys = { eventId: events.eventID, category: events.category }
+/** The keys of a show-date row. */
+export const showDateKeys: EventKeys = { eventId: eventShowDates.eventId, category: eventShowDates.category }
+/** The keys of a row of `live_event_texts`, which answers the keyword itself. */
+const textRowKeys: EventKeys = { eventId: liveEventTexts.eventId, category: liveEventTexts.category }
+
+/**
+ * Filters on the event's own columns and its business's ZIP and place (spec §5), combined with AND. `keys` are the
+ * columns the event's id and categories are read from: the event's, or the copies on its show-date rows (which then
+ * answer the category and keyword filters without the event).
+ */
+export function eventFilterConditions(filters: CalendarFilters, keys: EventKeys = eventKeys): SQL[] {
   const conditions: SQL[] = filters.near ? withinRadius(filters.radius) : []
   if (filters.category) {
     // Containment instead of `= ANY(...)`: the same meaning, and the GIN index on category can answer it.
-    conditions.push(sql`${categories} @> ARRAY[${filters.category}]::text[]`)
+    conditions.push(sql`${keys.category} @> ARRAY[${filters.category}]::text[]`)
   }
   if (filters.zip) {
     conditions.push(sql`${business.businessZip} ILIKE '%' || ${escapeLikePattern(filters.zip)} || '%'`)
   }
   if (filters.keyword) {
-    // A plain ILIKE on the column, so the trigram index on the description can answer it.
-    conditions.push(sql`${events.eventDescription} ILIKE '%' || ${escapeLikePattern(filters.keyword)} || '%'`)
+    conditions.push(
+      keys === textRowKeys
+        ? textMatches(filters.keyword)
+        : sql`${keys.eventId} IN (SELECT ${liveEventTexts.eventId} FROM ${liveEventTexts} WHERE ${textMatches(filters.keyword)})`,
+    )
   }
   // The practical facts: each written as its partial index's condition, so the index can answer it.
   if (filters.free) conditions.push(sql`${events.priceCents} = 0`)
@@ -126,6 +146,14 @@ export function eventFilterConditions(
     )
   }
   return conditions
+}
+
+/**
+ * Live events matching filters that need no event row (`needsEventRow`), on `live_event_texts` alone: the table holds
+ * approved, paid events, so a last date from today on means live. The date filter is `showsInWindow`'s.
+ */
+export function liveTextConditions(filters: CalendarFilters, today: string): SQL[] {
+  return [gte(liveEventTexts.lastDate, today), ...eventFilterConditions(filters, textRowKeys)]
 }
 
 /** The date filter: one of the event's show dates lies in the window (a probe of the show-date table's key). */
@@ -166,9 +194,12 @@ export function filterConditions(filters: CalendarFilters): SQL[] {
 export const hasEventFilters = (filters: CalendarFilters) =>
   Boolean(filters.category || filters.zip || filters.keyword || filters.near || hasFactFilters(filters))
 
-/** Filters a show-date row cannot answer alone (it carries the categories, not the text, the place or the facts). */
+/**
+ * Filters a show-date row or a row of `live_event_texts` cannot answer alone: they carry the event's id and
+ * categories (and the text table the keyword), not its place or its facts.
+ */
 export const needsEventRow = (filters: CalendarFilters) =>
-  Boolean(filters.zip || filters.keyword || filters.near || hasFactFilters(filters))
+  Boolean(filters.zip || filters.near || hasFactFilters(filters))
 
 /** The category filter's key in `show_date_counts`: '' counts every event once. */
 export const EVERY_CATEGORY = ''

@@ -4,7 +4,7 @@
  */
 import { and, asc, count, eq, gte, lte, or, sql } from 'drizzle-orm'
 import { db } from '#db/client.server.ts'
-import { business, eventShowDates, events, showDateCounts } from '#db/schema.ts'
+import { business, eventShowDates, events, liveEventTexts, showDateCounts } from '#db/schema.ts'
 import { dateWindow, EMPTY_CALENDAR_FILTERS, listingStart, type CalendarFilters } from './calendar-filters.ts'
 import {
   distanceMiles,
@@ -15,7 +15,9 @@ import {
   joinBusiness,
   listingRow,
   liveEventConditions,
+  liveTextConditions,
   needsEventRow,
+  showDateKeys,
   showsInWindow,
   windowFromToday,
 } from './calendar-filter-sql.server.ts'
@@ -112,7 +114,7 @@ export function rankedLiveEventsQuery(
       .where(
         and(
           listingRow(showDates, filters, today),
-          ...eventFilterConditions(filters, showDates.category),
+          ...eventFilterConditions(filters, showDateKeys),
           windowFromToday(filters, today) ? undefined : showsInWindow(showDates.eventId, filters),
         ),
       )
@@ -138,16 +140,23 @@ export function rankedLiveEventsQuery(
 }
 
 /**
- * The count (not run). Without a keyword, ZIP or distance, and with no date window or one that ends today or later,
- * it sums the counts table: each event is counted at its first date from the listing's start (the row whose date is
+ * The count (not run). Without a keyword, ZIP, distance or practical fact, and with no date window or one that ends
+ * today or later, it sums the counts table: each event is counted at its first date from the listing's start (the row whose date is
  * that start or later and whose previous date is before it), and every such date is today or later, so the event is
  * live. A window from today on counts the rows inside it. A window that starts before today (or has no start) counts
  * an event when its first date from today is inside the window or its last date before today (the row's previous
- * date) is on or after the window's start: that is exactly when one of its dates lies in the window. Otherwise it
- * counts the matching events.
+ * date) is on or after the window's start: that is exactly when one of its dates lies in the window. With a keyword
+ * and no filter that needs the event row, it counts the matching rows of `live_event_texts`. Otherwise it counts the
+ * matching events.
  */
 export function countLiveEventsQuery(filters: CalendarFilters, { today }: { today: string }) {
   const window = dateWindow(filters)
+  if (filters.keyword && !needsEventRow(filters)) {
+    return db
+      .select({ n: count() })
+      .from(liveEventTexts)
+      .where(and(...liveTextConditions(filters, today), showsInWindow(liveEventTexts.eventId, filters)))
+  }
   if ((!window || window.to >= today) && !needsEventRow(filters)) {
     const from = listingStart(filters, today)
     const fromToday = !window || windowFromToday(filters, today)

@@ -3,7 +3,7 @@ import { and, asc, eq, gte, lte, sql, type SQLWrapper } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
-import { eventShowDates, events, showDateCounts } from '#db/schema.ts'
+import { eventShowDates, events, liveEventTexts, showDateCounts } from '#db/schema.ts'
 import { dateWindow, type CalendarFilters } from './calendar-filters.ts'
 import type { DayEvents } from './calendar-month.ts'
 import {
@@ -11,6 +11,7 @@ import {
   EVERY_CATEGORY,
   joinBusiness,
   liveEventConditions,
+  liveTextConditions,
   needsEventRow,
 } from './calendar-filter-sql.server.ts'
 
@@ -24,19 +25,19 @@ interface DayRange {
 }
 
 /**
- * A show-date row the month grid lists for these filters (no keyword, ZIP or distance): a grid day of an event still
- * live (its last date from today on), in the category. Named by its table, so inside the counts' lateral read it
- * cannot be taken for the counts' own `grid_day`.
+ * A show-date row the month grid lists for these filters (no keyword, ZIP, distance or practical fact): a grid day of
+ * an event still live (its last date from today on), in the category. Named by its table, so inside the counts'
+ * lateral read it cannot be taken for the counts' own `grid_day`.
  */
 function gridRow(
-  row: { gridDay: SQLWrapper; lastDate: SQLWrapper; category: SQLWrapper },
+  row: { gridDay: SQLWrapper; lastDate: SQLWrapper; category: SQLWrapper; eventId: SQLWrapper },
   filters: CalendarFilters,
   today: string,
 ) {
   return and(
     sql`${row.gridDay}`,
     sql`${row.lastDate} >= ${today}::date`,
-    ...eventFilterConditions(filters, row.category),
+    ...eventFilterConditions(filters, row),
   )
 }
 
@@ -120,7 +121,31 @@ function daysFromRows(filters: CalendarFilters, { today, from, to, perDay }: Day
     .orderBy(asc(ranked.date), asc(ranked.eventID))
 }
 
-/** With a keyword, ZIP or distance: the matching events joined to their rows. */
+/**
+ * With a keyword and no filter that needs the event row: the matching rows of `live_event_texts`, each on the days
+ * the grid lists it (`grid_dates`), so no show-date row is read.
+ */
+function daysFromTexts(filters: CalendarFilters, { today, from, to, perDay }: DayRange) {
+  const day = sql<string>`grid_day.d`
+  const ranked = db
+    .select({
+      date: day.as('date'),
+      eventID: sql<number>`${liveEventTexts.eventId}`.as('event_id'),
+      rank: sql<number>`row_number() OVER (PARTITION BY ${day} ORDER BY ${liveEventTexts.eventId})`.as('rank'),
+      dayTotal: sql<number>`count(*) OVER (PARTITION BY ${day})`.as('day_total'),
+    })
+    .from(sql`${liveEventTexts} CROSS JOIN LATERAL unnest(${liveEventTexts.gridDates}) AS grid_day(d)`)
+    .where(and(sql`${day} BETWEEN ${from}::date AND ${to}::date`, ...liveTextConditions(filters, today)))
+    .as('ranked')
+  return db
+    .select(listedEvent(ranked))
+    .from(ranked)
+    .innerJoin(events, eq(events.eventID, ranked.eventID))
+    .where(lte(ranked.rank, perDay))
+    .orderBy(asc(ranked.date), asc(ranked.eventID))
+}
+
+/** With a ZIP, distance or practical fact: the matching events joined to their rows. */
 function daysFromMatches(filters: CalendarFilters, { today, from, to, perDay }: DayRange) {
   const query = db
     .select({
@@ -160,11 +185,13 @@ function daysFromMatches(filters: CalendarFilters, { today, from, to, perDay }: 
  * The queries (not run) for the live events matching `filters` on each day from `from` to `to`: the first `perDay`
  * of each day by id, and the day's count. A day lists an event on its own date when it has one, else on each of its
  * display dates (`eventDates`): the show-date rows are both, and `grid_day` says which of them the grid lists.
- * Without a keyword, ZIP or distance, the days from today on cost the month's days (counts), and the days before
- * today their rows; otherwise the matching events are read. Named, so the benchmark can EXPLAIN them.
+ * Without a keyword, ZIP, distance or practical fact, the days from today on cost the month's days (counts), and
+ * the days before today their rows; with a keyword alone (or with a category), the matching rows of the keyword's
+ * table; otherwise the matching events. Named, so the benchmark can EXPLAIN them.
  */
 export function eventsByDayQueries(filters: CalendarFilters, range: DayRange) {
   if (needsEventRow(filters)) return [['month', daysFromMatches(filters, range)]] as const
+  if (filters.keyword) return [['month', daysFromTexts(filters, range)]] as const
   const { today, from, to } = range
   const queries: Array<
     readonly [string, ReturnType<typeof daysFromRows> | ReturnType<typeof daysFromCounts>]

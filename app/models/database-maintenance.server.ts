@@ -1,5 +1,6 @@
-import { sql } from 'drizzle-orm'
+import { lt, sql } from 'drizzle-orm'
 import { db, getDatabaseHandle, rowsOf } from '#db/client.server.ts'
+import { liveEventTexts } from '#db/schema.ts'
 
 /**
  * VACUUM (ANALYZE) of every table of ours, on the embedded database only: it has no autovacuum, so without this its
@@ -16,4 +17,16 @@ export async function vacuumEmbeddedDatabase(): Promise<string[]> {
   // catalog, quoted by the database itself.
   for (const table of tables) await db.execute(sql.raw(`VACUUM (ANALYZE) ${table}`))
   return tables
+}
+
+/**
+ * Removes the keyword search's rows of ads that are over (`live_event_texts`): the trigger that keeps the table leaves
+ * out an ad over for two days or more, and this takes out those that ended since. Returns how many went.
+ */
+export async function deleteEndedAdTexts(): Promise<number> {
+  const removed = await db
+    .delete(liveEventTexts)
+    .where(lt(liveEventTexts.lastDate, sql`current_date - 2`))
+    .returning({ eventId: liveEventTexts.eventId })
+  return removed.length
 }

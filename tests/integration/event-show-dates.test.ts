@@ -440,8 +440,13 @@ describe('the month grid agrees with the events', () => {
         const label = `${category || 'every category'} ${from}–${to}`
         const filters = { ...EMPTY_CALENDAR_FILTERS, category }
         expect(summary(await listEventsByDay(filters, range)), label).toEqual(expected)
-        // A keyword every event has takes the way through the matching events: the same days.
+        // A keyword every event has takes the way through the keyword's table, and with a ZIP through the matching
+        // events: the same days.
         expect(summary(await listEventsByDay({ ...filters, keyword: 'friend' }, range)), label).toEqual(expected)
+        expect(
+          summary(await listEventsByDay({ ...filters, keyword: 'FRIEND', zip: '627' }, range)),
+          label,
+        ).toEqual(expected)
       }
     }
   })

@@ -1,11 +1,12 @@
 /**
  * The hourly jobs: removing ads that were saved but never paid for (a day after they were saved, with their
- * media), purging expired sessions and sign-in attempts, and old emails from the outbox; once a day, the
+ * media), purging expired sessions and sign-in attempts, old emails from the outbox, and ended ads from the keyword
+ * search's table; once a day, the
  * administrators' moderation digest. Every server schedules
  * them; one runs each per hour. The embedded database is also vacuumed once a day, at night in the platform's time
  * zone.
  */
-import { vacuumEmbeddedDatabase } from '#app/models/database-maintenance.server.ts'
+import { deleteEndedAdTexts, vacuumEmbeddedDatabase } from '#app/models/database-maintenance.server.ts'
 import { runJobOnce } from '#app/models/job-runs.server.ts'
 import { deleteOldMessages } from '#app/models/outbox.server.ts'
 import {
@@ -14,6 +15,7 @@ import {
   listUnpaidEventsCreatedBefore,
 } from '#app/models/unpaid-drafts.server.ts'
 import { getEnv } from '../platform/env.server.ts'
+import { endedAdTextsRemoved } from '../platform/metrics.server.ts'
 import { deleteStoredMedia } from '../media/media.server.ts'
 import { UNPAID_EVENT_TTL_MS } from '../payments/payment-rules.server.ts'
 import { settleOpenPayments } from '../payments/payment-setup.server.ts'
@@ -31,6 +33,7 @@ export const DATABASE_MAINTENANCE_JOB = 'embedded-database-vacuum'
 /** The platform's local hours (from, to) in which the embedded database is vacuumed: it holds every request up. */
 const MAINTENANCE_HOURS = [2, 5] as const
 export const OUTBOX_PURGE_JOB = 'outbox-purge'
+export const ENDED_AD_TEXTS_JOB = 'ended-ads-search-purge'
 const DAY_MS = 24 * 60 * 60 * 1000
 /** How long the outbox keeps a sent email, and one it gave up on (administrators read both at /admin/outbox). */
 export const SENT_MAIL_RETENTION_MS = 30 * DAY_MS
@@ -144,6 +147,15 @@ export async function runScheduledJobs(now: Date = new Date()) {
       )
   } catch (error) {
     console.error('Purging old emails from the outbox failed', error)
+  }
+  try {
+    const ended = await runJobOnce(ENDED_AD_TEXTS_JOB, { notWithinMs: RUN_AT_MOST_EVERY_MS, now }, deleteEndedAdTexts)
+    if (ended.ran && ended.result) {
+      endedAdTextsRemoved.inc(ended.result)
+      console.info(`Removed ${ended.result} ended ad(s) from the keyword search`)
+    }
+  } catch (error) {
+    console.error('Removing ended ads from the keyword search failed', error)
   }
   await runScheduledSubscriberJobs(now)
   try {

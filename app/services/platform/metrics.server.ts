@@ -76,6 +76,12 @@ export const adReportsFiled = new Counter({
   registers,
 })
 
+export const endedAdTextsRemoved = new Counter({
+  name: 'eventshout_ended_ad_search_rows_removed_total',
+  help: 'Rows of ads that are over removed from the keyword search’s table of live ads by the hourly job.',
+  registers,
+})
+
 export const pageCacheHits = new Counter({
   name: 'eventshout_page_cache_hits_total',
   help: 'Shareable pages served from the shared page cache.',
