@@ -96,7 +96,8 @@ export async function seed(db: Database, today: string, { events: totalEvents, l
       CASE WHEN r.state = 'unpaid' THEN now() - ((r.g * 37) % 1200) * interval '1 minute'
            ELSE now() - ((r.g % 90) * interval '1 day') - ((r.g * 37) % 1440) * interval '1 minute' END
     FROM rows r
-    JOIN ideas i ON i.idx = 1 + r.g % ${ideas.length}
+    -- Counted in steps of liveEvery, so the live ads take every idea in turn (a word of one idea is in 1 in 15).
+    JOIN ideas i ON i.idx = 1 + (r.g / ${liveEvery}) % ${ideas.length}
     JOIN businesses b ON b.n = r.g % ${businesses}
     CROSS JOIN cats c`),
     )

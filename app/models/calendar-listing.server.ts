@@ -97,6 +97,8 @@ export function rankedLiveEventsQuery(
   { today, limit, offset = 0 }: ListWindow,
   strategy: ListingStrategy,
 ) {
+  // A listed row lies inside a window from today on; other windows are checked on the event's dates.
+  const inWindow = windowFromToday(filters, today) ? undefined : showsInWindow
   // The walk reads in date order; nearest first needs every match's distance, so it starts from the candidates.
   if (strategy === 'walk' && filters.sort !== 'nearest') {
     const base = db
@@ -115,10 +117,28 @@ export function rankedLiveEventsQuery(
         and(
           listingRow(showDates, filters, today),
           ...eventFilterConditions(filters, showDateKeys),
-          windowFromToday(filters, today) ? undefined : showsInWindow(showDates.eventId, filters),
+          inWindow?.(showDates.eventId, filters),
         ),
       )
       .orderBy(asc(showDates.showDate), asc(showDates.eventId))
+      .limit(limit)
+      .offset(offset)
+  }
+  if (filters.keyword && !needsEventRow(filters)) {
+    // The keyword's table answers these filters itself: its matches, each joined to its listed row.
+    return db
+      .select({
+        id: sql<number>`${liveEventTexts.eventId}`.as('id'),
+        next: sql<string>`${showDates.showDate}`.as('next'),
+        distance: sql<number>`0`.as('distance'),
+      })
+      .from(liveEventTexts)
+      .innerJoin(
+        showDates,
+        and(eq(showDates.eventId, liveEventTexts.eventId), listingRow(showDates, filters, today)),
+      )
+      .where(and(...liveTextConditions(filters, today), inWindow?.(liveEventTexts.eventId, filters)))
+      .orderBy(asc(showDates.showDate), asc(liveEventTexts.eventId))
       .limit(limit)
       .offset(offset)
   }

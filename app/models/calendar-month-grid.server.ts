@@ -131,7 +131,9 @@ function daysFromTexts(filters: CalendarFilters, { today, from, to, perDay }: Da
     .select({
       date: day.as('date'),
       eventID: sql<number>`${liveEventTexts.eventId}`.as('event_id'),
-      rank: sql<number>`row_number() OVER (PARTITION BY ${day} ORDER BY ${liveEventTexts.eventId})`.as('rank'),
+      rank: sql<number>`row_number() OVER (PARTITION BY ${day} ORDER BY ${liveEventTexts.eventId})`.as(
+        'rank',
+      ),
       dayTotal: sql<number>`count(*) OVER (PARTITION BY ${day})`.as('day_total'),
     })
     .from(sql`${liveEventTexts} CROSS JOIN LATERAL unnest(${liveEventTexts.gridDates}) AS grid_day(d)`)

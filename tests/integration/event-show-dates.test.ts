@@ -200,9 +200,7 @@ async function expectedShowDateRows() {
     .filter((event) => event.eventStatus === 'approved' && event.paymentStatus === 'paid')
     .flatMap((event) => {
       const dates = showDatesOfEvent(event.eventDate, event.showAdOnDates)
-      return dates.map((date) =>
-        [event.eventID, date, isGridDay(event, date), dates.at(-1)].join(' | '),
-      )
+      return dates.map((date) => [event.eventID, date, isGridDay(event, date), dates.at(-1)].join(' | '))
     })
     .sort()
 }
@@ -380,7 +378,7 @@ describe('both ways of finding a page agree', () => {
 })
 
 describe('the month grid agrees with the events', () => {
-  test("its days (from the counts, the rows, or the matching events) list and count what the date rule says", async () => {
+  test('its days (from the counts, the rows, or the matching events) list and count what the date rule says', async () => {
     await db.delete(events)
     const categories = [['Music'], ['Music', 'Food'], ['Food']]
     const plans: Array<{ dates: string[]; own?: string }> = [
@@ -411,7 +409,10 @@ describe('the month grid agrees with the events', () => {
       .update(events)
       .set({ showAdOnDates: [day(4), day(6)], eventDate: day(6), lastShowDate: day(6) })
       .where(eq(events.eventID, inserted[3]!.eventID))
-    await db.update(events).set({ category: ['Food'] }).where(eq(events.eventID, inserted[4]!.eventID))
+    await db
+      .update(events)
+      .set({ category: ['Food'] })
+      .where(eq(events.eventID, inserted[4]!.eventID))
 
     const rows = await db.select().from(events)
     const perDay = 2
@@ -428,11 +429,14 @@ describe('the month grid agrees with the events', () => {
             .filter((e) => {
               const dates = showDatesOfEvent(e.eventDate, e.showAdOnDates)
               const live = dates.at(-1)! >= today
-              return live && dates.includes(d) && isGridDay(e, d) && (!category || e.category.includes(category))
+              return (
+                live && dates.includes(d) && isGridDay(e, d) && (!category || e.category.includes(category))
+              )
             })
             .map((e) => e.eventID)
             .sort((a, b) => a - b)
-          if (listed.length > 0) expected.push({ date: d, ids: listed.slice(0, perDay), total: listed.length })
+          if (listed.length > 0)
+            expected.push({ date: d, ids: listed.slice(0, perDay), total: listed.length })
         }
         const range = { today, from, to, perDay }
         const summary = (days: Awaited<ReturnType<typeof listEventsByDay>>) =>
@@ -442,7 +446,9 @@ describe('the month grid agrees with the events', () => {
         expect(summary(await listEventsByDay(filters, range)), label).toEqual(expected)
         // A keyword every event has takes the way through the keyword's table, and with a ZIP through the matching
         // events: the same days.
-        expect(summary(await listEventsByDay({ ...filters, keyword: 'friend' }, range)), label).toEqual(expected)
+        expect(summary(await listEventsByDay({ ...filters, keyword: 'friend' }, range)), label).toEqual(
+          expected,
+        )
         expect(
           summary(await listEventsByDay({ ...filters, keyword: 'FRIEND', zip: '627' }, range)),
           label,

@@ -41,13 +41,22 @@ async function expectedTexts() {
   return rows
     .filter(
       (e) =>
-        e.eventStatus === 'approved' && e.paymentStatus === 'paid' && e.lastShowDate !== null && e.lastShowDate >= cutoff,
+        e.eventStatus === 'approved' &&
+        e.paymentStatus === 'paid' &&
+        e.lastShowDate !== null &&
+        e.lastShowDate >= cutoff,
     )
     .map((e) => {
       const gridDates = eventShowDates(e.eventDate, e.showAdOnDates).filter(
         (d) => e.eventDate === UNSET_DATE || d === e.eventDate,
       )
-      return [e.eventID, e.eventDescription.toLowerCase(), e.category.join(','), e.lastShowDate, gridDates.join(',')]
+      return [
+        e.eventID,
+        e.eventDescription.toLowerCase(),
+        e.category.join(','),
+        e.lastShowDate,
+        gridDates.join(','),
+      ]
     })
     .sort((a, b) => Number(a[0]) - Number(b[0]))
 }
@@ -67,7 +76,10 @@ describe('the table follows the ads', () => {
       showAdOnDates: [day(2)],
       eventDescription: 'Draft Text',
     })
-    const live = await insertTestEvent(owner, { showAdOnDates: [day(1), day(3)], eventDescription: 'Live JAZZ' })
+    const live = await insertTestEvent(owner, {
+      showAdOnDates: [day(1), day(3)],
+      eventDescription: 'Live JAZZ',
+    })
     const own = await insertTestEvent(owner, {
       showAdOnDates: [day(1), day(3)],
       eventDate: day(3),

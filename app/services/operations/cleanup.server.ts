@@ -149,7 +149,11 @@ export async function runScheduledJobs(now: Date = new Date()) {
     console.error('Purging old emails from the outbox failed', error)
   }
   try {
-    const ended = await runJobOnce(ENDED_AD_TEXTS_JOB, { notWithinMs: RUN_AT_MOST_EVERY_MS, now }, deleteEndedAdTexts)
+    const ended = await runJobOnce(
+      ENDED_AD_TEXTS_JOB,
+      { notWithinMs: RUN_AT_MOST_EVERY_MS, now },
+      deleteEndedAdTexts,
+    )
     if (ended.ran && ended.result) {
       endedAdTextsRemoved.inc(ended.result)
       console.info(`Removed ${ended.result} ended ad(s) from the keyword search`)
