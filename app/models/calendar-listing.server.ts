@@ -2,7 +2,8 @@
  * The calendar's list of live events: one page of matches, soonest first, by the cheaper of two ways to find them,
  * and their count. The caches in front of it are in cached-listing.server.ts.
  */
-import { and, asc, count, eq, gte, lte, or, sql } from 'drizzle-orm'
+import { and, asc, count, eq, gte, lte, or, sql, type SQLWrapper } from 'drizzle-orm'
+import { UNSET_DATE } from '#app/constants.ts'
 import { db } from '#db/client.server.ts'
 import { business, eventShowDates, events, liveEventTexts, showDateCounts } from '#db/schema.ts'
 import { dateWindow, EMPTY_CALENDAR_FILTERS, listingStart, type CalendarFilters } from './calendar-filters.ts'
@@ -17,6 +18,7 @@ import {
   liveEventConditions,
   liveTextConditions,
   needsEventRow,
+  rowCountInText,
   showDateKeys,
   showsInWindow,
   windowFromToday,
@@ -121,8 +123,8 @@ export function rankedLiveEventsQuery(
         ),
       )
       .orderBy(asc(showDates.showDate), asc(showDates.eventId))
-      .limit(limit)
-      .offset(offset)
+      .limit(rowCountInText(limit))
+      .offset(rowCountInText(offset))
   }
   if (filters.keyword && !needsEventRow(filters)) {
     // The keyword's table answers these filters itself: its matches, each joined to its listed row.
@@ -139,8 +141,8 @@ export function rankedLiveEventsQuery(
       )
       .where(and(...liveTextConditions(filters, today), inWindow?.(liveEventTexts.eventId, filters)))
       .orderBy(asc(showDates.showDate), asc(liveEventTexts.eventId))
-      .limit(limit)
-      .offset(offset)
+      .limit(rowCountInText(limit))
+      .offset(rowCountInText(offset))
   }
   const candidates = db
     .select({
@@ -155,8 +157,8 @@ export function rankedLiveEventsQuery(
   return joinBusiness(candidates, filters)
     .where(and(...liveEventConditions(today), ...filterConditions(filters)))
     .orderBy(...(filters.sort === 'nearest' ? [asc(distanceMiles), ...order] : order))
-    .limit(limit)
-    .offset(offset)
+    .limit(rowCountInText(limit))
+    .offset(rowCountInText(offset))
 }
 
 /**
@@ -212,21 +214,39 @@ export function countLiveEventsQuery(filters: CalendarFilters, { today }: { toda
 export type LiveEvent = Awaited<ReturnType<typeof listLiveEvents>>[number]
 
 /**
- * What a calendar card shows of a live event (event-tile.ts), and no more: the calendar page's listing reads these
- * columns only, and needs no business row (an event carries its business's name).
+ * What a calendar card shows of a live event (event-tile.ts), and no more. `date` is the one date the card shows
+ * (`nextEventDate` from the listing's start): the event's own date when it has one, else its listed row's date, which
+ * is its first display date from the listing's start.
  */
-const liveEventCardColumns = {
-  eventID: events.eventID,
-  eventTitle: events.eventTitle,
-  eventDescription: events.eventDescription,
-  category: events.category,
-  showAdOnDates: events.showAdOnDates,
-  eventDate: events.eventDate,
-  stillPhotoURL: events.stillPhotoURL,
-  businessName: events.businessName,
-  priceCents: events.priceCents,
-  attendanceMode: events.attendanceMode,
-  accessibilityFeatures: events.accessibilityFeatures,
+export interface LiveEventCard {
+  eventID: number
+  eventTitle: string
+  eventDescription: string
+  category: string[]
+  stillPhotoPath: string
+  businessName: string
+  date: string
+  priceCents: number | null
+  attendanceMode: string
+  accessibilityFeatures: string[]
+}
+
+/**
+ * A card as one JSON object, built by the database: the row reaches the app as one value, with no column (the arrays
+ * least of all, which the embedded database's driver parses slowly) parsed and mapped one by one.
+ */
+function liveEventCardJson(listedDate: SQLWrapper) {
+  return sql<LiveEventCard>`json_build_object(
+    'eventID', ${events.eventID},
+    'eventTitle', ${events.eventTitle},
+    'eventDescription', ${events.eventDescription},
+    'category', ${events.category},
+    'stillPhotoPath', ${events.stillPhotoURL},
+    'businessName', ${events.businessName},
+    'date', CASE WHEN ${events.eventDate} <> ${UNSET_DATE}::date THEN ${events.eventDate} ELSE ${listedDate} END,
+    'priceCents', ${events.priceCents},
+    'attendanceMode', ${events.attendanceMode},
+    'accessibilityFeatures', ${events.accessibilityFeatures})`
 }
 
 /**
@@ -243,7 +263,7 @@ export function liveEventsPageQuery(filters: CalendarFilters, window: ListWindow
     .orderBy(asc(ranked.distance), asc(ranked.next), asc(ranked.id))
 }
 
-/** The same page as `liveEventsPageQuery` with a card's columns only (not run). */
+/** The same page as `liveEventsPageQuery` as cards (not run). */
 export function liveEventCardsPageQuery(
   filters: CalendarFilters,
   window: ListWindow,
@@ -251,7 +271,7 @@ export function liveEventCardsPageQuery(
 ) {
   const ranked = rankedLiveEventsQuery(filters, window, strategy).as('ranked')
   return db
-    .select(liveEventCardColumns)
+    .select({ card: liveEventCardJson(ranked.next) })
     .from(ranked)
     .innerJoin(events, eq(events.eventID, ranked.id))
     .orderBy(asc(ranked.distance), asc(ranked.next), asc(ranked.id))
@@ -274,16 +294,14 @@ export async function listLiveEvents(
   return rows.map((row) => ({ ...row, stillPhotoPath: row.stillPhotoURL, videoPath: row.videoURL }))
 }
 
-export type LiveEventCard = Awaited<ReturnType<typeof listLiveEventCards>>[number]
-
-/** The calendar page's cards: the same page as `listLiveEvents`, with a card's columns only. */
+/** The calendar page's cards: the same page as `listLiveEvents`, as cards. */
 export async function listLiveEventCards(
   filters: CalendarFilters,
   window: ListWindow,
   strategy = defaultStrategy(filters),
-) {
+): Promise<LiveEventCard[]> {
   const rows = await liveEventCardsPageQuery(filters, window, strategy)
-  return rows.map((row) => ({ ...row, stillPhotoPath: row.stillPhotoURL }))
+  return rows.map((row) => row.card)
 }
 
 /** How many live events match `filters`. */

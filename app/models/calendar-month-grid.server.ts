@@ -13,6 +13,7 @@ import {
   liveEventConditions,
   liveTextConditions,
   needsEventRow,
+  rowCountInText,
 } from './calendar-filter-sql.server.ts'
 
 const showDates = eventShowDates
@@ -89,7 +90,7 @@ function daysFromCounts(filters: CalendarFilters, { today, from, to, perDay }: D
     .from(row)
     .where(and(eq(row.showDate, days.date), gridRow(row, filters, today)))
     .orderBy(asc(row.eventId))
-    .limit(perDay)
+    .limit(rowCountInText(perDay))
     .as('listed')
   return db
     .select(listedEvent(days))

@@ -244,17 +244,23 @@ describe('dates', () => {
       eventTitle: 'In 5 and 20',
       showAdOnDates: [day(5), day(20)],
     })
+    // Its ad runs on day 7; the event itself is on day 9, which its card shows.
+    const ownDate = await insertTestEvent(springfield, {
+      eventTitle: 'On 9, ad on 7',
+      showAdOnDates: [day(7)],
+      eventDate: day(9),
+    })
     const query = `from=${day(5)}&to=${day(12)}`
     for (const strategy of ['walk', 'candidates'] as const) {
       const rows = await listLiveEvents(filtersOf(query), { today, limit: 10 }, strategy)
       expect(
         rows.map((r) => r.eventID),
         strategy,
-      ).toEqual([fromFive.eventID, inSix.eventID, returning.eventID])
+      ).toEqual([fromFive.eventID, inSix.eventID, ownDate.eventID, returning.eventID])
       expect(
         rows.map((r) => r.nextShowDate),
         strategy,
-      ).toEqual([day(5), day(6), day(10)])
+      ).toEqual([day(5), day(6), day(7), day(10)])
     }
     invalidateLiveEvents()
     const response = await callRoute(calendarLoader, `/calendar?${query}`)
@@ -262,14 +268,16 @@ describe('dates', () => {
     expect(page.events.map((tile) => [tile.eventTitle, tile.date])).toEqual([
       ['In 5 and 20', day(5)],
       ['In 6', day(6)],
+      ['On 9, ad on 7', day(9)],
       ['Tomorrow and in 10', day(10)],
     ])
     // Without a window, or with one from before today, the order is by the next date from today.
-    expect(await titles('')).toEqual(['Tomorrow and in 10', 'In 5 and 20', 'In 6'])
+    expect(await titles('')).toEqual(['Tomorrow and in 10', 'In 5 and 20', 'In 6', 'On 9, ad on 7'])
     expect(await titles(`from=${day(-1)}&to=${day(12)}`)).toEqual([
       'Tomorrow and in 10',
       'In 5 and 20',
       'In 6',
+      'On 9, ad on 7',
     ])
   })
 

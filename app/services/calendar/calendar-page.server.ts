@@ -1,7 +1,6 @@
 import { redirect } from '@remix-run/node'
 import {
   CALENDAR_FILTER_PARAMS,
-  listingStart,
   unknownZipMessage,
   type CalendarFilters,
 } from '#app/models/calendar-filters.ts'
@@ -11,7 +10,6 @@ import {
   type DayEvents,
   type MonthGrid,
 } from '#app/models/calendar-month.ts'
-import { nextEventDate } from '#app/models/event-dates.ts'
 import type { EventTileData } from '#app/models/event-tile.ts'
 import { practicalFactsOf, type PracticalFacts } from '#app/models/practical-facts.ts'
 import { cachedLiveEvents } from '#app/models/live-events-cache.server.ts'
@@ -32,8 +30,8 @@ export interface CalendarPageResults {
   events: EventTileData[]
 }
 
-/** A card of the listing; `start` is the listing's first day (`listingStart`), the card's date its first from there. */
-function toTile(event: LiveEventCard, start: string): EventTileData {
+/** A card of the listing as a tile. */
+function toTile(event: LiveEventCard): EventTileData {
   return {
     eventID: event.eventID,
     eventTitle: event.eventTitle,
@@ -41,7 +39,7 @@ function toTile(event: LiveEventCard, start: string): EventTileData {
     category: event.category,
     stillPhotoPath: event.stillPhotoPath,
     businessName: event.businessName,
-    date: nextEventDate(event, start),
+    date: event.date,
     facts: tileFacts(practicalFactsOf(event)),
   }
 }
@@ -63,13 +61,12 @@ export function getCalendarResults(
   const key = JSON.stringify(['calendar-results', today, page, filters])
   return cachedLiveEvents(key, async () => {
     const listing = await loadCalendarListing(filters, { today, page })
-    const start = listingStart(filters, today)
     return {
       total: listing.total,
       page: listing.page,
       pageCount: listing.pageCount,
-      featured: listing.featured.map((e) => toTile(e, start)),
-      events: listing.events.map((e) => toTile(e, start)),
+      featured: listing.featured.map(toTile),
+      events: listing.events.map(toTile),
     }
   })
 }
