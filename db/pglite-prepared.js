@@ -24,6 +24,12 @@ function joined(parts) {
 
 /** Runs statements of `client` as named prepared statements; `query` has `PGlite.query`'s answer. */
 export function preparedStatements(client, { parsers, max = MAX_PREPARED_STATEMENTS } = {}) {
+  /**
+   * PGlite's parsers with ours over them, merged once: given apart, `parseResults` merges them again for every
+   * statement, a copy of some 300 entries that cost about 0.1 ms a run.
+   */
+  let merged
+  const allParsers = () => (merged ??= { ...client.parsers, ...parsers })
   /** By statement text: its name and its parameters' type ids, most recently used last. */
   const statements = new Map()
   let nextName = 1
@@ -62,7 +68,7 @@ export function preparedStatements(client, { parsers, max = MAX_PREPARED_STATEME
         serialize.sync(),
       ]),
     )
-    return parse.parseResults(messages, client.parsers, { rowMode, parsers })[0]
+    return parse.parseResults(messages, allParsers(), { rowMode })[0]
   }
 
   async function run(sql, params, rowMode) {
