@@ -197,9 +197,9 @@ export const events = pgTable(
     index('events_check_pending_idx')
       .on(t.checkPendingSince)
       .where(sql`"checkPendingSince" IS NOT NULL`),
-    // The category filter only ever asks for live events: this covers approved, paid ads and carries the last show
-    // date (btree_gin), so ads that are over, unpaid or refused are never read to be thrown away. The keyword filter
-    // reads `live_event_texts`.
+    // The category and keyword filters only ever ask for live events: these cover approved, paid ads and carry the
+    // last show date (btree_gin), so ads that are over, unpaid or refused are never read to be thrown away. A keyword
+    // alone (or with a category or dates) reads `live_event_texts` instead.
     // Every ad, whatever its state: the administrators' category counts and renames.
     index('events_category_idx').using('gin', t.category),
     index('events_live_category_idx')
@@ -209,6 +209,9 @@ export const events = pgTable(
     // the index, the ads that are over).
     index('events_live_reviewed_idx')
       .on(t.reviewedAt, t.lastShowDate)
+      .where(sql`"eventStatus" = 'approved' AND "paymentStatus" = 'paid'`),
+    index('events_live_description_trgm_idx')
+      .using('gin', t.eventDescription.op('gin_trgm_ops'), t.lastShowDate)
       .where(sql`"eventStatus" = 'approved' AND "paymentStatus" = 'paid'`),
     // The practical facts' filters (Free, Online, accessibility) on live ads, and "near me" at another address.
     index('events_live_accessibility_idx')

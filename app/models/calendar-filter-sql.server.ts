@@ -141,9 +141,13 @@ export function eventFilterConditions(filters: CalendarFilters, keys: EventKeys 
   }
   if (filters.keyword) {
     conditions.push(
-      keys === textRowKeys
-        ? textMatches(filters.keyword)
-        : sql`${keys.eventId} IN (SELECT ${liveEventTexts.eventId} FROM ${liveEventTexts} WHERE ${textMatches(filters.keyword)})`,
+      keys === eventKeys
+        ? // On the ads themselves a plain ILIKE, so their trigram index can answer it together with the other
+          // filters' indexes (the digests' approval times).
+          sql`${events.eventDescription} ILIKE '%' || ${escapeLikePattern(filters.keyword)} || '%'`
+        : keys === textRowKeys
+          ? textMatches(filters.keyword)
+          : sql`${keys.eventId} IN (SELECT ${liveEventTexts.eventId} FROM ${liveEventTexts} WHERE ${textMatches(filters.keyword)})`,
     )
   }
   // The practical facts: each written as its partial index's condition, so the index can answer it.

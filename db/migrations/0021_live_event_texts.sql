@@ -6,9 +6,9 @@ CREATE TABLE "live_event_texts" (
 	"grid_dates" date[] NOT NULL
 );
 --> statement-breakpoint
-DROP INDEX "events_live_description_trgm_idx";--> statement-breakpoint
 ALTER TABLE "live_event_texts" ADD CONSTRAINT "live_event_texts_event_id_events_eventID_fk" FOREIGN KEY ("event_id") REFERENCES "public"."events"("eventID") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "live_event_texts_description_idx" ON "live_event_texts" USING gin ("description" gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "live_event_texts_description_idx" ON "live_event_texts" USING gin ("description" gin_trgm_ops);
+--> statement-breakpoint
 -- The days the month grid lists an ad on: its own date when it has one, else each of its display dates.
 CREATE FUNCTION event_grid_dates(dates date[], event_date date) RETURNS date[] AS $$
   SELECT ARRAY(
