@@ -43,12 +43,10 @@ function gridRow(
 }
 
 /** A show-date row's place among its day's rows (by event id), and how many rows its day has. */
-function rankInDay() {
+function rankInDay(day: SQLWrapper = showDates.showDate, eventId: SQLWrapper = showDates.eventId) {
   return {
-    rank: sql<number>`row_number() OVER (PARTITION BY ${showDates.showDate} ORDER BY ${showDates.eventId})`.as(
-      'rank',
-    ),
-    dayTotal: sql<number>`count(*) OVER (PARTITION BY ${showDates.showDate})`.as('day_total'),
+    rank: sql<number>`row_number() OVER (PARTITION BY ${day} ORDER BY ${eventId})`.as('rank'),
+    dayTotal: sql<number>`count(*) OVER (PARTITION BY ${day})`.as('day_total'),
   }
 }
 
@@ -61,6 +59,16 @@ function listedEvent<D, T>(day: { date: D; dayTotal: T }) {
     category: events.category,
     dayTotal: day.dayTotal,
   }
+}
+
+/** The first `perDay` rows of each day of `ranked` (ranked by event id within its day), with their events. */
+function firstOfEachDay(ranked: ReturnType<typeof rankedDayRows>, perDay: number) {
+  return db
+    .select(listedEvent(ranked))
+    .from(ranked)
+    .innerJoin(events, eq(events.eventID, ranked.eventID))
+    .where(lte(ranked.rank, perDay))
+    .orderBy(asc(ranked.date), asc(ranked.eventID))
 }
 
 const daysBetween = (from: string, to: string) =>
@@ -104,48 +112,41 @@ function daysFromCounts(filters: CalendarFilters, { today, from, to, perDay }: D
  * The grid's days before today (the current month's): the counts include events that are over there, so the rows
  * of events still running are counted from the grid index itself.
  */
-function daysFromRows(filters: CalendarFilters, { today, from, to, perDay }: DayRange) {
-  const ranked = db
+function rankedDayRows(filters: CalendarFilters, { today, from, to }: DayRange) {
+  return db
     .select({
-      date: showDates.showDate,
-      eventID: showDates.eventId,
+      date: sql<string>`${showDates.showDate}`.as('date'),
+      eventID: sql<number>`${showDates.eventId}`.as('event_id'),
       ...rankInDay(),
     })
     .from(showDates)
     .where(and(daysBetween(from, to), gridRow(showDates, filters, today)))
     .as('ranked')
-  return db
-    .select(listedEvent(ranked))
-    .from(ranked)
-    .innerJoin(events, eq(events.eventID, ranked.eventID))
-    .where(lte(ranked.rank, perDay))
-    .orderBy(asc(ranked.date), asc(ranked.eventID))
+}
+
+function daysFromRows(filters: CalendarFilters, range: DayRange) {
+  return firstOfEachDay(rankedDayRows(filters, range), range.perDay)
 }
 
 /**
  * With a keyword and no filter that needs the event row: the matching rows of `live_event_texts`, each on the days
  * the grid lists it (`grid_dates`), so no show-date row is read.
  */
-function daysFromTexts(filters: CalendarFilters, { today, from, to, perDay }: DayRange) {
+function rankedTextDays(filters: CalendarFilters, { today, from, to }: DayRange) {
   const day = sql<string>`grid_day.d`
-  const ranked = db
+  return db
     .select({
       date: day.as('date'),
       eventID: sql<number>`${liveEventTexts.eventId}`.as('event_id'),
-      rank: sql<number>`row_number() OVER (PARTITION BY ${day} ORDER BY ${liveEventTexts.eventId})`.as(
-        'rank',
-      ),
-      dayTotal: sql<number>`count(*) OVER (PARTITION BY ${day})`.as('day_total'),
+      ...rankInDay(day, liveEventTexts.eventId),
     })
     .from(sql`${liveEventTexts} CROSS JOIN LATERAL unnest(${liveEventTexts.gridDates}) AS grid_day(d)`)
     .where(and(sql`${day} BETWEEN ${from}::date AND ${to}::date`, ...liveTextConditions(filters, today)))
     .as('ranked')
-  return db
-    .select(listedEvent(ranked))
-    .from(ranked)
-    .innerJoin(events, eq(events.eventID, ranked.eventID))
-    .where(lte(ranked.rank, perDay))
-    .orderBy(asc(ranked.date), asc(ranked.eventID))
+}
+
+function daysFromTexts(filters: CalendarFilters, range: DayRange) {
+  return firstOfEachDay(rankedTextDays(filters, range), range.perDay)
 }
 
 /** With a ZIP, distance or practical fact: the matching events joined to their rows. */
