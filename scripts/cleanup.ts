@@ -1,10 +1,12 @@
 /**
  * Removes ads still unpaid a day after they were saved, with their media, expired sessions and sign-in attempts,
- * and old emails from the outbox: `npm run cleanup`. It waits for no schedule, but does not run while a server is running the same job.
+ * old emails from the outbox, and ended ads from the keyword search's table: `npm run cleanup`. It waits for no schedule, but does not run while a server is running the same job.
  */
+import { deleteEndedAdTexts } from '#app/models/database-maintenance.server.ts'
 import { runJobOnce } from '#app/models/job-runs.server.ts'
 import {
   cleanupUnpaidEvents,
+  ENDED_AD_TEXTS_JOB,
   EXPIRED_ROWS_JOB,
   OUTBOX_PURGE_JOB,
   purgeExpiredSignIns,
@@ -21,7 +23,8 @@ async function main() {
     const cleanup = await runJobOnce(UNPAID_CLEANUP_JOB, { notWithinMs: 0 }, () => cleanupUnpaidEvents())
     const purge = await runJobOnce(EXPIRED_ROWS_JOB, { notWithinMs: 0 }, () => purgeExpiredSignIns())
     const mail = await runJobOnce(OUTBOX_PURGE_JOB, { notWithinMs: 0 }, () => purgeOldMail())
-    if (!cleanup.ran || !purge.ran || !mail.ran) {
+    const ended = await runJobOnce(ENDED_AD_TEXTS_JOB, { notWithinMs: 0 }, deleteEndedAdTexts)
+    if (!cleanup.ran || !purge.ran || !mail.ran || !ended.ran) {
       console.error('A server is running the cleanup right now; try again in a minute.')
       return 1
     }
@@ -35,6 +38,7 @@ async function main() {
       `Purged ${purge.result.sessions} expired session(s) and ${purge.result.signInAttempts} sign-in attempt record(s).`,
     )
     console.info(`Purged ${mail.result.sent} sent and ${mail.result.failed} failed email(s) from the outbox.`)
+    console.info(`Removed ${ended.result} ended ad(s) from the keyword search.`)
     return 0
   } finally {
     useDatabase(undefined)
