@@ -67,7 +67,7 @@ const DURATION_S = Number(option('duration') ?? 10)
 const REPEAT = Number(option('repeat') ?? 3)
 const EXPLAIN_ONLY = args.includes('--explain-only')
 const VIEWS = args.includes('--views')
-/** Keeps the seeded embedded databases (their paths are printed), e.g. to profile the server on them afterwards. */
+/** Keeps the seeded databases (their paths or URLs are printed), e.g. to profile the server on them afterwards. */
 const KEEP_DATA = args.includes('--keep-data')
 const POSTGRES_URL = postgresTarget(args)
 const ONLY = option('only')
@@ -401,9 +401,12 @@ async function prepareDatabase(kind: DatabaseKind, scale: Scale, today: string) 
     env: { DATA_DIR: dataDir, DATABASE_URL: url },
     plans,
     async remove() {
+      if (KEEP_DATA) {
+        console.info(kind === 'pglite' ? `Data kept in ${dataDir}` : `Database kept: ${url}`)
+        return
+      }
       await drop()
-      if (KEEP_DATA && kind === 'pglite') console.info(`Data kept in ${dataDir}`)
-      else fs.rmSync(dataDir, { recursive: true, force: true })
+      fs.rmSync(dataDir, { recursive: true, force: true })
     },
   }
 }

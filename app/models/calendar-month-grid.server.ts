@@ -1,6 +1,6 @@
 /** The calendar's month grid: for each day, its first live events matching the filters and how many there are. */
 import { and, asc, eq, gte, lte, sql, type SQLWrapper } from 'drizzle-orm'
-import { alias } from 'drizzle-orm/pg-core'
+import { alias, type SubqueryWithSelection } from 'drizzle-orm/pg-core'
 import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { eventShowDates, events, liveEventTexts, showDateCounts } from '#db/schema.ts'
@@ -42,13 +42,12 @@ function gridRow(
   )
 }
 
-/** A show-date row's place among its day's rows (by event id), and how many rows its day has. */
-function rankInDay(day: SQLWrapper = showDates.showDate, eventId: SQLWrapper = showDates.eventId) {
-  return {
-    rank: sql<number>`row_number() OVER (PARTITION BY ${day} ORDER BY ${eventId})`.as('rank'),
-    dayTotal: sql<number>`count(*) OVER (PARTITION BY ${day})`.as('day_total'),
-  }
+/** The columns of a subquery of day pairs: a day of the grid and an event it lists. */
+function dayPair(day: SQLWrapper, eventId: SQLWrapper) {
+  return { date: sql<string>`${day}`.as('date'), eventID: sql<number>`${eventId}`.as('event_id') }
 }
+
+type DayPairs = SubqueryWithSelection<ReturnType<typeof dayPair>, 'pairs'>
 
 /** What a day of the grid shows of each event it lists, with the day and its total from `day`. */
 function listedEvent<D, T>(day: { date: D; dayTotal: T }) {
@@ -61,14 +60,28 @@ function listedEvent<D, T>(day: { date: D; dayTotal: T }) {
   }
 }
 
-/** The first `perDay` rows of each day of `ranked` (ranked by event id within its day), with their events. */
-function firstOfEachDay(ranked: ReturnType<typeof rankedDayRows>, perDay: number) {
+/**
+ * Each day of `pairs`: how many events it lists, and the first `perDay` of them by id with what the grid shows of
+ * them. One aggregate per day, its ids in order, cut to the first ones: no window over the pairs, and only the
+ * listed events are read (a month with a broad keyword: 5 ms where two windows took 14).
+ */
+function firstOfEachDay(pairs: DayPairs, perDay: number) {
+  const days = db
+    .select({
+      date: pairs.date,
+      dayTotal: sql<number>`count(*)::integer`.as('day_total'),
+      firstIds: sql<
+        number[]
+      >`(array_agg(${pairs.eventID} ORDER BY ${pairs.eventID}))[1:${rowCountInText(perDay)}]`.as('first_ids'),
+    })
+    .from(pairs)
+    .groupBy(pairs.date)
+    .as('days')
   return db
-    .select(listedEvent(ranked))
-    .from(ranked)
-    .innerJoin(events, eq(events.eventID, ranked.eventID))
-    .where(lte(ranked.rank, perDay))
-    .orderBy(asc(ranked.date), asc(ranked.eventID))
+    .select(listedEvent(days))
+    .from(days)
+    .innerJoin(events, sql`${events.eventID} = ANY(${days.firstIds})`)
+    .orderBy(asc(days.date), asc(events.eventID))
 }
 
 const daysBetween = (from: string, to: string) =>
@@ -112,57 +125,43 @@ function daysFromCounts(filters: CalendarFilters, { today, from, to, perDay }: D
  * The grid's days before today (the current month's): the counts include events that are over there, so the rows
  * of events still running are counted from the grid index itself.
  */
-function rankedDayRows(filters: CalendarFilters, { today, from, to }: DayRange) {
+function dayRows(filters: CalendarFilters, { today, from, to }: DayRange): DayPairs {
   return db
-    .select({
-      date: sql<string>`${showDates.showDate}`.as('date'),
-      eventID: sql<number>`${showDates.eventId}`.as('event_id'),
-      ...rankInDay(),
-    })
+    .select(dayPair(showDates.showDate, showDates.eventId))
     .from(showDates)
     .where(and(daysBetween(from, to), gridRow(showDates, filters, today)))
-    .as('ranked')
+    .as('pairs')
 }
 
 function daysFromRows(filters: CalendarFilters, range: DayRange) {
-  return firstOfEachDay(rankedDayRows(filters, range), range.perDay)
+  return firstOfEachDay(dayRows(filters, range), range.perDay)
 }
 
 /**
  * With a keyword and no filter that needs the event row: the matching rows of `live_event_texts`, each on the days
  * the grid lists it (`grid_dates`), so no show-date row is read.
  */
-function rankedTextDays(filters: CalendarFilters, { today, from, to }: DayRange) {
-  const day = sql<string>`grid_day.d`
+function textDays(filters: CalendarFilters, { today, from, to }: DayRange): DayPairs {
+  const day = sql`grid_day.d`
   return db
-    .select({
-      date: day.as('date'),
-      eventID: sql<number>`${liveEventTexts.eventId}`.as('event_id'),
-      ...rankInDay(day, liveEventTexts.eventId),
-    })
+    .select(dayPair(day, liveEventTexts.eventId))
     .from(sql`${liveEventTexts} CROSS JOIN LATERAL unnest(${liveEventTexts.gridDates}) AS grid_day(d)`)
     .where(and(sql`${day} BETWEEN ${from}::date AND ${to}::date`, ...liveTextConditions(filters, today)))
-    .as('ranked')
+    .as('pairs')
 }
 
 function daysFromTexts(filters: CalendarFilters, range: DayRange) {
-  return firstOfEachDay(rankedTextDays(filters, range), range.perDay)
+  return firstOfEachDay(textDays(filters, range), range.perDay)
 }
 
 /** With a ZIP, distance or practical fact: the matching events joined to their rows. */
-function daysFromMatches(filters: CalendarFilters, { today, from, to, perDay }: DayRange) {
+function matchingDays(filters: CalendarFilters, { today, from, to }: DayRange): DayPairs {
   const query = db
-    .select({
-      date: showDates.showDate,
-      eventID: events.eventID,
-      eventTitle: events.eventTitle,
-      category: events.category,
-      ...rankInDay(),
-    })
+    .select(dayPair(showDates.showDate, showDates.eventId))
     .from(showDates)
     .innerJoin(events, eq(events.eventID, showDates.eventId))
     .$dynamic()
-  const ranked = joinBusiness(query, filters)
+  return joinBusiness(query, filters)
     .where(
       and(
         daysBetween(from, to),
@@ -171,18 +170,11 @@ function daysFromMatches(filters: CalendarFilters, { today, from, to, perDay }: 
         ...eventFilterConditions(filters),
       ),
     )
-    .as('ranked')
-  return db
-    .select({
-      date: ranked.date,
-      eventID: ranked.eventID,
-      eventTitle: ranked.eventTitle,
-      category: ranked.category,
-      dayTotal: ranked.dayTotal,
-    })
-    .from(ranked)
-    .where(lte(ranked.rank, perDay))
-    .orderBy(asc(ranked.date), asc(ranked.rank))
+    .as('pairs')
+}
+
+function daysFromMatches(filters: CalendarFilters, range: DayRange) {
+  return firstOfEachDay(matchingDays(filters, range), range.perDay)
 }
 
 /**
