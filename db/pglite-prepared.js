@@ -3,6 +3,10 @@
  * WebAssembly backend; the app runs a few dozen statement texts over and over. Here each text is parsed once under a
  * name, and a run is one call: bind, describe, execute and sync in one message. PostgreSQL then plans as it does for
  * any prepared statement (plan_cache_mode: custom plans first, a generic plan once it is no dearer).
+ *
+ * A statement whose text holds PLANNED_WITH_VALUES is planned at every run with its values, as an unnamed statement
+ * is (and as postgres.js runs every statement of the app's): for it, the best plan depends on the values too much
+ * for one generic plan to serve them all.
  */
 import { parse, protocol } from '@electric-sql/pglite'
 
@@ -11,6 +15,8 @@ const { serialize } = protocol
 export const MAX_PREPARED_STATEMENTS = 256
 /** "cached plan must not change result type": a table changed under a prepared statement; prepare it again. */
 const PLAN_RESULT_CHANGED = '0A000'
+/** The mark of a statement planned with its values at every run (a comment: PostgreSQL ignores it). */
+export const PLANNED_WITH_VALUES = '/* planned with its values */'
 
 function joined(parts) {
   const buffer = new Uint8Array(parts.reduce((total, part) => total + part.length, 0))
@@ -44,7 +50,11 @@ export function preparedStatements(client, { parsers, max = MAX_PREPARED_STATEME
       ]),
     )
     const parameters = messages.find((message) => message.name === 'parameterDescription')
-    const statement = { name, types: parameters?.dataTypeIDs ?? [] }
+    const statement = {
+      name,
+      types: parameters?.dataTypeIDs ?? [],
+      withValues: sql.includes(PLANNED_WITH_VALUES) ? sql : undefined,
+    }
     statements.set(sql, statement)
     while (statements.size > max) {
       const [oldestSql, oldest] = statements.entries().next().value
@@ -62,7 +72,11 @@ export function preparedStatements(client, { parsers, max = MAX_PREPARED_STATEME
     })
     const { messages } = await client.execProtocol(
       joined([
-        serialize.bind({ statement: statement.name, values }),
+        // Parsed again as the unnamed statement, which is planned for these values (its types are known).
+        ...(statement.withValues
+          ? [serialize.parse({ name: '', text: statement.withValues, types: statement.types })]
+          : []),
+        serialize.bind({ statement: statement.withValues ? '' : statement.name, values }),
         serialize.describe({ type: 'P' }),
         serialize.execute({}),
         serialize.sync(),

@@ -4,6 +4,7 @@
  */
 import { and, eq, gte, isNull, lte, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
 import { alias, type PgSelect } from 'drizzle-orm/pg-core'
+import { PLANNED_WITH_VALUES } from '#db/pglite-prepared.js'
 import { business, eventShowDates, events, liveEventTexts, zipCentroids } from '#db/schema.ts'
 import {
   dateWindow,
@@ -98,6 +99,13 @@ function withinRadius(radius: number): SQL[] {
 
 const needsBusiness = (filters: CalendarFilters) => Boolean(filters.zip || filters.near)
 
+/**
+ * How many businesses a ZIP or a place matches varies a thousandfold with its value ('8' or '80211', 5 miles or 50),
+ * and the best plan with it: a statement with either filter is planned with its values at every run, never with a
+ * generic plan made for none (db/pglite-prepared.js; postgres.js plans every statement so).
+ */
+const plannedWithValues = sql`TRUE ${sql.raw(PLANNED_WITH_VALUES)}`
+
 /** The business (for the ZIP and distance filters) and the distance filter's origin, joined when needed. */
 export function joinBusiness<T extends PgSelect>(query: T, filters: CalendarFilters): T {
   // A dynamic query joins in place; the selected columns do not change.
@@ -131,7 +139,8 @@ const textRowKeys: EventKeys = { eventId: liveEventTexts.eventId, category: live
  * answer the category and keyword filters without the event).
  */
 export function eventFilterConditions(filters: CalendarFilters, keys: EventKeys = eventKeys): SQL[] {
-  const conditions: SQL[] = filters.near ? withinRadius(filters.radius) : []
+  const conditions: SQL[] = needsBusiness(filters) ? [plannedWithValues] : []
+  if (filters.near) conditions.push(...withinRadius(filters.radius))
   if (filters.category) {
     // Containment instead of `= ANY(...)`: the same meaning, and the GIN index on category can answer it.
     conditions.push(sql`${keys.category} @> ARRAY[${filters.category}]::text[]`)

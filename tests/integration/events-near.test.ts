@@ -4,8 +4,14 @@ import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { normalizeCalendarFilters } from '#app/models/calendar-filters.ts'
 import type { EventTileData } from '#app/models/event-tile.ts'
 import { invalidateLiveEvents } from '#app/models/live-events-cache.server.ts'
-import { countLiveEvents, listLiveEvents, type ListingStrategy } from '#app/models/calendar-listing.server.ts'
-import { listEventsByDay } from '#app/models/calendar-month-grid.server.ts'
+import {
+  countLiveEvents,
+  countLiveEventsQuery,
+  listLiveEvents,
+  liveEventCardsPageQuery,
+  type ListingStrategy,
+} from '#app/models/calendar-listing.server.ts'
+import { eventsByDayQueries, listEventsByDay } from '#app/models/calendar-month-grid.server.ts'
 import { loader as apiActiveLoader } from '#app/routes/api.events.active.ts'
 import { loader as calendarLoader } from '#app/routes/calendar.tsx'
 import { loader as icsLoader } from '#app/routes/calendar[.]ics.ts'
@@ -13,6 +19,7 @@ import { loader as rssLoader } from '#app/routes/calendar[.]rss.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
+import { PLANNED_WITH_VALUES } from '#db/pglite-prepared.js'
 import { business, zipCentroids, type Business } from '#db/schema.ts'
 import { insertBusiness, insertTestEvent } from '#tests/support/events.ts'
 import { callRoute } from '#tests/support/routes.ts'
@@ -118,6 +125,23 @@ describe('the distance filter in the listing query', () => {
     expect(
       await titles(`near=${ORIGIN_ZIP}&radius=50&category=Concert&sort=nearest&from=${day(1)}&to=${day(5)}`),
     ).toEqual(['North Inside', 'North Outside', 'Far Away'])
+  })
+
+  test('every statement with a ZIP or a place is planned with its values, and only those', () => {
+    const statements = (query: string) => {
+      const filters = filtersOf(query)
+      const window = { today, limit: 24 }
+      return [
+        countLiveEventsQuery(filters, { today }),
+        liveEventCardsPageQuery(filters, window, 'walk'),
+        liveEventCardsPageQuery(filters, window, 'candidates'),
+        ...eventsByDayQueries(filters, { today, from: today, to: day(30), perDay: 3 }).map(([, q]) => q),
+      ].map((statement) => statement.toSQL().sql)
+    }
+    for (const query of [`near=${ORIGIN_ZIP}&radius=50`, 'zip=8', 'zip=80&keyword=jazz&category=Concert'])
+      for (const text of statements(query)) expect(text, query).toContain(PLANNED_WITH_VALUES)
+    for (const query of ['category=Concert', 'keyword=jazz', `from=${day(1)}&to=${day(5)}`, 'free=1'])
+      for (const text of statements(query)) expect(text, query).not.toContain(PLANNED_WITH_VALUES)
   })
 
   test('the month view lists only the events near the ZIP', async () => {

@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { preparedStatements } from '#db/pglite-prepared.js'
+import { PLANNED_WITH_VALUES, preparedStatements } from '#db/pglite-prepared.js'
 
 let client: PGlite
 let prepared: ReturnType<typeof preparedStatements>
@@ -82,6 +82,28 @@ describe('named prepared statements for PGlite', () => {
     release()
     await open
     expect((await read).rows).toEqual([{ name: 'four' }])
+  })
+
+  test('a statement with the mark is planned with its values at every run, never with a generic plan', async () => {
+    const plans = async (sql: string) =>
+      (
+        await client.query<{ generic: number; custom: number }>(
+          'select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where statement = $1',
+          [sql],
+        )
+      ).rows[0]
+    const plain = 'select name from item where id = $1'
+    const marked = `select name from item where id = $1 ${PLANNED_WITH_VALUES}`
+    for (let run = 0; run < 8; run++) {
+      const id = (run % 2) + 1
+      const name = id === 1 ? 'one' : 'two'
+      expect((await prepared.query(plain, [id])).rows).toEqual([{ name }])
+      expect((await prepared.query(marked, [id])).rows).toEqual([{ name }])
+    }
+    // PostgreSQL settles on a generic plan after five custom ones; the marked text runs as the unnamed statement,
+    // planned anew each time, so its named twin (kept for its parameter types) never runs.
+    expect((await plans(plain))!.generic).toBeGreaterThan(0)
+    expect(await plans(marked)).toEqual({ generic: 0, custom: 0 })
   })
 
   test('a table changed under a statement is prepared again', async () => {
