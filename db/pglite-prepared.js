@@ -68,7 +68,14 @@ export function preparedStatements(client, { parsers, max = MAX_PREPARED_STATEME
     const values = params.map((value, index) => {
       if (value == null) return null
       const serializer = client.serializers[statement.types[index]]
-      return serializer ? serializer(value) : value.toString()
+      const text = serializer ? serializer(value) : value.toString()
+      // PGlite writes every message into one shared buffer: a value it cannot write would leave half a message there,
+      // and the next statement (another request's) would be sent garbled. Refuse it before anything is written.
+      if (typeof text !== 'string' && !(text instanceof Uint8Array))
+        throw new TypeError(
+          `Parameter $${index + 1} cannot be sent as type ${statement.types[index]}: ${typeof value}`,
+        )
+      return text
     })
     const { messages } = await client.execProtocol(
       joined([

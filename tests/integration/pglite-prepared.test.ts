@@ -61,6 +61,14 @@ describe('named prepared statements for PGlite', () => {
     ])
   })
 
+  test('a value that cannot be sent as its parameter type fails that statement alone; the next one runs', async () => {
+    await expect(
+      prepared.query('select count(*)::int as n from item where id = any($1)', [1]),
+    ).rejects.toThrow('Parameter $1 cannot be sent')
+    expect((await prepared.query('select name from item where id = $1', [2])).rows).toEqual([{ name: 'two' }])
+    expect((await client.query<{ one: number }>('select 1 as one')).rows).toEqual([{ one: 1 }])
+  })
+
   test('inside a transaction it sees the transaction and waits for nothing; a rollback undoes it', async () => {
     await client.transaction(async (tx) => {
       await tx.query(`insert into item (id, name) values (3, 'three')`)
