@@ -4,6 +4,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { db, openEmbeddedDatabase, rowsOf, type DatabaseHandle } from '#db/client.server.ts'
+import { PLANNED_WITH_VALUES } from '#db/pglite-prepared.js'
 import { categoryList } from '#db/schema.ts'
 import { classifyDatabaseError } from '#app/services/platform/database-errors.server.ts'
 import { TMP_DIR } from '#tests/support/test-database.ts'
@@ -31,6 +32,29 @@ test('answers with the same values as PGlite in the same thread (dates as text, 
   const actual = rowsOf(await handle.db.execute(VALUES_QUERY))
   expect(actual).toEqual(expected)
   expect(actual[0]).toMatchObject({ day: '2026-03-01', n: 42, doc: { a: [1, 2] } })
+})
+
+test('a statement planned with its values at every run answers for each run’s values', async () => {
+  const matching = (part: string, above: number) =>
+    Array.from({ length: 300 }, (_, i) => i + 1).filter((n) => String(n).includes(part) && n > above).length
+  // Past the fifth run, when a named statement would go generic: each run sees its own values (text, int, date).
+  const runs = [
+    ['1', 0],
+    ['12', 100],
+    ['299', 0],
+    ['', 250],
+    ['7', 7],
+    ['30', 0],
+    ['9', 290],
+  ] as const
+  for (const [part, above] of runs) {
+    const [row] = rowsOf<{ n: number }>(
+      await handle.db.execute(sql`SELECT count(*)::int AS n FROM generate_series(1, 300) AS g
+        WHERE g::text LIKE '%' || ${part} || '%' AND g > ${above}::int
+          AND ${'2026-03-01'}::date < DATE '2026-03-02' ${sql.raw(PLANNED_WITH_VALUES)}`),
+    )
+    expect(row, part).toEqual({ n: matching(part, above) })
+  }
 })
 
 test('has the migrations applied, and typed queries work through the schema', async () => {
@@ -71,9 +95,7 @@ test("PostgreSQL's error fields cross the thread (code, constraint) and a failed
   expect(cause.code).toBe('23505')
   expect(cause.constraint).toBe('thread_unique_pkey')
 
-  await handle.db.execute(
-    sql`CREATE TABLE thread_deferred (v int UNIQUE DEFERRABLE INITIALLY DEFERRED)`,
-  )
+  await handle.db.execute(sql`CREATE TABLE thread_deferred (v int UNIQUE DEFERRABLE INITIALLY DEFERRED)`)
   await expect(
     handle.db.transaction(async (tx) => {
       await tx.execute(sql`INSERT INTO thread_deferred VALUES (1), (1)`)
