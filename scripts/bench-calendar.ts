@@ -401,12 +401,10 @@ async function prepareDatabase(kind: DatabaseKind, scale: Scale, today: string) 
     env: { DATA_DIR: dataDir, DATABASE_URL: url },
     plans,
     async remove() {
-      if (KEEP_DATA) {
-        console.info(kind === 'pglite' ? `Data kept in ${dataDir}` : `Database kept: ${url}`)
-        return
-      }
-      await drop()
+      if (KEEP_DATA && kind === 'pglite') return console.info(`Data kept in ${dataDir}`)
       fs.rmSync(dataDir, { recursive: true, force: true })
+      if (KEEP_DATA) return console.info(`Database kept: ${url}`)
+      await drop()
     },
   }
 }
