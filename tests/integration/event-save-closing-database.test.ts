@@ -2,14 +2,16 @@
  * An upload whose save meets a database that is closing (a shutdown that had to cut its drain, a lost connection)
  * is told the database is unavailable (503, the spec's text), never "Failed to save your event" with a 500.
  */
-import { expect, test } from 'vitest'
+import { expect, inject, test } from 'vitest'
 import { DATABASE_UNAVAILABLE_MESSAGE } from '#app/services/platform/database-errors.server.ts'
 import { action as approveEvent } from '#app/routes/api.approve-event.ts'
+import { loader as healthLoader } from '#app/routes/healthz.ts'
 import { db, getDatabaseHandle, useDatabase } from '#db/client.server.ts'
 import { insertBusiness } from '#db/factories.ts'
 import { approveBody, solidPng, useUploadFolder } from '#tests/support/ad-submission.ts'
 import { sessionCookieFor } from '#tests/support/auth.ts'
 import { callRoute } from '#tests/support/routes.ts'
+import { startAsNewProcess } from '#tests/support/test-file-start.ts'
 
 useUploadFolder('save-closing-db')
 
@@ -49,4 +51,11 @@ test('the database closes while a photo upload is being received: 503 with the o
   const res = await answer
   expect(res.status).toBe(503)
   expect(((await res.json()) as { message: string }).message).toBe(DATABASE_UNAVAILABLE_MESSAGE)
+})
+
+test('the next test file in this worker starts on a database that is not away: /healthz answers 200 at once', async () => {
+  // Files share their worker's modules: the outage above must not outlive its database.
+  await startAsNewProcess(inject('databaseTemplate'))
+  const res = await callRoute(healthLoader, '/healthz')
+  expect(res.status).toBe(200)
 })

@@ -1,20 +1,11 @@
 import { afterAll, beforeAll, inject } from 'vitest'
-import { invalidateLiveEvents } from '#app/models/live-events-cache.server.ts'
 import { resetEnvCache } from '#app/services/platform/env.server.ts'
-import { closeDatabase, useDatabase } from '#db/client.server.ts'
-import { createTestDatabase } from './test-database.ts'
+import { closeDatabase } from '#db/client.server.ts'
+import { startAsNewProcess } from './test-file-start.ts'
 
-/**
- * Every test file starts as a new process would, even in a worker that ran other files before it: its own copy of
- * the migrated database, no listings cached from another file's data, and the environment the run started with.
- */
 const startingEnvironment = { ...process.env }
 
-beforeAll(async () => {
-  resetEnvCache()
-  invalidateLiveEvents()
-  useDatabase(await createTestDatabase(inject('databaseTemplate')))
-})
+beforeAll(() => startAsNewProcess(inject('databaseTemplate')))
 
 afterAll(async () => {
   await closeDatabase()

@@ -16,6 +16,11 @@ export function databaseAway() {
   return state.awaySince !== null
 }
 
+/** A database opened afresh (tests open one per file) has no outage on record; a running probe stops by itself. */
+export function forgetDatabaseOutage() {
+  state.awaySince = null
+}
+
 /** Every error a request failed on passes here (entry.server.tsx handleError). */
 export function noteRequestError(error: unknown) {
   if (!isConnectionFailure(error)) return

@@ -1,0 +1,17 @@
+import { invalidateLiveEvents } from '#app/models/live-events-cache.server.ts'
+import { forgetDatabaseOutage } from '#app/services/platform/database-health.server.ts'
+import { resetEnvCache } from '#app/services/platform/env.server.ts'
+import { useDatabase } from '#db/client.server.ts'
+import { createTestDatabase } from './test-database.ts'
+
+/**
+ * How every test file starts (tests/support/setup-database.ts), as a new process would even in a worker that ran other
+ * files before it: its own copy of the migrated database, no listings cached from another file's data, no outage
+ * left on record by a file that closed its database under a request, and the environment the run started with.
+ */
+export async function startAsNewProcess(template: string) {
+  resetEnvCache()
+  invalidateLiveEvents()
+  useDatabase(await createTestDatabase(template))
+  forgetDatabaseOutage()
+}
