@@ -6,7 +6,8 @@
  * new ignored parameter each request), side by side with autocannon at 10 connections: the ratio of their server CPU
  * per request (from /proc, both threads), i.e. of throughput. A narrow keyword (`keyword=Ref+<n>`, 1–11 matches) is
  * measured the same way. Both at 100,000 events (10,000 live); the date-window miss again at 200,000 events (100,000
- * live) to show that a request's cost does not grow with the number of live events.
+ * live), each run beside one at 100,000 on that scale's server (kept up for it), to show that a request's cost does
+ * not grow with the number of live events.
  *
  * For reference: `/healthz?db=0` (no database: the framework's floor), cache misses of every kind (each request a
  * filter combination nobody asked for just before: a later page, a category, a date range, a keyword, a ZIP, mixes of
@@ -517,96 +518,131 @@ interface ScaleResult {
   rendered: Case
   /** At the headline scale: a narrow keyword (1–11 matches) on a cache miss, and the same page from memory. */
   narrow?: { miss: Case; rendered: Case }
+  /** At a larger scale: the headline scale's date-window miss, each run just before this scale's. */
+  windowMissAlongside?: Case
 }
 
-async function runScale(kind: DatabaseKind, scale: Scale, today: string, baseEnv: NodeJS.ProcessEnv) {
-  const database = await prepareDatabase(kind, scale, today)
-  try {
-    if (EXPLAIN_ONLY) return { plans: database.plans }
-    const headline = scale === HEADLINE
-    const result = await withServer({ ...baseEnv, ...database.env }, async (target) => {
-      await sampleMisses(target.base, today)
-      await warmUp(target, today)
-      await autocannon({ url: `${target.base}/healthz?db=0`, connections: 10, duration: 2 })
+/**
+ * The date-window page on a cache miss: every live event matches a window ending after the last show date, a full
+ * page. A new end date each request misses both caches.
+ */
+function newWindowPaths(today: string) {
+  let windowEnd = 0
+  return () => `/calendar?to=${addDaysIso(today, 90 + (++windowEnd % 5000))}&w=${windowEnd}`
+}
 
-      const floor: Case = { label: 'GET /healthz?db=0', connections: 10, runs: [] }
-      const miss: Case = { label: 'GET /calendar, cache miss', connections: 10, runs: [] }
-      const windowMiss: Case = { label: 'GET /calendar?to=<new>, cache miss', connections: 10, runs: [] }
-      const rendered: Case = { label: 'GET /calendar?to=<d>, from memory', connections: 10, runs: [] }
-      const misses = cacheMissPaths(today)
-      const floorPath = () => '/healthz?db=0'
-      // Every live event matches a window ending after the last show date: a full page, 10,000 matches. A new end
-      // date each request misses both caches; one end date with a new ignored parameter renders from the listing cache.
-      let windowEnd = 0
-      const newWindow = () => `/calendar?to=${addDaysIso(today, 90 + (++windowEnd % 5000))}&w=${windowEnd}`
-      const sameWindow = uniqueCycle([`/calendar?to=${addDaysIso(today, 89)}`])
-      // A narrow keyword: 'Ref <n>' is in the description of ad n and of ads n0 to n9, so a four-digit n finds 1–11
-      // ads (a tenth of them live). A new n each request misses both caches; one n renders from the listing cache.
-      const narrow = headline
-        ? {
-            miss: {
-              label: 'GET /calendar?keyword=Ref+<new>, miss',
-              connections: 10,
-              runs: [] as LoadResult[],
-            },
-            rendered: {
-              label: 'GET /calendar?keyword=Ref+<n>, memory',
-              connections: 10,
-              runs: [] as LoadResult[],
-            },
-          }
-        : undefined
-      let reference = 0
-      const newReference = () => `/calendar?keyword=Ref+${1000 + (++reference % 9000)}`
-      const sameReference = uniqueCycle(['/calendar?keyword=Ref+999'])
-      // Side by side, so a busy moment of the machine touches all alike.
-      for (let i = 0; i < REPEAT; i++) {
-        floor.runs.push(await load(target, floorPath, 10))
-        rendered.runs.push(await load(target, sameWindow, 10))
-        windowMiss.runs.push(await load(target, newWindow, 10))
-        miss.runs.push(await load(target, misses, 10))
-        if (narrow) {
-          narrow.rendered.runs.push(await load(target, sameReference, 10))
-          narrow.miss.runs.push(await load(target, newReference, 10))
+/**
+ * The cases of one scale on its server. With `alongside` (the headline scale's server, still up), each run of the
+ * date-window miss is preceded by the same run there, so the growth from one scale to the other is measured side by
+ * side rather than minutes apart on a machine whose speed drifts.
+ */
+async function measureScale(target: Target, scale: Scale, today: string, alongside?: Target) {
+  await sampleMisses(target.base, today)
+  await warmUp(target, today)
+  await autocannon({ url: `${target.base}/healthz?db=0`, connections: 10, duration: 2 })
+
+  const headline = scale === HEADLINE
+  const floor: Case = { label: 'GET /healthz?db=0', connections: 10, runs: [] }
+  const miss: Case = { label: 'GET /calendar, cache miss', connections: 10, runs: [] }
+  const windowMiss: Case = { label: 'GET /calendar?to=<new>, cache miss', connections: 10, runs: [] }
+  const rendered: Case = { label: 'GET /calendar?to=<d>, from memory', connections: 10, runs: [] }
+  const windowMissAlongside: Case = {
+    label: `GET /calendar?to=<new> at ${HEADLINE.events / 1000}k`,
+    connections: 10,
+    runs: [],
+  }
+  const misses = cacheMissPaths(today)
+  const floorPath = () => '/healthz?db=0'
+  const newWindow = newWindowPaths(today)
+  // One end date with a new ignored parameter renders from the listing cache.
+  const sameWindow = uniqueCycle([`/calendar?to=${addDaysIso(today, 89)}`])
+  if (alongside) await warmUp(alongside, today)
+  // A narrow keyword: 'Ref <n>' is in the description of ad n and of ads n0 to n9, so a four-digit n finds 1–11
+  // ads (a tenth of them live). A new n each request misses both caches; one n renders from the listing cache.
+  const narrow = headline
+    ? {
+        miss: { label: 'GET /calendar?keyword=Ref+<new>, miss', connections: 10, runs: [] as LoadResult[] },
+        rendered: { label: 'GET /calendar?keyword=Ref+<n>, memory', connections: 10, runs: [] as LoadResult[] },
+      }
+    : undefined
+  let reference = 0
+  const newReference = () => `/calendar?keyword=Ref+${1000 + (++reference % 9000)}`
+  const sameReference = uniqueCycle(['/calendar?keyword=Ref+999'])
+  // Side by side, so a busy moment of the machine touches all alike.
+  for (let i = 0; i < REPEAT; i++) {
+    floor.runs.push(await load(target, floorPath, 10))
+    rendered.runs.push(await load(target, sameWindow, 10))
+    if (alongside) windowMissAlongside.runs.push(await load(alongside, newWindow, 10))
+    windowMiss.runs.push(await load(target, newWindow, 10))
+    miss.runs.push(await load(target, misses, 10))
+    if (narrow) {
+      narrow.rendered.runs.push(await load(target, sameReference, 10))
+      narrow.miss.runs.push(await load(target, newReference, 10))
+    }
+  }
+  // At full load the delay is everyone's queued work; at half load, evenly paced, it shows the longest single block.
+  const rate = Math.max(5, Math.round(summarize(miss).rps / 2))
+  const paced: Case = {
+    label: `GET /calendar, cache miss, ${rate} req/s even`,
+    connections: 0,
+    runs: [await pacedLoad(target, misses, rate)],
+  }
+  const cases = [
+    floor,
+    rendered,
+    ...(alongside ? [windowMissAlongside] : []),
+    windowMiss,
+    ...(narrow ? [narrow.rendered, narrow.miss] : []),
+    miss,
+    paced,
+  ]
+  if (headline) {
+    const fixed = fixedCalendarPaths(today)
+    cases.push(
+      { label: 'GET /healthz?db=0', connections: 50, runs: [await load(target, floorPath, 50)] },
+      { label: 'GET /calendar, cache miss', connections: 50, runs: [await load(target, misses, 50)] },
+      {
+        label: 'GET /calendar, fixed URLs (cached)',
+        connections: 10,
+        runs: [await load(target, cycle(fixed), 10)],
+      },
+      {
+        label: 'GET /calendar, rendered (warm)',
+        connections: 10,
+        runs: [await load(target, uniqueCycle(fixed), 10)],
+      },
+    )
+  }
+  const result: ScaleResult = { scale, floor, miss, paced, cases, windowMiss, rendered, narrow }
+  if (alongside) result.windowMissAlongside = windowMissAlongside
+  return result
+}
+
+/**
+ * Every scale on `kind`: the headline scale's server stays up while the larger scale is seeded and measured, for the
+ * side-by-side growth figure.
+ */
+async function runScales(kind: DatabaseKind, today: string, baseEnv: NodeJS.ProcessEnv) {
+  const headlineData = await prepareDatabase(kind, HEADLINE, today)
+  const results: ScaleResult[] = []
+  try {
+    if (EXPLAIN_ONLY) return { plans: headlineData.plans, results }
+    await withServer({ ...baseEnv, ...headlineData.env }, async (headlineTarget) => {
+      results.push(await measureScale(headlineTarget, HEADLINE, today))
+      for (const scale of SCALES.filter((s) => s !== HEADLINE)) {
+        const data = await prepareDatabase(kind, scale, today)
+        try {
+          await withServer({ ...baseEnv, ...data.env }, async (target) => {
+            results.push(await measureScale(target, scale, today, headlineTarget))
+          })
+        } finally {
+          await data.remove()
         }
       }
-      // At full load the delay is everyone's queued work; at half load, evenly paced, it shows the longest single block.
-      const rate = Math.max(5, Math.round(summarize(miss).rps / 2))
-      const paced: Case = {
-        label: `GET /calendar, cache miss, ${rate} req/s even`,
-        connections: 0,
-        runs: [await pacedLoad(target, misses, rate)],
-      }
-      const cases = [
-        floor,
-        rendered,
-        windowMiss,
-        ...(narrow ? [narrow.rendered, narrow.miss] : []),
-        miss,
-        paced,
-      ]
-      if (headline) {
-        const fixed = fixedCalendarPaths(today)
-        cases.push(
-          { label: 'GET /healthz?db=0', connections: 50, runs: [await load(target, floorPath, 50)] },
-          { label: 'GET /calendar, cache miss', connections: 50, runs: [await load(target, misses, 50)] },
-          {
-            label: 'GET /calendar, fixed URLs (cached)',
-            connections: 10,
-            runs: [await load(target, cycle(fixed), 10)],
-          },
-          {
-            label: 'GET /calendar, rendered (warm)',
-            connections: 10,
-            runs: [await load(target, uniqueCycle(fixed), 10)],
-          },
-        )
-      }
-      return { scale, floor, miss, paced, cases, windowMiss, rendered, narrow }
     })
-    return { plans: database.plans, result }
+    return { plans: headlineData.plans, results }
   } finally {
-    await database.remove()
+    await headlineData.remove()
   }
 }
 
@@ -667,14 +703,7 @@ async function compareViewCounting(kind: DatabaseKind, today: string, baseEnv: N
 
 async function runDatabase(kind: DatabaseKind, today: string, baseEnv: NodeJS.ProcessEnv) {
   if (VIEWS) return compareViewCounting(kind, today, baseEnv)
-  const results: ScaleResult[] = []
-  let plans: Plans = { lines: [], budgeted: [] }
-  for (const scale of SCALES) {
-    if (EXPLAIN_ONLY && scale !== HEADLINE) continue
-    const run = await runScale(kind, scale, today, baseEnv)
-    if (run.plans.lines.length > 0) plans = run.plans
-    if ('result' in run && run.result) results.push(run.result)
-  }
+  const { plans, results } = await runScales(kind, today, baseEnv)
   console.info(
     `\n[${kind}] every statement a page runs at ${scaleText(HEADLINE)} (planning time, execution time: the fastest of ${EXPLAIN_RUNS} runs; indexes used):`,
   )
@@ -709,7 +738,8 @@ async function runDatabase(kind: DatabaseKind, today: string, baseEnv: NodeJS.Pr
   const narrowRatio = narrowRendered.cpuMs / narrowMiss.cpuMs
   const narrowOk =
     narrowRatio >= THROUGHPUT_BUDGET && narrowMiss.failures === 0 && narrowRendered.failures === 0
-  const growth = summarize(large.windowMiss).cpuMs / windowMiss.cpuMs - 1
+  const alongside = summarize(large.windowMissAlongside!)
+  const growth = summarize(large.windowMiss).cpuMs / alongside.cpuMs - 1
   const growthOk = Math.abs(growth) <= CPU_GROWTH_BUDGET
   const paced = summarize(headline.paced)
   const loopOk = kind !== 'pglite' || paced.loopP99 <= EVENT_LOOP_BUDGET_MS
@@ -730,8 +760,8 @@ async function runDatabase(kind: DatabaseKind, today: string, baseEnv: NodeJS.Pr
       `${((miss.rps / floor.rps) * 100).toFixed(1)} % of /healthz?db=0 throughput (${floor.cpuMs.toFixed(2)} ms)`,
   )
   console.info(
-    `[${kind}] CPU per cache-miss date-window request: ${windowMiss.cpuMs.toFixed(2)} ms at ${scaleText(headline.scale)}, ` +
-      `${summarize(large.windowMiss).cpuMs.toFixed(2)} ms at ${scaleText(large.scale)}: ` +
+    `[${kind}] CPU per cache-miss date-window request, side by side: ${alongside.cpuMs.toFixed(2)} ms at ` +
+      `${scaleText(headline.scale)}, ${summarize(large.windowMiss).cpuMs.toFixed(2)} ms at ${scaleText(large.scale)}: ` +
       `${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(0)} % ` +
       `(budget ±${CPU_GROWTH_BUDGET * 100} %) ${growthOk ? 'OK' : 'OVER BUDGET'}`,
   )
