@@ -326,7 +326,8 @@ async function pacedLoad(target: Target, nextPath: () => string, rate: number): 
   const cpu = cpuTimeMs(pid) - cpuBefore
   const loop = await eventLoopDelay(target.server, target.probeFile)
   latencies.sort((a, b) => a - b)
-  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0)
+  const at = (q: number) =>
+    Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0)
   return {
     rps: latencies.length / seconds,
     p50: at(0.5),
@@ -562,7 +563,11 @@ async function measureScale(target: Target, scale: Scale, today: string, alongsi
   const narrow = headline
     ? {
         miss: { label: 'GET /calendar?keyword=Ref+<new>, miss', connections: 10, runs: [] as LoadResult[] },
-        rendered: { label: 'GET /calendar?keyword=Ref+<n>, memory', connections: 10, runs: [] as LoadResult[] },
+        rendered: {
+          label: 'GET /calendar?keyword=Ref+<n>, memory',
+          connections: 10,
+          runs: [] as LoadResult[],
+        },
       }
     : undefined
   let reference = 0
