@@ -31,6 +31,7 @@ const OWN_DATABASE_TESTS = [
   'tests/integration/embedded-database.test.ts',
   'tests/integration/embedded-database-thread.test.ts',
   'tests/integration/embedded-server-lock.test.ts',
+  'tests/integration/event-place-migration.test.ts',
   'tests/integration/data-folder-lock.test.ts',
   'tests/integration/shared-database.test.ts',
   'tests/integration/two-servers.test.ts',

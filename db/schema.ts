@@ -186,6 +186,12 @@ export const events = pgTable(
     /** The centre of `venueZip` (from `zip_centroids`), set by the database like the business's: see 0016. */
     venueLatitude: doublePrecision('venueLatitude'),
     venueLongitude: doublePrecision('venueLongitude'),
+    /**
+     * Where "near me" places the ad: its venue's ZIP centre, else its business's. Kept by the database from both
+     * (db/migrations/0022_event_place.sql), so the distance filter reads one indexed pair of the ad's own columns.
+     */
+    placeLatitude: doublePrecision('placeLatitude'),
+    placeLongitude: doublePrecision('placeLongitude'),
   },
   (t) => [
     index('events_business_idx').on(t.businessID, t.createdDate),
@@ -213,7 +219,7 @@ export const events = pgTable(
     index('events_live_description_trgm_idx')
       .using('gin', t.eventDescription.op('gin_trgm_ops'), t.lastShowDate)
       .where(sql`"eventStatus" = 'approved' AND "paymentStatus" = 'paid'`),
-    // The practical facts' filters (Free, Online, accessibility) on live ads, and "near me" at another address.
+    // The practical facts' filters (Free, Online, accessibility) on live ads.
     index('events_live_accessibility_idx')
       .using('gin', t.accessibilityFeatures, t.lastShowDate)
       .where(sql`"eventStatus" = 'approved' AND "paymentStatus" = 'paid'`),
@@ -225,9 +231,10 @@ export const events = pgTable(
       .where(
         sql`"eventStatus" = 'approved' AND "paymentStatus" = 'paid' AND "attendanceMode" <> 'in_person'`,
       ),
-    index('events_venue_location_idx')
-      .on(t.venueLatitude, t.venueLongitude)
-      .where(sql`"venueLatitude" IS NOT NULL`),
+    // "Near me": the live ads in a latitude band, their longitude and last date read from the index.
+    index('events_live_place_idx')
+      .on(t.placeLatitude, t.placeLongitude, t.lastShowDate)
+      .where(sql`"eventStatus" = 'approved' AND "paymentStatus" = 'paid' AND "placeLatitude" IS NOT NULL`),
   ],
 )
 

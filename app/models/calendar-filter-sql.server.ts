@@ -68,36 +68,27 @@ export function listingRow(row: typeof eventShowDates, filters: CalendarFilters,
 const origin = alias(zipCentroids, 'origin')
 const EARTH_RADIUS_MILES = 3958.8
 
-/** Where an event is: the centre of its other address's ZIP when it has one, else its business's. */
-const eventLatitude = sql`coalesce(${events.venueLatitude}, ${business.latitude})`
-const eventLongitude = sql`coalesce(${events.venueLongitude}, ${business.longitude})`
-
-/** Great-circle (haversine) miles from the origin to the event's place. */
+/** Great-circle (haversine) miles from the origin to where the event is (its venue's ZIP centre, else its business's). */
 export const distanceMiles = sql<number>`${2 * EARTH_RADIUS_MILES} * asin(sqrt(least(1,
-  power(sin(radians(${eventLatitude} - ${origin.latitude}) / 2), 2)
-  + cos(radians(${origin.latitude})) * cos(radians(${eventLatitude}))
-  * power(sin(radians(${eventLongitude} - ${origin.longitude}) / 2), 2))))`
+  power(sin(radians(${events.placeLatitude} - ${origin.latitude}) / 2), 2)
+  + cos(radians(${origin.latitude})) * cos(radians(${events.placeLatitude}))
+  * power(sin(radians(${events.placeLongitude} - ${origin.longitude}) / 2), 2))))`
 
 /**
- * Events within `radius` miles of the origin: a box around the circle the location indexes can answer (the
- * business's, for events at its address; the event's own, for one at another address), then the exact distance.
+ * Events within `radius` miles of the origin: a box around the circle the place index answers (`events_live_place_idx`:
+ * a band of latitude, its longitude and last date read from the index), then the exact distance.
  * The box's half-width in longitude is the circle's widest, asin(sin(r/R) / cos(latitude)).
  */
 function withinRadius(radius: number): SQL[] {
   const angle = radius / EARTH_RADIUS_MILES
   const halfHeight = (angle * 180) / Math.PI
   const halfWidth = sql`degrees(asin(least(1, ${Math.sin(angle)} / cos(radians(${origin.latitude})))))`
-  const inBox = (latitude: SQLWrapper, longitude: SQLWrapper) =>
-    sql`(${latitude} BETWEEN ${origin.latitude} - ${halfHeight} AND ${origin.latitude} + ${halfHeight}
-      AND ${longitude} BETWEEN ${origin.longitude} - ${halfWidth} AND ${origin.longitude} + ${halfWidth})`
   return [
-    sql`((${events.venueLatitude} IS NULL AND ${inBox(business.latitude, business.longitude)})
-      OR ${inBox(events.venueLatitude, events.venueLongitude)})`,
+    sql`${events.placeLatitude} BETWEEN ${origin.latitude} - ${halfHeight} AND ${origin.latitude} + ${halfHeight}`,
+    sql`${events.placeLongitude} BETWEEN ${origin.longitude} - ${halfWidth} AND ${origin.longitude} + ${halfWidth}`,
     sql`${distanceMiles} <= ${radius}`,
   ]
 }
-
-const needsBusiness = (filters: CalendarFilters) => Boolean(filters.zip || filters.near)
 
 /**
  * How many businesses a ZIP or a place matches varies a thousandfold with its value ('8' or '80211', 5 miles or 50),
@@ -106,10 +97,10 @@ const needsBusiness = (filters: CalendarFilters) => Boolean(filters.zip || filte
  */
 const plannedWithValues = sql`TRUE ${sql.raw(PLANNED_WITH_VALUES)}`
 
-/** The business (for the ZIP and distance filters) and the distance filter's origin, joined when needed. */
+/** The business (for the ZIP filter) and the distance filter's origin, joined when needed. */
 export function joinBusiness<T extends PgSelect>(query: T, filters: CalendarFilters): T {
   // A dynamic query joins in place; the selected columns do not change.
-  if (needsBusiness(filters)) query.innerJoin(business, eq(business.businessID, events.businessID))
+  if (filters.zip) query.innerJoin(business, eq(business.businessID, events.businessID))
   if (filters.near) query.innerJoin(origin, eq(origin.zip, filters.near))
   return query
 }
@@ -139,7 +130,7 @@ const textRowKeys: EventKeys = { eventId: liveEventTexts.eventId, category: live
  * answer the category and keyword filters without the event).
  */
 export function eventFilterConditions(filters: CalendarFilters, keys: EventKeys = eventKeys): SQL[] {
-  const conditions: SQL[] = needsBusiness(filters) ? [plannedWithValues] : []
+  const conditions: SQL[] = filters.zip || filters.near ? [plannedWithValues] : []
   if (filters.near) conditions.push(...withinRadius(filters.radius))
   if (filters.category) {
     // Containment instead of `= ANY(...)`: the same meaning, and the GIN index on category can answer it.
