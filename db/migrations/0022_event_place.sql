@@ -15,10 +15,14 @@ BEGIN
   IF NEW."venueLatitude" IS NOT NULL THEN
     NEW."placeLatitude" := NEW."venueLatitude";
     NEW."placeLongitude" := NEW."venueLongitude";
-  ELSE
+  ELSIF TG_OP = 'INSERT' OR OLD."venueLatitude" IS NOT NULL OR NEW."businessID" <> OLD."businessID" THEN
+    -- FOR SHARE: a business moving at this moment (business_event_places) cannot see this row's new place yet, so
+    -- one waits for the other and the ad ends where its business ends. An ad that was at its business already has
+    -- the business's place, and a move updates it.
     SELECT b."latitude", b."longitude" INTO NEW."placeLatitude", NEW."placeLongitude"
     FROM "business" AS b
-    WHERE b."businessID" = NEW."businessID";
+    WHERE b."businessID" = NEW."businessID"
+    FOR SHARE;
   END IF;
   RETURN NEW;
 END;

@@ -85,6 +85,9 @@ test("an ad is placed at its venue's ZIP when it has one, else at its business's
   expect(await placeOf(atVenue.eventID)).toEqual(BEVERLY_HILLS_90210)
   await db.update(events).set({ venueZip: '60601' }).where(eq(events.eventID, atBusiness.eventID))
   expect(await placeOf(atBusiness.eventID)).toEqual(CHICAGO_60601)
+  // Another ZIP that is not known: still at its business.
+  await db.update(events).set({ venueZip: '00001' }).where(eq(events.eventID, unknownVenue.eventID))
+  expect(await placeOf(unknownVenue.eventID)).toEqual(BEVERLY_HILLS_90210)
 
   // A business with an unknown ZIP leaves its ads without a place, so no distance finds them.
   await db.update(business).set({ businessZip: '00000' }).where(eq(business.businessID, owner.businessID))

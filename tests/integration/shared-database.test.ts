@@ -4,7 +4,7 @@
  * server's listener (also after a database restart), and job locks that hold across servers.
  */
 import postgres from 'postgres'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { getJobRun, runJobOnce } from '#app/models/job-runs.server.ts'
 import { cachedLiveEvents, liveEventsGeneration } from '#app/models/live-events-cache.server.ts'
 import { announcePublicPagesChanged, PUBLIC_PAGES_CHANNEL } from '#app/models/public-pages-changes.server.ts'
@@ -26,6 +26,8 @@ let runDatabase: DatabaseHandle
 /** Two servers' handles on one database: this process's app uses the first. */
 let serverA: DatabaseHandle
 let serverB: DatabaseHandle
+/** The database both servers use. */
+let sharedUrl: string
 const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, 'meta/_journal.json'), 'utf8')) as {
   entries: unknown[]
 }
@@ -52,9 +54,9 @@ async function appliedMigrations(url: string) {
 beforeAll(async () => {
   runDatabase = getDatabaseHandle()
   cluster = await startPrivateCluster()
-  const url = await createDatabase('shared')
-  serverA = await openServerDatabase(url)
-  serverB = await openServerDatabase(url, { runMigrations: false })
+  sharedUrl = await createDatabase('shared')
+  serverA = await openServerDatabase(sharedUrl)
+  serverB = await openServerDatabase(sharedUrl, { runMigrations: false })
   useDatabase(serverA)
 }, 120_000)
 
@@ -134,5 +136,64 @@ test('a job another server is running is not started here', async () => {
   expect(await runJobOnce('shared-job', { notWithinMs: 0 }, async () => 'ran')).toEqual({
     ran: true,
     result: 'ran',
+  })
+})
+
+describe('an ad saved on one server while another moves its business is placed where the business ends up', () => {
+  const BEVERLY_HILLS_90210 = { placeLatitude: 34.100517, placeLongitude: -118.41463 }
+  let ad: postgres.Sql
+  let move: postgres.Sql
+
+  beforeAll(() => {
+    ad = postgres(sharedUrl, { onnotice: () => {}, max: 1 })
+    move = postgres(sharedUrl, { onnotice: () => {}, max: 1 })
+  })
+  afterAll(async () => {
+    await ad.end()
+    await move.end()
+  })
+
+  async function newBusiness(name: string) {
+    const [row] = await ad<[{ businessID: number }]>`
+      INSERT INTO "business" ("businessName", "businessEmail", "businessZip")
+      VALUES (${name}, ${`${name.replace(/\W/g, '').toLowerCase()}@example.com`}, '62701') RETURNING "businessID"`
+    return row!.businessID
+  }
+  const moveTo90210 = (businessID: number) =>
+    move`UPDATE "business" SET "businessZip" = '90210' WHERE "businessID" = ${businessID}`
+  const placeOf = async (eventID: number) =>
+    (await ad`SELECT "placeLatitude", "placeLongitude" FROM "events" WHERE "eventID" = ${eventID}`)[0]
+  const settledWithin = (work: Promise<unknown>, ms: number) =>
+    Promise.race([work.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), ms))])
+
+  test('the ad is being saved when the business moves', async () => {
+    const businessID = await newBusiness('Race Diner')
+    let moving: Promise<unknown> = Promise.resolve()
+    const eventID = await ad.begin(async (tx) => {
+      const [row] = await tx<[{ eventID: number }]>`
+        INSERT INTO "events" ("businessID", "eventTitle", "eventDescription")
+        VALUES (${businessID}, 'Opening night', 'd') RETURNING "eventID"`
+      moving = moveTo90210(businessID)
+      // The move waits for this ad, which it could not see yet, rather than miss it.
+      expect(await settledWithin(moving, 500)).toBe(false)
+      return row!.eventID
+    })
+    await moving
+    expect(await placeOf(eventID)).toEqual(BEVERLY_HILLS_90210)
+  })
+
+  test('the business is moving when the ad is saved', async () => {
+    const businessID = await newBusiness('Race Bakery')
+    let saving: Promise<Array<{ eventID: number }>> = Promise.resolve([])
+    await move.begin(async (tx) => {
+      await tx`UPDATE "business" SET "businessZip" = '90210' WHERE "businessID" = ${businessID}`
+      saving = ad<Array<{ eventID: number }>>`
+        INSERT INTO "events" ("businessID", "eventTitle", "eventDescription")
+        VALUES (${businessID}, 'Opening night', 'd') RETURNING "eventID"`
+      // The ad waits for the move, then reads where the business went.
+      expect(await settledWithin(saving, 500)).toBe(false)
+    })
+    const [row] = await saving
+    expect(await placeOf(row!.eventID)).toEqual(BEVERLY_HILLS_90210)
   })
 })
