@@ -1,5 +1,5 @@
 /** The demo world the seed builds: two local businesses, staff, and a few weeks of events. */
-import type { PracticalFacts } from '#app/models/practical-facts.ts'
+import type { PracticalFacts } from '#app/models/ads/practical-facts.ts'
 
 export const DEMO_BUSINESSES = [
   {

@@ -113,7 +113,7 @@ export const categoryList = pgTable('categoryList', {
 })
 
 /**
- * An ad's practical facts (app/models/practical-facts.ts): tickets and price, where, accessibility and age. The same
+ * An ad's practical facts (app/models/ads/practical-facts.ts): tickets and price, where, accessibility and age. The same
  * columns on an ad and on its revision; `name` spells each column in its table's style.
  */
 function practicalFactColumnsNamed(name: (camelCase: string) => string) {

@@ -1,7 +1,7 @@
 import { UNSET_DATE } from '#app/constants.ts'
 import { count, eq } from 'drizzle-orm'
 import sharp from 'sharp'
-import { showDateBounds } from '#app/models/event-dates.ts'
+import { showDateBounds } from '#app/models/ads/event-dates.ts'
 import { PHOTO_SRCSET_WIDTHS, photoVariantKey } from '#app/utils/media-types.ts'
 import { centsToDollars, chargeCentsForDays } from '#app/utils/pricing.ts'
 import { addDaysIso, isoDateInZone, todayInZone } from '#app/utils/time.ts'

@@ -15,9 +15,9 @@ const { closeDatabase, db, initDatabase } = await import('#db/client.server.ts')
 const { insertBusiness } = await import('#db/factories.ts')
 const { events } = await import('#db/schema.ts')
 const { clickStatsForBusiness, listEventsForBusiness, getEventForOwnerPage } =
-  await import('#app/models/event.server.ts')
-const { dailyStatsForEvent } = await import('#app/models/analytics.server.ts')
-const { latestRevisions } = await import('#app/models/event-revision.server.ts')
+  await import('#app/models/ads/event.server.ts')
+const { dailyStatsForEvent } = await import('#app/models/analytics/daily-stats.server.ts')
+const { latestRevisions } = await import('#app/models/ads/event-revision.server.ts')
 const { monthBounds, todayInZone, addDaysIso } = await import('#app/utils/time.ts')
 
 const ADS = 50

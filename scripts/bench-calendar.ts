@@ -136,7 +136,7 @@ interface Plans {
 /** EXPLAIN (ANALYZE) of the queries the calendar runs for a few filter mixes; one summary line each. */
 async function explainQueries(db: Database, today: string): Promise<Plans> {
   const { explainCalendarQueries } = await import('./explain-calendar.ts')
-  const { normalizeCalendarFilters } = await import('#app/models/calendar-filters.ts')
+  const { normalizeCalendarFilters } = await import('#app/models/calendar/calendar-filters.ts')
   const summary: string[] = []
   const budgeted: Plans['budgeted'] = []
   const broad = await broadKeyword(db, today)
@@ -195,8 +195,8 @@ async function explainQueries(db: Database, today: string): Promise<Plans> {
   }
 
   // The month grid: the days from today on, and those before today in the current month.
-  const { eventsByDayQueries } = await import('#app/models/calendar-month-grid.server.ts')
-  const { monthGrid, MONTH_DAY_EVENTS_LIMIT } = await import('#app/models/calendar-month.ts')
+  const { eventsByDayQueries } = await import('#app/models/calendar/calendar-month-grid.server.ts')
+  const { monthGrid, MONTH_DAY_EVENTS_LIMIT } = await import('#app/models/calendar/calendar-month.ts')
   const grid = monthGrid(inAWeek.slice(0, 7))
   for (const p of [
     '/calendar?view=month',

@@ -2,8 +2,8 @@
  * Removes ads still unpaid a day after they were saved, with their media, expired sessions and sign-in attempts,
  * old emails from the outbox, and ended ads from the keyword search's table: `npm run cleanup`. It waits for no schedule, but does not run while a server is running the same job.
  */
-import { deleteEndedAdTexts } from '#app/models/database-maintenance.server.ts'
-import { runJobOnce } from '#app/models/job-runs.server.ts'
+import { deleteEndedAdTexts } from '#app/models/platform/database-maintenance.server.ts'
+import { runJobOnce } from '#app/models/platform/job-runs.server.ts'
 import {
   cleanupUnpaidEvents,
   ENDED_AD_TEXTS_JOB,

@@ -1,19 +1,19 @@
 /**
  * The queries the calendar runs for a filter set and page, named and not run, so the calendar benchmark
  * (bench-calendar.ts) can EXPLAIN them. The strategy is chosen from the counts as the cached listing chooses it
- * (app/models/cached-listing.server.ts), read from the database rather than the cache.
+ * (app/models/calendar/cached-listing.server.ts), read from the database rather than the cache.
  */
 import type { SQLWrapper } from 'drizzle-orm'
 import { FEATURED_EVENTS_LIMIT } from '#app/constants.ts'
-import { CALENDAR_PAGE_SIZE } from '#app/models/cached-listing.server.ts'
-import type { CalendarFilters } from '#app/models/calendar-filters.ts'
+import { CALENDAR_PAGE_SIZE } from '#app/models/calendar/cached-listing.server.ts'
+import type { CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
 import {
   countLiveEvents,
   countLiveEventsQuery,
   listingStrategy,
   liveEventCardsPageQuery,
   walkedEvents,
-} from '#app/models/calendar-listing.server.ts'
+} from '#app/models/calendar/calendar-listing.server.ts'
 
 /** The queries the calendar runs for these filters and page, named, for the benchmark's EXPLAIN. */
 export async function explainCalendarQueries(

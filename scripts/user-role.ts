@@ -4,7 +4,7 @@
  */
 import { STAFF_ROLES } from '#app/constants.ts'
 import { EnvError, getEnv } from '#app/services/platform/env.server.ts'
-import { setUserRole } from '#app/models/user.server.ts'
+import { setUserRole } from '#app/models/accounts/user.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import {
   DatabaseLockedError,

@@ -1,6 +1,6 @@
 /** A business's trust on an ad's admin page: whether its paid ads go live at payment, and why; grant or revoke it. */
 import { Form } from '@remix-run/react'
-import { TRUST_REASON_MAX } from '#app/models/trust-schema.ts'
+import { TRUST_REASON_MAX } from '#app/models/moderation/trust-schema.ts'
 
 export function BusinessTrustForm({
   businessID,

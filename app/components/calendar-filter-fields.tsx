@@ -4,8 +4,8 @@ import {
   CALENDAR_FILTER_PARAMS as P,
   FILTER_TEXT_MAX,
   NEAR_RADII,
-} from '#app/models/calendar-filters.ts'
-import { ACCESSIBILITY_FEATURES, ACCESSIBILITY_LABELS } from '#app/models/practical-facts.ts'
+} from '#app/models/calendar/calendar-filters.ts'
+import { ACCESSIBILITY_FEATURES, ACCESSIBILITY_LABELS } from '#app/models/ads/practical-facts.ts'
 
 export const filterInputClasses =
   'mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-200'

@@ -1,7 +1,7 @@
 import { Form } from '@remix-run/react'
 import { CalendarFilterFields } from '#app/components/calendar-filter-fields.tsx'
-import { activeFilters, type CalendarFilters } from '#app/models/calendar-filters.ts'
-import { CALENDAR_VIEW_PARAMS } from '#app/models/calendar-month.ts'
+import { activeFilters, type CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
+import { CALENDAR_VIEW_PARAMS } from '#app/models/calendar/calendar-month.ts'
 import { NEAR_ME_ERROR_PROPS, NEAR_ME_PROPS, NEAR_ME_SCRIPT } from '#app/utils/near-me.ts'
 
 /** `month`: the month grid being filtered (the form keeps it), or null for the list. */

@@ -1,5 +1,5 @@
-import { eventPagePath } from '#app/models/event-seo.ts'
-import type { DayEvents, MonthGrid } from '#app/models/calendar-month.ts'
+import { eventPagePath } from '#app/models/ads/event-seo.ts'
+import type { DayEvents, MonthGrid } from '#app/models/calendar/calendar-month.ts'
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const
 

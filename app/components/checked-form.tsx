@@ -5,7 +5,7 @@ import { useHydrated } from './account-ui.tsx'
  * The browser half of the one form recipe (docs/decisions/022-one-form-recipe.md); the server half is
  * `parseFormSubmission` (app/services/http/form-submission.server.ts), whose `reply()` this renders. Every form of the
  * app uses it, drawing its fields with `FormField` (form-field.tsx). It is under 1 KB gzip: conform's browser
- * runtime would be 9 KB, and pages with a script budget check with zod-free rules (`app/models/*-rules.ts`), while
+ * runtime would be 9 KB, and pages with a script budget check with zod-free rules (`app/models/<domain>/*-rules.ts`), while
  * staff pages may check with the server's own zod schema (`zodCheck`, zod-check.ts). Without JavaScript the server's reply is
  * rendered (and, with `browserChecksWithoutJs`, the browser's own checks run before the post); with it, the form
  * checks a field when it is left (or only on submit), re-checks it while it is fixed, and does not submit while a

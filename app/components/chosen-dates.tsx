@@ -1,4 +1,4 @@
-import { WEEKDAY_NAMES } from '#app/models/repeat-rules.ts'
+import { WEEKDAY_NAMES } from '#app/models/ads/repeat-rules.ts'
 import { formatShortDate } from '#app/utils/format.ts'
 import { weekdayOf } from '#app/utils/repeat-dates.ts'
 

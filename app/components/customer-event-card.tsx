@@ -1,7 +1,7 @@
 import { Link } from '@remix-run/react'
 import { useId, type ReactNode } from 'react'
 import { toast } from '#app/components/toaster.tsx'
-import type { CustomerCardData } from '#app/models/customer-card.ts'
+import type { CustomerCardData } from '#app/models/ads/customer-card.ts'
 import { externalUrl, formatPhone, mediaSrc, videoTypeFromUrl } from '#app/utils/format.ts'
 import { MEDIA_FALLBACK_PROPS, MEDIA_PROPS } from '#app/utils/media-fallback.ts'
 import { photoImgProps, type PhotoPriority } from './photo-loading.ts'
@@ -12,7 +12,7 @@ const CARD_PHOTO_SIZES = '(min-width: 48rem) 46rem, 100vw'
 const CARD_PHOTO_WIDTH = 1600
 const CARD_PHOTO_HEIGHT = 1200
 
-/** Built by `customerCardData` (#app/models/customer-card.ts), the one source of what the card shows. */
+/** Built by `customerCardData` (#app/models/ads/customer-card.ts), the one source of what the card shows. */
 export type CustomerEventCardData = CustomerCardData
 
 export type CustomerEventCardMode = 'normal' | 'preview' | 'public'

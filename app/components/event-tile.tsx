@@ -1,7 +1,7 @@
 import { EventWhenLine } from '#app/components/event-facts.tsx'
 import { PracticalFactBadges } from '#app/components/practical-facts.tsx'
 import { mediaSrc } from '#app/utils/format.ts'
-import type { EventTileData } from '#app/models/event-tile.ts'
+import type { EventTileData } from '#app/models/ads/event-tile.ts'
 import { MEDIA_PROPS } from '#app/utils/media-fallback.ts'
 import { photoImgProps, type PhotoPriority, WIDE_PHOTO_HEIGHT, WIDE_PHOTO_WIDTH } from './photo-loading.ts'
 

@@ -5,7 +5,7 @@ import {
   REJECTION_REASON_MAX,
   reviewFormSchema,
   type ReviewQueueItem,
-} from '#app/models/moderation-schema.ts'
+} from '#app/models/moderation/moderation-schema.ts'
 import { BulkApproveCheckbox } from './bulk-approve-form.tsx'
 import { useCheckedForm, type FormReply } from './checked-form.tsx'
 import { CustomerEventCard } from './customer-event-card.tsx'

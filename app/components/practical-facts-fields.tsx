@@ -14,7 +14,7 @@ import {
   practicalFactsOf,
   type PracticalFactFields,
   type PracticalFacts,
-} from '#app/models/practical-facts.ts'
+} from '#app/models/ads/practical-facts.ts'
 
 const inputClass = 'mt-1 w-full rounded-md border border-slate-300 px-3 py-2'
 

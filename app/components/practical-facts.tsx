@@ -6,7 +6,7 @@ import {
   priceLabel,
   venueLine,
   type PracticalFacts,
-} from '#app/models/practical-facts.ts'
+} from '#app/models/ads/practical-facts.ts'
 
 const safeUrl = (value: string) => (isHttpsUrl(value) ? value : null)
 

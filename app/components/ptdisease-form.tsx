@@ -14,7 +14,7 @@ import {
   PTDISEASE_SEXES,
   buildPtdiseaseSchema,
   type PtdiseaseInputValues,
-} from '#app/models/ptdisease-schema.ts'
+} from '#app/models/patient-records/ptdisease-schema.ts'
 
 /** yyyy-mm-dd (or a timestamp) as MM/dd/yyyy; an empty date as an em dash. */
 export function formatRecordDate(value: string | null | undefined): string {

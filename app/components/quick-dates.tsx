@@ -1,4 +1,4 @@
-import type { CalendarFilters } from '#app/models/calendar-filters.ts'
+import type { CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
 import { quickDateRanges } from '#app/utils/quick-dates.ts'
 
 /** Today, This weekend, Next 7 days: plain links that set From and To and keep the other filters. */

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { useHydrated } from '#app/components/account-ui.tsx'
 import { FieldErrors } from '#app/components/form-field.tsx'
-import { MAX_DATES_MESSAGE } from '#app/models/event-rules.ts'
+import { MAX_DATES_MESSAGE } from '#app/models/ads/event-rules.ts'
 import {
   datesWithRepeat,
   NO_REPEAT,
@@ -11,7 +11,7 @@ import {
   WEEKDAY_NAMES,
   WEEKDAY_OF_MONTH_NAMES,
   type RepeatFormValues,
-} from '#app/models/repeat-rules.ts'
+} from '#app/models/ads/repeat-rules.ts'
 
 type FieldState = { errors?: readonly string[] | null; errorId: string }
 

@@ -1,8 +1,8 @@
 /** "Report this ad": the visitor's form (reason, optional details). */
 import { Form, useNavigation } from '@remix-run/react'
 import { SIGNUP_HONEYPOT_FIELD, SIGNUP_STARTED_FIELD } from '#app/constants.ts'
-import { REPORT_DETAILS_MAX, REPORT_REASONS } from '#app/models/report-rules.ts'
-import { reportFormSchema } from '#app/models/report-schema.ts'
+import { REPORT_DETAILS_MAX, REPORT_REASONS } from '#app/models/moderation/report-rules.ts'
+import { reportFormSchema } from '#app/models/moderation/report-schema.ts'
 import { useCheckedForm, type FormReply } from './checked-form.tsx'
 import { FormField } from './form-field.tsx'
 import { zodCheck } from './zod-check.ts'

@@ -1,6 +1,6 @@
 /** What an edit of a live ad changes, field by field, as the reviewer sees it. */
 import { mediaSrc, videoTypeFromUrl } from '#app/utils/format.ts'
-import type { RevisionChange } from '#app/models/moderation-schema.ts'
+import type { RevisionChange } from '#app/models/moderation/moderation-schema.ts'
 import { photoImgProps, WIDE_PHOTO_HEIGHT, WIDE_PHOTO_WIDTH } from './photo-loading.ts'
 
 /** The old and new columns share what the 4xl page leaves beside the field names. */

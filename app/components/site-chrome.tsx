@@ -1,6 +1,6 @@
 import { Link } from '@remix-run/react'
 import { PRODUCT_NAME, TAGLINE } from '#app/constants.ts'
-import type { Viewer } from '#app/models/viewer.ts'
+import type { Viewer } from '#app/models/accounts/viewer.ts'
 
 export function Logo({ className = '' }: { className?: string }) {
   return (

@@ -1,5 +1,5 @@
 import type { InputHTMLAttributes } from 'react'
-import { calendarSearchParams, type CalendarFilters } from '#app/models/calendar-filters.ts'
+import { calendarSearchParams, type CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
 import {
   checkSubscriptionForm,
   describeSearch,
@@ -7,7 +7,7 @@ import {
   savedSearchFilters,
   SEARCH_FREQUENCIES,
   SUBSCRIPTION_EMAIL_MAX,
-} from '#app/models/subscription-rules.ts'
+} from '#app/models/subscriptions/subscription-rules.ts'
 import { inputClass, primaryButtonClass } from './account-ui.tsx'
 import { useCheckedForm, type FormReply } from './checked-form.tsx'
 import { FieldErrors, FormField, type FieldState } from './form-field.tsx'

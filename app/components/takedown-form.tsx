@@ -1,5 +1,5 @@
 import { Form } from '@remix-run/react'
-import { TAKEDOWN_REASON_MAX } from '#app/models/report-schema.ts'
+import { TAKEDOWN_REASON_MAX } from '#app/models/moderation/report-schema.ts'
 
 const takedownButtonClass = 'rounded-md bg-red-700 px-4 py-2 font-semibold text-white hover:bg-red-800'
 

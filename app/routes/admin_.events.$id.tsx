@@ -9,7 +9,7 @@ import { ModerationAuditTable } from '#app/components/moderation-audit-table.tsx
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { requireRole } from '#app/services/accounts/auth.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
-import { trustFormSchema } from '#app/models/trust-schema.ts'
+import { trustFormSchema } from '#app/models/moderation/trust-schema.ts'
 import { parseFormSubmission, refusalMessage } from '#app/services/http/form-submission.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
 import { redirectWithToast } from '#app/services/http/toast.server.ts'

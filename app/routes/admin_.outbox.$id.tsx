@@ -3,11 +3,11 @@ import { data } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { getOutboxMessage } from '#app/models/outbox.server.ts'
+import { getOutboxMessage } from '#app/models/mail/outbox.server.ts'
 import { requireRole } from '#app/services/accounts/auth.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
-import { parseId } from '#app/models/input-rules.ts'
+import { parseId } from '#app/models/platform/input-rules.ts'
 
 const MESSAGE_NOT_FOUND = 'Message not found'
 

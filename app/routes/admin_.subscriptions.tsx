@@ -3,7 +3,7 @@ import { data } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { FREQUENCY_LABELS } from '#app/models/subscription-rules.ts'
+import { FREQUENCY_LABELS } from '#app/models/subscriptions/subscription-rules.ts'
 import { requireRole } from '#app/services/accounts/auth.server.ts'
 import { subscriptionReport } from '#app/services/subscriptions/subscription-report.server.ts'
 

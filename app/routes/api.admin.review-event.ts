@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
-import { reviewSchema } from '#app/models/moderation.server.ts'
+import { reviewSchema } from '#app/models/moderation/pending-review.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { requireAdminApi } from '#app/services/moderation/moderation-http.server.ts'
 import { reviewEvent } from '#app/services/moderation/moderation.server.ts'

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
-import { idSchema, parseId } from '#app/models/input-rules.ts'
+import { idSchema, parseId } from '#app/models/platform/input-rules.ts'
 import { getBusiness } from '#app/services/accounts/auth.server.ts'
 import {
   approveAdForPayment,
@@ -11,7 +11,7 @@ import {
 } from '#app/services/ads/approval.server.ts'
 import { requireEditableEvent } from '#app/services/ads/editable.server.ts'
 import { parseEventInput } from '#app/services/ads/parse.server.ts'
-import { paidDatesOf } from '#app/models/event-schema.ts'
+import { paidDatesOf } from '#app/models/ads/event-schema.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { parseMultipartUpload } from '#app/services/media/media-upload.server.ts'
 import { discardStaged } from '#app/services/media/media.server.ts'

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { listEventsForBusiness } from '#app/models/event.server.ts'
+import { listEventsForBusiness } from '#app/models/ads/event.server.ts'
 import { assertOwnBusiness, getBusiness } from '#app/services/accounts/auth.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { AppError } from '#app/utils/app-error.ts'

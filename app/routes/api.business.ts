@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
-import { toPublicBusiness } from '#app/models/business.server.ts'
+import { toPublicBusiness } from '#app/models/accounts/business.server.ts'
 import { combineHeaders, errorResponse } from '#app/services/http/http.server.ts'
 import {
   completeRegistration,
@@ -9,7 +9,7 @@ import {
   REGISTRATION_FAILURE_OPTIONS,
 } from '#app/services/accounts/registration.server.ts'
 import { readJsonOrFormBody } from '#app/services/http/request-body.server.ts'
-import type { Registration } from '#app/models/business-schema.ts'
+import type { Registration } from '#app/models/accounts/business-schema.ts'
 import { methodNotAllowed } from '#app/utils/app-error.ts'
 
 async function readPayload(request: Request): Promise<Registration> {

@@ -1,4 +1,4 @@
-import { listCategories } from '#app/models/category.server.ts'
+import { listCategories } from '#app/models/ads/category.server.ts'
 
 export async function loader() {
   return Response.json(await listCategories())

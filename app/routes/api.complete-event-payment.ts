@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
-import { idSchema } from '#app/models/input-rules.ts'
+import { idSchema } from '#app/models/platform/input-rules.ts'
 import { requireOwnBusinessJson } from '#app/services/accounts/auth.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'

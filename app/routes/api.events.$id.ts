@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { getEventForViewer } from '#app/models/event.server.ts'
-import { eventFor } from '#app/models/event-projection.server.ts'
+import { getEventForViewer } from '#app/models/ads/event.server.ts'
+import { eventFor } from '#app/models/ads/event-projection.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { eventAudience } from '#app/services/calendar/public-events-api.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
-import { parseId } from '#app/models/input-rules.ts'
+import { parseId } from '#app/models/platform/input-rules.ts'
 
 /**
  * GET /api/events/{id}: a live event, or any of the signed-in business's own; otherwise 404 "Event not found".

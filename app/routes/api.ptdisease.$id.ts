@@ -4,7 +4,7 @@ import {
   getPtdisease,
   parsePtdiseaseId,
   patchPtdisease,
-} from '#app/models/ptdisease.server.ts'
+} from '#app/models/patient-records/ptdisease.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { readJsonObject } from '#app/services/http/request-body.server.ts'
 import {

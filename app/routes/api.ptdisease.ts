@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
-import { createPtdisease, listPtdiseases } from '#app/models/ptdisease.server.ts'
+import { createPtdisease, listPtdiseases } from '#app/models/patient-records/ptdisease.server.ts'
 import { pageHeaders } from '#app/services/http/http.server.ts'
 import { readJsonObject } from '#app/services/http/request-body.server.ts'
 import {

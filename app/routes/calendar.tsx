@@ -13,10 +13,10 @@ import {
   calendarSearchParams,
   normalizeCalendarFilters,
   type CalendarFilters,
-} from '#app/models/calendar-filters.ts'
-import { calendarDayHref, calendarHref, calendarMonthHref } from '#app/models/calendar-links.ts'
-import { calendarViewOf, shiftMonth } from '#app/models/calendar-month.ts'
-import { getCategoryNames } from '#app/models/public-pages.server.ts'
+} from '#app/models/calendar/calendar-filters.ts'
+import { calendarDayHref, calendarHref, calendarMonthHref } from '#app/models/calendar/calendar-links.ts'
+import { calendarViewOf, shiftMonth } from '#app/models/calendar/calendar-month.ts'
+import { getCategoryNames } from '#app/models/calendar/public-pages.server.ts'
 import {
   calendarNearPosition,
   getCalendarMonth,

@@ -13,7 +13,7 @@ import { useCheckedForm } from '#app/components/checked-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { toast } from '#app/components/toaster.tsx'
 import { DELAY_AFTER_REGISTRATION_MS, PRODUCT_NAME, SIGNUP_HONEYPOT_FIELD } from '#app/constants.ts'
-import { registrationSchema } from '#app/models/business-schema.ts'
+import { registrationSchema } from '#app/models/accounts/business-schema.ts'
 import {
   DUPLICATE_EMAIL_MESSAGE,
   isRequiredRegistrationField,
@@ -21,7 +21,7 @@ import {
   registrationProblems,
   withHttpsScheme,
   type RegistrationField,
-} from '#app/models/registration-rules.ts'
+} from '#app/models/accounts/registration-rules.ts'
 import { getBusiness, getUser } from '#app/services/accounts/auth.server.ts'
 import { parseFormSubmission } from '#app/services/http/form-submission.server.ts'
 import {

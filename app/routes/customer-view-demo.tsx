@@ -3,7 +3,7 @@ import { Link } from '@remix-run/react'
 import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { customerCardData } from '#app/models/customer-card.ts'
+import { customerCardData } from '#app/models/ads/customer-card.ts'
 import { requireBusiness } from '#app/services/accounts/auth.server.ts'
 
 export const handle = { hydrate: false }

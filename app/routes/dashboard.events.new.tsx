@@ -5,7 +5,7 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RouteDialog } from '#app/components/route-dialog.tsx'
 import { EventForm } from '#app/components/event-form.tsx'
 import { requireBusiness } from '#app/services/accounts/auth.server.ts'
-import { parseId } from '#app/models/input-rules.ts'
+import { parseId } from '#app/models/platform/input-rules.ts'
 import { stageDraftFromForm } from '#app/services/ads/draft-form.server.ts'
 import { blankFormValues, eventFormPageData } from '#app/services/ads/form-page.server.ts'
 

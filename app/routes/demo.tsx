@@ -3,7 +3,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/re
 import { useState, type FormEvent } from 'react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { toast } from '#app/components/toaster.tsx'
-import { listCategories } from '#app/models/category.server.ts'
+import { listCategories } from '#app/models/ads/category.server.ts'
 import { requireBusiness } from '#app/services/accounts/auth.server.ts'
 import { saveDemoEvent } from '#app/services/ads/demo.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'

@@ -13,15 +13,15 @@ import {
   DEFAULT_NEAR_RADIUS,
   calendarSearchParams,
   EMPTY_CALENDAR_FILTERS,
-} from '#app/models/calendar-filters.ts'
+} from '#app/models/calendar/calendar-filters.ts'
 import {
   EMBED_EVENTS_LIMIT,
   EMBED_FRAME_HEIGHT_PX,
   EMBED_FRAME_TITLE,
   embedCalendarPath,
   embedSnippet,
-} from '#app/models/embed.ts'
-import { getCategoryNames } from '#app/models/public-pages.server.ts'
+} from '#app/models/calendar/embed.ts'
+import { getCategoryNames } from '#app/models/calendar/public-pages.server.ts'
 import { readEmbedFilters } from '#app/services/calendar/embed.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { siteOrigin } from '#app/services/http/site-url.server.ts'

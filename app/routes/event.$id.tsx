@@ -11,20 +11,20 @@ import { RemindMeForm } from '#app/components/remind-me-form.tsx'
 import { GeneralErrorBoundary, NotFoundScreen } from '#app/components/error-boundary.tsx'
 import { EventPageFacts } from '#app/components/event-facts.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { toPublicEvent } from '#app/models/event-projection.server.ts'
-import { eventDates } from '#app/models/event-dates.ts'
+import { toPublicEvent } from '#app/models/ads/event-projection.server.ts'
+import { eventDates } from '#app/models/ads/event-dates.ts'
 import {
   eventIcsPath,
   googleCalendarUrl,
   mapSearchUrl,
   shareByEmailUrl,
   streetAddress,
-} from '#app/models/event-links.ts'
-import { eventSeo, eventSeoMeta } from '#app/models/event-seo.ts'
-import { customerCardData } from '#app/models/customer-card.ts'
-import { latestRevisions, ownerReviewNotice } from '#app/models/event-revision.server.ts'
-import { eventStatusLabel, isLive, ownerEditKind } from '#app/models/event-status.ts'
-import { getEventForViewer } from '#app/models/event.server.ts'
+} from '#app/models/ads/event-links.ts'
+import { eventSeo, eventSeoMeta } from '#app/models/ads/event-seo.ts'
+import { customerCardData } from '#app/models/ads/customer-card.ts'
+import { latestRevisions, ownerReviewNotice } from '#app/models/ads/event-revision.server.ts'
+import { eventStatusLabel, isLive, ownerEditKind } from '#app/models/ads/event-status.ts'
+import { getEventForViewer } from '#app/models/ads/event.server.ts'
 import { getBusiness, requireBusiness } from '#app/services/accounts/auth.server.ts'
 import { approveAdForPayment } from '#app/services/ads/approval.server.ts'
 import { parseFormSubmission } from '#app/services/http/form-submission.server.ts'
@@ -36,7 +36,7 @@ import { redirectWithToast } from '#app/services/http/toast.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
-import { parseId } from '#app/models/input-rules.ts'
+import { parseId } from '#app/models/platform/input-rules.ts'
 
 /**
  * Plain HTML for visitors: the public view needs only the bounce beacon's inline script, and the owner's preview is

@@ -1,13 +1,13 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { isLive } from '#app/models/event-status.ts'
-import { getEventForViewer } from '#app/models/event.server.ts'
+import { isLive } from '#app/models/ads/event-status.ts'
+import { getEventForViewer } from '#app/models/ads/event.server.ts'
 import { getBusiness } from '#app/services/accounts/auth.server.ts'
 import { eventIcs } from '#app/services/calendar/feeds.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { siteOrigin } from '#app/services/http/site-url.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
-import { parseId } from '#app/models/input-rules.ts'
+import { parseId } from '#app/models/platform/input-rules.ts'
 
 /**
  * GET /event/{id}/calendar.ics: "Add to calendar" for one event, an all-day entry per event date. Who may have it is

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import { redirect } from '@remix-run/node'
 import { trackVisit } from '#app/services/analytics/tracking.server.ts'
-import { parseId } from '#app/models/input-rules.ts'
+import { parseId } from '#app/models/platform/input-rules.ts'
 
 function eventPage(id: string | undefined) {
   const eventID = parseId(id)

@@ -14,7 +14,7 @@ import { useCheckedForm } from '#app/components/checked-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { toast } from '#app/components/toaster.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { checkSignIn } from '#app/models/sign-in-rules.ts'
+import { checkSignIn } from '#app/models/accounts/sign-in-rules.ts'
 import { getBusiness, startSession } from '#app/services/accounts/auth.server.ts'
 import {
   LOGIN_FAILED_TITLE,

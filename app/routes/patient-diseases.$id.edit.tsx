@@ -5,7 +5,7 @@ import { PtdiseaseDialog } from '#app/components/ptdisease-dialog.tsx'
 import { PtdiseaseForm } from '#app/components/ptdisease-form.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
-import { recordToInput } from '#app/models/ptdisease-schema.ts'
+import { recordToInput } from '#app/models/patient-records/ptdisease-schema.ts'
 import {
   handlePtdiseaseFormAction,
   listLocation,

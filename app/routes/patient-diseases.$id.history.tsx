@@ -6,8 +6,8 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PtdiseaseDialog } from '#app/components/ptdisease-dialog.tsx'
 import { formatRecordDate } from '#app/components/ptdisease-form.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { getPtdiseaseHistory, type FieldChanges } from '#app/models/ptdisease.server.ts'
-import { PTDISEASE_FIELD_LABELS } from '#app/models/ptdisease-schema.ts'
+import { getPtdiseaseHistory, type FieldChanges } from '#app/models/patient-records/ptdisease.server.ts'
+import { PTDISEASE_FIELD_LABELS } from '#app/models/patient-records/ptdisease-schema.ts'
 import { getEnv } from '#app/services/platform/env.server.ts'
 import {
   auditActor,

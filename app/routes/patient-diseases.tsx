@@ -4,9 +4,9 @@ import { useEffect, useRef } from 'react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { formatRecordDate } from '#app/components/ptdisease-form.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { listPtdiseases, normaliseSearch } from '#app/models/ptdisease.server.ts'
+import { listPtdiseases, normaliseSearch } from '#app/models/patient-records/ptdisease.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
-import { PTDISEASE_SEARCH_MAX } from '#app/models/ptdisease-schema.ts'
+import { PTDISEASE_SEARCH_MAX } from '#app/models/patient-records/ptdisease-schema.ts'
 import {
   auditActor,
   handlePtdiseaseFormAction,

@@ -8,13 +8,13 @@ import {
   TOKEN_PAGE_HEADERS,
 } from '#app/components/subscription-pages.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { manageFormSchema } from '#app/models/subscription-schema.ts'
+import { manageFormSchema } from '#app/models/subscriptions/subscription-schema.ts'
 import {
   FREQUENCY_LABELS,
   SEARCH_FREQUENCIES,
   SUBSCRIPTION_PATHS,
   SUBSCRIPTION_TEXT,
-} from '#app/models/subscription-rules.ts'
+} from '#app/models/subscriptions/subscription-rules.ts'
 import { parseFormSubmission } from '#app/services/http/form-submission.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'

@@ -8,7 +8,7 @@ import {
   TOKEN_PAGE_HEADERS,
 } from '#app/components/subscription-pages.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { SUBSCRIPTION_TEXT } from '#app/models/subscription-rules.ts'
+import { SUBSCRIPTION_TEXT } from '#app/models/subscriptions/subscription-rules.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { manageByToken, unsubscribeByToken } from '#app/services/subscriptions/manage.server.ts'

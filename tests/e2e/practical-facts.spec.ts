@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { TICKET_URL_MESSAGE } from '#app/models/practical-facts.ts'
+import { TICKET_URL_MESSAGE } from '#app/models/ads/practical-facts.ts'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import { expect, signInAsNewBusiness, test } from './fixtures.ts'
 

@@ -1,6 +1,6 @@
 /** Adds the ad page journey's advertiser, live ad and tracking rows to the end-to-end database (after the demo seed). */
 import { TZDate } from '@date-fns/tz'
-import { showDateBounds } from '#app/models/event-dates.ts'
+import { showDateBounds } from '#app/models/ads/event-dates.ts'
 import { getEnv } from '#app/services/platform/env.server.ts'
 import { openConfiguredDatabase } from '#db/client.server.ts'
 import { insertBusiness } from '#db/factories.ts'

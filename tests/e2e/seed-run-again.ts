@@ -2,7 +2,7 @@
 import { Readable } from 'node:stream'
 import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
-import { showDateBounds } from '#app/models/event-dates.ts'
+import { showDateBounds } from '#app/models/ads/event-dates.ts'
 import { mediaDate, mediaStorage } from '#app/services/media/media.server.ts'
 import { getEnv } from '#app/services/platform/env.server.ts'
 import { mediaKey, mediaUrlFromKey, PHOTO_SRCSET_WIDTHS, photoVariantKey } from '#app/utils/media-types.ts'

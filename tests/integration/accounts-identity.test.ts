@@ -11,7 +11,7 @@ import {
   vi,
   type MockInstance,
 } from 'vitest'
-import { setUserRole } from '#app/models/user.server.ts'
+import { setUserRole } from '#app/models/accounts/user.server.ts'
 import { loader as callbackLoader } from '#app/routes/api.login_.callback.ts'
 import { action as devSignInAction, loader as apiLoginLoader } from '#app/routes/api.login.tsx'
 import { action as linkAction, loader as linkLoader } from '#app/routes/api.login_.link.tsx'

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/postgres-js'
 import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
-import { registrationSchema, type RegistrationInput } from '#app/models/business-schema.ts'
+import { registrationSchema, type RegistrationInput } from '#app/models/accounts/business-schema.ts'
 import { action as apiBusinessAction } from '#app/routes/api.business.ts'
 import { action as createAccountAction, loader as createAccountLoader } from '#app/routes/create-account.tsx'
 import {

@@ -4,9 +4,9 @@
  */
 import { eq } from 'drizzle-orm'
 import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { DATES_LOCKED_MESSAGE } from '#app/models/event-schema.ts'
-import { EDIT_NOTES } from '#app/models/event-revision.server.ts'
-import { liveEventsGeneration } from '#app/models/live-events-cache.server.ts'
+import { DATES_LOCKED_MESSAGE } from '#app/models/ads/event-schema.ts'
+import { EDIT_NOTES } from '#app/models/ads/event-revision.server.ts'
+import { liveEventsGeneration } from '#app/models/calendar/live-events-cache.server.ts'
 import { action as adminAction, loader as adminLoader } from '#app/routes/admin.tsx'
 import { action as reviewApi } from '#app/routes/api.admin.review-event.ts'
 import { action as approveEvent } from '#app/routes/api.approve-event.ts'

@@ -6,8 +6,8 @@ import {
   CATEGORY_NAME_MAX,
   CATEGORY_NAME_REQUIRED,
   CATEGORY_NAME_TOO_LONG,
-} from '#app/models/category-schema.ts'
-import { CATEGORY_NOT_FOUND_MESSAGE, duplicateCategoryMessage } from '#app/models/category.server.ts'
+} from '#app/models/ads/category-schema.ts'
+import { CATEGORY_NOT_FOUND_MESSAGE, duplicateCategoryMessage } from '#app/models/ads/category.server.ts'
 import { action as categoriesAction, loader as categoriesLoader } from '#app/routes/admin_.categories.tsx'
 import { action as apiEventsAction } from '#app/routes/api.events._index.ts'
 import { loader as calendarLoader } from '#app/routes/calendar.tsx'

@@ -1,5 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { enqueueMessage, OUTBOX_PAGE_SIZE } from '#app/models/outbox.server.ts'
+import { enqueueMessage, OUTBOX_PAGE_SIZE } from '#app/models/mail/outbox.server.ts'
 import { loader as messageLoader } from '#app/routes/admin_.outbox.$id.tsx'
 import { loader as outboxLoader } from '#app/routes/admin_.outbox._index.tsx'
 import { db } from '#db/client.server.ts'

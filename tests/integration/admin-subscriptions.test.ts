@@ -4,7 +4,7 @@ import { runSubscriberJob } from '#app/services/subscriptions/subscriber-jobs.se
 import { db } from '#db/client.server.ts'
 import { insertUser } from '#db/factories.ts'
 import { subscriptions } from '#db/schema.ts'
-import { EMPTY_CALENDAR_FILTERS } from '#app/models/calendar-filters.ts'
+import { EMPTY_CALENDAR_FILTERS } from '#app/models/calendar/calendar-filters.ts'
 import { sessionCookieFor } from '#tests/support/auth.ts'
 import { insertBusiness } from '#tests/support/events.ts'
 import { callRoute } from '#tests/support/routes.ts'

@@ -1,8 +1,8 @@
 import { TZDate } from '@date-fns/tz'
 import { eq } from 'drizzle-orm'
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
-import { dailyStatsForBusiness } from '#app/models/analytics.server.ts'
-import { recordEventVisit } from '#app/models/click.server.ts'
+import { dailyStatsForBusiness } from '#app/models/analytics/daily-stats.server.ts'
+import { recordEventVisit } from '#app/models/analytics/click.server.ts'
 import { loader as analyticsLoader } from '#app/routes/api.business.$id.analytics.ts'
 import { getEnv, resetEnvCache } from '#app/services/platform/env.server.ts'
 import {

@@ -7,7 +7,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { enqueueMessage } from '#app/models/outbox.server.ts'
+import { enqueueMessage } from '#app/models/mail/outbox.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'

@@ -4,8 +4,8 @@
  */
 import { eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { getLiveEventsPage } from '#app/models/cached-listing.server.ts'
-import { EMPTY_CALENDAR_FILTERS } from '#app/models/calendar-filters.ts'
+import { getLiveEventsPage } from '#app/models/calendar/cached-listing.server.ts'
+import { EMPTY_CALENDAR_FILTERS } from '#app/models/calendar/calendar-filters.ts'
 import { loader as adminLoader } from '#app/routes/admin.tsx'
 import { action as checkAction } from '#app/routes/admin_.checks.tsx'
 import { changeTrust } from '#app/services/moderation/trust.server.ts'

@@ -1,6 +1,6 @@
 import { count, eq } from 'drizzle-orm'
 import { expect, test } from 'vitest'
-import { createBusiness } from '#app/models/business.server.ts'
+import { createBusiness } from '#app/models/accounts/business.server.ts'
 import { db } from '#db/client.server.ts'
 import { buildBusiness, insertBusiness } from '#db/factories.ts'
 import { business, events, zipCentroids } from '#db/schema.ts'

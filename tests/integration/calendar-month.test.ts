@@ -2,15 +2,15 @@ import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { CalendarMonth } from '#app/components/calendar-month.tsx'
-import type { CalendarFilters } from '#app/models/calendar-filters.ts'
+import type { CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
 import {
   MONTH_DAY_EVENTS_LIMIT,
   shiftMonth,
   type DayEvents,
   type MonthGrid,
-} from '#app/models/calendar-month.ts'
-import { invalidateLiveEvents } from '#app/models/live-events-cache.server.ts'
-import { calendarDayHref, calendarMonthHref } from '#app/models/calendar-links.ts'
+} from '#app/models/calendar/calendar-month.ts'
+import { invalidateLiveEvents } from '#app/models/calendar/live-events-cache.server.ts'
+import { calendarDayHref, calendarMonthHref } from '#app/models/calendar/calendar-links.ts'
 import { loader as calendarLoader } from '#app/routes/calendar.tsx'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { showDateBounds } from '#app/models/event-dates.ts'
+import { showDateBounds } from '#app/models/ads/event-dates.ts'
 import { loader as clickStatsLoader } from '#app/routes/api.business.$id.click-stats.ts'
 import { loader as eventsLoader } from '#app/routes/api.business.$id.events.ts'
 import { loader as dashboardLoader } from '#app/routes/dashboard.tsx'

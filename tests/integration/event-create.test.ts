@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { DATE_HORIZON_DAYS, DESCRIPTION_MAX, MAX_DISPLAY_DATES, TITLE_MAX } from '#app/constants.ts'
-import { DISPLAY_DATE_HORIZON_MESSAGE, EVENT_DATE_HORIZON_MESSAGE } from '#app/models/event-schema.ts'
+import { DISPLAY_DATE_HORIZON_MESSAGE, EVENT_DATE_HORIZON_MESSAGE } from '#app/models/ads/event-schema.ts'
 import { action as approveEvent } from '#app/routes/api.approve-event.ts'
 import { action as businessEvent } from '#app/routes/api.business-event.ts'
 import { action as newEventAction, loader as newEventLoader } from '#app/routes/dashboard.events.new.tsx'

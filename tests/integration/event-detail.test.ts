@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
-import { showDateBounds } from '#app/models/event-dates.ts'
+import { showDateBounds } from '#app/models/ads/event-dates.ts'
 import { loader as apiEventLoader } from '#app/routes/api.events.$id.ts'
 import { action, loader } from '#app/routes/event.$id.tsx'
 import { getEnv } from '#app/services/platform/env.server.ts'

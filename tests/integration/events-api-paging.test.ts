@@ -1,5 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { invalidateLiveEvents } from '#app/models/live-events-cache.server.ts'
+import { invalidateLiveEvents } from '#app/models/calendar/live-events-cache.server.ts'
 import { loader as apiEventsLoader } from '#app/routes/api.events._index.ts'
 import { loader as apiActiveLoader } from '#app/routes/api.events.active.ts'
 import { loader as apiPublicLoader } from '#app/routes/api.public-events.ts'

@@ -1,17 +1,17 @@
 import { eq } from 'drizzle-orm'
 import ical from 'node-ical'
 import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { normalizeCalendarFilters } from '#app/models/calendar-filters.ts'
-import type { EventTileData } from '#app/models/event-tile.ts'
-import { invalidateLiveEvents } from '#app/models/live-events-cache.server.ts'
+import { normalizeCalendarFilters } from '#app/models/calendar/calendar-filters.ts'
+import type { EventTileData } from '#app/models/ads/event-tile.ts'
+import { invalidateLiveEvents } from '#app/models/calendar/live-events-cache.server.ts'
 import {
   countLiveEvents,
   countLiveEventsQuery,
   listLiveEvents,
   liveEventCardsPageQuery,
   type ListingStrategy,
-} from '#app/models/calendar-listing.server.ts'
-import { eventsByDayQueries, listEventsByDay } from '#app/models/calendar-month-grid.server.ts'
+} from '#app/models/calendar/calendar-listing.server.ts'
+import { eventsByDayQueries, listEventsByDay } from '#app/models/calendar/calendar-month-grid.server.ts'
 import { loader as apiActiveLoader } from '#app/routes/api.events.active.ts'
 import { loader as calendarLoader } from '#app/routes/calendar.tsx'
 import { loader as icsLoader } from '#app/routes/calendar[.]ics.ts'

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { DEFAULT_CATEGORIES } from '#app/constants.ts'
-import { ensureCategories } from '#app/models/category.server.ts'
+import { ensureCategories } from '#app/models/ads/category.server.ts'
 import { loader as categoriesLoader } from '#app/routes/api.categories.ts'
 import { loader as chargesLoader } from '#app/routes/api.charges.$days.ts'
 import { loader as healthLoader } from '#app/routes/healthz.ts'

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
-import { enqueueMessage, claimDueMessages, getOutboxMessage } from '#app/models/outbox.server.ts'
+import { enqueueMessage, claimDueMessages, getOutboxMessage } from '#app/models/mail/outbox.server.ts'
 import {
   createMailTransport,
   createMailWorker,

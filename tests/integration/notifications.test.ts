@@ -4,7 +4,7 @@
  */
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { enqueueChangesRequestedEmail } from '#app/models/notifications.server.ts'
+import { enqueueChangesRequestedEmail } from '#app/models/mail/notifications.server.ts'
 import { action as registerApi } from '#app/routes/api.business.ts'
 import { action as reviewApi } from '#app/routes/api.admin.review-event.ts'
 import { action as checkoutAction } from '#app/routes/checkout.tsx'

@@ -8,10 +8,10 @@ import {
   PRICE_REQUIRED_MESSAGE,
   TICKET_URL_MESSAGE,
   VENUE_ZIP_MESSAGE,
-} from '#app/models/practical-facts.ts'
+} from '#app/models/ads/practical-facts.ts'
 import { action as approveEvent } from '#app/routes/api.approve-event.ts'
 import { action as newEventAction } from '#app/routes/dashboard.events.new.tsx'
-import { eventSeo } from '#app/models/event-seo.ts'
+import { eventSeo } from '#app/models/ads/event-seo.ts'
 import { loader as adminLoader } from '#app/routes/admin.tsx'
 import { action as reviewApi } from '#app/routes/api.admin.review-event.ts'
 import { loader as eventPageLoader } from '#app/routes/event.$id.tsx'

@@ -10,8 +10,8 @@ import {
   listAuditEntries,
   PtdiseaseStoreError,
   type AuditActor,
-} from '#app/models/ptdisease.server.ts'
-import { buildPtdiseaseSchema, PTDISEASE_PAGE_SIZE } from '#app/models/ptdisease-schema.ts'
+} from '#app/models/patient-records/ptdisease.server.ts'
+import { buildPtdiseaseSchema, PTDISEASE_PAGE_SIZE } from '#app/models/patient-records/ptdisease-schema.ts'
 import * as api from '#app/routes/api.ptdisease.ts'
 import * as apiOne from '#app/routes/api.ptdisease.$id.ts'
 import * as deletePage from '#app/routes/patient-diseases.$id.delete.tsx'

@@ -1,6 +1,6 @@
 import { and, eq, like } from 'drizzle-orm'
 import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { recordModerationDecision } from '#app/models/moderation-audit.server.ts'
+import { recordModerationDecision } from '#app/models/moderation/moderation-audit.server.ts'
 import { loader as adminLoader } from '#app/routes/admin.tsx'
 import {
   formatAge,

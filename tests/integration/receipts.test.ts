@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { formatDatesLine } from '#app/utils/format.ts'
-import { formatPaidAt } from '#app/models/notifications.server.ts'
+import { formatPaidAt } from '#app/models/mail/notifications.server.ts'
 import { action as completeAction } from '#app/routes/api.complete-event-payment.ts'
 import { action as createAction } from '#app/routes/api.create-event-payment.ts'
 import { action as reviewAction } from '#app/routes/api.admin.review-event.ts'

@@ -4,8 +4,8 @@
  */
 import { eq } from 'drizzle-orm'
 import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { DATES_LOCKED_MESSAGE } from '#app/models/event-schema.ts'
-import { BAD_ACTION_MESSAGE, REASON_REQUIRED_MESSAGE } from '#app/models/moderation-schema.ts'
+import { DATES_LOCKED_MESSAGE } from '#app/models/ads/event-schema.ts'
+import { BAD_ACTION_MESSAGE, REASON_REQUIRED_MESSAGE } from '#app/models/moderation/moderation-schema.ts'
 import { action as adminAction, loader as adminLoader } from '#app/routes/admin.tsx'
 import { action as reviewApi } from '#app/routes/api.admin.review-event.ts'
 import { action as approveEvent } from '#app/routes/api.approve-event.ts'

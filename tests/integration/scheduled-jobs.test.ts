@@ -4,7 +4,7 @@
  */
 import { inArray, like, sql } from 'drizzle-orm'
 import { expect, test } from 'vitest'
-import { getJobRun, runJobOnce } from '#app/models/job-runs.server.ts'
+import { getJobRun, runJobOnce } from '#app/models/platform/job-runs.server.ts'
 import {
   DATABASE_MAINTENANCE_JOB,
   EXPIRED_ROWS_JOB,

@@ -11,12 +11,12 @@ import {
   action as unsubscribeAction,
   loader as unsubscribeLoader,
 } from '#app/routes/subscriptions.unsubscribe.tsx'
-import { getOutboxMessage, listOutbox, SUBSCRIBER_RECIPIENT } from '#app/models/outbox.server.ts'
-import { SUBSCRIPTION_TEXT } from '#app/models/subscription-rules.ts'
+import { getOutboxMessage, listOutbox, SUBSCRIBER_RECIPIENT } from '#app/models/mail/outbox.server.ts'
+import { SUBSCRIPTION_TEXT } from '#app/models/subscriptions/subscription-rules.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { signSubscriptionToken } from '#app/services/subscriptions/subscription-tokens.server.ts'
 import { queueDigests, queueReminders } from '#app/services/subscriptions/subscriber-jobs.server.ts'
-import { EVENTS_PER_EMAIL } from '#app/models/subscription-matches.server.ts'
+import { EVENTS_PER_EMAIL } from '#app/models/subscriptions/subscription-matches.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { authAttempts, events, outbox, subscriptions, type Business } from '#db/schema.ts'

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import { eq, sql } from 'drizzle-orm'
 import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { hashVisitorIp, recordEventVisit, REPEAT_WINDOW_MINUTES } from '#app/models/click.server.ts'
+import { hashVisitorIp, recordEventVisit, REPEAT_WINDOW_MINUTES } from '#app/models/analytics/click.server.ts'
 import { loader as clickStatsLoader } from '#app/routes/api.business.$id.click-stats.ts'
 import { action as trackBounce } from '#app/routes/api.events.$id.track-bounce.ts'
 import { action as trackClick } from '#app/routes/api.events.$id.track-click.ts'

@@ -11,7 +11,7 @@ import http from 'node:http'
 import path from 'node:path'
 import postgres from 'postgres'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { getJobRun } from '#app/models/job-runs.server.ts'
+import { getJobRun } from '#app/models/platform/job-runs.server.ts'
 import { UNPAID_CLEANUP_JOB } from '#app/services/operations/cleanup.server.ts'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import {

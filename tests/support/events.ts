@@ -1,4 +1,4 @@
-import { showDateBounds } from '#app/models/event-dates.ts'
+import { showDateBounds } from '#app/models/ads/event-dates.ts'
 import { db } from '#db/client.server.ts'
 import { insertBusiness } from '#db/factories.ts'
 import { events, payments, type Business, type NewEvent } from '#db/schema.ts'

@@ -1,5 +1,5 @@
-import { showDateBounds } from '#app/models/event-dates.ts'
-import { EMPTY_PRACTICAL_FACTS } from '#app/models/practical-facts.ts'
+import { showDateBounds } from '#app/models/ads/event-dates.ts'
+import { EMPTY_PRACTICAL_FACTS } from '#app/models/ads/practical-facts.ts'
 import { setEventPaymentData } from '#app/services/payments/payment-data.server.ts'
 import { sessionStorage } from '#app/services/accounts/session.server.ts'
 import { db } from '#db/client.server.ts'

@@ -1,4 +1,4 @@
-import { invalidateLiveEvents } from '#app/models/live-events-cache.server.ts'
+import { invalidateLiveEvents } from '#app/models/calendar/live-events-cache.server.ts'
 import { forgetDatabaseOutage } from '#app/services/platform/database-health.server.ts'
 import { resetEnvCache } from '#app/services/platform/env.server.ts'
 import { useDatabase } from '#db/client.server.ts'

@@ -11,7 +11,7 @@ import {
   MAX_PAGE,
   nearFilterErrors,
   normalizeCalendarFilters,
-} from '#app/models/calendar-filters.ts'
+} from '#app/models/calendar/calendar-filters.ts'
 
 const normalize = (query: string) => normalizeCalendarFilters(new URLSearchParams(query))
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { customerCardData, type CardBusiness } from '#app/models/customer-card.ts'
+import { customerCardData, type CardBusiness } from '#app/models/ads/customer-card.ts'
 
 const business: CardBusiness = {
   businessName: 'Blue Door Cafe',

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { UNSET_DATE } from '#app/constants.ts'
-import { eventDates, hasOwnDate, nextEventDate } from '#app/models/event-dates.ts'
+import { eventDates, hasOwnDate, nextEventDate } from '#app/models/ads/event-dates.ts'
 
 describe('when an event happens', () => {
   test('its own date, when it has one: the display dates are only when its ad runs', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { DESCRIPTION_MAX, MAX_DISPLAY_DATES, TITLE_MAX, UNSET_DATE } from '#app/constants.ts'
-import { eventFormProblems, lastBookableDate } from '#app/models/event-rules.ts'
-import { eventInputSchema } from '#app/models/event-schema.ts'
+import { eventFormProblems, lastBookableDate } from '#app/models/ads/event-rules.ts'
+import { eventInputSchema } from '#app/models/ads/event-schema.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 
 const today = '2026-11-23'

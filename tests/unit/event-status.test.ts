@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { eventStatusLabel, isLive, type EventStatusFields } from '#app/models/event-status.ts'
+import { eventStatusLabel, isLive, type EventStatusFields } from '#app/models/ads/event-status.ts'
 
 const today = '2026-05-15'
 

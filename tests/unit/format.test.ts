@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { externalUrl, formatDatesLine, formatPhone, formatShortDate, mediaSrc, videoTypeFromUrl } from '#app/utils/format.ts'
-import { parseId } from '#app/models/input-rules.ts'
+import { parseId } from '#app/models/platform/input-rules.ts'
 
 describe('formatPhone', () => {
   test.each([

@@ -3,7 +3,7 @@ import {
   cachedLiveEvents,
   invalidateLiveEvents,
   LIVE_EVENTS_CACHE_TTL_MS,
-} from '#app/models/live-events-cache.server.ts'
+} from '#app/models/calendar/live-events-cache.server.ts'
 import { expectConsoleError } from '#tests/support/fail-on-console-error.ts'
 
 const FRESH = LIVE_EVENTS_CACHE_TTL_MS * 0.5

@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib'
 import { beforeEach, describe, expect, test } from 'vitest'
-import { invalidateLiveEvents } from '#app/models/live-events-cache.server.ts'
+import { invalidateLiveEvents } from '#app/models/calendar/live-events-cache.server.ts'
 import {
   gzippedBody,
   keepPage,

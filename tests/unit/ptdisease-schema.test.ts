@@ -8,7 +8,7 @@ import {
   isoDatePart,
   recordToInput,
   significantDigits,
-} from '#app/models/ptdisease-schema.ts'
+} from '#app/models/patient-records/ptdisease-schema.ts'
 
 const TODAY = '2025-06-15'
 const schema = buildPtdiseaseSchema(() => TODAY)

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { buildPtdiseaseSchema } from '#app/models/ptdisease-schema.ts'
+import { buildPtdiseaseSchema } from '#app/models/patient-records/ptdisease-schema.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 
 const runtimeZone = process.env.TZ

@@ -1,8 +1,8 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, test } from 'vitest'
 import { QuickDates } from '#app/components/quick-dates.tsx'
-import { EMPTY_CALENDAR_FILTERS } from '#app/models/calendar-filters.ts'
-import { calendarHref } from '#app/models/calendar-links.ts'
+import { EMPTY_CALENDAR_FILTERS } from '#app/models/calendar/calendar-filters.ts'
+import { calendarHref } from '#app/models/calendar/calendar-links.ts'
 import { quickDateRanges, weekendFrom } from '#app/utils/quick-dates.ts'
 
 describe('quick dates', () => {

@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { describe, expect, test } from 'vitest'
-import { checkSignIn, parseSignIn } from '#app/models/sign-in-rules.ts'
-import { registrationSchema, type RegistrationInput } from '#app/models/business-schema.ts'
+import { checkSignIn, parseSignIn } from '#app/models/accounts/sign-in-rules.ts'
+import { registrationSchema, type RegistrationInput } from '#app/models/accounts/business-schema.ts'
 import {
   PASSWORDS_DO_NOT_MATCH_MESSAGE,
   REGISTRATION_RULES,
@@ -10,7 +10,7 @@ import {
   URL_FIELDS,
   withHttpsScheme,
   type RegistrationField,
-} from '#app/models/registration-rules.ts'
+} from '#app/models/accounts/registration-rules.ts'
 import { registrationFields } from '#tests/support/registration-fields.ts'
 
 const valid: RegistrationInput = registrationFields('owner@bluedoor.example', {

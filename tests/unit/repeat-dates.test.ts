@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { MAX_DISPLAY_DATES } from '#app/constants.ts'
-import { MAX_DATES_MESSAGE } from '#app/models/event-rules.ts'
+import { MAX_DATES_MESSAGE } from '#app/models/ads/event-rules.ts'
 import {
   datesWithRepeat,
   NO_REPEAT,
@@ -10,7 +10,7 @@ import {
   REPEAT_WEEKDAY_MESSAGE,
   REPEAT_WEEKS_MESSAGE,
   type RepeatFormValues,
-} from '#app/models/repeat-rules.ts'
+} from '#app/models/ads/repeat-rules.ts'
 import { expandRepeatRule, nthWeekdayOfMonth, weekdayOf } from '#app/utils/repeat-dates.ts'
 import { todayInZone } from '#app/utils/time.ts'
 

@@ -1,8 +1,8 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { afterEach, expect, test, vi } from 'vitest'
 import { SubscribeForm } from '#app/components/subscribe-form.tsx'
-import { normalizeCalendarFilters } from '#app/models/calendar-filters.ts'
-import { savedSearchFilters } from '#app/models/subscription-rules.ts'
+import { normalizeCalendarFilters } from '#app/models/calendar/calendar-filters.ts'
+import { savedSearchFilters } from '#app/models/subscriptions/subscription-rules.ts'
 
 afterEach(() => vi.restoreAllMocks())
 

@@ -1,5 +1,5 @@
 import { MAX_DISPLAY_DATES } from '#app/constants.ts'
-import type { CalendarMonth } from '#app/models/calendar.ts'
+import type { CalendarMonth } from '#app/models/calendar/calendar.ts'
 import { FieldErrors } from '#app/components/form-field.tsx'
 import type { CheckedField } from './values.ts'
 

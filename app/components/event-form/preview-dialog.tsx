@@ -1,6 +1,6 @@
 import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
 import { ModalBackdrop } from '#app/components/modal-backdrop.tsx'
-import type { CustomerCardData } from '#app/models/customer-card.ts'
+import type { CustomerCardData } from '#app/models/ads/customer-card.ts'
 
 /** The customer's view of the ad before it is saved, with Approve (upload and save) and Reject (back to the form). */
 export function PreviewDialog({

@@ -1,6 +1,6 @@
 import type { useCheckedForm } from '#app/components/checked-form.tsx'
 
-export type { EventFormValues } from '#app/models/event-schema.ts'
+export type { EventFormValues } from '#app/models/ads/event-schema.ts'
 
 export type FieldErrors = Record<string, string[] | undefined>
 

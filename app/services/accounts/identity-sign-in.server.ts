@@ -2,14 +2,14 @@
  * The common end of both sign-ins through /api/login (the identity provider's, and the development sign-in that stands
  * in for it): the `users` row, the business it acts for, and the session.
  */
-import { findBusinessByEmail, getBusinessById } from '#app/models/business.server.ts'
+import { findBusinessByEmail, getBusinessById } from '#app/models/accounts/business.server.ts'
 import {
   findUserByEmail,
   isStaffRole,
   linkUserToBusiness,
   upsertIdentityUser,
   type IdentityProfile,
-} from '#app/models/user.server.ts'
+} from '#app/models/accounts/user.server.ts'
 import { askForBusinessPassword } from './password-linking.server.ts'
 import {
   finishSignIn,

@@ -6,7 +6,7 @@
 import { Authenticator } from 'remix-auth'
 import { OAuth2Strategy } from 'remix-auth-oauth2'
 import { z } from 'zod'
-import type { IdentityProfile } from '#app/models/user.server.ts'
+import type { IdentityProfile } from '#app/models/accounts/user.server.ts'
 import type { SessionIdentity } from './auth.server.ts'
 import { signInIdentity } from './identity-sign-in.server.ts'
 import {

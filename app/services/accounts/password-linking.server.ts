@@ -4,8 +4,8 @@
  */
 import { redirect } from '@remix-run/node'
 import { z } from 'zod'
-import { getBusinessById } from '#app/models/business.server.ts'
-import { linkUserToBusiness, upsertIdentityUser } from '#app/models/user.server.ts'
+import { getBusinessById } from '#app/models/accounts/business.server.ts'
+import { linkUserToBusiness, upsertIdentityUser } from '#app/models/accounts/user.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { signInBusiness } from './business-auth.server.ts'
 import {

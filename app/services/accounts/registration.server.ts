@@ -1,11 +1,11 @@
 import { z } from 'zod'
-import { registrationSchema, type Registration } from '#app/models/business-schema.ts'
-import { DUPLICATE_EMAIL_MESSAGE } from '#app/models/registration-rules.ts'
+import { registrationSchema, type Registration } from '#app/models/accounts/business-schema.ts'
+import { DUPLICATE_EMAIL_MESSAGE } from '#app/models/accounts/registration-rules.ts'
 import {
   businessEmailTaken,
   createBusiness,
   toSessionCopy,
-} from '#app/models/business.server.ts'
+} from '#app/models/accounts/business.server.ts'
 import type { Business } from '#db/schema.ts'
 import { getEnv } from '../platform/env.server.ts'
 import { parseFormSubmission } from '../http/form-submission.server.ts'

@@ -5,8 +5,8 @@
  */
 import { createCookie } from '@remix-run/node'
 import type { StaffRole } from '#app/constants.ts'
-import { toSessionCopy } from '#app/models/business.server.ts'
-import { toSessionUser } from '#app/models/user.server.ts'
+import { toSessionCopy } from '#app/models/accounts/business.server.ts'
+import { toSessionUser } from '#app/models/accounts/user.server.ts'
 import type { Business, User } from '#db/schema.ts'
 import { startSession, type SessionIdentity } from './auth.server.ts'
 import { getEnv, type Env } from '../platform/env.server.ts'

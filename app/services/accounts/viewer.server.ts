@@ -1,4 +1,4 @@
-import type { Viewer } from '#app/models/viewer.ts'
+import type { Viewer } from '#app/models/accounts/viewer.ts'
 import { getSession } from './session.server.ts'
 
 /** Who is signed in, as the page chrome shows it. */

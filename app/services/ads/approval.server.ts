@@ -5,9 +5,9 @@
  * Payment itself is checkout's (payments/checkout.server.ts, payments/payment-data.server.ts).
  */
 import type { Session } from '@remix-run/node'
-import { ownerEditKind } from '#app/models/event-status.ts'
-import { confirmEventByBusiness, getOwnedEvent } from '#app/models/event.server.ts'
-import type { EventInput } from '#app/models/event-schema.ts'
+import { ownerEditKind } from '#app/models/ads/event-status.ts'
+import { confirmEventByBusiness, getOwnedEvent } from '#app/models/ads/event.server.ts'
+import type { EventInput } from '#app/models/ads/event-schema.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import type { BusinessSessionCopy } from '../accounts/auth.server.ts'

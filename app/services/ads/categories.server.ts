@@ -1,11 +1,11 @@
 /** The administrators' categories page: the list with each category's ads, and one change at a time. */
-import type { CategoryChange } from '#app/models/category-schema.ts'
+import type { CategoryChange } from '#app/models/ads/category-schema.ts'
 import {
   addCategory,
   listCategoriesWithAdCounts,
   renameCategory,
   setCategoryHidden,
-} from '#app/models/category.server.ts'
+} from '#app/models/ads/category.server.ts'
 
 export function categoriesPage() {
   return listCategoriesWithAdCounts()

@@ -4,9 +4,9 @@
  */
 import { data, redirect } from '@remix-run/node'
 import { UNSET_DATE } from '#app/constants.ts'
-import type { EventFormValues, PaidDates } from '#app/models/event-schema.ts'
-import { datesWithRepeat, repeatFormValues, type RepeatFormValues } from '#app/models/repeat-rules.ts'
-import { FACT_FIELD_NAMES, type PracticalFactFields } from '#app/models/practical-facts.ts'
+import type { EventFormValues, PaidDates } from '#app/models/ads/event-schema.ts'
+import { datesWithRepeat, repeatFormValues, type RepeatFormValues } from '#app/models/ads/repeat-rules.ts'
+import { FACT_FIELD_NAMES, type PracticalFactFields } from '#app/models/ads/practical-facts.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { getSession, sessionStorage } from '../accounts/session.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'

@@ -1,5 +1,5 @@
 import type { Session } from '@remix-run/node'
-import type { EventInput } from '#app/models/event-schema.ts'
+import type { EventInput } from '#app/models/ads/event-schema.ts'
 import type { StagedFile } from '../media/media.server.ts'
 
 /** An ad being written without JavaScript: the fields and the uploaded files wait in the server session. */

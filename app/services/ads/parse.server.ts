@@ -5,7 +5,7 @@ import {
   olderEventFormSchema,
   type EventInput,
   type PaidDates,
-} from '#app/models/event-schema.ts'
+} from '#app/models/ads/event-schema.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
 

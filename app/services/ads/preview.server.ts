@@ -1,8 +1,8 @@
 /** The draft's preview page: the card as customers will see it, and its buttons (save and pay, or back to the form). */
 import { redirect } from '@remix-run/node'
-import { getCardBusiness } from '#app/models/business.server.ts'
-import { customerCardData } from '#app/models/customer-card.ts'
-import { paidDatesOf } from '#app/models/event-schema.ts'
+import { getCardBusiness } from '#app/models/accounts/business.server.ts'
+import { customerCardData } from '#app/models/ads/customer-card.ts'
+import { paidDatesOf } from '#app/models/ads/event-schema.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { formatDollars } from '#app/utils/pricing.ts'
 import type { BusinessSessionCopy } from '../accounts/auth.server.ts'

@@ -1,8 +1,8 @@
 /** "Run again": a paid ad's content (media copied) as a new unpaid ad, which then goes through the form like any. */
-import { listCategories } from '#app/models/category.server.ts'
-import { attachEventMedia, getOwnedEvent } from '#app/models/event.server.ts'
-import { parseId } from '#app/models/input-rules.ts'
-import { canRunAgain, insertRunAgainCopy } from '#app/models/run-again.server.ts'
+import { listCategories } from '#app/models/ads/category.server.ts'
+import { attachEventMedia, getOwnedEvent } from '#app/models/ads/event.server.ts'
+import { parseId } from '#app/models/platform/input-rules.ts'
+import { canRunAgain, insertRunAgainCopy } from '#app/models/ads/copied-ad.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { db } from '#db/client.server.ts'
 import type { BusinessSessionCopy } from '../accounts/auth.server.ts'

@@ -9,12 +9,12 @@ import {
   lockOwnedEvent,
   resubmitPaidEvent,
   updateSubmittedEvent,
-} from '#app/models/event.server.ts'
-import { listCategories } from '#app/models/category.server.ts'
-import { adContact } from '#app/models/customer-card.ts'
-import { saveOpenRevision, setRevisionMedia } from '#app/models/event-revision.server.ts'
-import { ownerEditKind } from '#app/models/event-status.ts'
-import type { EventInput } from '#app/models/event-schema.ts'
+} from '#app/models/ads/event.server.ts'
+import { listCategories } from '#app/models/ads/category.server.ts'
+import { adContact } from '#app/models/ads/customer-card.ts'
+import { saveOpenRevision, setRevisionMedia } from '#app/models/ads/event-revision.server.ts'
+import { ownerEditKind } from '#app/models/ads/event-status.ts'
+import type { EventInput } from '#app/models/ads/event-schema.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { mediaFileName } from '#app/utils/media-types.ts'
 import { chargeCentsForDays, claimedTotalMatches, TOTAL_MISMATCH_MESSAGE } from '#app/utils/pricing.ts'

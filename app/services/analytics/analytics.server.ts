@@ -4,18 +4,18 @@ import {
   daysOf,
   parseAnalyticsRange,
   type DateRange,
-} from '#app/models/analytics-range.ts'
-import { dailyStatsForBusiness, dailyStatsForEvent, type DailyStats } from '#app/models/analytics.server.ts'
-import { getEventForOwnerPage } from '#app/models/event.server.ts'
-import { eventStatusLabel, ownerEditKind } from '#app/models/event-status.ts'
-import { latestRevisions, ownerReviewNotice } from '#app/models/event-revision.server.ts'
-import { canRunAgain, runAgainPath } from '#app/models/run-again.server.ts'
+} from '#app/models/analytics/analytics-range.ts'
+import { dailyStatsForBusiness, dailyStatsForEvent, type DailyStats } from '#app/models/analytics/daily-stats.server.ts'
+import { getEventForOwnerPage } from '#app/models/ads/event.server.ts'
+import { eventStatusLabel, ownerEditKind } from '#app/models/ads/event-status.ts'
+import { latestRevisions, ownerReviewNotice } from '#app/models/ads/event-revision.server.ts'
+import { canRunAgain, runAgainPath } from '#app/models/ads/copied-ad.server.ts'
 import { isoDateInZone } from '#app/utils/time.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import type { BusinessSessionCopy } from '../accounts/auth.server.ts'
 import { getEnv } from '../platform/env.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
-import { parseId } from '#app/models/input-rules.ts'
+import { parseId } from '#app/models/platform/input-rules.ts'
 
 export const AD_NOT_FOUND_MESSAGE = 'No ad with this id'
 export const AD_NOT_YOURS_MESSAGE = 'That ad belongs to another business.'

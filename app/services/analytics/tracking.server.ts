@@ -1,4 +1,4 @@
-import { recordEventVisit, type VisitKind, type VisitResult } from '#app/models/click.server.ts'
+import { recordEventVisit, type VisitKind, type VisitResult } from '#app/models/analytics/click.server.ts'
 import { AppError, methodNotAllowed } from '#app/utils/app-error.ts'
 import { getEnv } from '../platform/env.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'

@@ -1,6 +1,6 @@
 import { Gauge } from 'prom-client'
-import { isBotVisitor, REPEAT_WINDOW_MINUTES } from '#app/models/click.server.ts'
-import { addDailyViews, type ViewIncrement } from '#app/models/analytics.server.ts'
+import { isBotVisitor, REPEAT_WINDOW_MINUTES } from '#app/models/analytics/click.server.ts'
+import { addDailyViews, type ViewIncrement } from '#app/models/analytics/daily-stats.server.ts'
 import { getEnv } from '../platform/env.server.ts'
 import { registers } from '../platform/metrics.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'

@@ -3,20 +3,20 @@ import {
   CALENDAR_FILTER_PARAMS,
   unknownZipMessage,
   type CalendarFilters,
-} from '#app/models/calendar-filters.ts'
+} from '#app/models/calendar/calendar-filters.ts'
 import {
   MONTH_DAY_EVENTS_LIMIT,
   monthGrid,
   type DayEvents,
   type MonthGrid,
-} from '#app/models/calendar-month.ts'
-import type { EventTileData } from '#app/models/event-tile.ts'
-import { practicalFactsOf, type PracticalFacts } from '#app/models/practical-facts.ts'
-import { cachedLiveEvents } from '#app/models/live-events-cache.server.ts'
-import { loadCalendarListing } from '#app/models/cached-listing.server.ts'
-import type { LiveEventCard } from '#app/models/calendar-listing.server.ts'
-import { listEventsByDay } from '#app/models/calendar-month-grid.server.ts'
-import { isKnownZip, nearestZip } from '#app/models/zip-centroids.server.ts'
+} from '#app/models/calendar/calendar-month.ts'
+import type { EventTileData } from '#app/models/ads/event-tile.ts'
+import { practicalFactsOf, type PracticalFacts } from '#app/models/ads/practical-facts.ts'
+import { cachedLiveEvents } from '#app/models/calendar/live-events-cache.server.ts'
+import { loadCalendarListing } from '#app/models/calendar/cached-listing.server.ts'
+import type { LiveEventCard } from '#app/models/calendar/calendar-listing.server.ts'
+import { listEventsByDay } from '#app/models/calendar/calendar-month-grid.server.ts'
+import { isKnownZip, nearestZip } from '#app/models/calendar/zip-centroids.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { NEAR_ME_LAT, NEAR_ME_LNG } from '#app/utils/near-me.ts'
 import { readFormData } from '../http/request-body.server.ts'

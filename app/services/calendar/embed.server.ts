@@ -1,8 +1,8 @@
-import { practicalFactsOf, type PracticalFacts } from '#app/models/practical-facts.ts'
-import { listingStart, type CalendarFilters } from '#app/models/calendar-filters.ts'
-import { nextEventDate } from '#app/models/event-dates.ts'
-import { EMBED_EVENTS_LIMIT, embedFiltersRefused, parseEmbedFilters } from '#app/models/embed.ts'
-import { getLiveEventsPage } from '#app/models/cached-listing.server.ts'
+import { practicalFactsOf, type PracticalFacts } from '#app/models/ads/practical-facts.ts'
+import { listingStart, type CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
+import { nextEventDate } from '#app/models/ads/event-dates.ts'
+import { EMBED_EVENTS_LIMIT, embedFiltersRefused, parseEmbedFilters } from '#app/models/calendar/embed.ts'
+import { getLiveEventsPage } from '#app/models/calendar/cached-listing.server.ts'
 import { nearZipNotices } from './calendar-page.server.ts'
 
 /**

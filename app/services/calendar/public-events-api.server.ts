@@ -3,10 +3,10 @@ import {
   normalizeCalendarFilters,
   unknownZipMessage,
   type CalendarFilters,
-} from '#app/models/calendar-filters.ts'
-import { eventFor, type EventAudience } from '#app/models/event-projection.server.ts'
-import { getLiveEventsCount, getLiveEventsPage } from '#app/models/cached-listing.server.ts'
-import { isKnownZip } from '#app/models/zip-centroids.server.ts'
+} from '#app/models/calendar/calendar-filters.ts'
+import { eventFor, type EventAudience } from '#app/models/ads/event-projection.server.ts'
+import { getLiveEventsCount, getLiveEventsPage } from '#app/models/calendar/cached-listing.server.ts'
+import { isKnownZip } from '#app/models/calendar/zip-centroids.server.ts'
 import { getBusiness, hasRole } from '../accounts/auth.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { pageHeaders } from '../http/http.server.ts'

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { BODY_MAX_BYTES, JSON_BODY_MAX_BYTES } from '#app/constants.ts'
-import { BODY_FIELD, NUL_MESSAGE, nulField, nulMessage } from '#app/models/input-rules.ts'
+import { BODY_FIELD, NUL_MESSAGE, nulField, nulMessage } from '#app/models/platform/input-rules.ts'
 import { AppError } from '#app/utils/app-error.ts'
 
 /**

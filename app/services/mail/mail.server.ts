@@ -4,7 +4,7 @@
  * sent and the messages wait in the outbox, readable by administrators at /admin/outbox.
  */
 import nodemailer, { type Transporter } from 'nodemailer'
-import { claimDueMessages, markMessageFailed, markMessageSent } from '#app/models/outbox.server.ts'
+import { claimDueMessages, markMessageFailed, markMessageSent } from '#app/models/mail/outbox.server.ts'
 import type { OutboxMessage } from '#db/schema.ts'
 import { getEnv } from '../platform/env.server.ts'
 

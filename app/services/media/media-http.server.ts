@@ -3,9 +3,9 @@
  * other only to its advertiser and administrators), validators and caching, and `Range` for video seeking.
  */
 import { createReadableStreamFromReadable } from '@remix-run/node'
-import { getEventMediaAudience } from '#app/models/event.server.ts'
-import { parseId } from '#app/models/input-rules.ts'
-import { isLive } from '#app/models/event-status.ts'
+import { getEventMediaAudience } from '#app/models/ads/event.server.ts'
+import { parseId } from '#app/models/platform/input-rules.ts'
+import { isLive } from '#app/models/ads/event-status.ts'
 import { MEDIA_SAMPLE_DATE, mediaFileName, parseMediaFileName, type MediaName } from '#app/utils/media-types.ts'
 import { getBusiness, hasRole } from '../accounts/auth.server.ts'
 import { AppError } from '#app/utils/app-error.ts'

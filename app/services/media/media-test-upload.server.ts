@@ -1,6 +1,6 @@
 /** The media upload test page's two calls (spec §7): an upload stored as an event's media, or as the sample file. */
 import type { MediaType } from '#app/constants.ts'
-import { parseId } from '#app/models/input-rules.ts'
+import { parseId } from '#app/models/platform/input-rules.ts'
 import { MEDIA_SAMPLE_DATE, typeMessage } from '#app/utils/media-types.ts'
 import { AppError, methodNotAllowed } from '#app/utils/app-error.ts'
 import { getBusiness } from '../accounts/auth.server.ts'

@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { MediaType } from '#app/constants.ts'
-import { lockOwnedEventForMediaChange } from '#app/models/event.server.ts'
-import { MEDIA_LOCKED_MESSAGE, ownerEditKind, type OwnerEdit } from '#app/models/event-status.ts'
+import { lockOwnedEventForMediaChange } from '#app/models/ads/event.server.ts'
+import { MEDIA_LOCKED_MESSAGE, ownerEditKind, type OwnerEdit } from '#app/models/ads/event-status.ts'
 import { db, type Transaction } from '#db/client.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import {

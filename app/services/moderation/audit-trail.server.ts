@@ -3,11 +3,11 @@ import {
   auditTrailBetween,
   auditTrailOfEvent,
   type AuditAction,
-} from '#app/models/moderation-audit.server.ts'
-import { parseAnalyticsRange, type DateRange } from '#app/models/analytics-range.ts'
-import { zonedDayRange } from '#app/models/moderation.server.ts'
-import { getEventView } from '#app/models/event.server.ts'
-import { parseId } from '#app/models/input-rules.ts'
+} from '#app/models/moderation/moderation-audit.server.ts'
+import { parseAnalyticsRange, type DateRange } from '#app/models/analytics/analytics-range.ts'
+import { zonedDayRange } from '#app/models/moderation/pending-review.server.ts'
+import { getEventView } from '#app/models/ads/event.server.ts'
+import { parseId } from '#app/models/platform/input-rules.ts'
 import type { ModerationAuditEntry } from '#db/schema.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { getEnv } from '../platform/env.server.ts'

@@ -1,7 +1,7 @@
 import { OPEN_ENDED_DATE_LIMIT, UNSET_DATE } from '#app/constants.ts'
 import { requireRole, type SessionUser } from '../accounts/auth.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
-import { ALL_DAYS } from '#app/models/moderation-schema.ts'
+import { ALL_DAYS } from '#app/models/moderation/moderation-schema.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { isValidIsoDate } from '#app/utils/time.ts'
 

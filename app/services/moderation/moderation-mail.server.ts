@@ -1,5 +1,5 @@
 /** The moderation emails' wording: the administrators' daily digest, and what advertisers are told about reports. */
-import { composeMail, mailLinks } from '#app/models/mail-templates.ts'
+import { composeMail, mailLinks } from '#app/models/mail/mail-templates.ts'
 
 export interface DigestFacts {
   origin: string

@@ -3,11 +3,11 @@ import {
   recordReview,
   reopenRejectedEvent,
   type ReviewInput,
-} from '#app/models/moderation.server.ts'
-import { recordRevisionReview } from '#app/models/event-revision.server.ts'
+} from '#app/models/moderation/pending-review.server.ts'
+import { recordRevisionReview } from '#app/models/ads/event-revision.server.ts'
 import { deleteStoredMedia } from '../media/media.server.ts'
-import { enqueueAdRejectedEmail } from '#app/models/notifications.server.ts'
-import { recordModerationDecision } from '#app/models/moderation-audit.server.ts'
+import { enqueueAdRejectedEmail } from '#app/models/mail/notifications.server.ts'
+import { recordModerationDecision } from '#app/models/moderation/moderation-audit.server.ts'
 import { refundEventPayment, type RefundResult } from '../payments/payment-refunds.server.ts'
 import { linkOrigin } from '../http/site-url.server.ts'
 import { AppError } from '#app/utils/app-error.ts'

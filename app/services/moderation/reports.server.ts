@@ -4,12 +4,12 @@ import {
   fileReport,
   openReportsOf,
   takeDownAd,
-} from '#app/models/ad-report.server.ts'
-import { hashVisitorIp, isBotVisitor } from '#app/models/click.server.ts'
-import { getEventView } from '#app/models/event.server.ts'
-import { isLive } from '#app/models/event-status.ts'
-import { parseId } from '#app/models/input-rules.ts'
-import { REPORT_REASON_LABELS, type ReportReason } from '#app/models/report-rules.ts'
+} from '#app/models/moderation/ad-report.server.ts'
+import { hashVisitorIp, isBotVisitor } from '#app/models/analytics/click.server.ts'
+import { getEventView } from '#app/models/ads/event.server.ts'
+import { isLive } from '#app/models/ads/event-status.ts'
+import { parseId } from '#app/models/platform/input-rules.ts'
+import { REPORT_REASON_LABELS, type ReportReason } from '#app/models/moderation/report-rules.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { linkOrigin } from '../http/site-url.server.ts'
 import { getEnv } from '../platform/env.server.ts'

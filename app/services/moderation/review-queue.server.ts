@@ -3,24 +3,24 @@
  * every day), each as its customer card shows it (an edit as it will look, with what it changes), how many wait
  * on the other days, and the page's texts about them; and the list of GET /api/admin/pending-events.
  */
-import { practicalFactsOf, type PracticalFacts } from '#app/models/practical-facts.ts'
+import { practicalFactsOf, type PracticalFacts } from '#app/models/ads/practical-facts.ts'
 import { TZDate } from '@date-fns/tz'
 import { format } from 'date-fns'
-import { customerCardData, type CardBusiness } from '#app/models/customer-card.ts'
+import { customerCardData, type CardBusiness } from '#app/models/ads/customer-card.ts'
 import {
   listPendingRevisions,
   pendingRevisionCountsByDay,
   revisedAd,
   revisionDiff,
-} from '#app/models/event-revision.server.ts'
+} from '#app/models/ads/event-revision.server.ts'
 import { formatPhone } from '#app/utils/format.ts'
 import {
   ALL_DAYS,
   type PendingEvent,
   type ReviewQueueItem,
   type RevisionChange,
-} from '#app/models/moderation-schema.ts'
-import { listReviewQueue, pendingCountsByDay, zonedDayRange } from '#app/models/moderation.server.ts'
+} from '#app/models/moderation/moderation-schema.ts'
+import { listReviewQueue, pendingCountsByDay, zonedDayRange } from '#app/models/moderation/pending-review.server.ts'
 import type { Event } from '#db/schema.ts'
 
 /** The paid ads awaiting review and the pending edits of live ads of one upload day or {@link ALL_DAYS}. */

@@ -6,14 +6,14 @@
  * them; one runs each per hour. The embedded database is also vacuumed once a day, at night in the platform's time
  * zone.
  */
-import { deleteEndedAdTexts, vacuumEmbeddedDatabase } from '#app/models/database-maintenance.server.ts'
-import { runJobOnce } from '#app/models/job-runs.server.ts'
-import { deleteOldMessages } from '#app/models/outbox.server.ts'
+import { deleteEndedAdTexts, vacuumEmbeddedDatabase } from '#app/models/platform/database-maintenance.server.ts'
+import { runJobOnce } from '#app/models/platform/job-runs.server.ts'
+import { deleteOldMessages } from '#app/models/mail/outbox.server.ts'
 import {
   deleteUnpaidEvent,
   listEventMediaUrls,
   listUnpaidEventsCreatedBefore,
-} from '#app/models/unpaid-drafts.server.ts'
+} from '#app/models/ads/unpaid-drafts.server.ts'
 import { getEnv } from '../platform/env.server.ts'
 import { endedAdTextsRemoved } from '../platform/metrics.server.ts'
 import { deleteStoredMedia } from '../media/media.server.ts'

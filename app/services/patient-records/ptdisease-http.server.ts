@@ -13,13 +13,13 @@ import {
   PtdiseaseStoreError,
   updatePtdisease,
   type AuditActor,
-} from '#app/models/ptdisease.server.ts'
+} from '#app/models/patient-records/ptdisease.server.ts'
 import {
   buildPtdiseaseIntentSchema,
   buildPtdiseaseSchema,
   isPtdiseaseIntent,
   PTDISEASE_MESSAGES,
-} from '#app/models/ptdisease-schema.ts'
+} from '#app/models/patient-records/ptdisease-schema.ts'
 import { requireRole, type SessionUser } from '../accounts/auth.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { parseFormSubmission, type SubmissionResult } from '../http/form-submission.server.ts'

@@ -4,8 +4,8 @@
  * browser (Stripe) or on the provider's page (3-D Secure) ends checkout.
  */
 import { data, redirect, type Session } from '@remix-run/node'
-import { getOwnedEvent } from '#app/models/event.server.ts'
-import type { MailContext } from '#app/models/notifications.server.ts'
+import { getOwnedEvent } from '#app/models/ads/event.server.ts'
+import type { MailContext } from '#app/models/mail/notifications.server.ts'
 import type { Event } from '#db/schema.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { EVENT_CREATION_FAILED_CODE, PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
@@ -27,7 +27,7 @@ import { readFormData } from '../http/request-body.server.ts'
 import { mailContext } from '../http/site-url.server.ts'
 import { getSession, sessionStorage } from '../accounts/session.server.ts'
 import { redirectWithToast } from '../http/toast.server.ts'
-import { parseId } from '#app/models/input-rules.ts'
+import { parseId } from '#app/models/platform/input-rules.ts'
 import { trustOf } from '../moderation/trust.server.ts'
 
 /* The checkout page ---------------------------------------------------------------------------------------------- */

@@ -2,8 +2,8 @@
  * Completing a payment the browser reports as done (Stripe's form, or the built-in test provider's card form): the
  * intent is read back from the provider and counts only if the provider says it succeeded.
  */
-import type { MailContext } from '#app/models/notifications.server.ts'
-import { getEventRow, getPaymentByIntentId, markPaymentFailed } from '#app/models/payment.server.ts'
+import type { MailContext } from '#app/models/mail/notifications.server.ts'
+import { getEventRow, getPaymentByIntentId, markPaymentFailed } from '#app/models/payments/payment.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import type { BusinessSessionCopy } from '../accounts/auth.server.ts'

@@ -4,7 +4,7 @@
  */
 import type { Session } from '@remix-run/node'
 import { z } from 'zod'
-import { eventInputFromEvent, type EventInput } from '#app/models/event-schema.ts'
+import { eventInputFromEvent, type EventInput } from '#app/models/ads/event-schema.ts'
 import type { Event } from '#db/schema.ts'
 import { centsToDollars, chargeCentsForDays } from '#app/utils/pricing.ts'
 

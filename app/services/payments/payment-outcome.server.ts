@@ -4,13 +4,13 @@
  */
 import { db, type Transaction } from '#db/client.server.ts'
 import type { Payment } from '#db/schema.ts'
-import { enqueuePaymentReceivedEmails, type MailContext } from '#app/models/notifications.server.ts'
+import { enqueuePaymentReceivedEmails, type MailContext } from '#app/models/mail/notifications.server.ts'
 import {
   markPaymentFailed,
   markPaymentPaid,
   type MarkPaidResult,
   type PaidDetails,
-} from '#app/models/payment.server.ts'
+} from '#app/models/payments/payment.server.ts'
 import type { ProviderIntent } from './payment-providers.server.ts'
 import { mailContext } from '../http/site-url.server.ts'
 import { autoApproveAtPayment } from '../moderation/trust.server.ts'

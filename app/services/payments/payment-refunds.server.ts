@@ -1,6 +1,6 @@
 /** Refunding an ad's payment through its provider (moderation rejects a paid ad). */
 import { db, type Transaction } from '#db/client.server.ts'
-import { getSettledPaymentForEvent, markPaymentRefunded } from '#app/models/payment.server.ts'
+import { getSettledPaymentForEvent, markPaymentRefunded } from '#app/models/payments/payment.server.ts'
 import { requireProvider } from './payment-rules.server.ts'
 
 export interface RefundResult {

@@ -4,7 +4,7 @@
  * the provider (payment-outcome.server.ts).
  */
 import type { Event } from '#db/schema.ts'
-import { getEventRow } from '#app/models/payment.server.ts'
+import { getEventRow } from '#app/models/payments/payment.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { chargeCentsForDays } from '#app/utils/pricing.ts'

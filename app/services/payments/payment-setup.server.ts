@@ -11,7 +11,7 @@ import {
   insertPayment,
   listOpenPaymentsForEvent,
   lockEventRow,
-} from '#app/models/payment.server.ts'
+} from '#app/models/payments/payment.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { claimedTotalMatches, TOTAL_MISMATCH_MESSAGE } from '#app/utils/pricing.ts'
 import type { BusinessSessionCopy } from '../accounts/auth.server.ts'

@@ -1,5 +1,5 @@
 import { closeDatabase, initDatabase } from '#db/client.server.ts'
-import { followPublicPagesChanges } from '#app/models/public-pages-changes.server.ts'
+import { followPublicPagesChanges } from '#app/models/calendar/public-pages-changes.server.ts'
 import { getEnv } from './env.server.ts'
 
 /** What must stop before the database closes (the mail worker finishing its round, the view counts' last flush). */

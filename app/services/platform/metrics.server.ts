@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
-import { reviewQueueBacklog } from '#app/models/moderation.server.ts'
-import { outboxBacklog } from '#app/models/outbox.server.ts'
+import { reviewQueueBacklog } from '#app/models/moderation/pending-review.server.ts'
+import { outboxBacklog } from '#app/models/mail/outbox.server.ts'
 import { embeddedDatabaseQueueDepth } from '#db/pglite-thread.server.ts'
 import { timeQueries } from '#db/query-timing.server.ts'
 

@@ -1,18 +1,18 @@
 /** What a subscriber's links do: confirm, see and change the subscription, unsubscribe. The token is the only key. */
-import { getLiveEventTitle } from '#app/models/subscription-matches.server.ts'
+import { getLiveEventTitle } from '#app/models/subscriptions/subscription-matches.server.ts'
 import {
   describeSearch,
   FREQUENCY_LABELS,
   SUBSCRIPTION_TEXT,
   type SearchFrequency,
   storedSearchFilters,
-} from '#app/models/subscription-rules.ts'
+} from '#app/models/subscriptions/subscription-rules.ts'
 import {
   confirmSubscription,
   deleteSubscription,
   getSubscription,
   setSubscriptionFrequency,
-} from '#app/models/subscription.server.ts'
+} from '#app/models/subscriptions/subscription.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { db } from '#db/client.server.ts'
 import type { Subscription } from '#db/schema.ts'

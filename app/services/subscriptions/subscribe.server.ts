@@ -3,19 +3,19 @@
  * answer is the same whether the address is new, waiting for its confirmation or subscribed already, so it tells
  * nobody which addresses are known.
  */
-import { normalizeCalendarFilters, type CalendarFilters } from '#app/models/calendar-filters.ts'
-import { enqueueMessage } from '#app/models/outbox.server.ts'
-import { getLiveEventTitle } from '#app/models/subscription-matches.server.ts'
-import { confirmSubscriptionMail, unsubscribeHeaders } from '#app/models/subscription-mail.ts'
+import { normalizeCalendarFilters, type CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
+import { enqueueMessage } from '#app/models/mail/outbox.server.ts'
+import { getLiveEventTitle } from '#app/models/subscriptions/subscription-matches.server.ts'
+import { confirmSubscriptionMail, unsubscribeHeaders } from '#app/models/subscriptions/subscription-mail.ts'
 import {
   describeSearch,
   reminderFilterKey,
   savedSearchFilters,
   searchFilterKey,
   SUBSCRIPTION_TEXT,
-} from '#app/models/subscription-rules.ts'
-import type { SubscribeForm } from '#app/models/subscription-schema.ts'
-import { addOrFindSubscription, type NewSubscription } from '#app/models/subscription.server.ts'
+} from '#app/models/subscriptions/subscription-rules.ts'
+import type { SubscribeForm } from '#app/models/subscriptions/subscription-schema.ts'
+import { addOrFindSubscription, type NewSubscription } from '#app/models/subscriptions/subscription.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { db } from '#db/client.server.ts'
 import { linkOrigin } from '../http/site-url.server.ts'

@@ -5,10 +5,10 @@
  * does it per day. An email's dedupe key names its period: a second run in the same period queues nothing again.
  */
 import { Counter } from 'prom-client'
-import { calendarHref } from '#app/models/calendar-links.ts'
-import { eventLocation, eventPageUrl } from '#app/models/event-links.ts'
-import { runJobOnce, type JobOutcome } from '#app/models/job-runs.server.ts'
-import { enqueueMessage, enqueueMessages, type NewMessage } from '#app/models/outbox.server.ts'
+import { calendarHref } from '#app/models/calendar/calendar-links.ts'
+import { eventLocation, eventPageUrl } from '#app/models/ads/event-links.ts'
+import { runJobOnce, type JobOutcome } from '#app/models/platform/job-runs.server.ts'
+import { enqueueMessage, enqueueMessages, type NewMessage } from '#app/models/mail/outbox.server.ts'
 import {
   confirmedSearches,
   EVENTS_PER_EMAIL,
@@ -16,18 +16,18 @@ import {
   remindersDue,
   searchMatches,
   type ListedEventRow,
-} from '#app/models/subscription-matches.server.ts'
+} from '#app/models/subscriptions/subscription-matches.server.ts'
 import {
   digestMail,
   reminderMail,
   unsubscribeHeaders,
   type ListedEvent,
-} from '#app/models/subscription-mail.ts'
-import { describeSearch, storedSearchFilters } from '#app/models/subscription-rules.ts'
-import { deleteSubscription, deleteUnconfirmedBefore } from '#app/models/subscription.server.ts'
-import type { CalendarFilters } from '#app/models/calendar-filters.ts'
+} from '#app/models/subscriptions/subscription-mail.ts'
+import { describeSearch, storedSearchFilters } from '#app/models/subscriptions/subscription-rules.ts'
+import { deleteSubscription, deleteUnconfirmedBefore } from '#app/models/subscriptions/subscription.server.ts'
+import type { CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
 import type { Subscription } from '#db/schema.ts'
-import { recordSubscriptionRun } from '#app/models/subscription-runs.server.ts'
+import { recordSubscriptionRun } from '#app/models/subscriptions/subscription-runs.server.ts'
 import { formatDatesLine } from '#app/utils/format.ts'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'

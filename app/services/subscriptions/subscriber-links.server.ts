@@ -1,5 +1,5 @@
-import type { SubscriberLinks } from '#app/models/subscription-mail.ts'
-import { SUBSCRIPTION_PATHS } from '#app/models/subscription-rules.ts'
+import type { SubscriberLinks } from '#app/models/subscriptions/subscription-mail.ts'
+import { SUBSCRIPTION_PATHS } from '#app/models/subscriptions/subscription-rules.ts'
 import { signSubscriptionToken } from './subscription-tokens.server.ts'
 
 const withToken = (origin: string, path: string, token: string) =>

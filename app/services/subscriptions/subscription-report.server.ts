@@ -1,5 +1,5 @@
-import { countConfirmedByFrequency } from '#app/models/subscription.server.ts'
-import { lastSubscriptionRun } from '#app/models/subscription-runs.server.ts'
+import { countConfirmedByFrequency } from '#app/models/subscriptions/subscription.server.ts'
+import { lastSubscriptionRun } from '#app/models/subscriptions/subscription-runs.server.ts'
 
 import { getEnv } from '../platform/env.server.ts'
 

@@ -1,0 +1,69 @@
+import { cardFacts } from '#app/models/ads/customer-card.ts'
+import { venueLine, type StoredFacts } from '#app/models/ads/practical-facts.ts'
+import { addDaysIso } from '#app/utils/time.ts'
+import { nextEventDate } from '#app/models/ads/event-dates.ts'
+import { eventPagePath, type EventSeoSource } from '#app/models/ads/event-seo.ts'
+
+/** What calendar entries and the event page's links read of an event: what search engines read, and its category. */
+export interface CalendarEntrySource extends Omit<EventSeoSource, 'businessWebsite' | 'stillPhotoPath'> {
+  category: readonly string[]
+}
+
+type Place = Pick<
+  CalendarEntrySource,
+  'businessName' | 'businessAddress' | 'businessCity' | 'businessState' | 'businessZip'
+>
+
+/** Where the event is, on one line: the business and its address, or the other address, or "Online". */
+export function eventLocation(event: Place & Partial<StoredFacts>) {
+  const facts = cardFacts(event)
+  if (facts.attendanceMode === 'online') return `${event.businessName}, Online`
+  if (facts.venueAddress) return [event.businessName, venueLine(facts)].join(', ')
+  const region = [event.businessState, event.businessZip].filter(Boolean).join(' ')
+  return [event.businessName, event.businessAddress, event.businessCity, region].filter(Boolean).join(', ')
+}
+
+/** The business's street address on one line, without its name (what a map search wants); '' when there is none. */
+export function streetAddress(event: Place) {
+  const region = [event.businessState, event.businessZip].filter(Boolean).join(' ')
+  return [event.businessAddress, event.businessCity, region].filter(Boolean).join(', ')
+}
+
+/** A plain OpenStreetMap search for the address (no map script on our pages). */
+export function mapSearchUrl(address: string) {
+  return `https://www.openstreetmap.org/search?query=${encodeURIComponent(address)}`
+}
+
+/** The event's page as an absolute URL. */
+export function eventPageUrl(eventID: number, origin: string) {
+  return new URL(eventPagePath(eventID), `${origin}/`).toString()
+}
+
+/** The event's own iCalendar file ("Add to calendar"). */
+export function eventIcsPath(eventID: number) {
+  return `/event/${eventID}/calendar.ics`
+}
+
+const compactDate = (isoDate: string) => isoDate.replaceAll('-', '')
+
+/** Google Calendar's "add event" link for the event's next date, all day. */
+export function googleCalendarUrl(
+  event: CalendarEntrySource,
+  { origin, today }: { origin: string; today: string },
+) {
+  const date = nextEventDate(event, today)
+  const url = new URL('https://calendar.google.com/calendar/render')
+  url.searchParams.set('action', 'TEMPLATE')
+  url.searchParams.set('text', event.eventTitle)
+  if (date) url.searchParams.set('dates', `${compactDate(date)}/${compactDate(addDaysIso(date, 1))}`)
+  url.searchParams.set('details', `${event.eventDescription}\n\n${eventPageUrl(event.eventID, origin)}`)
+  url.searchParams.set('location', eventLocation(event))
+  return url.toString()
+}
+
+/** A "share by email" link: the title as the subject, the page's address as the body. */
+export function shareByEmailUrl(event: Pick<CalendarEntrySource, 'eventID' | 'eventTitle'>, origin: string) {
+  const subject = encodeURIComponent(event.eventTitle)
+  const body = encodeURIComponent(eventPageUrl(event.eventID, origin))
+  return `mailto:?subject=${subject}&body=${body}`
+}

@@ -1,0 +1,16 @@
+import type { PracticalFacts } from '#app/models/ads/practical-facts.ts'
+
+/** The fields a calendar tile reads. */
+export interface EventTileData {
+  eventID: number
+  eventTitle: string
+  eventDescription: string
+  category: readonly string[]
+  stillPhotoPath: string
+  businessName: string
+  businessCity?: string
+  /** The date the card shows (`nextEventDate`): the event's own date, else its next display date. */
+  date: string | null
+  /** The practical facts a tile has room for (price, online, step-free access); none on older tiles. */
+  facts?: Pick<PracticalFacts, 'priceCents' | 'attendanceMode' | 'accessibilityFeatures'>
+}

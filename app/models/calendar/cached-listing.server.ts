@@ -1,0 +1,86 @@
+/**
+ * The listings the public pages, the feeds and the public API read, cached (live-events-cache.server.ts): the count
+ * and a page of live events for a filter set, and the calendar page's listing of cards built from them.
+ */
+import { FEATURED_EVENTS_LIMIT } from '#app/constants.ts'
+import type { CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
+import {
+  countLiveEvents,
+  listingStrategy,
+  listLiveEventCards,
+  listLiveEvents,
+  walkedEvents,
+  type ListWindow,
+  type LiveEventCard,
+} from '#app/models/calendar/calendar-listing.server.ts'
+import { cachedLiveEvents } from '#app/models/calendar/live-events-cache.server.ts'
+
+export const CALENDAR_PAGE_SIZE = 24
+
+export interface CalendarListing {
+  total: number
+  /** The first FEATURED_EVENTS_LIMIT matches. */
+  featured: LiveEventCard[]
+  /** The requested page of matches. */
+  events: LiveEventCard[]
+  page: number
+  pageCount: number
+}
+
+/** A cached count of live events matching `filters` (one per filter set, whatever the page). */
+export function getLiveEventsCount(filters: CalendarFilters, { today }: { today: string }) {
+  const key = JSON.stringify(['count', today, filters])
+  return cachedLiveEvents(key, () => countLiveEvents(filters, { today }))
+}
+
+/** How to find this page of matches, from the cached counts; null for a page past the end (no query needed). */
+async function pageStrategy(filters: CalendarFilters, { today, limit, offset = 0 }: ListWindow) {
+  const [matches, live] = await Promise.all([
+    getLiveEventsCount(filters, { today }),
+    getLiveEventsCount(walkedEvents(filters, today), { today }),
+  ])
+  return offset >= matches ? null : listingStrategy({ matches, live, rows: offset + limit })
+}
+
+/** A cached page of live events for the public pages, the feeds and the public API. */
+export function getLiveEventsPage(filters: CalendarFilters, window: ListWindow) {
+  const key = JSON.stringify(['list', window.today, window.limit, window.offset ?? 0, filters])
+  return cachedLiveEvents(key, async () => {
+    const strategy = await pageStrategy(filters, window)
+    return strategy ? listLiveEvents(filters, window, strategy) : []
+  })
+}
+
+/** A cached page of the calendar's cards: the same page as `getLiveEventsPage`, a card's columns only. */
+export function getLiveEventCardsPage(filters: CalendarFilters, window: ListWindow) {
+  const key = JSON.stringify(['cards', window.today, window.limit, window.offset ?? 0, filters])
+  return cachedLiveEvents(key, async () => {
+    const strategy = await pageStrategy(filters, window)
+    return strategy ? listLiveEventCards(filters, window, strategy) : []
+  })
+}
+
+/**
+ * What the calendar page shows for these filters: the number of matches, the featured strip and one page of the
+ * grid. On page 1 the featured strip is the grid's own first rows; later pages share page 1's cached strip and count.
+ */
+export async function loadCalendarListing(
+  filters: CalendarFilters,
+  { today, page, pageSize = CALENDAR_PAGE_SIZE }: { today: string; page: number; pageSize?: number },
+): Promise<CalendarListing> {
+  const offset = (page - 1) * pageSize
+  const [total, pageEvents, featured] = await Promise.all([
+    getLiveEventsCount(filters, { today }),
+    getLiveEventCardsPage(filters, { today, limit: pageSize, offset }),
+    page === 1 && pageSize >= FEATURED_EVENTS_LIMIT
+      ? null
+      : getLiveEventCardsPage(filters, { today, limit: FEATURED_EVENTS_LIMIT }),
+  ])
+  return {
+    total,
+    featured: featured ?? pageEvents.slice(0, FEATURED_EVENTS_LIMIT),
+    events: pageEvents,
+    page,
+    pageCount: Math.max(1, Math.ceil(total / pageSize)),
+  }
+}

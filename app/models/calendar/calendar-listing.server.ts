@@ -1,0 +1,321 @@
+/**
+ * The calendar's list of live events: one page of matches, soonest first, by the cheaper of two ways to find them,
+ * and their count. The caches in front of it are in cached-listing.server.ts.
+ */
+import { and, asc, count, eq, gte, lte, or, sql, type SQLWrapper } from 'drizzle-orm'
+import { UNSET_DATE } from '#app/constants.ts'
+import { db } from '#db/client.server.ts'
+import { business, eventShowDates, events, liveEventTexts, showDateCounts } from '#db/schema.ts'
+import { dateWindow, EMPTY_CALENDAR_FILTERS, listingStart, type CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
+import {
+  distanceMiles,
+  eventFilterConditions,
+  EVERY_CATEGORY,
+  filterConditions,
+  hasEventFilters,
+  joinBusiness,
+  listingRow,
+  liveEventConditions,
+  liveTextConditions,
+  needsEventRow,
+  rowCountInText,
+  showDateKeys,
+  showsInWindow,
+  windowFromToday,
+} from '#app/models/calendar/calendar-filter-sql.server.ts'
+import { businessPublicColumns } from '#app/models/ads/event.server.ts'
+import { practicalFactColumns } from '#app/models/ads/practical-facts.ts'
+
+function pickColumns<T, K extends keyof T>(table: T, keys: readonly K[]) {
+  return Object.fromEntries(keys.map((key) => [key, table[key]])) as Pick<T, K>
+}
+
+/** What public pages, feeds and the public API show of a live event: no provider or staff bookkeeping. */
+const liveEventColumns = {
+  eventID: events.eventID,
+  createdDate: events.createdDate,
+  businessID: events.businessID,
+  businessName: events.businessName,
+  eventTitle: events.eventTitle,
+  category: events.category,
+  showAdOnDates: events.showAdOnDates,
+  eventDate: events.eventDate,
+  firstShowDate: events.firstShowDate,
+  lastShowDate: events.lastShowDate,
+  daysOrdered: events.daysOrdered,
+  eventDescription: events.eventDescription,
+  stillPhotoURL: events.stillPhotoURL,
+  videoURL: events.videoURL,
+  totalCost: events.totalCost,
+  contactPerson: events.contactPerson,
+  contactEmail: events.contactEmail,
+  contactPhone: events.contactPhone,
+  approvedDateByBusiness: events.approvedDateByBusiness,
+  approvedDateByAdmin: events.approvedDateByAdmin,
+  paymentStatus: events.paymentStatus,
+  eventStatus: events.eventStatus,
+  ...pickColumns(events, practicalFactColumns),
+  ...businessPublicColumns,
+}
+
+export interface ListWindow {
+  /** Today in the platform time zone (yyyy-mm-dd): events whose last date is before it are over. */
+  today: string
+  limit: number
+  offset?: number
+}
+
+const showDates = eventShowDates
+
+/**
+ * How to find a page of matches, soonest first (each at its first date from the listing's start). `walk` reads the
+ * show-date index in date order from that start and keeps the rows that are an event's first date and match: its
+ * cost is the page (more when few events match). `candidates` finds the matching events first (through their own
+ * indexes) and looks up each one's row: its cost is the number of matches. The cheaper one is chosen from the
+ * counts, which are cached.
+ */
+export type ListingStrategy = 'walk' | 'candidates'
+
+export function listingStrategy({
+  matches,
+  live,
+  rows,
+}: {
+  matches: number
+  live: number
+  rows: number
+}): ListingStrategy {
+  if (matches === 0) return 'candidates'
+  // A walk reads about `rows × live / matches` rows (`live`: the events it walks through); the candidates are the
+  // matches themselves.
+  return rows * live < matches * matches ? 'walk' : 'candidates'
+}
+
+/**
+ * The ids and next show dates of one page of matches (not run), so the benchmark can EXPLAIN what the pages run.
+ */
+export function rankedLiveEventsQuery(
+  filters: CalendarFilters,
+  { today, limit, offset = 0 }: ListWindow,
+  strategy: ListingStrategy,
+) {
+  // A listed row lies inside a window from today on; other windows are checked on the event's dates.
+  const inWindow = windowFromToday(filters, today) ? undefined : showsInWindow
+  // The walk reads in date order; nearest first needs every match's distance, so it starts from the candidates.
+  if (strategy === 'walk' && filters.sort !== 'nearest') {
+    const base = db
+      .select({
+        id: sql<number>`${showDates.eventId}`.as('id'),
+        next: sql<string>`${showDates.showDate}`.as('next'),
+        distance: sql<number>`0`.as('distance'),
+      })
+      .from(showDates)
+      .$dynamic()
+    const withEvents = needsEventRow(filters)
+      ? joinBusiness(base.innerJoin(events, eq(events.eventID, showDates.eventId)), filters)
+      : base
+    return withEvents
+      .where(
+        and(
+          listingRow(showDates, filters, today),
+          ...eventFilterConditions(filters, showDateKeys),
+          inWindow?.(showDates.eventId, filters),
+        ),
+      )
+      .orderBy(asc(showDates.showDate), asc(showDates.eventId))
+      .limit(rowCountInText(limit))
+      .offset(rowCountInText(offset))
+  }
+  if (filters.keyword && !needsEventRow(filters)) {
+    // The keyword's table answers these filters itself: its matches, each joined to its listed row.
+    return db
+      .select({
+        id: sql<number>`${liveEventTexts.eventId}`.as('id'),
+        next: sql<string>`${showDates.showDate}`.as('next'),
+        distance: sql<number>`0`.as('distance'),
+      })
+      .from(liveEventTexts)
+      .innerJoin(
+        showDates,
+        and(eq(showDates.eventId, liveEventTexts.eventId), listingRow(showDates, filters, today)),
+      )
+      .where(and(...liveTextConditions(filters, today), inWindow?.(liveEventTexts.eventId, filters)))
+      .orderBy(asc(showDates.showDate), asc(liveEventTexts.eventId))
+      .limit(rowCountInText(limit))
+      .offset(rowCountInText(offset))
+  }
+  const candidates = db
+    .select({
+      id: sql<number>`${events.eventID}`.as('id'),
+      next: sql<string>`${showDates.showDate}`.as('next'),
+      distance: (filters.sort === 'nearest' ? sql<number>`${distanceMiles}` : sql<number>`0`).as('distance'),
+    })
+    .from(events)
+    .innerJoin(showDates, and(eq(showDates.eventId, events.eventID), listingRow(showDates, filters, today)))
+    .$dynamic()
+  const order = [asc(showDates.showDate), asc(events.eventID)]
+  return joinBusiness(candidates, filters)
+    .where(and(...liveEventConditions(today), ...filterConditions(filters)))
+    .orderBy(...(filters.sort === 'nearest' ? [asc(distanceMiles), ...order] : order))
+    .limit(rowCountInText(limit))
+    .offset(rowCountInText(offset))
+}
+
+/**
+ * The count (not run). Without a keyword, ZIP, distance or practical fact, and with no date window or one that ends
+ * today or later, it sums the counts table: each event is counted at its first date from the listing's start (the row whose date is
+ * that start or later and whose previous date is before it), and every such date is today or later, so the event is
+ * live. A window from today on counts the rows inside it. A window that starts before today (or has no start) counts
+ * an event when its first date from today is inside the window or its last date before today (the row's previous
+ * date) is on or after the window's start: that is exactly when one of its dates lies in the window. With a keyword
+ * and no filter that needs the event row, it counts the matching rows of `live_event_texts`. Otherwise it counts the
+ * matching events.
+ */
+export function countLiveEventsQuery(filters: CalendarFilters, { today }: { today: string }) {
+  const window = dateWindow(filters)
+  if (filters.keyword && !needsEventRow(filters)) {
+    return db
+      .select({ n: count() })
+      .from(liveEventTexts)
+      .where(and(...liveTextConditions(filters, today), showsInWindow(liveEventTexts.eventId, filters)))
+  }
+  if ((!window || window.to >= today) && !needsEventRow(filters)) {
+    const from = listingStart(filters, today)
+    const fromToday = !window || windowFromToday(filters, today)
+    const earlierStart = window?.from ?? null
+    return db
+      .select({ n: sql<number>`coalesce(sum(${showDateCounts.events}), 0)::integer` })
+      .from(showDateCounts)
+      .where(
+        and(
+          eq(showDateCounts.category, filters.category || EVERY_CATEGORY),
+          gte(showDateCounts.showDate, from),
+          sql`${showDateCounts.previousDate} < ${from}::date`,
+          !window
+            ? undefined
+            : fromToday
+              ? lte(showDateCounts.showDate, window.to)
+              : or(
+                  lte(showDateCounts.showDate, window.to),
+                  // '-infinity' stands for "no date before": a window with no start takes any earlier date.
+                  earlierStart === null
+                    ? sql`${showDateCounts.previousDate} > '-infinity'::date`
+                    : gte(showDateCounts.previousDate, earlierStart),
+                ),
+        ),
+      )
+  }
+  // The join is only needed for the ZIP and distance filters; without it the events indexes answer the count.
+  return joinBusiness(db.select({ n: count() }).from(events).$dynamic(), filters).where(
+    and(...liveEventConditions(today), ...filterConditions(filters)),
+  )
+}
+
+export type LiveEvent = Awaited<ReturnType<typeof listLiveEvents>>[number]
+
+/**
+ * What a calendar card shows of a live event (event-tile.ts), and no more. `date` is the one date the card shows
+ * (`nextEventDate` from the listing's start): the event's own date when it has one, else its listed row's date, which
+ * is its first display date from the listing's start.
+ */
+export interface LiveEventCard {
+  eventID: number
+  eventTitle: string
+  eventDescription: string
+  category: string[]
+  stillPhotoPath: string
+  businessName: string
+  date: string
+  priceCents: number | null
+  attendanceMode: string
+  accessibilityFeatures: string[]
+}
+
+/**
+ * A card as one JSON object, built by the database: the row reaches the app as one value, with no column (the arrays
+ * least of all, which the embedded database's driver parses slowly) parsed and mapped one by one.
+ */
+function liveEventCardJson(listedDate: SQLWrapper) {
+  return sql<LiveEventCard>`json_build_object(
+    'eventID', ${events.eventID},
+    'eventTitle', ${events.eventTitle},
+    'eventDescription', ${events.eventDescription},
+    'category', ${events.category},
+    'stillPhotoPath', ${events.stillPhotoURL},
+    'businessName', ${events.businessName},
+    'date', CASE WHEN ${events.eventDate} <> ${UNSET_DATE}::date THEN ${events.eventDate} ELSE ${listedDate} END,
+    'priceCents', ${events.priceCents},
+    'attendanceMode', ${events.attendanceMode},
+    'accessibilityFeatures', ${events.accessibilityFeatures})`
+}
+
+/**
+ * One page of matches with their events and businesses, in one statement (not run): the page's ids and dates
+ * (`rankedLiveEventsQuery`), each joined to its event and business by key, in the page's order.
+ */
+export function liveEventsPageQuery(filters: CalendarFilters, window: ListWindow, strategy: ListingStrategy) {
+  const ranked = rankedLiveEventsQuery(filters, window, strategy).as('ranked')
+  return db
+    .select({ ...liveEventColumns, nextShowDate: ranked.next })
+    .from(ranked)
+    .innerJoin(events, eq(events.eventID, ranked.id))
+    .innerJoin(business, eq(business.businessID, events.businessID))
+    .orderBy(asc(ranked.distance), asc(ranked.next), asc(ranked.id))
+}
+
+/** The same page as `liveEventsPageQuery` as cards (not run). */
+export function liveEventCardsPageQuery(
+  filters: CalendarFilters,
+  window: ListWindow,
+  strategy: ListingStrategy,
+) {
+  const ranked = rankedLiveEventsQuery(filters, window, strategy).as('ranked')
+  return db
+    .select({ card: liveEventCardJson(ranked.next) })
+    .from(ranked)
+    .innerJoin(events, eq(events.eventID, ranked.id))
+    .orderBy(asc(ranked.distance), asc(ranked.next), asc(ranked.id))
+}
+
+/** Without counts, a walk is used when no filter but dates is set. */
+const defaultStrategy = (filters: CalendarFilters): ListingStrategy =>
+  hasEventFilters(filters) ? 'candidates' : 'walk'
+
+/**
+ * One page of live events matching `filters`, soonest upcoming date first (then id), for the feeds and the public
+ * API. Every filter runs in SQL, so only the requested page leaves the database.
+ */
+export async function listLiveEvents(
+  filters: CalendarFilters,
+  window: ListWindow,
+  strategy = defaultStrategy(filters),
+) {
+  const rows = await liveEventsPageQuery(filters, window, strategy)
+  return rows.map((row) => ({ ...row, stillPhotoPath: row.stillPhotoURL, videoPath: row.videoURL }))
+}
+
+/** The calendar page's cards: the same page as `listLiveEvents`, as cards. */
+export async function listLiveEventCards(
+  filters: CalendarFilters,
+  window: ListWindow,
+  strategy = defaultStrategy(filters),
+): Promise<LiveEventCard[]> {
+  const rows = await liveEventCardsPageQuery(filters, window, strategy)
+  return rows.map((row) => row.card)
+}
+
+/** How many live events match `filters`. */
+export async function countLiveEvents(
+  filters: CalendarFilters,
+  { today }: { today: string },
+): Promise<number> {
+  const [row] = await countLiveEventsQuery(filters, { today })
+  return row?.n ?? 0
+}
+
+/** The events a walk reads through for these filters: every live event, or for a window from today on, its own. */
+export function walkedEvents(filters: CalendarFilters, today: string): CalendarFilters {
+  return windowFromToday(filters, today)
+    ? { ...EMPTY_CALENDAR_FILTERS, from: filters.from, to: filters.to }
+    : EMPTY_CALENDAR_FILTERS
+}

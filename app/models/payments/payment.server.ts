@@ -1,0 +1,288 @@
+/**
+ * An ad's payment attempts: reading them, recording a new one, and marking one paid, failed or refunded together
+ * with its event, under the event row's lock.
+ */
+import { and, desc, eq, inArray, notInArray, sql } from 'drizzle-orm'
+import { db, type Transaction } from '#db/client.server.ts'
+import { events, payments, type Payment } from '#db/schema.ts'
+import { announcePublicPagesChanged } from '#app/models/calendar/public-pages-changes.server.ts'
+import { centsToDollars } from '#app/utils/pricing.ts'
+
+/** A database or an open transaction. */
+export type Executor = Transaction | typeof db
+
+/** Payment rows in these states are final: nothing may change them back to open. */
+export const SETTLED = ['paid', 'refunded'] as const
+
+export async function getEventRow(eventID: number) {
+  const [row] = await db.select().from(events).where(eq(events.eventID, eventID)).limit(1)
+  return row ?? null
+}
+
+/**
+ * The event row, locked until `tx` ends: whoever sets up or settles its payment meanwhile waits, so two requests
+ * for one ad cannot both find no open payment and each create one.
+ */
+export async function lockEventRow(tx: Transaction, eventID: number) {
+  const [row] = await tx.select().from(events).where(eq(events.eventID, eventID)).limit(1).for('update')
+  return row ?? null
+}
+
+/**
+ * Locks the event row of the payment with this intent until the transaction ends. Whoever changes a payment and its
+ * event takes the event's lock first, as the checkout's set-up does (`lockEventRow`), so two transactions never each
+ * hold a row the other waits for (a deadlock on PostgreSQL).
+ */
+export async function lockEventOfIntent(executor: Executor, paymentIntentId: string) {
+  const eventOfIntent = executor
+    .select({ eventID: payments.eventID })
+    .from(payments)
+    .where(eq(payments.payment_intent_id, paymentIntentId))
+  await executor
+    .select({ eventID: events.eventID })
+    .from(events)
+    .where(inArray(events.eventID, eventOfIntent))
+    .for('update')
+}
+
+export async function getPaymentByIntentId(
+  paymentIntentId: string,
+  executor: Executor = db,
+): Promise<Payment | null> {
+  const [row] = await executor
+    .select()
+    .from(payments)
+    .where(eq(payments.payment_intent_id, paymentIntentId))
+    .limit(1)
+  return row ?? null
+}
+
+/** The newest attempt for an event that has not been paid or refunded. */
+export async function getOpenPaymentForEvent(
+  eventID: number,
+  executor: Executor = db,
+): Promise<Payment | null> {
+  const [row] = await executor
+    .select()
+    .from(payments)
+    .where(and(eq(payments.eventID, eventID), notInArray(payments.payment_status, [...SETTLED])))
+    .orderBy(desc(payments.created_at), desc(payments.paymentID))
+    .limit(1)
+  return row ?? null
+}
+
+/** The payment that settled an event (paid, or paid and then refunded). */
+export async function getSettledPaymentForEvent(eventID: number): Promise<Payment | null> {
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.eventID, eventID), inArray(payments.payment_status, [...SETTLED])))
+    .orderBy(desc(payments.paid_at), desc(payments.paymentID))
+    .limit(1)
+  return row ?? null
+}
+
+export async function countPaymentsForEvent(eventID: number, executor: Executor = db) {
+  const [row] = await executor
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(payments)
+    .where(eq(payments.eventID, eventID))
+  return row?.n ?? 0
+}
+
+/** Every attempt for an event that has not been paid or refunded. */
+export async function listOpenPaymentsForEvent(eventID: number) {
+  return db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.eventID, eventID), notInArray(payments.payment_status, [...SETTLED])))
+}
+
+export interface NewPayment {
+  eventID: number
+  amountDueCents: number
+  currency: string
+  idempotencyKey: string
+  paymentIntentId: string
+  expiresAt: Date | null
+  metadata: Record<string, unknown>
+}
+
+/**
+ * Records a new attempt. Two set-ups racing for one event get the same intent from the provider (same idempotency
+ * key), so the second insert finds the first row instead of failing.
+ */
+export async function insertPayment(input: NewPayment, executor: Executor = db): Promise<Payment> {
+  const now = new Date()
+  const [inserted] = await executor
+    .insert(payments)
+    .values({
+      eventID: input.eventID,
+      totalCost: centsToDollars(input.amountDueCents),
+      currency: input.currency,
+      amount_due_cents: input.amountDueCents,
+      idempotency_key: input.idempotencyKey,
+      payment_intent_id: input.paymentIntentId,
+      payment_status: 'pending',
+      payment_expires_at: input.expiresAt,
+      metadata: input.metadata,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflictDoNothing()
+    .returning()
+  if (inserted) return inserted
+  const existing = await getPaymentByIntentId(input.paymentIntentId, executor)
+  if (existing) return existing
+  throw new Error(`A payment with idempotency key ${input.idempotencyKey} exists for another intent`)
+}
+
+export interface PaidDetails {
+  paymentIntentId: string
+  amountPaidCents: number
+  currency: string
+  paidAt: Date
+  chargeId: string | null
+  customerId: string | null
+  paymentMethodId: string | null
+  cardBrand: string | null
+  cardLast4: string | null
+  cardExpMonth: number | null
+  cardExpYear: number | null
+  receiptUrl: string | null
+  receiptEmail: string | null
+}
+
+export type MarkPaidResult =
+  | { outcome: 'paid'; payment: Payment }
+  | { outcome: 'already-paid'; payment: Payment }
+  | { outcome: 'amount-short'; payment: Payment }
+  | { outcome: 'not-found' }
+
+/**
+ * Marks an attempt paid and its event paid, in one transaction. The completion call and the webhook both land
+ * here, possibly at the same moment: the conditional UPDATE lets exactly one of them win (Postgres re-checks the
+ * WHERE after waiting for the other's row lock), so the paid fields are written once.
+ */
+export async function markPaymentPaid(details: PaidDetails, executor?: Executor): Promise<MarkPaidResult> {
+  if (!executor) return db.transaction((tx) => markPaymentPaid(details, tx))
+  await lockEventOfIntent(executor, details.paymentIntentId)
+  const [payment] = await executor
+    .update(payments)
+    .set({
+      payment_status: 'paid',
+      amount_paid_cents: details.amountPaidCents,
+      totalPaid: centsToDollars(details.amountPaidCents),
+      paid_at: details.paidAt,
+      datePaid: details.paidAt,
+      stripe_charge_id: details.chargeId,
+      stripe_customer_id: details.customerId,
+      payment_method_id: details.paymentMethodId,
+      card_brand: details.cardBrand,
+      card_last4: details.cardLast4,
+      card_exp_month: details.cardExpMonth,
+      card_exp_year: details.cardExpYear,
+      receipt_url: details.receiptUrl,
+      receipt_email: details.receiptEmail,
+      error_code: null,
+      error_message: null,
+      updated_at: new Date(),
+    })
+    .where(
+      and(
+        eq(payments.payment_intent_id, details.paymentIntentId),
+        notInArray(payments.payment_status, [...SETTLED]),
+        sql`${payments.amount_due_cents} <= ${details.amountPaidCents}`,
+        eq(payments.currency, details.currency),
+      ),
+    )
+    .returning()
+  if (payment) {
+    await executor
+      .update(events)
+      .set({ paymentStatus: 'paid', payment_intent_id: details.paymentIntentId })
+      .where(eq(events.eventID, payment.eventID))
+    return { outcome: 'paid', payment }
+  }
+  const [existing] = await executor
+    .select()
+    .from(payments)
+    .where(eq(payments.payment_intent_id, details.paymentIntentId))
+    .limit(1)
+  if (!existing) return { outcome: 'not-found' }
+  if ((SETTLED as readonly string[]).includes(existing.payment_status))
+    return { outcome: 'already-paid', payment: existing }
+  return { outcome: 'amount-short', payment: existing }
+}
+
+/** A declined or failed attempt; the event stays unpaid so the advertiser can try again. */
+export async function markPaymentFailed(
+  paymentIntentId: string,
+  error: { code: string | null; message: string },
+  executor: Executor = db,
+) {
+  const rows = await executor
+    .update(payments)
+    .set({
+      payment_status: 'failed',
+      error_code: error.code,
+      error_message: error.message,
+      updated_at: new Date(),
+    })
+    .where(
+      and(eq(payments.payment_intent_id, paymentIntentId), notInArray(payments.payment_status, [...SETTLED])),
+    )
+    .returning({ paymentID: payments.paymentID })
+  return rows.length > 0
+}
+
+/**
+ * Records a refund of `amountRefundedCents` in total. A full refund makes the payment and its event 'refunded'
+ * (once: a second report of the same refund changes nothing).
+ */
+export async function markPaymentRefunded(
+  paymentIntentId: string,
+  { amountRefundedCents, full, reason }: { amountRefundedCents: number; full: boolean; reason?: string },
+  executor?: Executor,
+): Promise<{ changed: boolean; payment: Payment | null }> {
+  if (!executor)
+    return db.transaction((tx) =>
+      markPaymentRefunded(paymentIntentId, { amountRefundedCents, full, reason }, tx),
+    )
+  await lockEventOfIntent(executor, paymentIntentId)
+  const [payment] = await executor
+    .update(payments)
+    .set({
+      amount_refunded_cents: sql`greatest(${payments.amount_refunded_cents}, ${amountRefundedCents})`,
+      ...(full ? { payment_status: 'refunded' } : {}),
+      ...(reason
+        ? {
+            metadata: sql`coalesce(${payments.metadata}, '{}'::jsonb) || jsonb_build_object('refundReason', ${reason}::text)`,
+          }
+        : {}),
+      updated_at: new Date(),
+    })
+    .where(
+      and(
+        eq(payments.payment_intent_id, paymentIntentId),
+        eq(payments.payment_status, 'paid'),
+        full ? undefined : sql`${payments.amount_refunded_cents} < ${amountRefundedCents}`,
+      ),
+    )
+    .returning()
+  if (payment && full) {
+    await executor
+      .update(events)
+      .set({ paymentStatus: 'refunded' })
+      .where(eq(events.eventID, payment.eventID))
+    // A refunded ad is no longer shown.
+    await announcePublicPagesChanged(executor)
+  }
+  if (payment) return { changed: true, payment }
+  const [existing] = await executor
+    .select()
+    .from(payments)
+    .where(eq(payments.payment_intent_id, paymentIntentId))
+    .limit(1)
+  return { changed: false, payment: existing ?? null }
+}

@@ -1,0 +1,158 @@
+/**
+ * What the subscribers' emails list: each saved search's matches are one query built from the calendar's own filter
+ * SQL (calendar-filter-sql.server.ts), and the reminders due tomorrow one query for a page of subscriptions.
+ */
+import { and, asc, desc, eq, gt, inArray, isNotNull, lte, or, sql, type SQL } from 'drizzle-orm'
+import { db } from '#db/client.server.ts'
+import { business, events, subscriptions, type Subscription } from '#db/schema.ts'
+import type { CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
+import {
+  filterConditions,
+  joinBusiness,
+  liveEventConditions,
+  showsInWindow,
+} from '#app/models/calendar/calendar-filter-sql.server.ts'
+import { UNSET_DATE } from '#app/constants.ts'
+
+/** At most this many events in one email. */
+export const EVENTS_PER_EMAIL = 20
+
+const listedColumns = {
+  eventID: events.eventID,
+  eventTitle: events.eventTitle,
+  eventDate: events.eventDate,
+  showAdOnDates: events.showAdOnDates,
+  businessName: business.businessName,
+  businessAddress: business.businessAddress,
+  businessCity: business.businessCity,
+  businessState: business.businessState,
+  businessZip: business.businessZip,
+}
+
+export type ListedEventRow = {
+  [K in keyof typeof listedColumns]: (typeof listedColumns)[K]['_']['data']
+}
+
+/** The live event's title, or null when it is not live. */
+export async function getLiveEventTitle(eventID: number, today: string) {
+  const [row] = await db
+    .select({ eventTitle: events.eventTitle })
+    .from(events)
+    .where(and(eq(events.eventID, eventID), ...liveEventConditions(today)))
+    .limit(1)
+  return row?.eventTitle ?? null
+}
+
+interface SearchWindow {
+  today: string
+  since: Date
+  until: Date
+  comingWeekTo?: string
+}
+
+/**
+ * The live events matching a saved search that are news (approved after `since` and up to `until`) and, with
+ * `comingWeekTo`, the others with a date from today to that day: one query, at most EVENTS_PER_EMAIL of each, the new
+ * ones first, then soonest first. Each part is ranked on its own, so a week of much news still lists what is on; the
+ * events and businesses are read only for the rows an email lists.
+ */
+function searchMatchesQuery(filters: CalendarFilters, { today, since, until, comingWeekTo }: SearchWindow) {
+  const fresh = and(gt(events.reviewedAt, since), lte(events.reviewedAt, until))!
+  // In the conditions as it is, so the index of approval times can answer it; ranked as true or false.
+  const isFresh = sql<boolean>`coalesce(${fresh}, false)`
+  const wanted: SQL = comingWeekTo
+    ? or(fresh, showsInWindow(events.eventID, { ...filters, from: today, to: comingWeekTo }))!
+    : fresh
+  const matching = joinBusiness(
+    db
+      .select({
+        id: sql<number>`${events.eventID}`.as('id'),
+        fresh: isFresh.as('fresh'),
+        first: sql<string>`${events.firstShowDate}`.as('first'),
+        rank: sql<number>`row_number() OVER (PARTITION BY ${isFresh} ORDER BY ${events.firstShowDate}, ${events.eventID})`.as(
+          'rank',
+        ),
+      })
+      .from(events)
+      .$dynamic(),
+    filters,
+  )
+    .where(and(...liveEventConditions(today), ...filterConditions(filters), wanted))
+    .as('matching')
+  const order = [desc(sql`fresh`), asc(sql`first`), asc(sql`id`)]
+  const listedRows = db
+    .select({ id: matching.id, fresh: matching.fresh, first: matching.first })
+    .from(matching)
+    .where(lte(matching.rank, EVENTS_PER_EMAIL))
+    .orderBy(...order)
+    .limit(2 * EVENTS_PER_EMAIL)
+    .as('listed')
+  return db
+    .select({ ...listedColumns, fresh: listedRows.fresh })
+    .from(listedRows)
+    .innerJoin(events, eq(events.eventID, listedRows.id))
+    .innerJoin(business, eq(business.businessID, events.businessID))
+    .orderBy(desc(listedRows.fresh), asc(listedRows.first), asc(listedRows.id))
+}
+
+/** What `searchMatchesQuery` finds, run once: a promise the digest job can share among subscribers (a query
+ * builder would run again at each `await`). */
+export async function searchMatches(
+  filters: CalendarFilters,
+  window: SearchWindow,
+): Promise<Array<ListedEventRow & { fresh: boolean }>> {
+  return searchMatchesQuery(filters, window)
+}
+
+/** A page of confirmed saved searches of these frequencies, by id after `afterId`. */
+export async function confirmedSearches(frequencies: string[], afterId: number, limit: number) {
+  return db
+    .select()
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.kind, 'search'),
+        inArray(subscriptions.frequency, frequencies),
+        isNotNull(subscriptions.confirmedAt),
+        gt(subscriptions.id, afterId),
+      ),
+    )
+    .orderBy(asc(subscriptions.id))
+    .limit(limit)
+}
+
+/**
+ * A page of confirmed reminders whose live event is on `tomorrow`: its own date, or (without one) one of its display
+ * dates. With the event, for the email.
+ */
+export async function remindersDue(
+  { today, tomorrow }: { today: string; tomorrow: string },
+  afterId: number,
+  limit: number,
+): Promise<Array<{ subscription: Subscription; event: ListedEventRow }>> {
+  return db
+    .select({ subscription: subscriptions, event: listedColumns })
+    .from(subscriptions)
+    .innerJoin(events, eq(events.eventID, subscriptions.eventId))
+    .innerJoin(business, eq(business.businessID, events.businessID))
+    .where(
+      and(
+        eq(subscriptions.kind, 'reminder'),
+        isNotNull(subscriptions.confirmedAt),
+        gt(subscriptions.id, afterId),
+        ...liveEventConditions(today),
+        or(
+          eq(events.eventDate, tomorrow),
+          and(eq(events.eventDate, UNSET_DATE), sql`${events.showAdOnDates} @> ARRAY[${tomorrow}]::date[]`),
+        ),
+      ),
+    )
+    .orderBy(asc(subscriptions.id))
+    .limit(limit)
+}
+
+/** Moves saved searches' marks past the ads they have been told about. */
+export async function markCovered(executor: Pick<typeof db, 'update'>, ids: number[], until: Date) {
+  if (ids.length === 0) return
+  await executor.update(subscriptions).set({ coveredUntil: until }).where(inArray(subscriptions.id, ids))
+}
