@@ -44,7 +44,12 @@ export const streamTimeout = 5000
 const renderCachedMarkup = createCachedMarkupRenderer()
 
 /** For server.js: the shared page cache answers before Remix runs, and sees the same moderation decisions. */
-export { forgetStoredPages, gzippedBody, keepPage, lookupPage } from '#app/services/calendar/page-cache.server.ts'
+export {
+  forgetStoredPages,
+  gzippedBody,
+  keepPage,
+  lookupPage,
+} from '#app/services/calendar/page-cache.server.ts'
 export { BODY_MAX_BYTES, MULTIPART_BODY_MAX_BYTES } from '#app/constants.ts'
 export { containsNul, NUL_MESSAGE } from '#app/models/platform/input-rules.ts'
 /** For server.js: which proxies may tell the client's address (validated with the rest of the environment). */

@@ -44,21 +44,92 @@ export const DEMO_EVENT_IDEAS: ReadonlyArray<{
   /** Some ads say their practical facts (the first copy of the idea only). */
   facts?: Partial<PracticalFacts>
 }> = [
-  { title: 'Friday Night Jazz Trio', description: 'Live jazz standards from the Maple Street Trio. Free entry, half-price house wine until 8 pm.', categories: ['Concert', 'Nightlife'], facts: { priceCents: 0, accessibilityFeatures: ['step_free', 'seating'], ageRange: 'all_ages' } },
-  { title: 'Pancake Breakfast Fundraiser', description: 'All-you-can-eat pancakes to raise money for the youth soccer league. Kids under 6 eat free.', categories: ['Fundraiser', 'Family', 'Food & Drink'] },
-  { title: 'Grand Opening: Patio Season', description: 'Our new riverside patio opens with a ribbon cutting, free lemonade and a local DJ.', categories: ['Grand Opening', 'Food & Drink'] },
-  { title: 'Taco Tuesday Special', description: 'Three street tacos and a drink for $9 all day. Vegetarian options available.', categories: ['Special', 'Food & Drink'] },
-  { title: 'Community Garden Workday', description: 'Bring gloves and help us plant the spring beds. Tools, coffee and donuts provided.', categories: ['Community'] },
-  { title: 'Open Mic Poetry Night', description: 'Sign up at the door for a five-minute slot. All ages welcome, supportive crowd guaranteed.', categories: ['Arts', 'Nightlife'] },
-  { title: 'Youth Basketball Clinic', description: 'Coaches from the high school team teach fundamentals to players aged 8 to 14.', categories: ['Sports', 'Family'] },
-  { title: 'Watercolor for Beginners', description: 'A two-hour class with all materials included. Leave with a framed landscape of your own.', categories: ['Arts'], facts: { priceCents: 4500, ticketUrl: 'https://tickets.example.com/watercolor' } },
-  { title: 'Family Movie on the Lawn', description: 'Bring a blanket for a family classic under the stars. Popcorn sold by the scouts.', categories: ['Family', 'Community'] },
-  { title: 'Craft Beer Tasting', description: 'Sample six seasonal brews from local breweries with cheese pairings. Must be 21 or older.', categories: ['Food & Drink', 'Nightlife'], facts: { priceCents: 2500, ageRange: '21+' } },
-  { title: 'Charity 5K Fun Run', description: 'Walk or run along the river trail to support the food pantry. Medals for every finisher.', categories: ['Sports', 'Fundraiser'] },
-  { title: 'Bluegrass Brunch', description: 'Banjos, biscuits and gravy every Sunday morning. Reservations recommended.', categories: ['Concert', 'Food & Drink'] },
-  { title: 'Senior Tech Help Desk', description: 'Volunteers help with phones, tablets and email. Free, no appointment needed.', categories: ['Community'], facts: { priceCents: 0, attendanceMode: 'mixed', onlineUrl: 'https://meet.example.com/tech-help', accessibilityFeatures: ['step_free', 'accessible_restroom', 'quiet_space'] } },
-  { title: 'Trivia Night Championship', description: 'Teams of up to six compete for the season trophy and a $100 gift card.', categories: ['Nightlife', 'Special'] },
-  { title: 'Holiday Craft Fair', description: 'Forty local makers selling candles, pottery, knitwear and gifts. Free admission.', categories: ['Arts', 'Community', 'Family'] },
+  {
+    title: 'Friday Night Jazz Trio',
+    description:
+      'Live jazz standards from the Maple Street Trio. Free entry, half-price house wine until 8 pm.',
+    categories: ['Concert', 'Nightlife'],
+    facts: { priceCents: 0, accessibilityFeatures: ['step_free', 'seating'], ageRange: 'all_ages' },
+  },
+  {
+    title: 'Pancake Breakfast Fundraiser',
+    description:
+      'All-you-can-eat pancakes to raise money for the youth soccer league. Kids under 6 eat free.',
+    categories: ['Fundraiser', 'Family', 'Food & Drink'],
+  },
+  {
+    title: 'Grand Opening: Patio Season',
+    description: 'Our new riverside patio opens with a ribbon cutting, free lemonade and a local DJ.',
+    categories: ['Grand Opening', 'Food & Drink'],
+  },
+  {
+    title: 'Taco Tuesday Special',
+    description: 'Three street tacos and a drink for $9 all day. Vegetarian options available.',
+    categories: ['Special', 'Food & Drink'],
+  },
+  {
+    title: 'Community Garden Workday',
+    description: 'Bring gloves and help us plant the spring beds. Tools, coffee and donuts provided.',
+    categories: ['Community'],
+  },
+  {
+    title: 'Open Mic Poetry Night',
+    description: 'Sign up at the door for a five-minute slot. All ages welcome, supportive crowd guaranteed.',
+    categories: ['Arts', 'Nightlife'],
+  },
+  {
+    title: 'Youth Basketball Clinic',
+    description: 'Coaches from the high school team teach fundamentals to players aged 8 to 14.',
+    categories: ['Sports', 'Family'],
+  },
+  {
+    title: 'Watercolor for Beginners',
+    description: 'A two-hour class with all materials included. Leave with a framed landscape of your own.',
+    categories: ['Arts'],
+    facts: { priceCents: 4500, ticketUrl: 'https://tickets.example.com/watercolor' },
+  },
+  {
+    title: 'Family Movie on the Lawn',
+    description: 'Bring a blanket for a family classic under the stars. Popcorn sold by the scouts.',
+    categories: ['Family', 'Community'],
+  },
+  {
+    title: 'Craft Beer Tasting',
+    description: 'Sample six seasonal brews from local breweries with cheese pairings. Must be 21 or older.',
+    categories: ['Food & Drink', 'Nightlife'],
+    facts: { priceCents: 2500, ageRange: '21+' },
+  },
+  {
+    title: 'Charity 5K Fun Run',
+    description: 'Walk or run along the river trail to support the food pantry. Medals for every finisher.',
+    categories: ['Sports', 'Fundraiser'],
+  },
+  {
+    title: 'Bluegrass Brunch',
+    description: 'Banjos, biscuits and gravy every Sunday morning. Reservations recommended.',
+    categories: ['Concert', 'Food & Drink'],
+  },
+  {
+    title: 'Senior Tech Help Desk',
+    description: 'Volunteers help with phones, tablets and email. Free, no appointment needed.',
+    categories: ['Community'],
+    facts: {
+      priceCents: 0,
+      attendanceMode: 'mixed',
+      onlineUrl: 'https://meet.example.com/tech-help',
+      accessibilityFeatures: ['step_free', 'accessible_restroom', 'quiet_space'],
+    },
+  },
+  {
+    title: 'Trivia Night Championship',
+    description: 'Teams of up to six compete for the season trophy and a $100 gift card.',
+    categories: ['Nightlife', 'Special'],
+  },
+  {
+    title: 'Holiday Craft Fair',
+    description: 'Forty local makers selling candles, pottery, knitwear and gifts. Free admission.',
+    categories: ['Arts', 'Community', 'Family'],
+  },
 ]
 
 export const DEMO_ZIPS = ['62701', '62702', '62703', '62704', '62707']

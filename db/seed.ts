@@ -60,7 +60,8 @@ async function seedEmptyDatabase(
 
   const owners = []
   for (const demo of DEMO_BUSINESSES) owners.push(await insertBusiness(db, demo))
-  for (const staff of DEMO_STAFF) await insertUser(db, { email: staff.email, fullName: staff.fullName, roles: [...staff.roles] })
+  for (const staff of DEMO_STAFF)
+    await insertUser(db, { email: staff.email, fullName: staff.fullName, roles: [...staff.roles] })
 
   const today = todayInZone(timeZone)
   const uploadDate = isoDateInZone(new Date(), timeZone)
@@ -106,7 +107,10 @@ async function seedEmptyDatabase(
     await putMedia(key, poster, 'image/webp')
     // The smaller copies an uploaded photo gets too, which the pages offer phones in srcset.
     for (const width of PHOTO_SRCSET_WIDTHS) {
-      const copy = await sharp(poster).resize({ width, withoutEnlargement: true }).webp({ quality: 78 }).toBuffer()
+      const copy = await sharp(poster)
+        .resize({ width, withoutEnlargement: true })
+        .webp({ quality: 78 })
+        .toBuffer()
       await putMedia(photoVariantKey(key, width), copy, 'image/webp')
     }
     const url = `/api/media/${key.slice(key.lastIndexOf('/') + 1)}`
@@ -130,7 +134,10 @@ async function seedEmptyDatabase(
         card_exp_month: 12,
         card_exp_year: 2030,
       })
-      await db.update(events).set({ payment_intent_id: `pi_demo_${eventID}` }).where(eqEvent(eventID))
+      await db
+        .update(events)
+        .set({ payment_intent_id: `pi_demo_${eventID}` })
+        .where(eqEvent(eventID))
     }
     created.push({ eventID, businessID: owner.businessID })
   }

@@ -1,4 +1,7 @@
-import { checkSubscriptionForm, SUBSCRIPTION_EMAIL_MAX } from '#app/models/subscriptions/subscription-rules.ts'
+import {
+  checkSubscriptionForm,
+  SUBSCRIPTION_EMAIL_MAX,
+} from '#app/models/subscriptions/subscription-rules.ts'
 import { inputClass, secondaryButtonClass } from './account-ui.tsx'
 import { useCheckedForm, type FormReply } from './checked-form.tsx'
 import { FormField } from './form-field.tsx'

@@ -40,13 +40,24 @@ export default function DemoPage() {
     e.preventDefault()
     setBusy(true)
     try {
-      const res = await fetch('/api/business-event', { method: 'POST', body: new FormData(e.currentTarget), credentials: 'include' })
+      const res = await fetch('/api/business-event', {
+        method: 'POST',
+        body: new FormData(e.currentTarget),
+        credentials: 'include',
+      })
       const body = (await res.json().catch(() => null)) as { eventID?: number; message?: string } | null
       if (res.ok && body?.eventID) {
-        toast({ title: 'Event created', description: `${body.message ?? 'Event created'} (event #${body.eventID})` })
+        toast({
+          title: 'Event created',
+          description: `${body.message ?? 'Event created'} (event #${body.eventID})`,
+        })
         e.currentTarget?.reset()
       } else {
-        toast({ title: 'Error', description: body?.message ? `Error: ${body.message}` : FAILED, variant: 'destructive' })
+        toast({
+          title: 'Error',
+          description: body?.message ? `Error: ${body.message}` : FAILED,
+          variant: 'destructive',
+        })
       }
     } catch {
       toast({ title: 'Error', description: FAILED, variant: 'destructive' })
@@ -59,7 +70,9 @@ export default function DemoPage() {
   return (
     <main className="mx-auto max-w-xl px-4 py-8">
       <h1 className="text-3xl font-bold">Business Event Creation Card</h1>
-      <p className="mt-1 text-slate-600">A quick way to create an event for {business.businessName}; it shows today.</p>
+      <p className="mt-1 text-slate-600">
+        A quick way to create an event for {business.businessName}; it shows today.
+      </p>
       {actionData?.message ? (
         <p role="alert" className="mt-4 rounded-md bg-red-50 px-3 py-2 text-red-800">
           {actionData.message}
@@ -79,20 +92,37 @@ export default function DemoPage() {
             <label htmlFor={name} className="block font-medium">
               {label}
             </label>
-            <input id={name} name={name} type={type} required={required} className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
+            <input
+              id={name}
+              name={name}
+              type={type}
+              required={required}
+              className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
+            />
           </div>
         ))}
         <div>
           <label htmlFor="eventDescription" className="block font-medium">
             Description
           </label>
-          <textarea id="eventDescription" name="eventDescription" required maxLength={500} rows={4} className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
+          <textarea
+            id="eventDescription"
+            name="eventDescription"
+            required
+            maxLength={500}
+            rows={4}
+            className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
+          />
         </div>
         <div>
           <label htmlFor="eventCategory" className="block font-medium">
             Category
           </label>
-          <select id="eventCategory" name="eventCategory" className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2">
+          <select
+            id="eventCategory"
+            name="eventCategory"
+            className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
+          >
             {categories.map((c) => (
               <option key={c}>{c}</option>
             ))}
@@ -110,7 +140,11 @@ export default function DemoPage() {
           </label>
           <input id="video" name="video" type="file" accept="video/*" className="mt-1 block text-sm" />
         </div>
-        <button type="submit" disabled={pending} className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={pending}
+          className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white disabled:opacity-60"
+        >
           {pending ? 'Creating...' : 'Create Event'}
         </button>
       </Form>

@@ -8,7 +8,10 @@ import { PHOTO_MAX_BYTES, VIDEO_MAX_BYTES } from '#app/constants.ts'
 import { listEventsForBusiness } from '#app/models/ads/event.server.ts'
 import { requireBusiness } from '#app/services/accounts/auth.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
-import { handleStorageTestUpload, storageUploadErrorFields } from '#app/services/media/media-test-upload.server.ts'
+import {
+  handleStorageTestUpload,
+  storageUploadErrorFields,
+} from '#app/services/media/media-test-upload.server.ts'
 import { PHOTO_SIZE_MESSAGE, PHOTO_TYPE_MESSAGE } from '#app/utils/media-types.ts'
 
 export const meta: MetaFunction = () => [{ title: 'Media upload test · EventShout' }]
@@ -50,7 +53,13 @@ function checkTestFile(kind: 'photo' | 'video', file: { type: string; size: numb
   return null
 }
 
-function UploadBox({ kind, events }: { kind: 'photo' | 'video'; events: Array<{ eventID: number; eventTitle: string }> }) {
+function UploadBox({
+  kind,
+  events,
+}: {
+  kind: 'photo' | 'video'
+  events: Array<{ eventID: number; eventTitle: string }>
+}) {
   const field = kind === 'photo' ? 'image' : 'video'
   const [message, setMessage] = useState<string | null>(null)
   const [publicUrl, setPublicUrl] = useState<string | null>(null)
@@ -66,8 +75,15 @@ function UploadBox({ kind, events }: { kind: 'photo' | 'video'; events: Array<{ 
     e.preventDefault()
     const endpoint = kind === 'photo' ? '/api/file-storage/upload-image' : '/api/file-storage/upload-video'
     try {
-      const res = await fetch(endpoint, { method: 'POST', body: new FormData(e.currentTarget), credentials: 'include' })
-      const body = (await res.json().catch(() => null)) as { publicUrl?: string | null; error?: string | null } | null
+      const res = await fetch(endpoint, {
+        method: 'POST',
+        body: new FormData(e.currentTarget),
+        credentials: 'include',
+      })
+      const body = (await res.json().catch(() => null)) as {
+        publicUrl?: string | null
+        error?: string | null
+      } | null
       if (res.ok && body?.publicUrl) {
         setPublicUrl(body.publicUrl)
         setMessage(null)
@@ -83,16 +99,31 @@ function UploadBox({ kind, events }: { kind: 'photo' | 'video'; events: Array<{ 
 
   const label = kind === 'photo' ? 'Image' : 'Video'
   return (
-    <Form method="post" action={`?kind=${kind}`} encType="multipart/form-data" onSubmit={onSubmit} className="grid gap-3 rounded-xl border border-slate-200 p-5">
+    <Form
+      method="post"
+      action={`?kind=${kind}`}
+      encType="multipart/form-data"
+      onSubmit={onSubmit}
+      className="grid gap-3 rounded-xl border border-slate-200 p-5"
+    >
       <h2 className="text-xl font-semibold">{label} upload</h2>
       <p className="text-sm text-slate-600">
-        Stored as <code>{kind === 'photo' ? 'images' : 'videos'}/yyyy-mm/yyyy-mm-dd_eventID.{kind === 'photo' ? 'webp' : 'mp4'}</code>
+        Stored as{' '}
+        <code>
+          {kind === 'photo' ? 'images' : 'videos'}/yyyy-mm/yyyy-mm-dd_eventID.
+          {kind === 'photo' ? 'webp' : 'mp4'}
+        </code>
       </p>
       <div>
         <label htmlFor={`${kind}-event`} className="block text-sm font-medium">
           Event
         </label>
-        <select id={`${kind}-event`} name="eventID" required className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2">
+        <select
+          id={`${kind}-event`}
+          name="eventID"
+          required
+          className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
+        >
           {events.map((e) => (
             <option key={e.eventID} value={e.eventID}>
               #{e.eventID} {e.eventTitle}
@@ -105,7 +136,15 @@ function UploadBox({ kind, events }: { kind: 'photo' | 'video'; events: Array<{ 
         <label htmlFor={`${kind}-file`} className="block text-sm font-medium">
           {label} file
         </label>
-        <input id={`${kind}-file`} name={field} type="file" required accept={kind === 'photo' ? 'image/*' : 'video/*'} onChange={onFile} className="mt-1 block text-sm" />
+        <input
+          id={`${kind}-file`}
+          name={field}
+          type="file"
+          required
+          accept={kind === 'photo' ? 'image/*' : 'video/*'}
+          onChange={onFile}
+          className="mt-1 block text-sm"
+        />
       </div>
       {message ? (
         <p role="alert" className="text-sm text-red-700">
@@ -114,10 +153,17 @@ function UploadBox({ kind, events }: { kind: 'photo' | 'video'; events: Array<{ 
       ) : null}
       {publicUrl ? (
         <p className="text-sm">
-          Uploaded: <a href={publicUrl} className="text-brand-700 underline">{publicUrl}</a>
+          Uploaded:{' '}
+          <a href={publicUrl} className="text-brand-700 underline">
+            {publicUrl}
+          </a>
         </p>
       ) : null}
-      <button type="submit" disabled={events.length === 0} className="justify-self-start rounded-md bg-brand-600 px-4 py-2 font-semibold text-white disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={events.length === 0}
+        className="justify-self-start rounded-md bg-brand-600 px-4 py-2 font-semibold text-white disabled:opacity-60"
+      >
         Upload {label.toLowerCase()}
       </button>
     </Form>
@@ -136,7 +182,16 @@ export default function FileStorageTestPage() {
       {events.length === 0 ? <p className="mt-4">Create an event first to test uploads.</p> : null}
       {result ? (
         <p role={result.error ? 'alert' : 'status'} className="mt-4 rounded-md bg-slate-50 px-3 py-2">
-          {result.error ? result.error : <>Uploaded: <a href={result.publicUrl ?? '#'} className="text-brand-700 underline">{result.publicUrl}</a></>}
+          {result.error ? (
+            result.error
+          ) : (
+            <>
+              Uploaded:{' '}
+              <a href={result.publicUrl ?? '#'} className="text-brand-700 underline">
+                {result.publicUrl}
+              </a>
+            </>
+          )}
         </p>
       ) : null}
       <div className="mt-6 grid gap-6 md:grid-cols-2">

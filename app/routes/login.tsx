@@ -39,9 +39,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { result, submission, email, redirectTo } = await signInBusinessForm(request).catch((error: unknown) => {
-    throw errorResponse(error, { request })
-  })
+  const { result, submission, email, redirectTo } = await signInBusinessForm(request).catch(
+    (error: unknown) => {
+      throw errorResponse(error, { request })
+    },
+  )
   if (!result.business) {
     return errorResponse(result.refusal, {
       request,

@@ -124,12 +124,16 @@ describe('/admin/outbox', () => {
 })
 
 describe('/admin/outbox in the built app', () => {
-  test('a message opens on its own page (the list does not stand in for it)', async () => {
-    const request = await builtRequestHandler()
-    const id = await queue(7)
-    await queue(8)
-    const html = await (await request(`/admin/outbox/${id}`, { headers: { Cookie: adminCookie } })).text()
-    expect(html).toContain('Text body 7')
-    expect(html).not.toContain('Subject 8')
-  }, BUILD_TIMEOUT_MS)
+  test(
+    'a message opens on its own page (the list does not stand in for it)',
+    async () => {
+      const request = await builtRequestHandler()
+      const id = await queue(7)
+      await queue(8)
+      const html = await (await request(`/admin/outbox/${id}`, { headers: { Cookie: adminCookie } })).text()
+      expect(html).toContain('Text body 7')
+      expect(html).not.toContain('Subject 8')
+    },
+    BUILD_TIMEOUT_MS,
+  )
 })

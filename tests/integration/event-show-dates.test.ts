@@ -4,7 +4,11 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { EMPTY_CALENDAR_FILTERS } from '#app/models/calendar/calendar-filters.ts'
 import { insertEvent, updateSubmittedEvent, type NewEventData } from '#app/models/ads/event.server.ts'
 import { reviewEvent } from '#app/services/moderation/moderation.server.ts'
-import { countLiveEvents, listingStrategy, listLiveEvents } from '#app/models/calendar/calendar-listing.server.ts'
+import {
+  countLiveEvents,
+  listingStrategy,
+  listLiveEvents,
+} from '#app/models/calendar/calendar-listing.server.ts'
 import { listEventsByDay } from '#app/models/calendar/calendar-month-grid.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { eventShowDates as showDatesOfEvent } from '#app/models/ads/event-dates.ts'

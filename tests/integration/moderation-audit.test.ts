@@ -37,7 +37,12 @@ describe('every review decision enters the trail with who, when, what and why', 
     expect((await decide(sentBack.eventID, 'request_changes', 'Add the start time')).status).toBe(302)
     expect((await decide(rejected.eventID, 'reject', 'Misleading =cmd|"/c calc"')).status).toBe(302)
 
-    const who = { actorUserId: admin.id, actorEmail: admin.email, businessID: owner.businessID, revision: false }
+    const who = {
+      actorUserId: admin.id,
+      actorEmail: admin.email,
+      businessID: owner.businessID,
+      revision: false,
+    }
     expect(await auditRowsOf(approved.eventID)).toEqual([
       expect.objectContaining({ ...who, action: 'approve', reason: '', occurredAt: expect.any(Date) }),
     ])
@@ -78,7 +83,10 @@ describe("the ad's admin page", () => {
       headers: { Cookie: adminCookie },
     })
     expect(res.status).toBe(200)
-    const page = (await res.json()) as { event: { eventTitle: string }; trail: Array<Record<string, unknown>> }
+    const page = (await res.json()) as {
+      event: { eventTitle: string }
+      trail: Array<Record<string, unknown>>
+    }
     expect(page.event.eventTitle).toBe('Trail Ad')
     expect(page.trail).toEqual([
       expect.objectContaining({ who: admin.email, what: 'Changes requested', reason: 'Blurry photo' }),
@@ -144,7 +152,11 @@ describe('GET /admin/audit.csv', () => {
 test('the model records the platform’s own decisions without an actor', async () => {
   const event = await paidAdAwaitingReview(owner)
   await db.transaction((tx) =>
-    recordModerationDecision(tx, { action: 'auto_approve', eventID: event.eventID, businessID: owner.businessID }),
+    recordModerationDecision(tx, {
+      action: 'auto_approve',
+      eventID: event.eventID,
+      businessID: owner.businessID,
+    }),
   )
   expect(await auditRowsOf(event.eventID)).toEqual([
     expect.objectContaining({ action: 'auto_approve', actorUserId: null, actorEmail: '' }),

@@ -11,7 +11,11 @@ import { getEventPaymentData } from '#app/services/payments/payment-data.server.
 import { mediaKey, mediaUrlFromKey } from '#app/utils/media-types.ts'
 import { putStored, storedExists } from '#tests/support/media-storage.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
-import { CARD_MESSAGES, checkTestCard, testProvider } from '#app/services/payments/payment-providers.server.ts'
+import {
+  CARD_MESSAGES,
+  checkTestCard,
+  testProvider,
+} from '#app/services/payments/payment-providers.server.ts'
 import { refundEventPayment } from '#app/services/payments/payment-refunds.server.ts'
 import { sessionStorage } from '#app/services/accounts/session.server.ts'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'

@@ -1,7 +1,11 @@
 import ical from 'node-ical'
 import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { normalizeCalendarFilters } from '#app/models/calendar/calendar-filters.ts'
-import { countLiveEvents, listLiveEvents, type ListingStrategy } from '#app/models/calendar/calendar-listing.server.ts'
+import {
+  countLiveEvents,
+  listLiveEvents,
+  type ListingStrategy,
+} from '#app/models/calendar/calendar-listing.server.ts'
 import { listEventsByDay } from '#app/models/calendar/calendar-month-grid.server.ts'
 import type { EventTileData } from '#app/models/ads/event-tile.ts'
 import { invalidateLiveEvents } from '#app/models/calendar/live-events-cache.server.ts'

@@ -340,14 +340,12 @@ describe('the list page', () => {
 
   test('more than 50 matches are paginated; a page past the end shows the last page', async () => {
     const tag = `P${Date.now().toString(36)}`
-    await db
-      .insert(ptdisease)
-      .values(
-        Array.from({ length: 61 }, (_, i) => ({
-          mrn: `${tag}-${String(i).padStart(3, '0')}`,
-          disease: 'Paged',
-        })),
-      )
+    await db.insert(ptdisease).values(
+      Array.from({ length: 61 }, (_, i) => ({
+        mrn: `${tag}-${String(i).padStart(3, '0')}`,
+        disease: 'Paged',
+      })),
+    )
     type Page = { records: PtDisease[]; total: number; page: number; pageCount: number }
     const one = await loaderData<Page>(await get(listPage.loader!, `/patient-diseases?search=${tag}`))
     expect(one).toMatchObject({ total: 61, page: 1, pageCount: 2 })

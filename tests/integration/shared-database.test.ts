@@ -7,7 +7,10 @@ import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { getJobRun, runJobOnce } from '#app/models/platform/job-runs.server.ts'
 import { cachedLiveEvents, liveEventsGeneration } from '#app/models/calendar/live-events-cache.server.ts'
-import { announcePublicPagesChanged, PUBLIC_PAGES_CHANNEL } from '#app/models/calendar/public-pages-changes.server.ts'
+import {
+  announcePublicPagesChanged,
+  PUBLIC_PAGES_CHANNEL,
+} from '#app/models/calendar/public-pages-changes.server.ts'
 import {
   getDatabaseHandle,
   migrateServerDatabase,

@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest'
-import { externalUrl, formatDatesLine, formatPhone, formatShortDate, mediaSrc, videoTypeFromUrl } from '#app/utils/format.ts'
+import {
+  externalUrl,
+  formatDatesLine,
+  formatPhone,
+  formatShortDate,
+  mediaSrc,
+  videoTypeFromUrl,
+} from '#app/utils/format.ts'
 import { parseId } from '#app/models/platform/input-rules.ts'
 
 describe('formatPhone', () => {

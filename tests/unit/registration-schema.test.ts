@@ -260,7 +260,8 @@ describe('the browser’s registration check agrees with the server’s schema',
     const values = lengths.filter((n) => n >= 0).flatMap((n) => [x(n), `  ${x(n)}  `])
     if (field === 'businessEmail')
       values.push('owner@bluedoor.example', 'not-an-email', ' Owner@Bluedoor.Example ', `${x(140)}@a.example`)
-    if (URL_FIELDS.includes(field as (typeof URL_FIELDS)[number])) values.push('example.com', 'https://a.example')
+    if (URL_FIELDS.includes(field as (typeof URL_FIELDS)[number]))
+      values.push('example.com', 'https://a.example')
     return values
   }
 
@@ -276,6 +277,8 @@ describe('the browser’s registration check agrees with the server’s schema',
   test('different passwords are caught in the browser as on the server', () => {
     const input = { ...(valid as Record<string, string>), verifyPassword: 'secret2' }
     expect(registrationFieldProblem('verifyPassword', input)).toBe(errorsFor(input).verifyPassword?.[0])
-    expect(registrationFieldProblem('verifyPassword', { ...input, verifyPassword: ' secret1 ' })).toBeUndefined()
+    expect(
+      registrationFieldProblem('verifyPassword', { ...input, verifyPassword: ' secret1 ' }),
+    ).toBeUndefined()
   })
 })

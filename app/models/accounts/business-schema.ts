@@ -91,7 +91,11 @@ export type Registration = z.output<typeof registrationSchema>
  * in their order, on the field they concern.
  */
 export const signInFormSchema = z
-  .object({ email: z.string().default(''), password: z.string().default(''), redirectTo: z.string().optional() })
+  .object({
+    email: z.string().default(''),
+    password: z.string().default(''),
+    redirectTo: z.string().optional(),
+  })
   .superRefine((value, ctx) => {
     const problem = checkSignIn(value)
     if (problem) ctx.addIssue({ code: 'custom', path: [problem.field], message: problem.description })

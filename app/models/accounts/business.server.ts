@@ -128,7 +128,9 @@ export async function createBusiness(
     })
   } catch (error) {
     if (isUniqueViolation(error)) {
-      throw new AppError(DUPLICATE_EMAIL_MESSAGE, 409, { fieldErrors: { businessEmail: [DUPLICATE_EMAIL_MESSAGE] } })
+      throw new AppError(DUPLICATE_EMAIL_MESSAGE, 409, {
+        fieldErrors: { businessEmail: [DUPLICATE_EMAIL_MESSAGE] },
+      })
     }
     throw error
   }

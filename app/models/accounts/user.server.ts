@@ -90,7 +90,6 @@ export async function linkUserToBusiness(userId: string, businessID: number) {
   await db.update(users).set({ businessID, updatedAt: new Date() }).where(eq(users.id, userId))
 }
 
-
 export interface RoleChange {
   user: User
   /** The user did not exist and was created. */
@@ -114,7 +113,9 @@ export async function setUserRole(
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
     throw new AppError(`"${rawEmail}" is not an email address`, 400, { code: 'usage' })
   if (!isStaffRole(role))
-    throw new AppError(`Unknown role "${role}". Known roles: ${STAFF_ROLES.join(', ')}`, 400, { code: 'usage' })
+    throw new AppError(`Unknown role "${role}". Known roles: ${STAFF_ROLES.join(', ')}`, 400, {
+      code: 'usage',
+    })
   return db.transaction(async (tx) => {
     const [existing] = await tx.select().from(users).where(eq(users.email, email)).for('update').limit(1)
     if (!existing) {

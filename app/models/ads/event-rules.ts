@@ -10,7 +10,11 @@ import {
   UNSET_DATE,
 } from '#app/constants.ts'
 import { addDaysIso, isValidIsoDate } from '#app/utils/time.ts'
-import { FACT_FIELD_NAMES, practicalFactProblems, type PracticalFactFields } from '#app/models/ads/practical-facts.ts'
+import {
+  FACT_FIELD_NAMES,
+  practicalFactProblems,
+  type PracticalFactFields,
+} from '#app/models/ads/practical-facts.ts'
 import { INVALID_EMAIL_MESSAGE, isSignInEmail } from '#app/models/accounts/sign-in-rules.ts'
 
 interface TextRule {

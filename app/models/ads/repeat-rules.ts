@@ -3,7 +3,12 @@
  * the same fields when the form is posted without JavaScript. Both read them here, so they agree.
  */
 import { MAX_DISPLAY_DATES } from '#app/constants.ts'
-import { expandRepeatRule, mergeDates, type RepeatRule, type WeekdayOfMonth } from '#app/utils/repeat-dates.ts'
+import {
+  expandRepeatRule,
+  mergeDates,
+  type RepeatRule,
+  type WeekdayOfMonth,
+} from '#app/utils/repeat-dates.ts'
 import { isValidIsoDate } from '#app/utils/time.ts'
 import { INVALID_DATE_MESSAGE, lastBookableDate, MAX_DATES_MESSAGE } from '#app/models/ads/event-rules.ts'
 

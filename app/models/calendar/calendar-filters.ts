@@ -1,7 +1,11 @@
 import { OPEN_ENDED_DATE_LIMIT } from '#app/constants.ts'
 import { isValidIsoDate } from '#app/utils/time.ts'
 import { formatShortDate } from '#app/utils/format.ts'
-import { ACCESSIBILITY_FEATURES, ACCESSIBILITY_LABELS, type AccessibilityFeature } from '#app/models/ads/practical-facts.ts'
+import {
+  ACCESSIBILITY_FEATURES,
+  ACCESSIBILITY_LABELS,
+  type AccessibilityFeature,
+} from '#app/models/ads/practical-facts.ts'
 
 /** The calendar's filters (spec §5), as the query string carries them and the listing query reads them. */
 export interface CalendarFilters {

@@ -6,7 +6,12 @@ import { and, asc, count, eq, gte, lte, or, sql, type SQLWrapper } from 'drizzle
 import { UNSET_DATE } from '#app/constants.ts'
 import { db } from '#db/client.server.ts'
 import { business, eventShowDates, events, liveEventTexts, showDateCounts } from '#db/schema.ts'
-import { dateWindow, EMPTY_CALENDAR_FILTERS, listingStart, type CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
+import {
+  dateWindow,
+  EMPTY_CALENDAR_FILTERS,
+  listingStart,
+  type CalendarFilters,
+} from '#app/models/calendar/calendar-filters.ts'
 import {
   distanceMiles,
   eventFilterConditions,

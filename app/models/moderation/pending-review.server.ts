@@ -8,10 +8,17 @@ import type { ReviewInput } from '#app/models/moderation/moderation-schema.ts'
 import { CHANGES_REQUESTED } from '#app/models/ads/event-status.ts'
 import { businessPublicColumns } from '#app/models/ads/event.server.ts'
 import { recordModerationDecision } from '#app/models/moderation/moderation-audit.server.ts'
-import { enqueueAdApprovedEmail, enqueueChangesRequestedEmail } from '#app/models/mail/notifications.server.ts'
+import {
+  enqueueAdApprovedEmail,
+  enqueueChangesRequestedEmail,
+} from '#app/models/mail/notifications.server.ts'
 import { announcePublicPagesChanged } from '#app/models/calendar/public-pages-changes.server.ts'
 
-export { reviewSchema, type PendingEvent, type ReviewInput } from '#app/models/moderation/moderation-schema.ts'
+export {
+  reviewSchema,
+  type PendingEvent,
+  type ReviewInput,
+} from '#app/models/moderation/moderation-schema.ts'
 
 /** The instants [start, end) of a calendar day in `timeZone` (23 or 25 hours long on DST changes). */
 export function zonedDayRange(isoDate: string, timeZone: string): { start: Date; end: Date } {

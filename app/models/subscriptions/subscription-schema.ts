@@ -1,7 +1,12 @@
 import '#app/zod-config.ts'
 import { z } from 'zod'
 import { parseId } from '#app/models/platform/input-rules.ts'
-import { emailProblem, normalEmail, SEARCH_FREQUENCIES, SUBSCRIPTION_TEXT } from '#app/models/subscriptions/subscription-rules.ts'
+import {
+  emailProblem,
+  normalEmail,
+  SEARCH_FREQUENCIES,
+  SUBSCRIPTION_TEXT,
+} from '#app/models/subscriptions/subscription-rules.ts'
 
 const emailField = z
   .string({ error: SUBSCRIPTION_TEXT.emailRequired })

@@ -2,7 +2,11 @@ import { Authenticator } from 'remix-auth'
 import { FormStrategy } from 'remix-auth-form'
 import type { z } from 'zod'
 import { signInFormSchema } from '#app/models/accounts/business-schema.ts'
-import { INVALID_CREDENTIALS_MESSAGE, parseSignIn, type SignInProblem } from '#app/models/accounts/sign-in-rules.ts'
+import {
+  INVALID_CREDENTIALS_MESSAGE,
+  parseSignIn,
+  type SignInProblem,
+} from '#app/models/accounts/sign-in-rules.ts'
 import { toSessionCopy, verifyBusinessCredentials } from '#app/models/accounts/business.server.ts'
 import type { BusinessSessionCopy } from './auth.server.ts'
 import { AppError } from '#app/utils/app-error.ts'

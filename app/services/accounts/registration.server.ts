@@ -1,11 +1,7 @@
 import { z } from 'zod'
 import { registrationSchema, type Registration } from '#app/models/accounts/business-schema.ts'
 import { DUPLICATE_EMAIL_MESSAGE } from '#app/models/accounts/registration-rules.ts'
-import {
-  businessEmailTaken,
-  createBusiness,
-  toSessionCopy,
-} from '#app/models/accounts/business.server.ts'
+import { businessEmailTaken, createBusiness, toSessionCopy } from '#app/models/accounts/business.server.ts'
 import type { Business } from '#db/schema.ts'
 import { getEnv } from '../platform/env.server.ts'
 import { parseFormSubmission } from '../http/form-submission.server.ts'
@@ -81,7 +77,10 @@ export async function parseRegistrationJson(body: unknown): Promise<Registration
   const result = await serverRegistrationSchema.safeParseAsync(body ?? {})
   if (result.success) return result.data
   const { fieldErrors, formErrors } = z.flattenError(result.error)
-  throw registrationRefused({ ...fieldErrors, ...(formErrors.length ? { '': formErrors } : {}) } as FieldErrors)
+  throw registrationRefused({
+    ...fieldErrors,
+    ...(formErrors.length ? { '': formErrors } : {}),
+  } as FieldErrors)
 }
 
 /** Form posts outside the page (form-encoded API calls): the same as JSON. */

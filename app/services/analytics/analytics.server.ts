@@ -5,7 +5,11 @@ import {
   parseAnalyticsRange,
   type DateRange,
 } from '#app/models/analytics/analytics-range.ts'
-import { dailyStatsForBusiness, dailyStatsForEvent, type DailyStats } from '#app/models/analytics/daily-stats.server.ts'
+import {
+  dailyStatsForBusiness,
+  dailyStatsForEvent,
+  type DailyStats,
+} from '#app/models/analytics/daily-stats.server.ts'
 import { getEventForOwnerPage } from '#app/models/ads/event.server.ts'
 import { eventStatusLabel, ownerEditKind } from '#app/models/ads/event-status.ts'
 import { latestRevisions, ownerReviewNotice } from '#app/models/ads/event-revision.server.ts'
@@ -47,7 +51,6 @@ export async function adDailyFigures(eventID: number, range: DateRange): Promise
 export function adPageRange(query: URLSearchParams): DateRange {
   return analyticsRangeOrThisMonth(query, platformToday())
 }
-
 
 function csvField(value: string | number) {
   const text = String(value)

@@ -77,7 +77,9 @@ export class ViewCounter {
 
   /** Views counted and not yet written. */
   pendingViews(): ViewIncrement[] {
-    return [...this.pending].flatMap(([day, ads]) => [...ads].map(([eventID, views]) => ({ eventID, day, views })))
+    return [...this.pending].flatMap(([day, ads]) =>
+      [...ads].map(([eventID, views]) => ({ eventID, day, views })),
+    )
   }
 
   /** How many views are counted and not yet written (for the metrics). */

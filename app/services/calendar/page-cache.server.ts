@@ -1,6 +1,9 @@
 import { gzipSync } from 'node:zlib'
 import type { HeadersFunction } from '@remix-run/node'
-import { LIVE_EVENTS_CACHE_TTL_MS, liveEventsGeneration } from '#app/models/calendar/live-events-cache.server.ts'
+import {
+  LIVE_EVENTS_CACHE_TTL_MS,
+  liveEventsGeneration,
+} from '#app/models/calendar/live-events-cache.server.ts'
 import { pageCacheHits, pageCacheMisses } from '../platform/metrics.server.ts'
 import { createNonce } from '../http/security.server.ts'
 import { viewCounter } from '../analytics/view-counter.server.ts'

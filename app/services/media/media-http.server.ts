@@ -6,7 +6,12 @@ import { createReadableStreamFromReadable } from '@remix-run/node'
 import { getEventMediaAudience } from '#app/models/ads/event.server.ts'
 import { parseId } from '#app/models/platform/input-rules.ts'
 import { isLive } from '#app/models/ads/event-status.ts'
-import { MEDIA_SAMPLE_DATE, mediaFileName, parseMediaFileName, type MediaName } from '#app/utils/media-types.ts'
+import {
+  MEDIA_SAMPLE_DATE,
+  mediaFileName,
+  parseMediaFileName,
+  type MediaName,
+} from '#app/utils/media-types.ts'
 import { getBusiness, hasRole } from '../accounts/auth.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { errorResponse } from '../http/http.server.ts'
@@ -19,7 +24,9 @@ const PRIVATE_MEDIA_CACHE = 'private, no-store'
 
 /** The same answer for a file that does not exist and one the viewer may not see, so neither is revealed. */
 function mediaNotFound() {
-  return errorResponse(new AppError('Media not found', 404), { headers: { 'Cache-Control': PRIVATE_MEDIA_CACHE } })
+  return errorResponse(new AppError('Media not found', 404), {
+    headers: { 'Cache-Control': PRIVATE_MEDIA_CACHE },
+  })
 }
 
 /**

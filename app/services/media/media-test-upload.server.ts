@@ -13,7 +13,10 @@ export function storageUploadErrorFields(error: AppError) {
 }
 
 /** How the upload calls answer a refusal: the spec's shape, without per-field messages. */
-export const STORAGE_UPLOAD_ERROR_OPTIONS = { fields: storageUploadErrorFields, omitFieldErrors: true } as const
+export const STORAGE_UPLOAD_ERROR_OPTIONS = {
+  fields: storageUploadErrorFields,
+  omitFieldErrors: true,
+} as const
 export const TEST_UPLOAD_ERROR_OPTIONS = { omitFieldErrors: true } as const
 
 /** The signed-in business posting an upload; anything else is refused, its body discarded so the answer arrives. */

@@ -1,4 +1,7 @@
-import { confirmAutoApprovalCheck, listAutoApprovalChecks } from '#app/models/moderation/auto-approval-check.server.ts'
+import {
+  confirmAutoApprovalCheck,
+  listAutoApprovalChecks,
+} from '#app/models/moderation/auto-approval-check.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { autoApprovalChecksDecided } from '../platform/metrics.server.ts'
 import { takeDown } from './reports.server.ts'

@@ -1,6 +1,10 @@
 import { adsWithOpenReports } from '#app/models/moderation/ad-report.server.ts'
 import { runJobOnce } from '#app/models/platform/job-runs.server.ts'
-import { adsWaitingSince, enqueueToAdministrators, queueHealth } from '#app/models/moderation/decision-times.server.ts'
+import {
+  adsWaitingSince,
+  enqueueToAdministrators,
+  queueHealth,
+} from '#app/models/moderation/decision-times.server.ts'
 import { isoDateInZone } from '#app/utils/time.ts'
 import { linkOrigin } from '../http/site-url.server.ts'
 import { getEnv } from '../platform/env.server.ts'

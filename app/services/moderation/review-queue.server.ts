@@ -20,7 +20,11 @@ import {
   type ReviewQueueItem,
   type RevisionChange,
 } from '#app/models/moderation/moderation-schema.ts'
-import { listReviewQueue, pendingCountsByDay, zonedDayRange } from '#app/models/moderation/pending-review.server.ts'
+import {
+  listReviewQueue,
+  pendingCountsByDay,
+  zonedDayRange,
+} from '#app/models/moderation/pending-review.server.ts'
 import type { Event } from '#db/schema.ts'
 
 /** The paid ads awaiting review and the pending edits of live ads of one upload day or {@link ALL_DAYS}. */

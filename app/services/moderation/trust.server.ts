@@ -1,4 +1,8 @@
-import { autoApproveIfTrusted, businessTrust, setBusinessTrust } from '#app/models/moderation/business-trust.server.ts'
+import {
+  autoApproveIfTrusted,
+  businessTrust,
+  setBusinessTrust,
+} from '#app/models/moderation/business-trust.server.ts'
 import { autoApproveRevision } from '#app/models/ads/event-revision.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import type { Transaction } from '#db/client.server.ts'

@@ -6,7 +6,10 @@
  * them; one runs each per hour. The embedded database is also vacuumed once a day, at night in the platform's time
  * zone.
  */
-import { deleteEndedAdTexts, vacuumEmbeddedDatabase } from '#app/models/platform/database-maintenance.server.ts'
+import {
+  deleteEndedAdTexts,
+  vacuumEmbeddedDatabase,
+} from '#app/models/platform/database-maintenance.server.ts'
 import { runJobOnce } from '#app/models/platform/job-runs.server.ts'
 import { deleteOldMessages } from '#app/models/mail/outbox.server.ts'
 import {

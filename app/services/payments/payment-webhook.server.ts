@@ -5,8 +5,15 @@
 import { z } from 'zod'
 import { db, type Transaction } from '#db/client.server.ts'
 import type { MailContext } from '#app/models/mail/notifications.server.ts'
-import { getPaymentByIntentId, markPaymentFailed, markPaymentRefunded } from '#app/models/payments/payment.server.ts'
-import { claimProviderEvent, hasProcessedProviderEvent } from '#app/models/payments/payment-provider-events.server.ts'
+import {
+  getPaymentByIntentId,
+  markPaymentFailed,
+  markPaymentRefunded,
+} from '#app/models/payments/payment.server.ts'
+import {
+  claimProviderEvent,
+  hasProcessedProviderEvent,
+} from '#app/models/payments/payment-provider-events.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { getEnv } from '../platform/env.server.ts'
