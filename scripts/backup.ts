@@ -32,7 +32,7 @@ function preparedByServer(response: http.IncomingMessage) {
     }
     response.on('data', onData)
     response.once('end', () => {
-      if (response.statusCode === 200) return reject(new AppError(SERVER_STOPPED, 500))
+      if (response.statusCode === 200) return reject(new AppError(SERVER_STOPPED, 'unexpected'))
       const message = (() => {
         try {
           return (JSON.parse(body) as { error?: string }).error
@@ -40,9 +40,9 @@ function preparedByServer(response: http.IncomingMessage) {
           return undefined
         }
       })()
-      reject(new AppError(message ?? `The server answered ${response.statusCode}`, response.statusCode ?? 500))
+      reject(new AppError(message ?? `The server answered ${response.statusCode}`, 'unexpected'))
     })
-    response.once('error', () => reject(new AppError(SERVER_STOPPED, 500)))
+    response.once('error', () => reject(new AppError(SERVER_STOPPED, 'unexpected')))
   })
 }
 
@@ -66,7 +66,7 @@ async function backupThroughServer(socketPath: string, file: string) {
     const prepared = await preparedByServer(response)
     // Only the server's own backup work folder: the answer names a folder this command then reads from.
     if (path.dirname(path.resolve(prepared.folder)) !== workFolder('backup'))
-      throw new AppError('The server named a backup folder outside its data folder.', 500)
+      throw new AppError('The server named a backup folder outside its data folder.', 'unexpected')
     let serverGone = false
     response.once('end', () => (serverGone = true))
     response.once('error', () => (serverGone = true))
@@ -75,10 +75,10 @@ async function backupThroughServer(socketPath: string, file: string) {
       await packBackup(prepared, fs.createWriteStream(file, { mode: 0o600 }))
     } catch (error) {
       // The server removes the files when it stops.
-      if (serverGone || !fs.existsSync(prepared.folder)) throw new AppError(SERVER_STOPPED, 500)
+      if (serverGone || !fs.existsSync(prepared.folder)) throw new AppError(SERVER_STOPPED, 'unexpected')
       throw error
     }
-    if (serverGone) throw new AppError(SERVER_STOPPED, 500)
+    if (serverGone) throw new AppError(SERVER_STOPPED, 'unexpected')
     // Removed here, at this process's priority: deleting a data directory's copy is work too.
     fs.rmSync(prepared.folder, { recursive: true, force: true })
     return { dumpMs: prepared.dumpMs }
@@ -100,7 +100,7 @@ async function backupHere(file: string) {
       throw new AppError(
         `${error.message}\nThat process does not answer on ${adminSocketPath()}, so it cannot make the backup: ` +
           'is it an older server, or a command such as npm run seed? Try again once it has stopped.',
-        409,
+        'conflict',
       )
     }
     throw error
@@ -135,7 +135,7 @@ async function main() {
     return 2
   }
   const file = path.resolve(target)
-  if (fs.existsSync(file)) throw new AppError(`${file} already exists; name a new file.`, 409)
+  if (fs.existsSync(file)) throw new AppError(`${file} already exists; name a new file.`, 'conflict')
   const partial = `${file}.part`
   const started = performance.now()
   let madeBy = 'the running server'

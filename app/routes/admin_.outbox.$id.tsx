@@ -19,7 +19,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireRole(request, 'admin')
   const id = parseId(params.id)
   const message = id === null ? null : await getOutboxMessage(id)
-  if (!message) throw errorResponse(new AppError(MESSAGE_NOT_FOUND, 404))
+  if (!message) throw errorResponse(new AppError(MESSAGE_NOT_FOUND, 'not_found'))
   return data(
     {
       message: {

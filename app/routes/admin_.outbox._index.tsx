@@ -18,7 +18,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, 'admin')
   const asked = new URL(request.url).searchParams.get('page')
   const page = asked === null ? 1 : parseId(asked)
-  if (page === null) throw errorResponse(new AppError('page must be a whole number from 1', 400))
+  if (page === null) throw errorResponse(new AppError('page must be a whole number from 1', 'invalid'))
   const { messages, total } = await listOutbox(page)
   return data(
     {

@@ -18,7 +18,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   try {
     await requireAdminApi(request)
     const date = reviewQueueDateParam(request)
-    if (!date) throw new AppError(BAD_REVIEW_DATE_MESSAGE, 400)
+    if (!date) throw new AppError(BAD_REVIEW_DATE_MESSAGE, 'invalid')
     return Response.json(await pendingReviewList(date, { timeZone: getEnv().APP_TIME_ZONE }), {
       headers: { 'Cache-Control': 'no-store' },
     })

@@ -33,14 +33,14 @@ function parseJsonField(value: string | undefined, field: string) {
   const parsed = jsonText(field).safeParse(value)
   if (parsed.success) return parsed.data
   const message = parsed.error.issues[0]?.message ?? NOT_JSON_MESSAGE
-  throw new AppError(message === NOT_JSON_MESSAGE ? `${field} ${NOT_JSON_MESSAGE}` : message, 400)
+  throw new AppError(message === NOT_JSON_MESSAGE ? `${field} ${NOT_JSON_MESSAGE}` : message, 'invalid')
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   try {
     if (request.method !== 'POST') throw methodNotAllowed('POST')
     const business = await getBusiness(request)
-    if (!business) throw new AppError('Please sign in', 401)
+    if (!business) throw new AppError('Please sign in', 'unauthenticated')
     const session = await getSession(request)
     if (isJsonRequest(request)) {
       const { eventID } = await readJsonBody(request, savedEventSchema, {
@@ -56,7 +56,7 @@ export async function action({ request }: ActionFunctionArgs) {
     try {
       // Present when the advertiser edits their ad: it is saved in place instead of as a new one.
       const eventID = fields.eventID ? parseId(fields.eventID) : undefined
-      if (eventID === null) throw new AppError('eventID must be an event id', 400)
+      if (eventID === null) throw new AppError('eventID must be an event id', 'invalid')
       const edited = eventID === undefined ? null : await requireEditableEvent(business, eventID)
       const eventData = parseJsonField(fields.eventData, 'eventData')
       const selectedDates = parseJsonField(fields.selectedDates, 'selectedDates')
@@ -70,7 +70,7 @@ export async function action({ request }: ActionFunctionArgs) {
       const claimed =
         fields.totalAmount === undefined || fields.totalAmount === '' ? null : Number(fields.totalAmount)
       if (claimed !== null && !Number.isFinite(claimed))
-        throw new AppError('totalAmount must be a number', 400)
+        throw new AppError('totalAmount must be a number', 'invalid')
       const saved = await saveAd({
         business,
         input,

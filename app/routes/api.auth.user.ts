@@ -8,7 +8,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const headers = { 'Cache-Control': 'no-store' }
   try {
     const [user, business] = await Promise.all([getUser(request), getBusiness(request)])
-    if (!user && !business) throw new AppError('Unauthorized', 401)
+    if (!user && !business) throw new AppError('Unauthorized', 'unauthenticated')
     return Response.json({ user, business }, { headers })
   } catch (error) {
     return errorResponse(error, { request, headers })

@@ -9,7 +9,7 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     if (request.method !== 'POST') throw methodNotAllowed('POST')
     const business = await getBusiness(request)
-    if (!business) throw new AppError('Please sign in', 401)
+    if (!business) throw new AppError('Please sign in', 'unauthenticated')
     const saved = await saveDemoEvent(request, business)
     return Response.json({ eventID: saved.eventID, message: saved.message }, { status: 201 })
   } catch (error) {

@@ -10,7 +10,7 @@ import { monthBounds } from '#app/utils/time.ts'
 export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
     const business = await getBusiness(request)
-    if (!business) throw new AppError('Unauthorized', 401)
+    if (!business) throw new AppError('Unauthorized', 'unauthenticated')
     assertOwnBusiness(business, params.id)
     const { first, last } = monthBounds(platformToday())
     return Response.json(await clickStatsForBusiness(business.businessID, { from: first, to: last }))

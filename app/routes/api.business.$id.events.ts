@@ -8,7 +8,7 @@ import { AppError } from '#app/utils/app-error.ts'
 export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
     const business = await getBusiness(request)
-    if (!business) throw new AppError('Unauthorized', 401)
+    if (!business) throw new AppError('Unauthorized', 'unauthenticated')
     assertOwnBusiness(business, params.id)
     return Response.json(await listEventsForBusiness(business.businessID))
   } catch (error) {

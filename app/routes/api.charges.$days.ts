@@ -6,7 +6,8 @@ import { centsToDollars, chargeCentsForDays } from '#app/utils/pricing.ts'
 export function loader({ request, params }: LoaderFunctionArgs) {
   try {
     const raw = params.days ?? ''
-    if (!/^\d{1,4}$/.test(raw)) throw new AppError('Number of days must be a whole number of 0 or more', 400)
+    if (!/^\d{1,4}$/.test(raw))
+      throw new AppError('Number of days must be a whole number of 0 or more', 'invalid')
     return Response.json({ chargeAmount: centsToDollars(chargeCentsForDays(Number(raw))) })
   } catch (error) {
     return errorResponse(error, { request })

@@ -35,7 +35,7 @@ export async function action({ request }: ActionFunctionArgs) {
       fields: () => ({ success: false }),
       logAs: 'Completing a payment failed',
       unexpectedMessage: PAYMENT_TEXT.error.description,
-      unexpectedStatus: 502,
+      unexpectedKind: 'upstream_failed',
     })
   }
 }

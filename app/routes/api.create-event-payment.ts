@@ -39,7 +39,7 @@ export async function action({ request }: ActionFunctionArgs) {
       request,
       logAs: 'Setting up a payment failed',
       unexpectedMessage: 'Unable to setup payment. Please try again.',
-      unexpectedStatus: 502,
+      unexpectedKind: 'upstream_failed',
     })
   }
 }

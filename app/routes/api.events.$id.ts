@@ -19,7 +19,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const found = eventID
       ? await getEventForViewer(eventID, { businessID: audience.businessID, today })
       : null
-    if (!found) throw new AppError('Event not found', 404)
+    if (!found) throw new AppError('Event not found', 'not_found')
     return Response.json(eventFor(audience, found.event), { headers: { Vary: 'Cookie' } })
   } catch (error) {
     return errorResponse(error, { request })

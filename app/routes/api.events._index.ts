@@ -25,7 +25,7 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     if (request.method !== 'POST') throw methodNotAllowed('GET, POST')
     const business = await getBusiness(request)
-    if (!business) throw new AppError('Unauthorized', 401)
+    if (!business) throw new AppError('Unauthorized', 'unauthenticated')
     const input = parseOlderCallInput(await readJsonObject(request))
     const { eventID } = await saveEventDraft(business, input)
     return Response.json({ id: eventID }, { status: 201 })

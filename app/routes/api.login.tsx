@@ -43,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  if (!developmentSignInAvailable()) return errorResponse(new AppError('Not found', 404))
+  if (!developmentSignInAvailable()) return errorResponse(new AppError('Not found', 'not_found'))
   const form = await readFormData(request).catch((error: unknown) => {
     throw errorResponse(error, { request })
   })

@@ -32,8 +32,9 @@ import {
   REGISTRATION_HIDDEN_FIELDS,
   REGISTRATION_SUCCESS_MESSAGE,
   REGISTRATION_SUCCESS_TITLE,
-  statusForFieldErrors,
+  kindOfFieldErrors,
 } from '#app/services/accounts/registration.server.ts'
+import { STATUS_OF_KIND } from '#app/services/http/error-status.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { redirectWithToast } from '#app/services/http/toast.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
@@ -88,7 +89,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (submission.status !== 'success') {
       return data(
         { result: submission.reply({ hideFields: REGISTRATION_HIDDEN_FIELDS }), success: null },
-        { status: statusForFieldErrors(fieldErrorsOf(submission.error)) },
+        { status: STATUS_OF_KIND[kindOfFieldErrors(fieldErrorsOf(submission.error))] },
       )
     }
     created = await completeRegistration(request, submission.value)

@@ -1,5 +1,10 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { adDailyFigures, adPageRange, analyticsCsv, requireOwnAd } from '#app/services/analytics/analytics.server.ts'
+import {
+  adDailyFigures,
+  adPageRange,
+  analyticsCsv,
+  requireOwnAd,
+} from '#app/services/analytics/analytics.server.ts'
 import { getBusiness } from '#app/services/accounts/auth.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
@@ -11,7 +16,7 @@ import { AppError } from '#app/utils/app-error.ts'
 export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
     const business = await getBusiness(request)
-    if (!business) throw new AppError('Unauthorized', 401)
+    if (!business) throw new AppError('Unauthorized', 'unauthenticated')
     const { event } = await requireOwnAd(business, params.id)
     const range = adPageRange(new URL(request.url).searchParams)
     const csv = analyticsCsv(await adDailyFigures(event.eventID, range))

@@ -137,7 +137,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     await approveAdForPayment(business, eventID)
   } catch (error) {
     if (!(error instanceof AppError)) throw error
-    if (error.status === 404) throw eventNotFound()
+    if (error.kind === 'not_found') throw eventNotFound()
     return redirectWithToast(`/event/${eventID}?viewMode=true`, PAYMENT_TEXT.alreadyPaid)
   }
   return redirectWithToast(`/checkout?eventID=${eventID}`, {

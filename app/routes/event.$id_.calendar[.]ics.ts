@@ -21,7 +21,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const found = eventID
       ? await getEventForViewer(eventID, { businessID: business?.businessID, today })
       : null
-    if (!found) throw new AppError('Event not found', 404)
+    if (!found) throw new AppError('Event not found', 'not_found')
     return new Response(eventIcs(found.event, siteOrigin(request)), {
       headers: {
         'Content-Type': 'text/calendar; charset=utf-8',

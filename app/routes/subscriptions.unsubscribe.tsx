@@ -27,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return data({ what: subscription.what as string | null }, { headers: TOKEN_PAGE_HEADERS })
   } catch (error) {
     // Gone already (or just now, when this runs after the post): nothing to unsubscribe from.
-    if (error instanceof AppError && error.status === 404)
+    if (error instanceof AppError && error.kind === 'not_found')
       return data({ what: null }, { headers: TOKEN_PAGE_HEADERS })
     throw errorResponse(error, { request, headers: TOKEN_PAGE_HEADERS })
   }

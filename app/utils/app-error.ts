@@ -1,9 +1,26 @@
 /**
- * The one application error: a refusal the user can read, with the HTTP status it is answered with. Any layer may
- * throw it (a model's duplicate email, a service's "already paid", the body reader's 413); the route turns whatever
- * was thrown into its answer with `errorResponse` (app/services/http/http.server.ts), so the status and wording are
- * decided where the rule is, once.
+ * The one application error: a refusal the user can read, with the kind of refusal it is. Any layer may throw it (a
+ * model's duplicate email, a service's "already paid", the body reader's "too large"); the route turns whatever was
+ * thrown into its answer with `errorResponse` (app/services/http/http.server.ts). The wording is decided where the
+ * rule is; the HTTP status of each kind only in app/services/http/error-status.server.ts.
  */
+
+/** What kind of refusal an error is; each is answered with one HTTP status (`statusOfError`). */
+export type ErrorKind =
+  | 'invalid'
+  | 'unauthenticated'
+  | 'payment_refused'
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'conflict'
+  | 'too_large'
+  | 'unsupported_media_type'
+  | 'too_many_requests'
+  | 'unexpected'
+  | 'upstream_failed'
+  | 'unavailable'
+  | 'timed_out'
 
 export type FieldErrors = Record<string, string[]>
 
@@ -22,17 +39,17 @@ export interface AppErrorOptions {
 }
 
 export class AppError extends Error {
-  readonly status: number
+  readonly kind: ErrorKind
   readonly code: string | undefined
   readonly fieldErrors: FieldErrors
   readonly retryAfterSeconds: number | undefined
   readonly allow: string | undefined
   readonly title: string | undefined
 
-  constructor(message: string, status = 400, options: AppErrorOptions = {}) {
+  constructor(message: string, kind: ErrorKind = 'invalid', options: AppErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
     this.name = 'AppError'
-    this.status = status
+    this.kind = kind
     this.code = options.code
     this.fieldErrors = options.fieldErrors ?? {}
     this.retryAfterSeconds = options.retryAfterSeconds
@@ -45,19 +62,19 @@ export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError
 }
 
-/** Throws an {@link AppError} unless `condition` holds (404 by default: a lookup that found nothing). */
+/** Throws an {@link AppError} unless `condition` holds (not found by default: a lookup that found nothing). */
 export function invariantAppError(
   condition: unknown,
   message: string,
-  status = 404,
+  kind: ErrorKind = 'not_found',
   options?: AppErrorOptions,
 ): asserts condition {
-  if (!condition) throw new AppError(message, status, options)
+  if (!condition) throw new AppError(message, kind, options)
 }
 
 export const METHOD_NOT_ALLOWED_MESSAGE = 'Method not allowed'
 
 /** The one 405: the methods the address accepts travel as Allow. */
 export function methodNotAllowed(allow: string, message = METHOD_NOT_ALLOWED_MESSAGE) {
-  return new AppError(message, 405, { allow })
+  return new AppError(message, 'method_not_allowed', { allow })
 }

@@ -24,7 +24,7 @@ export const HASHING_BUSY_RETRY_AFTER_SECONDS = 1
 
 /** Too many sign-ins or registrations at once: a 503 with Retry-After. */
 export function hashingBusyError() {
-  return new AppError('Too many sign-ins at once. Please try again in a moment.', 503, {
+  return new AppError('Too many sign-ins at once. Please try again in a moment.', 'unavailable', {
     retryAfterSeconds: HASHING_BUSY_RETRY_AFTER_SECONDS,
   })
 }

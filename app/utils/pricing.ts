@@ -11,14 +11,14 @@ export const PRICE_TIERS: ReadonlyArray<{ upToDays: number; cents: number }> = [
 /** The charge in cents for an ad shown on `days` dates; a count that has no price is a 400. */
 export function chargeCentsForDays(days: number): number {
   if (!Number.isInteger(days) || days < 0) {
-    throw new AppError('Number of days must be a whole number of 0 or more', 400)
+    throw new AppError('Number of days must be a whole number of 0 or more', 'invalid')
   }
   if (days > MAX_DISPLAY_DATES) {
-    throw new AppError(`Max number for any event or special is ${MAX_DISPLAY_DATES} days`, 400)
+    throw new AppError(`Max number for any event or special is ${MAX_DISPLAY_DATES} days`, 'invalid')
   }
   if (days === 0) return 0
   const tier = PRICE_TIERS.find((t) => days <= t.upToDays)
-  if (!tier) throw new AppError('No price for that number of days', 400)
+  if (!tier) throw new AppError('No price for that number of days', 'invalid')
   return tier.cents
 }
 

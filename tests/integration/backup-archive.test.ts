@@ -21,5 +21,5 @@ test('a manifest over 64 MB is refused as not an archive of this kind, with a 40
   await expect(refusal).rejects.toBeInstanceOf(AppError)
   const error = (await refusal.catch((e: unknown) => e)) as AppError
   expect(error.message).toMatch(/over 64 MB/)
-  expect(error.status).toBe(400)
+  expect(error.kind).toBe('invalid')
 })

@@ -10,7 +10,7 @@ import { callRoute } from '#tests/support/routes.ts'
 
 describe('errorResponse: the one conversion of what a route caught', () => {
   test('an AppError answers its status with JSON { message, code, title, errors } and its Retry-After', async () => {
-    const error = new AppError('Too many sign-ins at once.', 503, {
+    const error = new AppError('Too many sign-ins at once.', 'unavailable', {
       code: 'busy',
       title: 'Login Failed',
       fieldErrors: { businessEmail: ['Taken'] },
@@ -30,11 +30,11 @@ describe('errorResponse: the one conversion of what a route caught', () => {
   })
 
   test('a plain refusal is { message } alone; a call with a fixed shape adds its fields', async () => {
-    expect(await errorResponse(new AppError('Event not found', 404)).json()).toEqual({
+    expect(await errorResponse(new AppError('Event not found', 'not_found')).json()).toEqual({
       message: 'Event not found',
     })
     const shaped = errorResponse(
-      new AppError('Declined', 402, { code: 'card_declined', retryAfterSeconds: 30 }),
+      new AppError('Declined', 'payment_refused', { code: 'card_declined', retryAfterSeconds: 30 }),
       {
         fields: () => ({ success: false }),
       },
@@ -64,7 +64,7 @@ describe('errorResponse: the one conversion of what a route caught', () => {
     expectConsoleError()
     const failed = errorResponse(new Error('provider down'), {
       unexpectedMessage: 'Try later',
-      unexpectedStatus: 502,
+      unexpectedKind: 'upstream_failed',
     })
     expect(failed.status).toBe(502)
     expect(await failed.json()).toEqual({ message: 'Try later' })
@@ -86,7 +86,7 @@ describe('errorResponse: the one conversion of what a route caught', () => {
   })
 
   test('a form’s reply gets the refusal’s status and headers; a thrown Response stays thrown', () => {
-    const reply = errorResponse(new AppError('Slow down', 429, { retryAfterSeconds: 60 }), {
+    const reply = errorResponse(new AppError('Slow down', 'too_many_requests', { retryAfterSeconds: 60 }), {
       reply: (refusal) => ({ error: refusal.message }),
     })
     expect(reply.data).toEqual({ error: 'Slow down' })
@@ -98,11 +98,12 @@ describe('errorResponse: the one conversion of what a route caught', () => {
     )
   })
 
-  test('400 by default; invariantAppError throws only when the condition fails (404 by default)', () => {
-    expect(new AppError('Bad').status).toBe(400)
+  test('invalid (400) by default; invariantAppError throws only when the condition fails (not found by default)', () => {
+    expect(new AppError('Bad').kind).toBe('invalid')
+    expect(errorResponse(new AppError('Bad')).status).toBe(400)
     expect(() => invariantAppError(1, 'never')).not.toThrow()
     expect(() => invariantAppError(null, 'Business not found')).toThrow(
-      expect.objectContaining({ status: 404, message: 'Business not found' }),
+      expect.objectContaining({ kind: 'not_found', message: 'Business not found' }),
     )
   })
 })

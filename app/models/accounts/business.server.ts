@@ -128,7 +128,7 @@ export async function createBusiness(
     })
   } catch (error) {
     if (isUniqueViolation(error)) {
-      throw new AppError(DUPLICATE_EMAIL_MESSAGE, 409, {
+      throw new AppError(DUPLICATE_EMAIL_MESSAGE, 'conflict', {
         fieldErrors: { businessEmail: [DUPLICATE_EMAIL_MESSAGE] },
       })
     }

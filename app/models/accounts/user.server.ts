@@ -111,15 +111,15 @@ export async function setUserRole(
 ): Promise<RoleChange> {
   const email = normalizeEmail(rawEmail)
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
-    throw new AppError(`"${rawEmail}" is not an email address`, 400, { code: 'usage' })
+    throw new AppError(`"${rawEmail}" is not an email address`, 'invalid', { code: 'usage' })
   if (!isStaffRole(role))
-    throw new AppError(`Unknown role "${role}". Known roles: ${STAFF_ROLES.join(', ')}`, 400, {
+    throw new AppError(`Unknown role "${role}". Known roles: ${STAFF_ROLES.join(', ')}`, 'invalid', {
       code: 'usage',
     })
   return db.transaction(async (tx) => {
     const [existing] = await tx.select().from(users).where(eq(users.email, email)).for('update').limit(1)
     if (!existing) {
-      if (revoke) throw new AppError(`No user with the email ${email}`, 404)
+      if (revoke) throw new AppError(`No user with the email ${email}`, 'not_found')
       const [created] = await tx
         .insert(users)
         .values({ email, roles: [role] })

@@ -58,7 +58,7 @@ async function assertNameFree(tx: Transaction, name: string, exceptID?: number) 
     )
     .limit(1)
   if (taken)
-    throw new AppError(duplicateCategoryMessage(taken.categoryName), 400, {
+    throw new AppError(duplicateCategoryMessage(taken.categoryName), 'invalid', {
       fieldErrors: { name: [duplicateCategoryMessage(taken.categoryName)] },
     })
 }
@@ -83,7 +83,7 @@ export function renameCategory(categoryID: number, name: string) {
       .select({ categoryName: categoryList.categoryName })
       .from(categoryList)
       .where(eq(categoryList.categoryID, categoryID))
-    if (!old) throw new AppError(CATEGORY_NOT_FOUND_MESSAGE, 404)
+    if (!old) throw new AppError(CATEGORY_NOT_FOUND_MESSAGE, 'not_found')
     const from = old.categoryName
     await tx.update(categoryList).set({ categoryName: name }).where(eq(categoryList.categoryID, categoryID))
     await tx
@@ -107,7 +107,7 @@ export function setCategoryHidden(categoryID: number, hidden: boolean) {
       .set({ hidden })
       .where(eq(categoryList.categoryID, categoryID))
       .returning({ categoryName: categoryList.categoryName })
-    if (!changed) throw new AppError(CATEGORY_NOT_FOUND_MESSAGE, 404)
+    if (!changed) throw new AppError(CATEGORY_NOT_FOUND_MESSAGE, 'not_found')
     await announcePublicPagesChanged(tx)
     return changed
   })

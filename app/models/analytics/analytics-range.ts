@@ -25,14 +25,14 @@ export function parseAnalyticsRange(query: URLSearchParams): DateRange {
     ['from', from],
     ['to', to],
   ] as const) {
-    if (!value) throw new AppError(`${name}: a date (yyyy-mm-dd) is required`, 400)
+    if (!value) throw new AppError(`${name}: a date (yyyy-mm-dd) is required`, 'invalid')
     if (!isValidIsoDate(value))
-      throw new AppError(`${name}: "${value.slice(0, 20)}" is not a valid date (yyyy-mm-dd)`, 400)
+      throw new AppError(`${name}: "${value.slice(0, 20)}" is not a valid date (yyyy-mm-dd)`, 'invalid')
   }
   const range = { from: from!, to: to! }
-  if (range.to < range.from) throw new AppError('to: the range ends before it starts', 400)
+  if (range.to < range.from) throw new AppError('to: the range ends before it starts', 'invalid')
   if (daysInRange(range) > MAX_ANALYTICS_DAYS)
-    throw new AppError(`The range is longer than ${MAX_ANALYTICS_DAYS} days`, 400)
+    throw new AppError(`The range is longer than ${MAX_ANALYTICS_DAYS} days`, 'invalid')
   return range
 }
 

@@ -43,10 +43,10 @@ export function parseMonthParam(value: string | null, today: string): string {
   const shown = month.length > 20 ? `${month.slice(0, 20)}…` : month
   const match = /^(\d{4})-(\d{2})$/.exec(month)
   if (!match || Number(match[2]) < 1 || Number(match[2]) > 12) {
-    throw new AppError(`month: "${shown}" is not a month (yyyy-mm, e.g. ${today.slice(0, 7)})`, 400)
+    throw new AppError(`month: "${shown}" is not a month (yyyy-mm, e.g. ${today.slice(0, 7)})`, 'invalid')
   }
   if (month < FIRST_MONTH || month > LAST_MONTH) {
-    throw new AppError(`month: "${shown}" is out of range (${FIRST_MONTH} to ${LAST_MONTH})`, 400)
+    throw new AppError(`month: "${shown}" is out of range (${FIRST_MONTH} to ${LAST_MONTH})`, 'invalid')
   }
   return month
 }
@@ -60,7 +60,7 @@ export type CalendarViewRequest = { view: 'list' } | { view: 'month'; month: str
 export function calendarViewOf(searchParams: URLSearchParams, today: string): CalendarViewRequest {
   const raw = searchParams.get(CALENDAR_VIEW_PARAMS.view)
   const view = parseCalendarView(raw)
-  if (!view) throw new AppError(`view must be one of: ${CALENDAR_VIEWS.join(', ')}`, 400)
+  if (!view) throw new AppError(`view must be one of: ${CALENDAR_VIEWS.join(', ')}`, 'invalid')
   if (view === 'list') return { view }
   return { view, month: parseMonthParam(searchParams.get(CALENDAR_VIEW_PARAMS.month), today) }
 }

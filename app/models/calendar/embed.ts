@@ -14,7 +14,7 @@ export const EMBED_FRAME_TITLE = `Upcoming events from ${PRODUCT_NAME}`
 
 /** A refusal of the embed's filters: each problem in the list (conform's form-level key), all of them as message. */
 export function embedFiltersRefused(errors: string[]) {
-  return new AppError(errors.join('; '), 400, { fieldErrors: { '': errors } })
+  return new AppError(errors.join('; '), 'invalid', { fieldErrors: { '': errors } })
 }
 
 /**

@@ -85,10 +85,10 @@ export async function notReviewable(eventID: number): Promise<AppError> {
     .from(events)
     .where(eq(events.eventID, eventID))
     .limit(1)
-  if (!row) return new AppError('Event not found', 404)
+  if (!row) return new AppError('Event not found', 'not_found')
   return new AppError(
     `This event is not awaiting review (event ${row.eventStatus}, payment ${row.paymentStatus}).`,
-    409,
+    'conflict',
   )
 }
 

@@ -114,12 +114,13 @@ export async function hasRole(request: Request, role: StaffRole): Promise<boolea
 
 /** The 403 a guard throws, answered like every refusal (a page's error boundary shows its message). */
 export function forbidden(message = 'You do not have access to this page.') {
-  return errorResponse(new AppError(message, 403))
+  return errorResponse(new AppError(message, 'forbidden'))
 }
 
 /** A 403 AppError unless the id in a URL or body is the signed-in business's own. */
 export function assertOwnBusiness(business: BusinessSessionCopy, businessID: unknown) {
-  if (Number(businessID) !== business.businessID) throw new AppError('That business is not yours.', 403)
+  if (Number(businessID) !== business.businessID)
+    throw new AppError('That business is not yours.', 'forbidden')
 }
 
 /**
@@ -133,7 +134,7 @@ export async function requireOwnBusinessJson<S extends z.ZodType<{ businessID: n
 ) {
   if (request.method !== 'POST') throw methodNotAllowed('POST')
   const business = await getBusiness(request)
-  if (!business) throw new AppError('Unauthorized', 401)
+  if (!business) throw new AppError('Unauthorized', 'unauthenticated')
   const body = await readJsonBody(request, schema, { invalidMessage })
   assertOwnBusiness(business, body.businessID)
   return { business, body }

@@ -41,7 +41,7 @@ function tooManyAttemptsMessage(seconds: number) {
 }
 
 function tooManyAttempts(retryAfterSeconds: number) {
-  return new AppError(tooManyAttemptsMessage(retryAfterSeconds), 429, {
+  return new AppError(tooManyAttemptsMessage(retryAfterSeconds), 'too_many_requests', {
     title: LOGIN_FAILED_TITLE,
     retryAfterSeconds,
   })
@@ -49,9 +49,9 @@ function tooManyAttempts(retryAfterSeconds: number) {
 
 /** A refusal of the sign-in form's checks: 400, titled, beside the field it concerns. */
 function refused(problem: SignInProblem | undefined) {
-  if (!problem) return new AppError('Please check the form', 400, { title: LOGIN_FAILED_TITLE })
+  if (!problem) return new AppError('Please check the form', 'invalid', { title: LOGIN_FAILED_TITLE })
   const { title, description, field } = problem
-  return new AppError(description, 400, { title, fieldErrors: { [field]: [description] } })
+  return new AppError(description, 'invalid', { title, fieldErrors: { [field]: [description] } })
 }
 
 /**
@@ -87,14 +87,14 @@ export async function signInBusiness(
     row = await verifyBusinessCredentials(email, password)
   } catch (error) {
     // The one refusal a password check makes: every hashing slot is taken.
-    if (!(error instanceof AppError) || error.status !== 503) throw error
+    if (!(error instanceof AppError) || error.kind !== 'unavailable') throw error
     const { message, retryAfterSeconds } = error
-    throw new AppError(message, 503, { title: LOGIN_FAILED_TITLE, retryAfterSeconds, cause: error })
+    throw new AppError(message, 'unavailable', { title: LOGIN_FAILED_TITLE, retryAfterSeconds, cause: error })
   }
   if (!row) {
     await recordFailure(key)
     await recordFailure(accountFailuresKey(email))
-    throw new AppError(INVALID_CREDENTIALS_MESSAGE, 401, { title: LOGIN_FAILED_TITLE })
+    throw new AppError(INVALID_CREDENTIALS_MESSAGE, 'unauthenticated', { title: LOGIN_FAILED_TITLE })
   }
   await clearFailures(key)
   await rememberAddress(knownAddressKey(email, ip))

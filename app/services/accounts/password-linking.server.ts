@@ -68,7 +68,7 @@ export async function completePasswordLink(request: Request, password: unknown):
   } catch (error) {
     // The stored email failing the sign-in's checks means the link is no longer usable.
     if (error instanceof AppError && error.fieldErrors.email) {
-      throw new AppError(LINK_EXPIRED_MESSAGE, error.status, { cause: error })
+      throw new AppError(LINK_EXPIRED_MESSAGE, error.kind, { cause: error })
     }
     throw error
   }

@@ -38,13 +38,13 @@ export const serverRegistrationSchema = registrationSchema.refine(
 export type FieldErrors = Record<string, string[]>
 
 /** 409 when the email is the only problem (someone else has it), 400 otherwise. */
-export function statusForFieldErrors(errors: FieldErrors) {
+export function kindOfFieldErrors(errors: FieldErrors) {
   const fields = Object.keys(errors).filter((k) => errors[k]?.length)
   const onlyDuplicate =
     fields.length === 1 &&
     fields[0] === 'businessEmail' &&
     errors.businessEmail!.every((m) => m === DUPLICATE_EMAIL_MESSAGE)
-  return onlyDuplicate ? 409 : 400
+  return onlyDuplicate ? ('conflict' as const) : ('invalid' as const)
 }
 
 export function tooManyRegistrationsMessage(seconds: number) {
@@ -62,9 +62,9 @@ const INVALID_MESSAGE = 'Please correct the highlighted fields'
 
 /** The refusal of registration fields: 409 with the email's message when it is taken and nothing else is wrong. */
 export function registrationRefused(errors: FieldErrors) {
-  const status = statusForFieldErrors(errors)
-  const message = status === 409 ? errors.businessEmail![0]! : INVALID_MESSAGE
-  return new AppError(message, status, { fieldErrors: errors })
+  const kind = kindOfFieldErrors(errors)
+  const message = kind === 'conflict' ? errors.businessEmail![0]! : INVALID_MESSAGE
+  return new AppError(message, kind, { fieldErrors: errors })
 }
 
 /** Form posts (the page's action): the form's submission (the email checked against the database too). */
@@ -122,7 +122,9 @@ export async function completeRegistration(
     })
     if (limit.limited) {
       const { retryAfterSeconds } = limit
-      throw new AppError(tooManyRegistrationsMessage(retryAfterSeconds), 429, { retryAfterSeconds })
+      throw new AppError(tooManyRegistrationsMessage(retryAfterSeconds), 'too_many_requests', {
+        retryAfterSeconds,
+      })
     }
     await recordFailure(limitKey, { windowMs: REGISTRATION_WINDOW_MS })
   }

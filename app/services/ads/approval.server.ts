@@ -52,8 +52,8 @@ export async function saveAd(args: {
     const edited = await requireEditableEvent(args.business, args.eventID)
     if (ownerEditKind(edited, platformToday()) !== 'draft') return saveEventWithMedia(args)
     const payments = await settleOpenPayments(args.eventID)
-    if (payments === 'paid') throw new AppError(PAID_MEANWHILE_MESSAGE, 409)
-    if (payments === 'unknown') throw new AppError(PAYMENT_UNDER_WAY_MESSAGE, 409)
+    if (payments === 'paid') throw new AppError(PAID_MEANWHILE_MESSAGE, 'conflict')
+    if (payments === 'unknown') throw new AppError(PAYMENT_UNDER_WAY_MESSAGE, 'conflict')
   }
   return saveEventWithMedia(args)
 }
@@ -80,8 +80,9 @@ export function rememberPayment(
  */
 export async function approveAdForPayment(business: BusinessSessionCopy, eventID: number) {
   if (await confirmEventByBusiness(eventID, business.businessID, platformToday())) return
-  if (!(await getOwnedEvent(eventID, business.businessID))) throw new AppError(EVENT_NOT_FOUND_MESSAGE, 404)
-  throw new AppError(PAYMENT_TEXT.alreadyPaid.description, 409)
+  if (!(await getOwnedEvent(eventID, business.businessID)))
+    throw new AppError(EVENT_NOT_FOUND_MESSAGE, 'not_found')
+  throw new AppError(PAYMENT_TEXT.alreadyPaid.description, 'conflict')
 }
 
 /**

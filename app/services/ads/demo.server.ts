@@ -22,7 +22,7 @@ export async function saveDemoEvent(
   const { fields, files } = upload
   try {
     if (fields.businessID !== undefined && Number(fields.businessID) !== business.businessID) {
-      throw new AppError('That business is not yours.', 403)
+      throw new AppError('That business is not yours.', 'forbidden')
     }
     const input = parseEventInput({
       ...fields,

@@ -1,3 +1,4 @@
+import { statusOfError } from '#app/services/http/error-status.server.ts'
 /**
  * The event form posted without JavaScript: the fields and checked files wait in the session as the draft, and the
  * preview shows it next; a refused post comes back to the form with what was typed.
@@ -44,7 +45,7 @@ export async function stageDraftFromForm(
       // The body could not be read, so there are no values to give back.
       return data(
         { errors: fieldErrors as Record<string, string[]>, submitted: null },
-        { status: error.status },
+        { status: statusOfError(error) },
       )
     }
     throw error
@@ -84,7 +85,7 @@ export async function stageDraftFromForm(
     if (error instanceof AppError)
       return data(
         { errors: error.fieldErrors, submitted: { ...submittedValues(fields, posted), repeat } },
-        { status: error.status },
+        { status: statusOfError(error) },
       )
     throw error
   }
@@ -100,7 +101,7 @@ function withRepeatDates(repeat: RepeatFormValues, chosen: string[]) {
   const fieldErrors = Object.fromEntries(
     Object.entries(result.problems).map(([name, message]) => [name, [message]]),
   )
-  throw new AppError(Object.values(result.problems)[0] ?? 'Invalid repeat', 400, { fieldErrors })
+  throw new AppError(Object.values(result.problems)[0] ?? 'Invalid repeat', 'invalid', { fieldErrors })
 }
 
 /** What a refused form post held, as the form's values (a field that was not sent is blank). */

@@ -19,8 +19,8 @@ import { AD_NOT_EDITABLE_MESSAGE, EVENT_NOT_FOUND_MESSAGE } from './save.server.
 export async function requireEditableEvent(business: BusinessSessionCopy, id: unknown): Promise<Event> {
   const eventID = typeof id === 'number' ? id : parseId(typeof id === 'string' ? id : null)
   const event = eventID ? await getOwnedEvent(eventID, business.businessID) : null
-  if (!event) throw new AppError(EVENT_NOT_FOUND_MESSAGE, 404)
-  if (!ownerEditKind(event, platformToday())) throw new AppError(AD_NOT_EDITABLE_MESSAGE, 409)
+  if (!event) throw new AppError(EVENT_NOT_FOUND_MESSAGE, 'not_found')
+  if (!ownerEditKind(event, platformToday())) throw new AppError(AD_NOT_EDITABLE_MESSAGE, 'conflict')
   return event
 }
 

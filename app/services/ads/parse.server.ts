@@ -19,7 +19,7 @@ function parsed(schema: z.ZodType<EventInput>, payload: unknown): EventInput {
     ;(errors[key] ??= []).push(issue.message)
   }
   const first = result.error.issues[0]?.message ?? 'Invalid input'
-  throw new AppError(first, 400, { fieldErrors: errors })
+  throw new AppError(first, 'invalid', { fieldErrors: errors })
 }
 
 /**

@@ -78,7 +78,7 @@ export async function decideOnPreview(request: Request, business: BusinessSessio
     if (!known) console.error('Approving an event failed', error)
     const description = known ? error.message : 'Failed to approve your ad. Please try again.'
     const toast = { title: 'Error', description, variant: 'destructive' } as const
-    if (known && (error.status === 404 || error.status === 409)) {
+    if (known && (error.kind === 'not_found' || error.kind === 'conflict')) {
       // The edited ad is gone or paid meanwhile: this draft can never be saved.
       await discardStaged(Object.values(draft.files))
       setEventDraft(session, null)

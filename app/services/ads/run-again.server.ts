@@ -26,8 +26,8 @@ export const RUN_AGAIN_DRAFT_MESSAGE =
 export async function runAdAgain(business: BusinessSessionCopy, id: unknown) {
   const eventID = parseId(id)
   const source = eventID ? await getOwnedEvent(eventID, business.businessID) : null
-  if (!source) throw new AppError(EVENT_NOT_FOUND_MESSAGE, 404)
-  if (!canRunAgain(source)) throw new AppError(RUN_AGAIN_DRAFT_MESSAGE, 409)
+  if (!source) throw new AppError(EVENT_NOT_FOUND_MESSAGE, 'not_found')
+  if (!canRunAgain(source)) throw new AppError(RUN_AGAIN_DRAFT_MESSAGE, 'conflict')
   const offered = new Set((await listCategories()).map((c) => c.categoryName))
   const staged = (
     await Promise.all(

@@ -35,7 +35,7 @@ export const CATEGORY_MESSAGE = 'Please choose a category from the list'
 export async function assertCategoriesOffered(names: readonly string[], keep: readonly string[] = []) {
   const offered = new Set((await listCategories({ keep })).map((c) => c.categoryName))
   if (names.some((n) => !offered.has(n))) {
-    throw new AppError(CATEGORY_MESSAGE, 400, { fieldErrors: { eventCategory: [CATEGORY_MESSAGE] } })
+    throw new AppError(CATEGORY_MESSAGE, 'invalid', { fieldErrors: { eventCategory: [CATEGORY_MESSAGE] } })
   }
 }
 
@@ -43,7 +43,7 @@ export async function assertCategoriesOffered(names: readonly string[], keep: re
 export function priceFor(input: EventInput, claimedDollars?: number | null) {
   const totalCents = chargeCentsForDays(input.showAdDates.length)
   if (!claimedTotalMatches(claimedDollars, totalCents)) {
-    throw new AppError(TOTAL_MISMATCH_MESSAGE, 400, {
+    throw new AppError(TOTAL_MISMATCH_MESSAGE, 'invalid', {
       fieldErrors: { totalAmount: [TOTAL_MISMATCH_MESSAGE] },
     })
   }
@@ -98,9 +98,9 @@ export async function saveEventWithMedia({
         saved = await insertEvent(tx, data)
       } else {
         const current = await lockOwnedEvent(tx, editedID, business.businessID)
-        if (!current) throw new AppError(EVENT_NOT_FOUND_MESSAGE, 404)
+        if (!current) throw new AppError(EVENT_NOT_FOUND_MESSAGE, 'not_found')
         const kind = ownerEditKind(current, platformToday())
-        if (!kind) throw new AppError(AD_NOT_EDITABLE_MESSAGE, 409)
+        if (!kind) throw new AppError(AD_NOT_EDITABLE_MESSAGE, 'conflict')
         saved = current
         resubmitted = kind !== 'draft'
         // After payment the schema held the dates to those paid for, so the price is the one paid.

@@ -36,8 +36,8 @@ export function businessAnalytics(
 export async function requireOwnAd(business: BusinessSessionCopy, id: string | undefined) {
   const eventID = parseId(id)
   const ad = eventID ? await getEventForOwnerPage(eventID) : null
-  if (!ad) throw new AppError(AD_NOT_FOUND_MESSAGE, 404)
-  if (ad.event.businessID !== business.businessID) throw new AppError(AD_NOT_YOURS_MESSAGE, 403)
+  if (!ad) throw new AppError(AD_NOT_FOUND_MESSAGE, 'not_found')
+  if (ad.event.businessID !== business.businessID) throw new AppError(AD_NOT_YOURS_MESSAGE, 'forbidden')
   return ad
 }
 

@@ -30,6 +30,6 @@ export async function trackVisitResponse(
 ): Promise<Response> {
   if (request.method !== 'POST') throw methodNotAllowed('POST')
   const result = eventID ? await trackVisit(request, eventID, kind) : 'not-found'
-  if (result === 'not-found') throw new AppError('Event not found', 404)
+  if (result === 'not-found') throw new AppError('Event not found', 'not_found')
   return new Response(null, { status: 204 })
 }

@@ -113,7 +113,7 @@ export async function calendarNearPosition(request: Request) {
   const form = await readFormData(request)
   const latitude = coordinate(form, NEAR_ME_LAT, 90)
   const longitude = coordinate(form, NEAR_ME_LNG, 180)
-  if (latitude === null || longitude === null) throw new AppError(BAD_POSITION_MESSAGE, 400)
+  if (latitude === null || longitude === null) throw new AppError(BAD_POSITION_MESSAGE, 'invalid')
   const params = new URL(request.url).searchParams
   for (const name of [CALENDAR_FILTER_PARAMS.near, CALENDAR_FILTER_PARAMS.page, NEAR_ME_LAT, NEAR_ME_LNG])
     params.delete(name)

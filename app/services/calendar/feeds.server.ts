@@ -33,10 +33,10 @@ export const PUBLIC_PAGE_PATHS = ['/landing', '/public', '/calendar'] as const
 async function feedRequest(request: Request) {
   const url = new URL(request.url)
   const errors = [...nearFilterErrors(url.searchParams), ...factFilterErrors(url.searchParams)]
-  if (errors.length > 0) throw new AppError(errors.join('; '), 400)
+  if (errors.length > 0) throw new AppError(errors.join('; '), 'invalid')
   const { filters } = normalizeCalendarFilters(url.searchParams)
   if (filters.near && !(await isKnownZip(filters.near)))
-    throw new AppError(unknownZipMessage(filters.near), 400)
+    throw new AppError(unknownZipMessage(filters.near), 'invalid')
   const today = platformToday()
   return { filters, today, origin: siteOrigin(request) }
 }

@@ -63,10 +63,10 @@ export async function eventAudience(request: Request): Promise<EventAudience> {
  */
 export async function liveEventsResponse(request: Request): Promise<Response> {
   const query = parseEventsListQuery(new URL(request.url).searchParams)
-  if ('error' in query) throw new AppError(query.error, 400)
+  if ('error' in query) throw new AppError(query.error, 'invalid')
   const { filters, page, limit } = query
   if (filters.near && !(await isKnownZip(filters.near)))
-    throw new AppError(unknownZipMessage(filters.near), 400)
+    throw new AppError(unknownZipMessage(filters.near), 'invalid')
   const today = platformToday()
   const [events, total, audience] = await Promise.all([
     getLiveEventsPage(filters, { today, limit, offset: (page - 1) * limit }),

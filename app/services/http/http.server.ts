@@ -1,8 +1,9 @@
 import { data } from '@remix-run/node'
-import { AppError } from '#app/utils/app-error.ts'
-import { databaseFailureResponse } from '../platform/database-errors.server.ts'
+import { AppError, type ErrorKind } from '#app/utils/app-error.ts'
+import { databaseFailure } from '../platform/database-errors.server.ts'
 import { noteRequestError } from '../platform/database-health.server.ts'
 import { logError } from '../platform/logger.server.ts'
+import { statusOfError } from './error-status.server.ts'
 import { REQUEST_ID_HEADER } from './request-log.server.ts'
 
 export function combineHeaders(...sources: Array<HeadersInit | null | undefined>) {
@@ -21,10 +22,10 @@ export interface ErrorAnswerOptions {
   request?: Request
   /**
    * What an unexpected failure (anything but an AppError) is answered with: the database's outages are 503 and its
-   * timeouts 504 with the spec's texts; anything else this message, 500 unless `unexpectedStatus` says otherwise.
+   * timeouts 504 with the spec's texts; anything else this message, 500 unless `unexpectedKind` says otherwise.
    */
   unexpectedMessage?: string
-  unexpectedStatus?: number
+  unexpectedKind?: ErrorKind
   /** The log line of an unexpected failure (its message, type and stack; never in the answer). */
   logAs?: string
   /** Logs an unexpected failure instead of the log line (the patient records log no message of it). */
@@ -44,14 +45,14 @@ export interface ErrorAnswerOptions {
  */
 function unexpectedFailure(error: unknown, options: ErrorAnswerOptions): AppError {
   noteRequestError(error)
-  const failure = databaseFailureResponse(error, options.unexpectedMessage ?? UNEXPECTED_ERROR_MESSAGE)
-  if (failure.status !== 500) return new AppError(failure.message, failure.status, { cause: error })
+  const failure = databaseFailure(error, options.unexpectedMessage ?? UNEXPECTED_ERROR_MESSAGE)
+  if (failure.kind !== 'unexpected') return new AppError(failure.message, failure.kind, { cause: error })
   if (options.log) options.log(error)
   else {
     const requestId = options.request?.headers.get(REQUEST_ID_HEADER) ?? undefined
     logError(error, { requestId, ...(options.logAs ? { msg: options.logAs } : {}) })
   }
-  return new AppError(failure.message, options.unexpectedStatus ?? 500, { cause: error })
+  return new AppError(failure.message, options.unexpectedKind ?? 'unexpected', { cause: error })
 }
 
 /**
@@ -88,7 +89,8 @@ export function errorResponse<T>(
   const headers = new Headers(options.headers)
   if (error.retryAfterSeconds) headers.set('Retry-After', String(error.retryAfterSeconds))
   if (error.allow) headers.set('Allow', error.allow)
-  if (options.reply) return data(options.reply(error), { status: error.status, headers })
+  const status = statusOfError(error)
+  if (options.reply) return data(options.reply(error), { status, headers })
   const hasFieldErrors = !options.omitFieldErrors && Object.keys(error.fieldErrors).length > 0
   return Response.json(
     {
@@ -98,7 +100,7 @@ export function errorResponse<T>(
       ...(error.title ? { title: error.title } : {}),
       ...(hasFieldErrors ? { errors: error.fieldErrors } : {}),
     },
-    { status: error.status, headers },
+    { status, headers },
   )
 }
 

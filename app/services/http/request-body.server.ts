@@ -20,7 +20,7 @@ export function isBodyTooLarge(error: unknown) {
 
 function tooLarge(maxBytes: number): AppError {
   const limit = maxBytes >= 1024 * 1024 ? `${maxBytes / (1024 * 1024)} MB` : `${maxBytes / 1024} KB`
-  return new AppError(`The request body is too large (at most ${limit}).`, 413)
+  return new AppError(`The request body is too large (at most ${limit}).`, 'too_large')
 }
 
 /** The body's bytes, at most `maxBytes`; throws 413 as soon as more is declared or arrives. */
@@ -51,7 +51,7 @@ export async function readBodyBytes(
   } catch (error) {
     if (error instanceof AppError) throw error
     if (isBodyTooLarge(error)) throw tooLarge(maxBytes)
-    throw new AppError('The request body could not be read', 400)
+    throw new AppError('The request body could not be read', 'invalid')
   }
   const bytes = new Uint8Array(size)
   let offset = 0
@@ -68,7 +68,7 @@ export async function readBodyText(request: Request, maxBytes = BODY_MAX_BYTES):
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
   } catch {
-    throw new AppError('The request body is not valid UTF-8 text', 400)
+    throw new AppError('The request body is not valid UTF-8 text', 'invalid')
   }
 }
 
@@ -121,16 +121,16 @@ export async function readJsonBody<S extends z.ZodType>(
 ): Promise<z.output<S>> {
   if (!isJsonRequest(request)) {
     await request.body?.cancel().catch(() => {})
-    throw new AppError(JSON_CONTENT_TYPE_MESSAGE, 415)
+    throw new AppError(JSON_CONTENT_TYPE_MESSAGE, 'unsupported_media_type')
   }
   const parsed = jsonTextSchema.safeParse(await readBodyText(request, maxBytes))
   if (!parsed.success) {
     const message = parsed.error.issues[0]?.message
-    throw new AppError(message?.includes(NUL_MESSAGE) ? message : INVALID_JSON_MESSAGE, 400)
+    throw new AppError(message?.includes(NUL_MESSAGE) ? message : INVALID_JSON_MESSAGE, 'invalid')
   }
   const body = parsed.data
   const checked = schema.safeParse(body)
-  if (!checked.success) throw new AppError(invalidMessage ?? zodMessage(checked.error), 400)
+  if (!checked.success) throw new AppError(invalidMessage ?? zodMessage(checked.error), 'invalid')
   return checked.data
 }
 
@@ -153,18 +153,18 @@ export async function readFormData(request: Request, maxBytes = BODY_MAX_BYTES):
   const type = request.headers.get('Content-Type') ?? ''
   if (!FORM_TYPE.test(type)) {
     await request.body?.cancel().catch(() => {})
-    throw new AppError(FORM_CONTENT_TYPE_MESSAGE, 415)
+    throw new AppError(FORM_CONTENT_TYPE_MESSAGE, 'unsupported_media_type')
   }
   const bytes = await readBodyBytes(request, maxBytes)
   let form: FormData
   try {
     form = await new Response(bytes, { headers: { 'Content-Type': type } }).formData()
   } catch {
-    throw new AppError('The form data could not be read', 400)
+    throw new AppError('The form data could not be read', 'invalid')
   }
   for (const [name, value] of form) {
     const field = nulField({ [name]: value })
-    if (field !== null) throw new AppError(nulMessage(field), 400)
+    if (field !== null) throw new AppError(nulMessage(field), 'invalid')
   }
   return form
 }
@@ -193,7 +193,7 @@ export async function readJsonOrFormBody<S extends z.ZodType>(
   if (isJsonRequest(request)) return { json: await readJsonBody(request, schema, options) }
   if (!FORM_TYPE.test(request.headers.get('Content-Type') ?? '')) {
     await request.body?.cancel().catch(() => {})
-    throw new AppError(JSON_OR_FORM_CONTENT_TYPE_MESSAGE, 415)
+    throw new AppError(JSON_OR_FORM_CONTENT_TYPE_MESSAGE, 'unsupported_media_type')
   }
   return { form: await readFormData(request, options.maxBytes) }
 }

@@ -28,9 +28,9 @@ export function maxBytesFor(kind: MediaType) {
 function photoEncodeError(error: unknown) {
   const message = error instanceof Error ? error.message : ''
   if (/pixel limit/i.test(message)) {
-    return new AppError('The image is too large; use a photo of at most 40 megapixels', 400)
+    return new AppError('The image is too large; use a photo of at most 40 megapixels', 'invalid')
   }
-  return new AppError(PHOTO_TYPE_MESSAGE, 400)
+  return new AppError(PHOTO_TYPE_MESSAGE, 'invalid')
 }
 
 /**
@@ -70,13 +70,13 @@ export function checkedUpload(kind: MediaType) {
   const check = () => {
     const sniffed = sniffMedia(Buffer.concat(head))
     head = []
-    if (!sniffed || sniffed.kind !== kind) throw new AppError(typeMessage(kind), 415)
+    if (!sniffed || sniffed.kind !== kind) throw new AppError(typeMessage(kind), 'unsupported_media_type')
     type = sniffed
   }
   const stream = new Transform({
     transform(chunk: Buffer, _encoding, callback: TransformCallback) {
       size += chunk.length
-      if (size > limit) return callback(new AppError(sizeMessage(kind), 413))
+      if (size > limit) return callback(new AppError(sizeMessage(kind), 'too_large'))
       if (!type) {
         head.push(chunk)
         headBytes += chunk.length

@@ -24,7 +24,7 @@ const PRIVATE_MEDIA_CACHE = 'private, no-store'
 
 /** The same answer for a file that does not exist and one the viewer may not see, so neither is revealed. */
 function mediaNotFound() {
-  return errorResponse(new AppError('Media not found', 404), {
+  return errorResponse(new AppError('Media not found', 'not_found'), {
     headers: { 'Cache-Control': PRIVATE_MEDIA_CACHE },
   })
 }

@@ -28,7 +28,7 @@ async function uploadingBusiness(request: Request) {
   const business = await getBusiness(request)
   if (!business) {
     discardRequestBody(request)
-    throw new AppError('Please sign in', 401)
+    throw new AppError('Please sign in', 'unauthenticated')
   }
   return business
 }
@@ -45,9 +45,9 @@ export async function handleStorageTestUpload(request: Request, kind: MediaType)
   const upload = await parseMultipartUpload(request, { files: { [field]: kind } })
   const file = upload.files[field]
   try {
-    if (!file) throw new AppError(typeMessage(kind), 400)
+    if (!file) throw new AppError(typeMessage(kind), 'invalid')
     const eventID = parseId(upload.fields.eventID?.trim())
-    if (eventID === null) throw new AppError('eventID must be the number of one of your events', 400)
+    if (eventID === null) throw new AppError('eventID must be the number of one of your events', 'invalid')
     const stored = await storeMediaForOwnEvent({ eventID, businessID: business.businessID, file })
     return Response.json({ publicUrl: stored.url, error: null })
   } finally {
@@ -65,8 +65,8 @@ export async function handleTestUpload(request: Request): Promise<Response> {
   try {
     const staged = [upload.files.image, upload.files.video].filter((f): f is StagedFile => Boolean(f))
     const [file, ...more] = staged
-    if (!file) throw new AppError('Please select an image or video file', 400)
-    if (more.length > 0) throw new AppError('Upload one file at a time', 400)
+    if (!file) throw new AppError('Please select an image or video file', 'invalid')
+    if (more.length > 0) throw new AppError('Upload one file at a time', 'invalid')
     const stored = await storeEventMedia({
       eventID: business.businessID,
       createdDate: MEDIA_SAMPLE_DATE,

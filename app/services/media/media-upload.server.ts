@@ -74,7 +74,7 @@ function sweepStaleScratch(folder: string) {
 /** A refusal of one file names its form field, so a form can show it there. */
 function fileError(field: string, error: unknown) {
   if (!(error instanceof AppError) || Object.keys(error.fieldErrors).length > 0) return error
-  return new AppError(error.message, error.status, { fieldErrors: { [field]: [error.message] } })
+  return new AppError(error.message, error.kind, { fieldErrors: { [field]: [error.message] } })
 }
 
 function isFsError(error: unknown) {
@@ -117,7 +117,7 @@ export async function parseMultipartUpload(
   const contentType = request.headers.get('content-type') ?? ''
   if (!request.body || !/^multipart\/form-data\s*;/i.test(contentType)) {
     discardRequestBody(request)
-    throw new AppError(MALFORMED, 400)
+    throw new AppError(MALFORMED, 'invalid')
   }
 
   const fileLimits = [...kinds.values()].map(maxBytesFor)
@@ -126,7 +126,7 @@ export async function parseMultipartUpload(
   if (Number.isFinite(declared) && declared > allowance) {
     discardRequestBody(request)
     const [name, kind] = [...kinds].find(([, k]) => k === 'video') ?? [...kinds][0] ?? ['', 'photo']
-    throw fileError(name, new AppError(sizeMessage(kind), 413))
+    throw fileError(name, new AppError(sizeMessage(kind), 'too_large'))
   }
 
   let parser: busboy.Busboy
@@ -145,7 +145,7 @@ export async function parseMultipartUpload(
     })
   } catch {
     discardRequestBody(request)
-    throw new AppError(MALFORMED, 400)
+    throw new AppError(MALFORMED, 'invalid')
   }
 
   const tmpDir = uploadScratchDir()
@@ -218,19 +218,22 @@ export async function parseMultipartUpload(
 
   parser.on('error', abort)
   // The server cuts a body off past its limit (server/request-bodies.js): that is a 413, not a failure.
-  source.on('error', (error) => abort(isBodyTooLarge(error) ? new AppError(UPLOAD_TOO_LARGE, 413) : error))
-  const onClientAbort = () => abort(new AppError('The upload was cancelled', 400))
+  source.on('error', (error) =>
+    abort(isBodyTooLarge(error) ? new AppError(UPLOAD_TOO_LARGE, 'too_large') : error),
+  )
+  const onClientAbort = () => abort(new AppError('The upload was cancelled', 'invalid'))
   request.signal.addEventListener('abort', onClientAbort, { once: true })
   for (const limit of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) {
-    parser.on(limit, () => abort(new AppError(TOO_MANY_PARTS, 413)))
+    parser.on(limit, () => abort(new AppError(TOO_MANY_PARTS, 'too_large')))
   }
   parser.on('field', (name, value, info) => {
     if (failed) return
-    if (info.nameTruncated || info.valueTruncated) return abort(new AppError('A form field is too long', 413))
+    if (info.nameTruncated || info.valueTruncated)
+      return abort(new AppError('A form field is too long', 'too_large'))
     const kind = kinds.get(name)
-    if (kind) return abort(fileError(name, new AppError(typeMessage(kind), 400)))
+    if (kind) return abort(fileError(name, new AppError(typeMessage(kind), 'invalid')))
     const nulAt = nulField({ [name]: value })
-    if (nulAt !== null) return abort(new AppError(nulMessage(nulAt), 400))
+    if (nulAt !== null) return abort(new AppError(nulMessage(nulAt), 'invalid'))
     fields.set(name, value)
     fieldLists.set(name, [...(fieldLists.get(name) ?? []), value])
   })
@@ -240,8 +243,8 @@ export async function parseMultipartUpload(
       // Destroying the parser below errors this stream; nobody else is listening to it.
       stream.on('error', () => {})
       stream.resume()
-      if (!kind) abort(new AppError(`Unexpected file field "${name.slice(0, 100)}"`, 400))
-      else if (seenFiles.has(name)) abort(new AppError('Send one file per field', 400))
+      if (!kind) abort(new AppError(`Unexpected file field "${name.slice(0, 100)}"`, 'invalid'))
+      else if (seenFiles.has(name)) abort(new AppError('Send one file per field', 'invalid'))
       return
     }
     seenFiles.add(name)
@@ -273,7 +276,7 @@ export async function parseMultipartUpload(
     await Promise.all([removeFiles(tempPaths), discardStaged([...files.values()])])
     if (failure instanceof AppError) throw failure
     if (isFsError(failure)) throw failure
-    throw new AppError(MALFORMED, 400)
+    throw new AppError(MALFORMED, 'invalid')
   } finally {
     request.signal.removeEventListener('abort', onClientAbort)
   }

@@ -212,10 +212,10 @@ export async function storeMediaForEvent(
   }: { eventID: number; businessID: number; file: StagedFile; allow?: OwnerEdit[]; revisionID?: number },
 ): Promise<StoredMedia> {
   const event = await lockOwnedEventForMediaChange(tx, eventID, businessID)
-  if (!event) throw new AppError('You can only upload media for your own events', 403)
+  if (!event) throw new AppError('You can only upload media for your own events', 'forbidden')
   const kind = ownerEditKind(event, platformToday())
   if (!kind || !allow.includes(kind) || (kind === 'revision') !== (revisionID !== undefined)) {
-    throw new AppError(MEDIA_LOCKED_MESSAGE, 409)
+    throw new AppError(MEDIA_LOCKED_MESSAGE, 'conflict')
   }
   return storeEventMedia({ eventID, createdDate: event.createdDate, file, revisionID })
 }

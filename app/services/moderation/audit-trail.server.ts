@@ -31,7 +31,7 @@ export type AuditRow = ReturnType<typeof auditRow>
 export async function adModerationRecord(idParam: string | undefined) {
   const eventID = parseId(idParam ?? '')
   const event = eventID === null ? null : await getEventView(eventID)
-  if (!event) throw new AppError('Event not found', 404)
+  if (!event) throw new AppError('Event not found', 'not_found')
   const trail = await auditTrailOfEvent(event.eventID)
   return { event, trail: trail.map(auditRow) }
 }

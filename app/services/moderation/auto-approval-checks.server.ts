@@ -43,7 +43,7 @@ export async function decideAutoApprovalCheck(
     return toast
   }
   const confirmed = await confirmAutoApprovalCheck(decision.eventID, adminId)
-  if (!confirmed) throw new AppError(NO_CHECK_WAITING, 409)
+  if (!confirmed) throw new AppError(NO_CHECK_WAITING, 'conflict')
   autoApprovalChecksDecided.inc({ outcome: 'confirmed' })
   return { title: 'Ad checked', description: `"${confirmed.eventTitle}" stays live; it left the check list.` }
 }

@@ -17,7 +17,7 @@ export async function requireAdminApi(request: Request): Promise<SessionUser> {
     return await requireRole(request, 'admin')
   } catch (thrown) {
     if (thrown instanceof Response && thrown.status >= 300 && thrown.status < 400) {
-      throw new AppError(UNAUTHORIZED_MESSAGE, 401)
+      throw new AppError(UNAUTHORIZED_MESSAGE, 'unauthenticated')
     }
     throw thrown
   }

@@ -85,9 +85,13 @@ export async function reviewEvent(
     console.error(`Refunding event ${eventID} after its rejection failed`, error)
     await reopenRejectedEvent(eventID)
     const detail = error instanceof Error && error.message ? ` (${error.message})` : ''
-    throw new AppError(`The refund failed${detail}, so the event was not rejected. Please try again.`, 502, {
-      cause: error,
-    })
+    throw new AppError(
+      `The refund failed${detail}, so the event was not rejected. Please try again.`,
+      'upstream_failed',
+      {
+        cause: error,
+      },
+    )
   }
 }
 

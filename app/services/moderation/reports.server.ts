@@ -30,7 +30,7 @@ export const AD_NOT_REPORTABLE = 'This ad is not shown on the site, so it cannot
 export async function reportableAd(idParam: string | undefined) {
   const eventID = parseId(idParam ?? '')
   const event = eventID === null ? null : await getEventView(eventID)
-  if (!event || !isLive(event, platformToday())) throw new AppError(AD_NOT_REPORTABLE, 404)
+  if (!event || !isLive(event, platformToday())) throw new AppError(AD_NOT_REPORTABLE, 'not_found')
   return { eventID: event.eventID, eventTitle: event.eventTitle }
 }
 
@@ -44,13 +44,13 @@ export async function reportAd(
   eventID: number,
   report: { reason: ReportReason; details?: string },
 ): Promise<{ message: string; hidden: boolean }> {
-  if (isBotVisitor(request.headers.get('User-Agent'))) throw new AppError(NEUTRAL_REFUSAL, 400)
+  if (isBotVisitor(request.headers.get('User-Agent'))) throw new AppError(NEUTRAL_REFUSAL, 'invalid')
   const { sessionSecrets, REPORTS_TO_HIDE } = getEnv()
   const visitor = hashVisitorIp(clientIp(request), sessionSecrets[0]!)
   const limitKey = `report:${visitor}`
   const limit = await checkLimit(limitKey, { max: REPORTS_PER_ADDRESS, windowMs: REPORT_WINDOW_MS })
   if (limit.limited) {
-    throw new AppError('Too many reports from your address. Please try again later.', 429, {
+    throw new AppError('Too many reports from your address. Please try again later.', 'too_many_requests', {
       retryAfterSeconds: limit.retryAfterSeconds,
     })
   }
@@ -60,7 +60,7 @@ export async function reportAd(
     { eventID, reporterKey: visitor, reason: report.reason, details: report.details ?? '' },
     { hideAt: REPORTS_TO_HIDE, today: platformToday(), hiddenMail: (ad) => adHiddenMail({ ...ad, origin }) },
   )
-  if (filed === 'not_live') throw new AppError(AD_NOT_REPORTABLE, 404)
+  if (filed === 'not_live') throw new AppError(AD_NOT_REPORTABLE, 'not_found')
   adReportsFiled.inc({ outcome: filed })
   return { message: filed === 'repeat' ? REPORT_REPEAT : REPORT_THANKS, hidden: filed === 'hidden' }
 }
@@ -91,7 +91,7 @@ export async function dismissAdReports(eventID: number, adminId: string, origin:
     adminId,
     restoredMail: (ad) => adRestoredMail({ ...ad, origin }),
   })
-  if (!done) throw new AppError(NO_OPEN_REPORTS, 409)
+  if (!done) throw new AppError(NO_OPEN_REPORTS, 'conflict')
   return {
     title: 'Reports dismissed',
     description: `"${done.eventTitle}": ${done.dismissed} report${done.dismissed === 1 ? '' : 's'} dismissed${done.restored ? '; the ad is shown again' : ''}.`,
@@ -105,7 +105,8 @@ export async function takeDown(eventID: number, adminId: string, reason: string,
     reason,
     takenDownMail: (ad) => adTakenDownMail({ ...ad, reason, origin }),
   })
-  if (!done) throw new AppError('Only an ad that is shown, or hidden by reports, can be taken down.', 409)
+  if (!done)
+    throw new AppError('Only an ad that is shown, or hidden by reports, can be taken down.', 'conflict')
   return {
     title: 'Ad taken down',
     description: `"${done.eventTitle}" left the public pages; its advertiser is told.`,

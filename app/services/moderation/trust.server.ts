@@ -76,6 +76,6 @@ export async function changeTrustFromAd(
   { businessID, ...change }: { businessID: number; granted: boolean; reason: string; adminId: string },
 ) {
   const { event } = await adModerationRecord(adIdParam)
-  if (businessID !== event.businessID) throw new AppError('That is not this ad’s business.', 400)
+  if (businessID !== event.businessID) throw new AppError('That is not this ad’s business.', 'invalid')
   return { eventID: event.eventID, toast: await changeTrust(businessID, change) }
 }

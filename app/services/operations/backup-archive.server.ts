@@ -89,7 +89,7 @@ export function migrationTag(lastMigrationAt: string | null) {
 }
 
 const notAnArchive = (file: string, why: string) =>
-  new AppError(`${file} is not an EventShout backup archive: ${why}.`, 400)
+  new AppError(`${file} is not an EventShout backup archive: ${why}.`, 'invalid')
 
 /** Checks a manifest's text: the format and a version this code can restore. */
 export function parseManifest(text: string, file: string): BackupManifest {
@@ -107,7 +107,7 @@ export function parseManifest(text: string, file: string): BackupManifest {
     throw new AppError(
       `${file} is an archive of format version ${version}, made by a newer EventShout; this one reads version ` +
         `${ARCHIVE_FORMAT_VERSION}. Restore it with the version that made it.`,
-      400,
+      'invalid',
     )
   }
   const parsed = manifestSchema.safeParse(json)
@@ -125,8 +125,8 @@ export function parseManifest(text: string, file: string): BackupManifest {
 export function describeArchiveError(error: unknown, file: string): AppError {
   if (error instanceof AppError) return error
   const code = (error as NodeJS.ErrnoException).code
-  if (code === 'ENOENT') return new AppError(`${file} does not exist.`, 404)
-  if (code === 'EISDIR') return new AppError(`${file} is a folder, not an archive.`, 400)
+  if (code === 'ENOENT') return new AppError(`${file} does not exist.`, 'not_found')
+  if (code === 'EISDIR') return new AppError(`${file} is a folder, not an archive.`, 'invalid')
   const message = (error as Error).message ?? String(error)
   return notAnArchive(file, `it is damaged or not a .tar.gz (${message})`)
 }
@@ -158,7 +158,8 @@ export async function readManifest(file: string): Promise<BackupManifest> {
   } catch (error) {
     throw describeArchiveError(error, file)
   }
-  if (oversized) throw notAnArchive(file, `its ${MANIFEST_FILE} is over ${MANIFEST_MAX_BYTES / 1024 / 1024} MB`)
+  if (oversized)
+    throw notAnArchive(file, `its ${MANIFEST_FILE} is over ${MANIFEST_MAX_BYTES / 1024 / 1024} MB`)
   if (text === undefined) throw notAnArchive(file, `it has no ${MANIFEST_FILE}`)
   return parseManifest(text, file)
 }

@@ -31,14 +31,14 @@ export function runPostgresTool(program: 'pg_dump' | 'pg_restore', url: string, 
         error.code === 'ENOENT'
           ? new AppError(
               `${program} is not installed: install PostgreSQL's client programs (postgresql-client).`,
-              500,
+              'unexpected',
             )
           : error,
       ),
     )
     child.once('close', (code) => {
       if (code === 0) resolve()
-      else reject(new AppError(`${program} failed (exit code ${code}): ${stderr.trim()}`, 500))
+      else reject(new AppError(`${program} failed (exit code ${code}): ${stderr.trim()}`, 'unexpected'))
     })
   })
 }

@@ -113,7 +113,7 @@ async function extract(file: string, into: string, manifest: BackupManifest) {
   if (missing.length) {
     throw new AppError(
       `${file} is incomplete: ${missing.length} file(s) its manifest lists are missing (${missing.slice(0, 3).join(', ')}).`,
-      400,
+      'invalid',
     )
   }
 }
@@ -146,14 +146,14 @@ export async function restoreBackup(file: string, { force = false } = {}): Promi
         (manifest.database.kind === 'pglite'
           ? 'Unset DATABASE_URL and point DATA_DIR at an empty folder to restore it.'
           : 'Set DATABASE_URL to an empty database to restore it.'),
-      400,
+      'invalid',
     )
   }
   const socket = adminSocketPath()
   if (fs.existsSync(socket) && (await answersOn(socket))) {
     throw new AppError(
       `A server is running on ${path.resolve(env.DATA_DIR)} (it answers on ${socket}): stop it before restoring.`,
-      409,
+      'conflict',
     )
   }
   const replaced = await targetContents(kind, manifest.media.storage === 'local' ? manifest.media.keys : [])
@@ -161,7 +161,7 @@ export async function restoreBackup(file: string, { force = false } = {}): Promi
     throw new AppError(
       `The target is not empty: it holds ${replaced.join('; ')}. Restore into an empty one, or add --force to ` +
         'replace what it holds.',
-      409,
+      'conflict',
     )
   }
 

@@ -53,7 +53,7 @@ export function requireClinician(request: Request) {
 /** The API answers in JSON: signed out → 401 (no redirect to a sign-in page); no clinician role → 403. */
 /** A page's 404 (not cached): thrown, its error boundary shows it. */
 export function recordNotFound() {
-  return errorResponse(new AppError(PTDISEASE_MESSAGES.notFound, 404), { headers: NO_STORE })
+  return errorResponse(new AppError(PTDISEASE_MESSAGES.notFound, 'not_found'), { headers: NO_STORE })
 }
 
 /** The record id in the URL, or a 404 (not cached) for anything that is not one. */
@@ -76,7 +76,7 @@ export async function requireClinicianApi(request: Request) {
     return await requireRole(request, 'clinician')
   } catch (thrown) {
     if (thrown instanceof Response && thrown.status >= 300 && thrown.status < 400) {
-      throw new AppError('Sign in to use patient records', 401)
+      throw new AppError('Sign in to use patient records', 'unauthenticated')
     }
     throw thrown
   }
@@ -199,12 +199,12 @@ export async function ptdiseaseApi(run: () => Promise<Response>): Promise<Respon
 
 /** The 404 of a record id that names no record. */
 export function recordNotFoundError() {
-  return new AppError(PTDISEASE_MESSAGES.notFound, 404)
+  return new AppError(PTDISEASE_MESSAGES.notFound, 'not_found')
 }
 
 /** A 400 AppError: `{ message, errors: { field: [messages] } }`. */
 export function validationFailed(error: z.ZodError) {
   const fieldErrors = z.flattenError(error).fieldErrors as Record<string, string[]>
   const messages = [...new Set(error.issues.map((issue) => issue.message))]
-  return new AppError(`Validation failed: ${messages.join('; ')}`, 400, { fieldErrors })
+  return new AppError(`Validation failed: ${messages.join('; ')}`, 'invalid', { fieldErrors })
 }

@@ -108,7 +108,7 @@ export async function checkoutPage(request: Request, business: BusinessSessionCo
   if (url.searchParams.has('eventID')) {
     const eventID = parseId(url.searchParams.get('eventID'))
     const owned = eventID ? await getOwnedEvent(eventID, business.businessID) : null
-    if (!owned) throw errorResponse(new AppError('Event not found', 404))
+    if (!owned) throw errorResponse(new AppError('Event not found', 'not_found'))
     if (isPaid(owned)) {
       return redirectWithToast(`/event/${owned.eventID}?viewMode=true`, PAYMENT_TEXT.alreadyPaid)
     }

@@ -47,9 +47,10 @@ export async function completeEventPayment({
   mail?: MailContext
 }): Promise<CompletionResult> {
   const provider = requireProvider()
-  if (!/^pi_[A-Za-z0-9_]+$/.test(paymentIntentId)) throw new AppError('paymentIntentId is required', 400)
+  if (!/^pi_[A-Za-z0-9_]+$/.test(paymentIntentId))
+    throw new AppError('paymentIntentId is required', 'invalid')
   const intent = await provider.retrieveIntent(paymentIntentId)
-  if (!intent) throw new AppError('Payment not found', 404)
+  if (!intent) throw new AppError('Payment not found', 'not_found')
   const eventID = Number(intent.metadata.eventID)
   const payment = await getPaymentByIntentId(intent.id)
   const event = Number.isInteger(eventID) && eventID > 0 ? await getEventRow(eventID) : null
@@ -65,13 +66,13 @@ export async function completeEventPayment({
         code: 'event_creation_failed',
       }
     }
-    throw new AppError('Payment not found', 404)
+    throw new AppError('Payment not found', 'not_found')
   }
   if (
     event.businessID !== business.businessID ||
     intent.metadata.businessID !== String(business.businessID)
   ) {
-    throw new AppError(NOT_YOUR_EVENT_MESSAGE, 403)
+    throw new AppError(NOT_YOUR_EVENT_MESSAGE, 'forbidden')
   }
 
   const outcome = await recordIntentOutcome(intent, undefined, mail)
@@ -135,7 +136,7 @@ export async function payWithTestCard({
   card: TestCardInput
   mail?: MailContext
 }): Promise<CompletionResult> {
-  if (getPaymentProvider()?.kind !== 'test') throw new AppError(PAYMENTS_UNAVAILABLE_MESSAGE, 503)
+  if (getPaymentProvider()?.kind !== 'test') throw new AppError(PAYMENTS_UNAVAILABLE_MESSAGE, 'unavailable')
   const setup = await setUpEventPayment({ business, eventID })
   try {
     await testProvider().confirmCard(setup.paymentIntentId, card)
@@ -146,6 +147,6 @@ export async function payWithTestCard({
   }
   const result = await completeEventPayment({ business, paymentIntentId: setup.paymentIntentId, mail })
   // Two payers at once share the ad's one payment: the one whose completion did not record it is told it is paid.
-  if (result.paidBefore) throw new AppError(ALREADY_PAID_MESSAGE, 409, { code: 'already_paid' })
+  if (result.paidBefore) throw new AppError(ALREADY_PAID_MESSAGE, 'conflict', { code: 'already_paid' })
   return result
 }

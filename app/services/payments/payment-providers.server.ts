@@ -67,11 +67,11 @@ export interface PaymentProvider {
 
 /** A refusal the provider explains to the card holder (decline, expired card, wrong number): a 402 with its code. */
 function cardError(message: string, code: string) {
-  return new AppError(message, 402, { code })
+  return new AppError(message, 'payment_refused', { code })
 }
 
 export function isCardError(error: unknown): error is AppError & { code: string } {
-  return error instanceof AppError && error.status === 402 && error.code !== undefined
+  return error instanceof AppError && error.kind === 'payment_refused' && error.code !== undefined
 }
 
 /* Stripe ---------------------------------------------------------------------------------------------------------- */
@@ -306,10 +306,7 @@ export function testProvider(): TestProvider {
     async confirmCard(id, input) {
       const intent = testState.intents.get(id)
       if (!intent)
-        throw cardError(
-          'This payment has expired. Please reload the page and try again.',
-          'resource_missing',
-        )
+        throw cardError('This payment has expired. Please reload the page and try again.', 'resource_missing')
       if (intent.status === 'succeeded' || intent.status === 'canceled') return copy(intent)
       try {
         const card = checkTestCard(input)

@@ -24,7 +24,7 @@ export const NOT_YOUR_EVENT_MESSAGE = 'That event is not yours.'
 /** The configured provider: 503 when payments are not set up. */
 export function requireProvider(): PaymentProvider {
   const provider = getPaymentProvider()
-  if (!provider) throw new AppError(PAYMENTS_UNAVAILABLE_MESSAGE, 503)
+  if (!provider) throw new AppError(PAYMENTS_UNAVAILABLE_MESSAGE, 'unavailable')
   return provider
 }
 
@@ -36,10 +36,10 @@ export function paymentsMode(): 'stripe' | 'test' | 'unavailable' {
 
 /** The event when it belongs to the signed-in business: 404 when missing, 403 when someone else's. */
 export async function requireOwnEvent(business: BusinessSessionCopy, eventID: number): Promise<Event> {
-  if (!Number.isInteger(eventID) || eventID <= 0) throw new AppError('eventID is required', 400)
+  if (!Number.isInteger(eventID) || eventID <= 0) throw new AppError('eventID is required', 'invalid')
   const event = await getEventRow(eventID)
-  if (!event) throw new AppError(EVENT_NOT_FOUND_MESSAGE, 404)
-  if (event.businessID !== business.businessID) throw new AppError(NOT_YOUR_EVENT_MESSAGE, 403)
+  if (!event) throw new AppError(EVENT_NOT_FOUND_MESSAGE, 'not_found')
+  if (event.businessID !== business.businessID) throw new AppError(NOT_YOUR_EVENT_MESSAGE, 'forbidden')
   return event
 }
 
@@ -47,17 +47,19 @@ export const CATEGORY_REQUIRED_MESSAGE =
   'This ad has no category yet: choose one in Edit Event before checkout.'
 
 export function assertPayable(event: Event) {
-  if (event.paymentStatus === 'paid') throw new AppError(ALREADY_PAID_MESSAGE, 409, { code: 'already_paid' })
-  if (event.paymentStatus === 'refunded') throw new AppError(REFUNDED_MESSAGE, 409, { code: 'refunded' })
+  if (event.paymentStatus === 'paid')
+    throw new AppError(ALREADY_PAID_MESSAGE, 'conflict', { code: 'already_paid' })
+  if (event.paymentStatus === 'refunded')
+    throw new AppError(REFUNDED_MESSAGE, 'conflict', { code: 'refunded' })
   // A draft of the older POST /api/events has none until its advertiser chooses one.
   if (event.category.length === 0) {
-    throw new AppError(CATEGORY_REQUIRED_MESSAGE, 409, { code: 'category_required' })
+    throw new AppError(CATEGORY_REQUIRED_MESSAGE, 'conflict', { code: 'category_required' })
   }
 }
 
 /** What the event costs, from its own display dates. */
 export function amountDueCents(event: Event) {
   const cents = chargeCentsForDays(event.showAdOnDates.length)
-  if (cents <= 0) throw new AppError('This ad has no display dates to pay for.', 400)
+  if (cents <= 0) throw new AppError('This ad has no display dates to pay for.', 'invalid')
   return cents
 }

@@ -60,7 +60,7 @@ export async function setUpEventPayment({
   // One request per ad at a time, across processes: the row lock is held while the provider is asked.
   return db.transaction(async (tx) => {
     const event = await lockEventRow(tx, eventID)
-    if (!event) throw new AppError(EVENT_NOT_FOUND_MESSAGE, 404)
+    if (!event) throw new AppError(EVENT_NOT_FOUND_MESSAGE, 'not_found')
     return setUpLockedEventPayment(tx, { business, event, provider, claimedTotalDollars })
   })
 }
@@ -82,7 +82,7 @@ async function setUpLockedEventPayment(
   assertPayable(event)
   const cents = amountDueCents(event)
   if (!claimedTotalMatches(claimedTotalDollars, cents)) {
-    throw new AppError(TOTAL_MISMATCH_MESSAGE, 400, { code: 'amount_mismatch' })
+    throw new AppError(TOTAL_MISMATCH_MESSAGE, 'invalid', { code: 'amount_mismatch' })
   }
   const result = (intent: ProviderIntent): PaymentSetup => ({
     clientSecret: intent.clientSecret ?? '',
@@ -98,10 +98,10 @@ async function setUpLockedEventPayment(
     if (intent && REUSABLE.includes(intent.status) && intent.amount === cents) return result(intent)
     if (intent?.status === 'succeeded') {
       await recordIntentOutcome(intent, tx)
-      throw new AppError(ALREADY_PAID_MESSAGE, 409, { code: 'already_paid' })
+      throw new AppError(ALREADY_PAID_MESSAGE, 'conflict', { code: 'already_paid' })
     }
     if (intent?.status === 'processing') {
-      throw new AppError('Your payment is being processed. Please check back shortly.', 409, {
+      throw new AppError('Your payment is being processed. Please check back shortly.', 'conflict', {
         code: 'processing',
       })
     }

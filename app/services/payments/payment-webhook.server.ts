@@ -167,6 +167,6 @@ async function skipWebhook(paymentIntentId: string, eventId: string): Promise<We
 
 async function stripeIntentOrThrow(id: string) {
   const intent = await requireProvider().retrieveIntent(id)
-  if (!intent) throw new AppError('Payment not found', 404)
+  if (!intent) throw new AppError('Payment not found', 'not_found')
   return intent
 }

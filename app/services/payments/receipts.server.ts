@@ -19,9 +19,9 @@ export async function receiptForPage(request: Request, idParam: string | undefin
   const signedIn = await requireBusiness(request)
   const paymentID = parseId(idParam)
   const receipt = paymentID === null ? null : await getReceipt(paymentID)
-  if (!receipt) throw errorResponse(new AppError(RECEIPT_NOT_FOUND_MESSAGE, 404))
+  if (!receipt) throw errorResponse(new AppError(RECEIPT_NOT_FOUND_MESSAGE, 'not_found'))
   if (receipt.business.businessID !== signedIn.businessID)
-    throw errorResponse(new AppError(NOT_YOUR_RECEIPT_MESSAGE, 403))
+    throw errorResponse(new AppError(NOT_YOUR_RECEIPT_MESSAGE, 'forbidden'))
   const { payment, event, business } = receipt
   const timeZone = getEnv().APP_TIME_ZONE
   return {

@@ -1,3 +1,5 @@
+import type { ErrorKind } from '#app/utils/app-error.ts'
+
 /** Texts of spec §8 for a failed save. */
 export const DATABASE_UNAVAILABLE_MESSAGE =
   'Database service temporarily unavailable. Please try again in a moment.'
@@ -55,17 +57,14 @@ export function isConnectionFailure(error: unknown) {
   return false
 }
 
-/** Status and spec text for a failed write; `fallback` covers everything that is neither an outage nor a timeout. */
-export function databaseFailureResponse(
-  error: unknown,
-  fallback: string,
-): { status: number; message: string } {
+/** The kind of failure and spec text for a failed write; `fallback` covers what is neither an outage nor a timeout. */
+export function databaseFailure(error: unknown, fallback: string): { kind: ErrorKind; message: string } {
   switch (classifyDatabaseError(error)) {
     case 'unavailable':
-      return { status: 503, message: DATABASE_UNAVAILABLE_MESSAGE }
+      return { kind: 'unavailable', message: DATABASE_UNAVAILABLE_MESSAGE }
     case 'timeout':
-      return { status: 504, message: TIMEOUT_MESSAGE }
+      return { kind: 'timed_out', message: TIMEOUT_MESSAGE }
     default:
-      return { status: 500, message: fallback }
+      return { kind: 'unexpected', message: fallback }
   }
 }

@@ -28,7 +28,7 @@ export const SUBSCRIPTION_GONE =
 
 function tokenId(token: string | null, purpose: TokenPurpose) {
   const id = verifySubscriptionToken(token, purpose)
-  if (id === null) throw new AppError(SUBSCRIPTION_TEXT.invalidLink, 400)
+  if (id === null) throw new AppError(SUBSCRIPTION_TEXT.invalidLink, 'invalid')
   return id
 }
 
@@ -65,19 +65,19 @@ async function describe(subscription: Subscription, token: string): Promise<Mana
 /** Follows a confirmation link: the subscription is confirmed; answers the manage token to go on with. */
 export async function confirmByToken(token: string | null) {
   const confirmed = await confirmSubscription(tokenId(token, 'confirm'))
-  if (!confirmed) throw new AppError(SUBSCRIPTION_GONE, 404)
+  if (!confirmed) throw new AppError(SUBSCRIPTION_GONE, 'not_found')
   return signSubscriptionToken(confirmed.id, 'manage')
 }
 
 export async function manageByToken(token: string | null) {
   const subscription = await getSubscription(tokenId(token, 'manage'))
-  if (!subscription) throw new AppError(SUBSCRIPTION_GONE, 404)
+  if (!subscription) throw new AppError(SUBSCRIPTION_GONE, 'not_found')
   return describe(subscription, token!)
 }
 
 export async function changeFrequencyByToken(token: string | null, frequency: SearchFrequency) {
   const changed = await setSubscriptionFrequency(tokenId(token, 'manage'), frequency)
-  if (!changed) throw new AppError(SUBSCRIPTION_GONE, 404)
+  if (!changed) throw new AppError(SUBSCRIPTION_GONE, 'not_found')
 }
 
 /** Unsubscribes (one click, or the manage page): the row goes. Again is fine: the answer is the same. */

@@ -53,7 +53,7 @@ async function limitRequests(request: Request) {
     windowMs: SUBSCRIBE_WINDOW_MS,
   })
   if (limit.limited) {
-    throw new AppError(TOO_MANY_SUBSCRIPTIONS(limit.retryAfterSeconds), 429, {
+    throw new AppError(TOO_MANY_SUBSCRIPTIONS(limit.retryAfterSeconds), 'too_many_requests', {
       retryAfterSeconds: limit.retryAfterSeconds,
     })
   }
@@ -83,7 +83,7 @@ export async function requestSubscription(
   let what: string
   if (form.kind === 'reminder') {
     const title = await getLiveEventTitle(form.eventID, platformToday())
-    if (title === null) throw new AppError(EVENT_NOT_LIVE, 404)
+    if (title === null) throw new AppError(EVENT_NOT_LIVE, 'not_found')
     wanted = {
       email: form.email,
       kind: 'reminder',
