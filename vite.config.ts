@@ -29,7 +29,10 @@ function shellChunk(id: string, { getModuleInfo, getModuleIds }: Rollup.ManualCh
     for (const start of starts) reached.delete(start)
     shellModules = reached
   }
-  return shellModules.has(id) ? 'shell' : undefined
+  if (shellModules.has(id)) return 'shell'
+  // The one form recipe's browser half: every form draws its fields with the hook's state, so one file serves both.
+  if (/\/app\/components\/(checked-form|form-field)\.tsx$/.test(id)) return 'forms'
+  return undefined
 }
 let shellModules: Set<string> | undefined
 

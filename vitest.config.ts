@@ -28,6 +28,7 @@ const OWN_DATABASE_TESTS = [
   'tests/integration/backup-restore.test.ts',
   'tests/integration/database-outage.test.ts',
   'tests/integration/dev-server.test.ts',
+  'tests/integration/production-server.test.ts',
   'tests/integration/embedded-database.test.ts',
   'tests/integration/embedded-database-thread.test.ts',
   'tests/integration/embedded-server-lock.test.ts',

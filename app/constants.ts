@@ -1,4 +1,4 @@
-/** Business limits and constants of the product (spec §9), shared by UI, validation and tests. */
+/** Business limits and constants of the product, shared by UI, validation and tests. */
 
 export const PRODUCT_NAME = 'EventShout'
 export const TAGLINE = 'Every Event Deserves a Shout.'

@@ -12,27 +12,30 @@ import { startCleanupSchedule } from '#app/services/operations/cleanup.server.ts
 import { noteRequestError } from '#app/services/platform/database-health.server.ts'
 import { startDatabase, stopBeforeDatabaseCloses } from '#app/services/platform/database.server.ts'
 import { startMailWorker } from '#app/services/mail/mail.server.ts'
-import { getEnv } from '#app/services/platform/env.server.ts'
-import { logError } from '#app/services/platform/logger.server.ts'
+import { getEnv, productionWarnings } from '#app/services/platform/env.server.ts'
+import { logError, logger } from '#app/services/platform/logger.server.ts'
 import { REQUEST_ID_HEADER } from '#app/services/http/request-log.server.ts'
 import { createRequestGuard } from '#app/services/http/request-guard.server.ts'
-import { createNonce, securityHeaders } from '#app/services/http/security.server.ts'
-import { sessionCookie } from '#app/services/accounts/session.server.ts'
-import { startViewCounting } from '#app/services/analytics/view-counter.server.ts'
+import { applySecurityHeaders, createNonce, securityHeaders } from '#app/services/http/security.server.ts'
+import { sessionCookie } from '#app/services/http/session.server.ts'
+import { startViewCounting, viewCounter } from '#app/services/analytics/view-counter.server.ts'
+import { countPageViewsWith } from '#app/services/http/page-cache.server.ts'
 import { createCachedMarkupRenderer } from '#app/components/cached-markup.server.ts'
 import { DatabaseLockedError } from '#db/client.server.ts'
 
 const env = getEnv()
+for (const { variable, message } of productionWarnings(env)) logger.warn({ variable }, message)
 
 try {
   await startDatabase()
   stopBeforeDatabaseCloses(startCleanupSchedule())
   stopBeforeDatabaseCloses(startMailWorker())
   stopBeforeDatabaseCloses(startViewCounting())
+  countPageViewsWith((eventIDs, viewer) => viewCounter.count(eventIDs, viewer))
   stopBeforeDatabaseCloses(startAdminSocket())
 } catch (error) {
   if (error instanceof DatabaseLockedError) {
-    console.error(error.message)
+    logError(error)
     process.exit(1)
   }
   throw error
@@ -44,12 +47,7 @@ export const streamTimeout = 5000
 const renderCachedMarkup = createCachedMarkupRenderer()
 
 /** For server.js: the shared page cache answers before Remix runs, and sees the same moderation decisions. */
-export {
-  forgetStoredPages,
-  gzippedBody,
-  keepPage,
-  lookupPage,
-} from '#app/services/calendar/page-cache.server.ts'
+export { forgetStoredPages, gzippedBody, keepPage, lookupPage } from '#app/services/http/page-cache.server.ts'
 export { BODY_MAX_BYTES, MULTIPART_BODY_MAX_BYTES } from '#app/constants.ts'
 export { containsNul, NUL_MESSAGE } from '#app/models/platform/input-rules.ts'
 /** For server.js: which proxies may tell the client's address (validated with the rest of the environment). */
@@ -67,7 +65,7 @@ export const requestGuard = createRequestGuard({
   sessionCookie: sessionCookie.name,
 })
 /** For server.js: 503 with Retry-After while the database is away. */
-export { withDatabaseOutageAnswers } from '#app/services/platform/database-health.server.ts'
+export { withDatabaseOutageAnswers } from '#app/services/http/database-outage.server.ts'
 
 function routeHandles(remixContext: EntryContext) {
   return remixContext.staticHandlerContext.matches.map(
@@ -92,9 +90,7 @@ const handleRequest: HandleDocumentRequestFunction = (
   remixContext: EntryContext,
 ) => {
   const nonce = createNonce()
-  securityHeaders(nonce, env, { frameable: isFrameable(remixContext) }).forEach((value, key) =>
-    responseHeaders.set(key, value),
-  )
+  applySecurityHeaders(responseHeaders, securityHeaders(nonce, env, { frameable: isFrameable(remixContext) }))
   const waitForAll = isbot(request.headers.get('user-agent') ?? '')
 
   return new Promise((resolve, reject) => {

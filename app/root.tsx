@@ -16,7 +16,7 @@ import { SiteFooter, SiteHeader } from '#app/components/site-chrome.tsx'
 import { Toaster } from '#app/components/toaster.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { MEDIA_FALLBACK_SCRIPT } from '#app/utils/media-fallback.ts'
-import { getViewer } from '#app/services/accounts/viewer.server.ts'
+import { getViewer } from '#app/services/http/viewer.server.ts'
 import { getToast } from '#app/services/http/toast.server.ts'
 import stylesheet from '#app/tailwind.css?url'
 

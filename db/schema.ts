@@ -18,7 +18,7 @@ import {
   varchar,
 } from 'drizzle-orm/pg-core'
 
-/** The spec's "unset" date marker. */
+/** The "unset" date marker. */
 const UNSET = sql`'1989-01-01'::date`
 const createdNow = (name: string) =>
   timestamp(name, { withTimezone: true, mode: 'date' }).notNull().defaultNow()
@@ -150,7 +150,7 @@ export const events = pgTable(
       .notNull()
       .references(() => business.businessID, { onDelete: 'cascade' }),
     eventTitle: varchar('eventTitle', { length: 250 }).notNull(),
-    /** Category names; the spec allows one or several. */
+    /** Category names; an ad has one or several. */
     category: text('category')
       .array()
       .notNull()
@@ -247,7 +247,7 @@ export const eventRevisions = pgTable(
   'event_revisions',
   {
     id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-    eventId: integer('event_id')
+    eventID: integer('event_id')
       .notNull()
       .references(() => events.eventID, { onDelete: 'cascade' }),
     /** When the advertiser last sent it for review: its day in the review queue. */
@@ -272,9 +272,9 @@ export const eventRevisions = pgTable(
   },
   (t) => [
     uniqueIndex('event_revisions_open_idx')
-      .on(t.eventId)
+      .on(t.eventID)
       .where(sql`"status" in ('pending', 'changes_requested')`),
-    index('event_revisions_event_idx').on(t.eventId, t.id),
+    index('event_revisions_event_idx').on(t.eventID, t.id),
     index('event_revisions_pending_idx')
       .on(t.submittedAt)
       .where(sql`"status" = 'pending'`),
@@ -292,7 +292,7 @@ export type EventRevision = typeof eventRevisions.$inferSelect
 export const eventShowDates = pgTable(
   'event_show_dates',
   {
-    eventId: integer('event_id')
+    eventID: integer('event_id')
       .notNull()
       .references(() => events.eventID, { onDelete: 'cascade' }),
     showDate: date('show_date', { mode: 'string' }).notNull(),
@@ -311,11 +311,11 @@ export const eventShowDates = pgTable(
     lastDate: date('last_date', { mode: 'string' }).notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.eventId, t.showDate] }),
-    index('event_show_dates_date_idx').on(t.showDate, t.eventId, t.previousDate),
+    primaryKey({ columns: [t.eventID, t.showDate] }),
+    index('event_show_dates_date_idx').on(t.showDate, t.eventID, t.previousDate),
     // The month grid's days read from the rows alone: who shows on a day, first by id, and whether still live.
     index('event_show_dates_grid_idx')
-      .on(t.showDate, t.eventId, t.lastDate, t.category)
+      .on(t.showDate, t.eventID, t.lastDate, t.category)
       .where(sql`grid_day`),
   ],
 )
@@ -331,7 +331,7 @@ export const eventShowDates = pgTable(
 export const liveEventTexts = pgTable(
   'live_event_texts',
   {
-    eventId: integer('event_id')
+    eventID: integer('event_id')
       .primaryKey()
       .references(() => events.eventID, { onDelete: 'cascade' }),
     description: text('description').notNull(),
@@ -369,7 +369,7 @@ export const eventMedia = pgTable(
   'event_media',
   {
     id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-    eventId: integer('eventId')
+    eventID: integer('eventId')
       .notNull()
       .references(() => events.eventID, { onDelete: 'cascade' }),
     mediaType: varchar('mediaType', { length: 10 }).notNull(),
@@ -377,7 +377,7 @@ export const eventMedia = pgTable(
     uploadedAt: createdNow('uploadedAt'),
   },
   (t) => [
-    index('event_media_event_idx').on(t.eventId),
+    index('event_media_event_idx').on(t.eventID),
     check('event_media_type_check', sql`${t.mediaType} in ('photo', 'video')`),
   ],
 )
@@ -570,6 +570,9 @@ export const moderationAudit = pgTable(
   (t) => [
     index('moderation_audit_event_idx').on(t.eventID, t.occurredAt),
     index('moderation_audit_occurred_idx').on(t.occurredAt),
+    // /admin/audit's filters, newest first: one administrator's decisions, one kind of decision.
+    index('moderation_audit_actor_idx').on(t.actorUserId, t.occurredAt),
+    index('moderation_audit_action_idx').on(t.action, t.occurredAt),
   ],
 )
 
@@ -684,7 +687,7 @@ export const subscriptions = pgTable(
     filters: jsonb('filters').notNull(),
     /** What makes two subscriptions the same: the filters' query string, or `event:<id>`. */
     filterKey: text('filterKey').notNull(),
-    eventId: integer('eventId').references(() => events.eventID, { onDelete: 'cascade' }),
+    eventID: integer('eventId').references(() => events.eventID, { onDelete: 'cascade' }),
     confirmedAt: timestamp('confirmedAt', { withTimezone: true, mode: 'date' }),
     /** Ads approved up to this instant have been told about (a search); set at confirmation and by each email. */
     coveredUntil: timestamp('coveredUntil', { withTimezone: true, mode: 'date' }),
@@ -697,7 +700,7 @@ export const subscriptions = pgTable(
     index('subscriptions_unconfirmed_idx')
       .on(t.createdAt)
       .where(sql`"confirmedAt" IS NULL`),
-    index('subscriptions_event_idx').on(t.eventId),
+    index('subscriptions_event_idx').on(t.eventID),
     check('subscriptions_kind_check', sql`${t.kind} in ('search', 'reminder')`),
     check('subscriptions_frequency_check', sql`${t.frequency} in ('weekly', 'daily', 'once')`),
   ],

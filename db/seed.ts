@@ -115,7 +115,7 @@ async function seedEmptyDatabase(
     }
     const url = `/api/media/${key.slice(key.lastIndexOf('/') + 1)}`
     await db.update(events).set({ stillPhotoURL: url }).where(eqEvent(eventID))
-    await db.insert(eventMedia).values({ eventId: eventID, mediaType: 'photo', mediaUrl: url })
+    await db.insert(eventMedia).values({ eventID, mediaType: 'photo', mediaUrl: url })
 
     if (state !== 'unpaid') {
       await db.insert(payments).values({

@@ -14,7 +14,6 @@ export interface AutoApprovalCheckItem {
 }
 
 function CheckItem({ ad }: { ad: AutoApprovalCheckItem }) {
-  const reasonId = `check-takedown-reason-${ad.eventID}`
   return (
     <li data-testid="auto-approved-check" className="rounded-md border border-slate-200 bg-white p-4">
       <p className="font-semibold break-words text-ink">{ad.eventTitle}</p>
@@ -37,7 +36,7 @@ function CheckItem({ ad }: { ad: AutoApprovalCheckItem }) {
             Confirm “{ad.eventTitle}”
           </button>
         </Form>
-        <TakedownForm eventID={ad.eventID} reasonId={reasonId} action="/admin/checks" />
+        <TakedownForm id={`check-takedown-${ad.eventID}`} eventID={ad.eventID} action="/admin/checks" />
       </div>
     </li>
   )

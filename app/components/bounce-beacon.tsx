@@ -32,7 +32,7 @@ function sendBounce(url: string) {
 const mounted = new Map<string, number>()
 
 /**
- * Bounce tracking for the public event view (spec §4). A server-rendered page runs the inline script; when the page
+ * Bounce tracking for the public event view. A server-rendered page runs the inline script; when the page
  * was reached by client-side navigation (the inline script never runs then), the effect does the same job and also
  * counts leaving to another page of the app within the window.
  */

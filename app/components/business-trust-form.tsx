@@ -1,18 +1,33 @@
 /** A business's trust on an ad's admin page: whether its paid ads go live at payment, and why; grant or revoke it. */
 import { Form } from '@remix-run/react'
-import { TRUST_REASON_MAX } from '#app/models/moderation/trust-schema.ts'
+import { TRUST_REASON_MAX, trustFormSchema } from '#app/models/moderation/trust-schema.ts'
+import { useCheckedForm, type FormReply } from './checked-form.tsx'
+import { otherMessages } from './form-messages.ts'
+import { FormField } from './form-field.tsx'
+import { zodCheck } from './zod-check.ts'
+
+const checkTrust = zodCheck(trustFormSchema)
 
 export function BusinessTrustForm({
   businessID,
   trusted,
   because,
-  refusal,
+  reply,
 }: {
   businessID: number
   trusted: boolean
   because: string
-  refusal?: string
+  /** A refused grant or revoke: its reason's messages at the reason, the others above the form. */
+  reply?: FormReply | null
 }) {
+  const { formProps, field, formErrorId } = useCheckedForm({
+    id: 'trust',
+    reply,
+    check: checkTrust,
+    browserChecksWithoutJs: true,
+  })
+  const reason = field('reason')
+  const refusal = otherMessages(reply, ['reason'])
   return (
     <section aria-labelledby="business-trust" className="mt-8">
       <h2 id="business-trust" className="text-xl font-semibold text-ink">
@@ -22,26 +37,30 @@ export function BusinessTrustForm({
         {trusted ? 'Trusted: its paid ads go live at payment' : 'Not trusted: its paid ads wait for a review'}{' '}
         ({because}).
       </p>
-      <Form method="post" className="mt-3 grid gap-2">
+      <Form method="post" {...formProps} className="mt-3 grid gap-2">
         <input type="hidden" name="businessID" value={businessID} />
         <input type="hidden" name="intent" value={trusted ? 'revoke' : 'grant'} />
-        <label htmlFor="trust-reason" className="text-sm font-medium text-slate-800">
-          Reason (required)
-        </label>
-        <textarea
-          id="trust-reason"
-          name="reason"
-          rows={2}
-          required
-          maxLength={TRUST_REASON_MAX}
-          aria-describedby={refusal ? 'trust-refusal' : undefined}
-          className="block w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
-        />
         {refusal ? (
-          <p id="trust-refusal" role="alert" className="text-sm text-red-700">
+          <p id={formErrorId} role="alert" className="text-sm text-red-700">
             {refusal}
           </p>
         ) : null}
+        <FormField
+          field={reason}
+          label="Reason (required)"
+          labelClassName="text-sm font-medium text-slate-800"
+        >
+          {(control) => (
+            <textarea
+              {...reason.inputProps}
+              {...control}
+              rows={2}
+              required
+              maxLength={TRUST_REASON_MAX}
+              className="mt-2 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
+            />
+          )}
+        </FormField>
         <div className="flex justify-end">
           <button
             type="submit"

@@ -68,7 +68,7 @@ function FilterSelect({
 }
 
 /**
- * The calendar's filters (spec §5, in its order, then the distance filter) as form fields, for every form that sets them: the
+ * The calendar's filters (in its order, then the distance filter) as form fields, for every form that sets them: the
  * calendar's own and the embed builder's. `idPrefix` keeps the ids of two forms on one page apart.
  */
 export function CalendarFilterFields({

@@ -1,5 +1,6 @@
 import { eventPagePath } from '#app/models/ads/event-seo.ts'
 import type { DayEvents, MonthGrid } from '#app/models/calendar/calendar-month.ts'
+import { weekdayOf } from '#app/utils/time.ts'
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const
 
@@ -15,10 +16,6 @@ export interface CalendarMonthProps {
 
 export function moreEventsText(count: number) {
   return `+${count} more`
-}
-
-function weekdayOf(date: string) {
-  return WEEKDAYS[new Date(`${date}T00:00:00Z`).getUTCDay()]!
 }
 
 const navLinkClasses =
@@ -80,7 +77,7 @@ export function CalendarMonth({ grid, days, dayHref, prevHref, nextHref }: Calen
             >
               <h3 className="text-sm font-semibold text-slate-700">
                 <span className="sm:sr-only">
-                  {weekdayOf(date)}, {monthName}{' '}
+                  {WEEKDAYS[weekdayOf(date)]}, {monthName}{' '}
                 </span>
                 {dayNumber}
               </h3>

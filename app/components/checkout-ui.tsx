@@ -1,8 +1,11 @@
 import { Form, Link, useNavigation } from '@remix-run/react'
 import type { ReactNode } from 'react'
+import { TEST_CARD_MAX_LENGTH, testCardProblems } from '#app/models/payments/checkout-rules.ts'
 import { formatShortDate } from '#app/utils/format.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { inputClass, primaryButtonClass, secondaryButtonClass, Spinner, useHydrated } from './account-ui.tsx'
+import { useCheckedForm, type FormReply } from './checked-form.tsx'
+import { FormField } from './form-field.tsx'
 
 export interface CheckoutSummary {
   eventID: number
@@ -100,69 +103,84 @@ export function PaymentSucceeded() {
   )
 }
 
-const labelClass = 'block text-sm font-medium text-slate-800'
-
-/** The built-in test provider's card form: a plain POST, so it works without JavaScript. */
-export function TestCardForm({ total, eventID }: { total: string; eventID: number }) {
+/**
+ * The built-in test provider's card form: a plain POST, so it works without JavaScript. `reply` is the server's
+ * answer to a form it could not read; whether the card pays is told in a toast.
+ */
+export function TestCardForm({
+  total,
+  eventID,
+  reply,
+}: {
+  total: string
+  eventID: number
+  reply?: FormReply | null
+}) {
   const hydrated = useHydrated()
   const navigation = useNavigation()
   const paying = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'pay'
+  const { formProps, field } = useCheckedForm({
+    id: 'test-card',
+    reply,
+    check: testCardProblems,
+    browserChecksWithoutJs: true,
+  })
+  const cardNumber = field('cardNumber')
+  const expiry = field('expiry')
+  const cvc = field('cvc')
   return (
     <>
       <p className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm font-semibold text-amber-900">
         {PAYMENT_TEXT.testModeLabel}
       </p>
-      <Form method="post" action="/checkout" autoComplete="off" className="space-y-4">
+      <Form method="post" action="/checkout" autoComplete="off" {...formProps} className="space-y-4">
         <input type="hidden" name="intent" value="pay" />
         {/* Which ad: a second payment of it (another tab) is told it is paid once the first cleared checkout. */}
         <input type="hidden" name="eventID" value={eventID} />
         {/* With JavaScript the page shows the success itself and leaves after a pause; without, the server redirects. */}
         {hydrated ? <input type="hidden" name="js" value="1" /> : null}
-        <div>
-          <label htmlFor="cardNumber" className={labelClass}>
-            Card number
-          </label>
-          <input
-            id="cardNumber"
-            name="cardNumber"
-            inputMode="numeric"
-            autoComplete="off"
-            placeholder="4242 4242 4242 4242"
-            required
-            maxLength={23}
-            className={`${inputClass} mt-1`}
-          />
-        </div>
-        <div className="grid grid-cols-2 gap-4">
-          <div>
-            <label htmlFor="expiry" className={labelClass}>
-              Expiry (MM/YY)
-            </label>
+        <FormField field={cardNumber} label="Card number">
+          {(control) => (
             <input
-              id="expiry"
-              name="expiry"
-              autoComplete="off"
-              placeholder="MM/YY"
-              required
-              maxLength={7}
-              className={`${inputClass} mt-1`}
-            />
-          </div>
-          <div>
-            <label htmlFor="cvc" className={labelClass}>
-              CVC
-            </label>
-            <input
-              id="cvc"
-              name="cvc"
+              {...cardNumber.inputProps}
+              {...control}
               inputMode="numeric"
               autoComplete="off"
-              placeholder="123"
+              placeholder="4242 4242 4242 4242"
               required
-              maxLength={4}
+              maxLength={TEST_CARD_MAX_LENGTH.cardNumber}
               className={`${inputClass} mt-1`}
             />
-          </div>
+          )}
+        </FormField>
+        <div className="grid grid-cols-2 gap-4">
+          <FormField field={expiry} label="Expiry (MM/YY)">
+            {(control) => (
+              <input
+                {...expiry.inputProps}
+                {...control}
+                autoComplete="off"
+                placeholder="MM/YY"
+                required
+                maxLength={TEST_CARD_MAX_LENGTH.expiry}
+                className={`${inputClass} mt-1`}
+              />
+            )}
+          </FormField>
+          <FormField field={cvc} label="CVC">
+            {(control) => (
+              <input
+                {...cvc.inputProps}
+                {...control}
+                inputMode="numeric"
+                autoComplete="off"
+                placeholder="123"
+                required
+                maxLength={TEST_CARD_MAX_LENGTH.cvc}
+                className={`${inputClass} mt-1`}
+              />
+            )}
+          </FormField>
         </div>
         <p className="text-xs text-slate-500">
           Use 4242 4242 4242 4242 with any future expiry and any CVC. 4000 0000 0000 0002 is declined; 4000

@@ -1,6 +1,6 @@
 import { WEEKDAY_NAMES } from '#app/models/ads/repeat-rules.ts'
 import { formatShortDate } from '#app/utils/format.ts'
-import { weekdayOf } from '#app/utils/repeat-dates.ts'
+import { weekdayOf } from '#app/utils/time.ts'
 
 /** Every display date of an ad, one by one with its weekday ("Fri, Dec 4, 2026"), as the advertiser will pay for them. */
 export function ChosenDates({ dates }: { dates: readonly string[] }) {

@@ -33,7 +33,7 @@ export interface CardButtonAction {
   }
   onClick?: () => void
   disabled?: boolean
-  /** Replaces the spec's label, e.g. while saving. */
+  /** Replaces the card's label, e.g. while saving. */
   label?: ReactNode
 }
 

@@ -44,7 +44,7 @@ interface Props {
   /** The last date that may be chosen (the booking horizon). */
   lastDate: string
   initial: EventFormValues
-  /** The server's problems per field, when the form was posted without JavaScript. */
+  /** The server's problems per field ('' = the form's own), when the form was posted without JavaScript. */
   errors?: FieldErrors
   priceTable: Array<{ label: string; price: string }>
 }
@@ -111,8 +111,18 @@ export function EventForm({
         className="grid gap-8"
         aria-labelledby="create-event-heading"
         {...fields.formProps}
+        aria-describedby={fields.formErrors.length ? fields.formErrorId : undefined}
         onSubmit={hydrated ? onSubmit : undefined}
       >
+        {fields.formErrors.length ? (
+          <p
+            id={fields.formErrorId}
+            role="alert"
+            className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800"
+          >
+            {fields.formErrors.join(' ')}
+          </p>
+        ) : null}
         <section
           aria-labelledby="business-info"
           className="rounded-xl border border-slate-200 bg-slate-50 p-4"

@@ -8,6 +8,7 @@ import {
 } from '#app/models/moderation/moderation-schema.ts'
 import { BulkApproveCheckbox } from './bulk-approve-form.tsx'
 import { useCheckedForm, type FormReply } from './checked-form.tsx'
+import { otherMessages } from './form-messages.ts'
 import { CustomerEventCard } from './customer-event-card.tsx'
 import { FormField } from './form-field.tsx'
 import { RevisionChanges } from './revision-changes.tsx'
@@ -29,14 +30,6 @@ const buttonClass = {
     'rounded-md border border-amber-400 bg-white px-4 py-2 font-medium text-amber-800 hover:bg-amber-50 disabled:opacity-60',
   reject:
     'rounded-md border border-red-300 bg-white px-4 py-2 font-medium text-red-700 hover:bg-red-50 disabled:opacity-60',
-}
-
-/** Every message of a refused review but those shown at a field, as one line (a form changed by hand). */
-export function otherMessages(reply: FormReply | null | undefined, shown: string[] = []) {
-  return Object.entries(reply?.error ?? {})
-    .filter(([name]) => !shown.includes(name))
-    .flatMap(([, messages]) => messages ?? [])
-    .join(' ')
 }
 
 const checkReview = zodCheck(reviewFormSchema)

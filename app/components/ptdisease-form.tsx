@@ -5,7 +5,15 @@ import { useEffect, useMemo, type ReactNode } from 'react'
 import { useCheckedForm, type FormReply } from '#app/components/checked-form.tsx'
 import { zodCheck } from '#app/components/zod-check.ts'
 import { DialogActions } from '#app/components/dialog-actions.tsx'
-import { FormField, type FieldState } from '#app/components/form-field.tsx'
+import { FormField } from '#app/components/form-field.tsx'
+import {
+  CheckboxField,
+  InputField,
+  inputClass,
+  labelClass,
+  Section,
+  type CheckedField,
+} from '#app/components/ptdisease-fields.tsx'
 import { toast } from '#app/components/toaster.tsx'
 import {
   PTDISEASE_BOOLEAN_FIELDS,
@@ -13,6 +21,7 @@ import {
   PTDISEASE_LIMITS,
   PTDISEASE_SEXES,
   buildPtdiseaseSchema,
+  type PtdiseaseFieldName,
   type PtdiseaseInputValues,
 } from '#app/models/patient-records/ptdisease-schema.ts'
 
@@ -21,100 +30,6 @@ export function formatRecordDate(value: string | null | undefined): string {
   if (!value) return '—'
   const date = parseISO(value)
   return Number.isNaN(date.getTime()) ? value : format(date, 'MM/dd/yyyy')
-}
-
-const inputClass =
-  'mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm ' +
-  'focus:border-brand-500 focus:ring-1 focus:ring-brand-500 focus:outline-none aria-[invalid=true]:border-red-600'
-
-const labelClass = 'text-sm font-medium text-slate-700'
-
-type CheckedField = FieldState & { inputProps: { name: string; defaultValue?: string } }
-
-function InputField({
-  field,
-  label,
-  type = 'text',
-  required,
-  autoFocus,
-  hint,
-  ...native
-}: {
-  field: CheckedField
-  label: string
-  type?: 'text' | 'date' | 'number'
-  required?: boolean
-  autoFocus?: boolean
-  hint?: string
-  maxLength?: number
-  min?: string | number
-  max?: string | number
-  step?: number
-  inputMode?: 'numeric' | 'text'
-  pattern?: string
-}) {
-  return (
-    <FormField field={field} label={label} description={hint} labelClassName={labelClass}>
-      {(control) => (
-        <>
-          {required ? (
-            <span className="ml-1 text-sm text-red-600" aria-hidden>
-              *
-            </span>
-          ) : null}
-          <input
-            {...field.inputProps}
-            {...control}
-            type={type}
-            required={required}
-            {...native}
-            autoFocus={autoFocus}
-            className={inputClass}
-          />
-        </>
-      )}
-    </FormField>
-  )
-}
-
-function CheckboxField({
-  field,
-  label,
-  ticked,
-}: {
-  field: FieldState & { inputProps: { name: string } }
-  label: string
-  /** Ticked when the form is drawn. */
-  ticked: boolean
-}) {
-  return (
-    // The box is drawn before its label (CSS order; the label comes first in the markup), a message under both.
-    <FormField
-      field={field}
-      label={label}
-      labelClassName={labelClass}
-      className="flex flex-wrap items-center gap-x-2 [&>div]:basis-full [&>input]:-order-1"
-    >
-      {(control) => (
-        <input
-          {...control}
-          name={field.inputProps.name}
-          defaultChecked={ticked}
-          type="checkbox"
-          className="size-4 rounded border-slate-300 accent-brand-600"
-        />
-      )}
-    </FormField>
-  )
-}
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <fieldset className="rounded-xl border border-slate-200 p-4">
-      <legend className="px-1 text-base font-semibold text-ink">{title}</legend>
-      <div className="grid gap-4 sm:grid-cols-2">{children}</div>
-    </fieldset>
-  )
 }
 
 /** A record's values as the form's text: numbers as digits, a ticked box as 'on', nothing for an empty value. */
@@ -133,6 +48,18 @@ function formText(values: Partial<PtdiseaseInputValues> | undefined): Record<str
   )
 }
 
+type FieldOf = (name: PtdiseaseFieldName) => CheckedField
+type BooleanField = (typeof PTDISEASE_BOOLEAN_FIELDS)[number]
+/** A checkbox of the form, ticked as the record or the refused post had it. */
+type CheckboxOf = (name: BooleanField) => ReactNode
+
+/** The fields the server derives, shown read-only when editing. */
+type ComputedFields = {
+  ptnumberdiseasecode: string
+  ptnumberdiseasecodesigdig: string
+  dateDue: string | null
+}
+
 export interface PtdiseaseFormProps {
   intent: 'create' | 'update'
   recordId?: number
@@ -144,7 +71,7 @@ export interface PtdiseaseFormProps {
   today: string
   cancelTo: string
   /** Shown read-only when editing: fields the server derives. */
-  computed?: { ptnumberdiseasecode: string; ptnumberdiseasecodesigdig: string; dateDue: string | null }
+  computed?: ComputedFields
 }
 
 /** The patient disease record form: a real POST form, validated on the server; the browser checks first when it can. */
@@ -180,11 +107,9 @@ export function PtdiseaseForm({
   }, [lastResult, message])
 
   const saving = navigation.state !== 'idle' && navigation.formData?.get('intent') === intent
-  const sex = field('sexpatient')
-  const comment = field('comment')
   // After a refused post a box shows what was sent (absent = unticked), before one what the record holds.
   const sent = lastResult?.initialValue
-  const checkbox = (name: (typeof PTDISEASE_BOOLEAN_FIELDS)[number]) => (
+  const checkbox: CheckboxOf = (name) => (
     <CheckboxField
       field={field(name)}
       label={LABELS[name]}
@@ -216,138 +141,174 @@ export function PtdiseaseForm({
         </p>
       ) : null}
 
-      <Section title="Patient Information">
-        <InputField
-          field={field('mrn')}
-          label={LABELS.mrn}
-          required
-          autoFocus
-          maxLength={PTDISEASE_LIMITS.mrn}
-        />
-        <InputField
-          field={field('patientnumber')}
-          label={LABELS.patientnumber}
-          inputMode="numeric"
-          pattern="[0-9]*"
-          hint="A positive whole number."
-        />
-        <FormField field={sex} label={LABELS.sexpatient} labelClassName={labelClass}>
-          {(control) => (
-            <select {...sex.inputProps} {...control} className={inputClass}>
-              <option value="">Select…</option>
-              {PTDISEASE_SEXES.map((option) => (
-                <option key={option} value={option}>
-                  {option}
-                </option>
-              ))}
-            </select>
-          )}
-        </FormField>
-        <InputField
-          field={field('dob')}
-          label={LABELS.dob}
-          type="date"
-          min={PTDISEASE_LIMITS.dobEarliest}
-          max={today}
-        />
-      </Section>
-
-      <Section title="Disease Information">
-        <InputField
-          field={field('disease')}
-          label={LABELS.disease}
-          required
-          maxLength={PTDISEASE_LIMITS.disease}
-        />
-        <InputField
-          field={field('diseasecode')}
-          label={LABELS.diseasecode}
-          maxLength={PTDISEASE_LIMITS.code}
-          hint="For example E11.9"
-        />
-        <InputField
-          field={field('organsystem')}
-          label={LABELS.organsystem}
-          maxLength={PTDISEASE_LIMITS.organsystem}
-        />
-        <InputField
-          field={field('longshortproblem')}
-          label={LABELS.longshortproblem}
-          maxLength={PTDISEASE_LIMITS.longshortproblem}
-        />
-      </Section>
-
-      <Section title="Tracking Information">
-        <InputField field={field('dateentered')} label={LABELS.dateentered} type="date" />
-        <InputField field={field('lastreviewed')} label={LABELS.lastreviewed} type="date" />
-        <InputField
-          field={field('reviewInterval')}
-          label={LABELS.reviewInterval}
-          type="number"
-          min={0}
-          max={PTDISEASE_LIMITS.reviewIntervalMaxDays}
-          step={1}
-        />
-        <InputField
-          field={field('questionsToAsk')}
-          label={LABELS.questionsToAsk}
-          type="number"
-          min={0}
-          step={1}
-        />
-        <div className="grid grid-cols-2 gap-3 sm:col-span-2">
-          {checkbox('choose')}
-          {checkbox('finished')}
-          {checkbox('resolved')}
-          {checkbox('ptanswered')}
-        </div>
-        <p className="text-sm text-slate-600 sm:col-span-2">
-          {computed ? (
-            <>
-              Date due: <strong>{formatRecordDate(computed.dateDue)}</strong>
-              {computed.ptnumberdiseasecode ? (
-                <>
-                  {' · '}Patient # + code: <strong>{computed.ptnumberdiseasecode}</strong>
-                </>
-              ) : null}
-              {computed.ptnumberdiseasecodesigdig ? (
-                <>
-                  {' · '}Patient # + significant digits: <strong>{computed.ptnumberdiseasecodesigdig}</strong>
-                </>
-              ) : null}
-              <span className="block text-xs text-slate-500">Recalculated when you save.</span>
-            </>
-          ) : (
-            'The date due (last reviewed + review interval) and the patient/disease code keys are calculated when you save.'
-          )}
-        </p>
-      </Section>
-
+      <PatientInformation field={field} today={today} />
+      <DiseaseInformation field={field} />
+      <TrackingInformation field={field} checkbox={checkbox} computed={computed} />
       <Section title="CDM Information">
         {checkbox('dxusedforcharge')}
         {checkbox('CDMok')}
         {checkbox('controlledCDM')}
       </Section>
-
-      <fieldset className="rounded-xl border border-slate-200 p-4">
-        <legend className="px-1 text-base font-semibold text-ink">Comments</legend>
-        <FormField field={comment} label={LABELS.comment} labelClassName={`block ${labelClass}`}>
-          {(control) => (
-            <textarea
-              {...comment.inputProps}
-              {...control}
-              rows={4}
-              maxLength={PTDISEASE_LIMITS.comment}
-              className={inputClass}
-            />
-          )}
-        </FormField>
-      </fieldset>
+      <Comments field={field('comment')} />
 
       <DialogActions
         leave={{ to: cancelTo, label: 'Cancel' }}
         submit={{ label: 'Save Record', busyLabel: 'Saving...', busy: saving }}
       />
     </Form>
+  )
+}
+
+function PatientInformation({ field, today }: { field: FieldOf; today: string }) {
+  const sex = field('sexpatient')
+  return (
+    <Section title="Patient Information">
+      <InputField
+        field={field('mrn')}
+        label={LABELS.mrn}
+        required
+        autoFocus
+        maxLength={PTDISEASE_LIMITS.mrn}
+      />
+      <InputField
+        field={field('patientnumber')}
+        label={LABELS.patientnumber}
+        inputMode="numeric"
+        pattern="[0-9]*"
+        hint="A positive whole number."
+      />
+      <FormField field={sex} label={LABELS.sexpatient} labelClassName={labelClass}>
+        {(control) => (
+          <select {...sex.inputProps} {...control} className={inputClass}>
+            <option value="">Select…</option>
+            {PTDISEASE_SEXES.map((option) => (
+              <option key={option} value={option}>
+                {option}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
+      <InputField
+        field={field('dob')}
+        label={LABELS.dob}
+        type="date"
+        min={PTDISEASE_LIMITS.dobEarliest}
+        max={today}
+      />
+    </Section>
+  )
+}
+
+function DiseaseInformation({ field }: { field: FieldOf }) {
+  return (
+    <Section title="Disease Information">
+      <InputField
+        field={field('disease')}
+        label={LABELS.disease}
+        required
+        maxLength={PTDISEASE_LIMITS.disease}
+      />
+      <InputField
+        field={field('diseasecode')}
+        label={LABELS.diseasecode}
+        maxLength={PTDISEASE_LIMITS.code}
+        hint="For example E11.9"
+      />
+      <InputField
+        field={field('organsystem')}
+        label={LABELS.organsystem}
+        maxLength={PTDISEASE_LIMITS.organsystem}
+      />
+      <InputField
+        field={field('longshortproblem')}
+        label={LABELS.longshortproblem}
+        maxLength={PTDISEASE_LIMITS.longshortproblem}
+      />
+    </Section>
+  )
+}
+
+function TrackingInformation({
+  field,
+  checkbox,
+  computed,
+}: {
+  field: FieldOf
+  checkbox: CheckboxOf
+  computed: ComputedFields | undefined
+}) {
+  return (
+    <Section title="Tracking Information">
+      <InputField field={field('dateentered')} label={LABELS.dateentered} type="date" />
+      <InputField field={field('lastreviewed')} label={LABELS.lastreviewed} type="date" />
+      <InputField
+        field={field('reviewInterval')}
+        label={LABELS.reviewInterval}
+        type="number"
+        min={0}
+        max={PTDISEASE_LIMITS.reviewIntervalMaxDays}
+        step={1}
+      />
+      <InputField
+        field={field('questionsToAsk')}
+        label={LABELS.questionsToAsk}
+        type="number"
+        min={0}
+        step={1}
+      />
+      <div className="grid grid-cols-2 gap-3 sm:col-span-2">
+        {checkbox('choose')}
+        {checkbox('finished')}
+        {checkbox('resolved')}
+        {checkbox('ptanswered')}
+      </div>
+      <p className="text-sm text-slate-600 sm:col-span-2">
+        {computed ? (
+          <DerivedValues computed={computed} />
+        ) : (
+          'The date due (last reviewed + review interval) and the patient/disease code keys are calculated when you save.'
+        )}
+      </p>
+    </Section>
+  )
+}
+
+/** What the server derived when the record was last saved: the date due and the patient/disease code keys. */
+function DerivedValues({ computed }: { computed: ComputedFields }) {
+  return (
+    <>
+      Date due: <strong>{formatRecordDate(computed.dateDue)}</strong>
+      {computed.ptnumberdiseasecode ? (
+        <>
+          {' · '}Patient # + code: <strong>{computed.ptnumberdiseasecode}</strong>
+        </>
+      ) : null}
+      {computed.ptnumberdiseasecodesigdig ? (
+        <>
+          {' · '}Patient # + significant digits: <strong>{computed.ptnumberdiseasecodesigdig}</strong>
+        </>
+      ) : null}
+      <span className="block text-xs text-slate-500">Recalculated when you save.</span>
+    </>
+  )
+}
+
+function Comments({ field }: { field: CheckedField }) {
+  return (
+    <fieldset className="rounded-xl border border-slate-200 p-4">
+      <legend className="px-1 text-base font-semibold text-ink">Comments</legend>
+      <FormField field={field} label={LABELS.comment} labelClassName={`block ${labelClass}`}>
+        {(control) => (
+          <textarea
+            {...field.inputProps}
+            {...control}
+            rows={4}
+            maxLength={PTDISEASE_LIMITS.comment}
+            className={inputClass}
+          />
+        )}
+      </FormField>
+    </fieldset>
   )
 }

@@ -6,16 +6,16 @@ import {
   datesWithRepeat,
   NO_REPEAT,
   REPEAT_KIND_MESSAGE,
-  REPEAT_MONTHS_MAX,
-  REPEAT_WEEKS_MAX,
-  WEEKDAY_NAMES,
-  WEEKDAY_OF_MONTH_NAMES,
   type RepeatFormValues,
 } from '#app/models/ads/repeat-rules.ts'
+import {
+  MonthlyRuleFields,
+  RepeatKindOption,
+  repeatInputClass,
+  WeeklyRuleFields,
+} from './repeat-rule-fields.tsx'
 
 type FieldState = { errors?: readonly string[] | null; errorId: string }
-
-const inputClass = 'rounded-md border border-slate-300 px-2 py-1'
 
 /**
  * "Repeat every [weekdays] from [date] for [N] weeks", or "every month on the [nth weekday]": with JavaScript,
@@ -65,18 +65,7 @@ export function RepeatDatesFields({
     setProblems(result.problems)
   }
 
-  const kind = (value: string, label: string) => (
-    <label className="flex items-center gap-2">
-      <input
-        type="radio"
-        name="repeat"
-        value={value}
-        checked={values.repeat === value}
-        onChange={() => set({ repeat: value })}
-      />
-      {label}
-    </label>
-  )
+  const rule = { values, set, errorsOf }
 
   return (
     <fieldset className="rounded-xl border border-slate-200 p-4" data-testid="repeat-dates">
@@ -85,94 +74,9 @@ export function RepeatDatesFields({
         Choose a rule to add its dates to your display dates (from today up to {lastDate}).
       </p>
       <div className="mt-2 grid gap-3 text-sm">
-        {kind('', 'Do not repeat')}
-        <div>
-          {kind('weekly', 'Repeat every week on:')}
-          <div className="ml-6 mt-1 flex flex-wrap gap-2">
-            {WEEKDAY_NAMES.map((name, day) => (
-              <label key={name} className="flex items-center gap-1">
-                <input
-                  type="checkbox"
-                  name="repeatWeekday"
-                  value={String(day)}
-                  checked={values.repeatWeekday.includes(String(day))}
-                  onChange={(e) =>
-                    set({
-                      repeat: 'weekly',
-                      repeatWeekday: e.target.checked
-                        ? [...values.repeatWeekday, String(day)]
-                        : values.repeatWeekday.filter((d) => d !== String(day)),
-                    })
-                  }
-                />
-                {name}
-              </label>
-            ))}
-          </div>
-          {errorsOf('repeatWeekday')}
-          <label className="ml-6 mt-1 flex items-center gap-2">
-            for
-            <input
-              type="number"
-              name="repeatWeeks"
-              aria-label="Number of weeks"
-              min={1}
-              max={REPEAT_WEEKS_MAX}
-              value={values.repeatWeeks}
-              onChange={(e) => set({ repeat: 'weekly', repeatWeeks: e.target.value })}
-              className={`${inputClass} w-20`}
-            />
-            weeks
-          </label>
-          {errorsOf('repeatWeeks')}
-        </div>
-        <div>
-          {kind('monthly', 'Repeat every month on the:')}
-          <div className="ml-6 mt-1 flex flex-wrap items-center gap-2">
-            <select
-              name="repeatNth"
-              aria-label="Which weekday of the month"
-              value={values.repeatNth}
-              onChange={(e) => set({ repeat: 'monthly', repeatNth: e.target.value })}
-              className={inputClass}
-            >
-              {WEEKDAY_OF_MONTH_NAMES.map(([nth, name]) => (
-                <option key={nth} value={String(nth)}>
-                  {name}
-                </option>
-              ))}
-            </select>
-            <select
-              name="repeatMonthWeekday"
-              aria-label="Weekday"
-              value={values.repeatMonthWeekday}
-              onChange={(e) => set({ repeat: 'monthly', repeatMonthWeekday: e.target.value })}
-              className={inputClass}
-            >
-              {WEEKDAY_NAMES.map((name, day) => (
-                <option key={name} value={String(day)}>
-                  {name}
-                </option>
-              ))}
-            </select>
-            <label className="flex items-center gap-2">
-              for
-              <input
-                type="number"
-                name="repeatMonths"
-                aria-label="Number of months"
-                min={1}
-                max={REPEAT_MONTHS_MAX}
-                value={values.repeatMonths}
-                onChange={(e) => set({ repeat: 'monthly', repeatMonths: e.target.value })}
-                className={`${inputClass} w-20`}
-              />
-              months
-            </label>
-          </div>
-          {errorsOf('repeatNth')}
-          {errorsOf('repeatMonths')}
-        </div>
+        <RepeatKindOption value="" label="Do not repeat" values={values} set={set} />
+        <WeeklyRuleFields {...rule} />
+        <MonthlyRuleFields {...rule} />
         <label className="flex items-center gap-2">
           From
           <input
@@ -183,7 +87,7 @@ export function RepeatDatesFields({
             max={lastDate}
             value={values.repeatFrom}
             onChange={(e) => set({ repeatFrom: e.target.value })}
-            className={inputClass}
+            className={repeatInputClass}
           />
         </label>
         {errorsOf('repeatFrom')}

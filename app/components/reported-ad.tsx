@@ -1,6 +1,8 @@
 /** One ad on /admin/reports: its open reports, and the two decisions (dismiss them, or take the ad down). */
 import { Form, Link } from '@remix-run/react'
 import { secondaryButtonClass } from './account-ui.tsx'
+import type { FormReply } from './checked-form.tsx'
+import { otherMessages } from './form-messages.ts'
 import { TakedownForm } from './takedown-form.tsx'
 
 export interface ReportedAdItem {
@@ -11,9 +13,10 @@ export interface ReportedAdItem {
   reports: { id: number; createdAt: string; reason: string; details: string }[]
 }
 
-export function ReportedAd({ ad, refusal }: { ad: ReportedAdItem; refusal?: string }) {
+/** One ad; `reply` is a refused decision on it: its reason's messages at the takedown form, the others above. */
+export function ReportedAd({ ad, reply }: { ad: ReportedAdItem; reply?: FormReply | null }) {
   const headingId = `reported-${ad.eventID}`
-  const reasonId = `takedown-reason-${ad.eventID}`
+  const refusal = otherMessages(reply, ['reason'])
   return (
     <li>
       <article
@@ -62,7 +65,7 @@ export function ReportedAd({ ad, refusal }: { ad: ReportedAdItem; refusal?: stri
               Dismiss the reports
             </button>
           </Form>
-          <TakedownForm eventID={ad.eventID} reasonId={reasonId} />
+          <TakedownForm id={`takedown-${ad.eventID}`} eventID={ad.eventID} reply={reply} />
         </div>
       </article>
     </li>

@@ -22,7 +22,7 @@ import { toast } from './toaster.tsx'
 
 export interface StripeCheckoutProps {
   publishableKey: string
-  /** The spec's eventPaymentData, sent as the set-up and completion calls' body. */
+  /** The ad's payment data (eventPaymentData), sent as the set-up and completion calls' body. */
   paymentData: {
     businessID: number
     selectedDates: string[]

@@ -1,2 +1,2 @@
-// `/` is the business sign-in screen, the same as `/login` (spec §2).
+// `/` is the business sign-in screen, the same as `/login`.
 export { action, default, ErrorBoundary, loader, meta } from './login.tsx'

@@ -6,19 +6,19 @@ import { AutoApprovalChecks } from '#app/components/auto-approval-checks.tsx'
 import { BulkApproveForm } from '#app/components/bulk-approve-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { QueueHealth } from '#app/components/queue-health.tsx'
-import { otherMessages, PendingEventItem } from '#app/components/pending-event-review.tsx'
+import { otherMessages } from '#app/components/form-messages.ts'
+import { PendingEventItem } from '#app/components/pending-event-review.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { ALL_DAYS, reviewFormSchema } from '#app/models/moderation/moderation-schema.ts'
-import { requireRole } from '#app/services/accounts/auth.server.ts'
+import { requireRole } from '#app/services/http/auth.server.ts'
 import { getEnv } from '#app/services/platform/env.server.ts'
-import { parseFormSubmission } from '#app/services/http/form-submission.server.ts'
+import { formRefusal, parseFormSubmission } from '#app/services/http/form-submission.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { linkOrigin } from '#app/services/http/site-url.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
-import { reviewQueueDateParam } from '#app/services/moderation/moderation-http.server.ts'
 import { autoApprovalChecksView } from '#app/services/moderation/auto-approval-checks.server.ts'
 import { reviewEvent, reviewToast } from '#app/services/moderation/moderation.server.ts'
-import { reviewQueue } from '#app/services/moderation/review-queue.server.ts'
+import { reviewQueue, reviewQueueDate } from '#app/services/moderation/review-queue.server.ts'
 import { queueHealthView } from '#app/services/moderation/queue-health.server.ts'
 import { isAppError } from '#app/utils/app-error.ts'
 import { isValidIsoDate } from '#app/utils/time.ts'
@@ -37,7 +37,7 @@ export const meta: MetaFunction = () => [{ title: `${MODERATION_TITLE} · ${PROD
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, 'admin')
   const timeZone = getEnv().APP_TIME_ZONE
-  const asked = reviewQueueDateParam(request)
+  const asked = reviewQueueDate(new URL(request.url).searchParams.get('date'))
   const valid = asked !== null
   const date = asked ?? platformToday()
   const [queue, health, checks] = await Promise.all([
@@ -59,7 +59,7 @@ export async function action({ request }: ActionFunctionArgs) {
   })
   const submission = parseFormSubmission(form, reviewFormSchema)
   if (submission.status !== 'success') {
-    return data({ result: submission.reply(), eventID: String(form.get('eventID') ?? '') }, { status: 400 })
+    return formRefusal(submission.reply(), { extra: { eventID: String(form.get('eventID') ?? '') } })
   }
   const { intent, eventID, reason = '', date } = submission.value
   const back = `/admin${date && (isValidIsoDate(date) || date === ALL_DAYS) ? `?date=${date}` : ''}`

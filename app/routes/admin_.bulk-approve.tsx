@@ -1,13 +1,12 @@
 import '#app/zod-config.ts'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { data, redirect } from '@remix-run/node'
-import { useActionData } from '@remix-run/react'
+import { redirect } from '@remix-run/node'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RefusedDecisionPage } from '#app/components/moderation-links.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { bulkApprovalSchema } from '#app/models/moderation/bulk-approval-schema.ts'
 import { ALL_DAYS } from '#app/models/moderation/moderation-schema.ts'
-import { requireRole } from '#app/services/accounts/auth.server.ts'
+import { requireRole } from '#app/services/http/auth.server.ts'
 import { parseFormSubmission, refusalMessage } from '#app/services/http/form-submission.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
@@ -25,38 +24,45 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return redirect('/admin')
 }
 
-/** Approves every ticked ad as if approved alone, then back to the queue's day with what happened. */
+/**
+ * Approves every ticked ad as if approved alone, then back to the queue's day with what happened. The form lives on
+ * the moderation page, its ticks among the queue's ads, so a refusal (nothing ticked, too many, a changed form) is
+ * told there too: back to the queue's day with a toast saying why, with or without JavaScript.
+ */
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireRole(request, 'admin')
   const form = await readFormData(request).catch((error: unknown) => {
     throw errorResponse(error, { request })
   })
+  const date = form.get('date')
+  const back = `/admin${typeof date === 'string' && (isValidIsoDate(date) || date === ALL_DAYS) ? `?date=${date}` : ''}`
   const submission = parseFormSubmission(form, bulkApprovalSchema)
   if (submission.status !== 'success') {
-    return data({ message: refusalMessage(submission) }, { status: 400 })
+    return redirectWithToast(back, {
+      title: 'Nothing approved',
+      description: refusalMessage(submission),
+      variant: 'destructive',
+    })
   }
-  const { eventID, date } = submission.value
-  const back = `/admin${date && (isValidIsoDate(date) || date === ALL_DAYS) ? `?date=${date}` : ''}`
   try {
-    const outcome = await approveSelected(eventID, {
+    const outcome = await approveSelected(submission.value.eventID, {
       reviewerId: admin.id,
       today: platformToday(),
       origin: linkOrigin(request),
     })
     return redirectWithToast(back, bulkApprovalToast(outcome))
   } catch (error) {
-    return errorResponse(error, { request, reply: (refusal) => ({ message: refusal.message }) })
+    throw errorResponse(error, { request })
   }
 }
 
-/** Shown only when a bulk approval is refused (nothing ticked, a tampered form): why, and the way back. */
-export default function BulkApproveRefused() {
-  const refused = useActionData<typeof action>()
+/** Never drawn for a post or a visit (both end at the queue); what a failure shows is the error boundary. */
+export default function BulkApprove() {
   return (
     <RefusedDecisionPage
       title="Approve selected"
-      message={refused?.message}
-      otherwise="Nothing was approved."
+      message={undefined}
+      otherwise="Ads are approved from the moderation queue."
     />
   )
 }

@@ -2,12 +2,13 @@ import '#app/zod-config.ts'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
 import { useActionData } from '@remix-run/react'
+import { otherMessages } from '#app/components/form-messages.ts'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RefusedDecisionPage } from '#app/components/moderation-links.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { autoApprovalCheckSchema } from '#app/models/moderation/check-schema.ts'
-import { requireRole } from '#app/services/accounts/auth.server.ts'
-import { parseFormSubmission, refusalMessage } from '#app/services/http/form-submission.server.ts'
+import { requireRole } from '#app/services/http/auth.server.ts'
+import { formRefusal, parseFormSubmission } from '#app/services/http/form-submission.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
 import { linkOrigin } from '#app/services/http/site-url.server.ts'
@@ -29,9 +30,7 @@ export async function action({ request }: ActionFunctionArgs) {
     throw errorResponse(error, { request })
   })
   const submission = parseFormSubmission(form, autoApprovalCheckSchema)
-  if (submission.status !== 'success') {
-    return data({ message: refusalMessage(submission) }, { status: 400 })
-  }
+  if (submission.status !== 'success') return formRefusal(submission.reply())
   try {
     const toast = await decideAutoApprovalCheck(submission.value, {
       adminId: admin.id,
@@ -39,7 +38,10 @@ export async function action({ request }: ActionFunctionArgs) {
     })
     return redirectWithToast('/admin', toast)
   } catch (error) {
-    return errorResponse(error, { request, reply: (refusal) => ({ message: refusal.message }) })
+    return errorResponse(error, {
+      request,
+      reply: (refusal) => ({ result: submission.reply({ formErrors: [refusal.message] }) }),
+    })
   }
 }
 
@@ -49,7 +51,7 @@ export default function AutoApprovalCheckRefused() {
   return (
     <RefusedDecisionPage
       title="Check an auto-approved ad"
-      message={refused?.message}
+      message={otherMessages(refused?.result) || undefined}
       otherwise="Auto-approved ads are checked from the moderation page."
     />
   )

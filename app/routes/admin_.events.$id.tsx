@@ -7,10 +7,10 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { ModerationQueueLink } from '#app/components/moderation-links.tsx'
 import { ModerationAuditTable } from '#app/components/moderation-audit-table.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { requireRole } from '#app/services/accounts/auth.server.ts'
+import { requireRole } from '#app/services/http/auth.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { trustFormSchema } from '#app/models/moderation/trust-schema.ts'
-import { parseFormSubmission, refusalMessage } from '#app/services/http/form-submission.server.ts'
+import { formRefusal, parseFormSubmission } from '#app/services/http/form-submission.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
 import { redirectWithToast } from '#app/services/http/toast.server.ts'
 import { adModerationRecord } from '#app/services/moderation/audit-trail.server.ts'
@@ -45,16 +45,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
 }
 
-/** Grants or revokes the ad's business's trust, with a reason (400 with the message without one). */
+/** Grants or revokes the ad's business's trust, with a reason; a refusal (`{ result }`) is shown at the form. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const admin = await requireRole(request, 'admin')
   const form = await readFormData(request).catch((error: unknown) => {
     throw errorResponse(error, { request })
   })
   const submission = parseFormSubmission(form, trustFormSchema)
-  if (submission.status !== 'success') {
-    return data({ message: refusalMessage(submission) }, { status: 400 })
-  }
+  if (submission.status !== 'success') return formRefusal(submission.reply())
   try {
     const { intent, businessID, reason } = submission.value
     const { eventID, toast } = await changeTrustFromAd(params.id, {
@@ -65,7 +63,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     })
     return redirectWithToast(`/admin/events/${eventID}`, toast)
   } catch (error) {
-    return errorResponse(error, { request, reply: (refusal) => ({ message: refusal.message }) })
+    return errorResponse(error, {
+      request,
+      reply: (refusal) => ({ result: submission.reply({ formErrors: [refusal.message] }) }),
+    })
   }
 }
 
@@ -93,7 +94,7 @@ export default function AdminEvent() {
         businessID={event.businessID}
         trusted={trust.trusted}
         because={trust.because}
-        refusal={refused?.message}
+        reply={refused?.result}
       />
       <h2 className="mt-8 text-xl font-semibold text-ink">Moderation decisions</h2>
       <ModerationAuditTable rows={trail} caption={`Moderation decisions on ${event.eventTitle}`} />

@@ -4,7 +4,7 @@ import { Link, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { getOutboxMessage } from '#app/models/mail/outbox.server.ts'
-import { requireRole } from '#app/services/accounts/auth.server.ts'
+import { requireRole } from '#app/services/http/auth.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { parseId } from '#app/models/platform/input-rules.ts'
@@ -60,19 +60,20 @@ export default function OutboxMessage() {
           ← Outbox
         </Link>
       </p>
-      <h1 className="mt-4 text-2xl font-bold break-words text-ink">{message.subject}</h1>
-      <dl className="mt-4 grid grid-cols-[9rem_1fr] gap-2 text-sm">
+      <h1 className="mt-4 text-2xl font-bold wrap-anywhere text-ink">{message.subject}</h1>
+      {/* A long address, link or error breaks anywhere, so the page fits a phone's width. */}
+      <dl className="mt-4 grid grid-cols-[minmax(0,7rem)_minmax(0,1fr)] gap-2 text-sm sm:grid-cols-[9rem_minmax(0,1fr)]">
         {rows.map(([label, value]) => (
           <div key={label} className="contents">
             <dt className="font-medium text-slate-500">{label}</dt>
-            <dd className="break-words">{value}</dd>
+            <dd className="min-w-0 wrap-anywhere">{value}</dd>
           </div>
         ))}
       </dl>
       <h2 className="mt-8 text-lg font-semibold">Text</h2>
       <pre
         data-testid="text-body"
-        className="mt-2 rounded-md border border-slate-200 bg-slate-50 p-4 text-sm whitespace-pre-wrap"
+        className="mt-2 max-w-full rounded-md border border-slate-200 bg-slate-50 p-4 text-sm wrap-anywhere whitespace-pre-wrap"
       >
         {message.text}
       </pre>
@@ -82,7 +83,7 @@ export default function OutboxMessage() {
         title="The message as HTML"
         sandbox=""
         srcDoc={message.html}
-        className="mt-2 h-96 w-full rounded-md border border-slate-200 bg-white"
+        className="mt-2 block h-96 w-full max-w-full rounded-md border border-slate-200 bg-white"
       />
     </main>
   )

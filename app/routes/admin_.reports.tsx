@@ -2,13 +2,14 @@ import '#app/zod-config.ts'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
+import { otherMessages } from '#app/components/form-messages.ts'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { ModerationQueueLink } from '#app/components/moderation-links.tsx'
 import { ReportedAd } from '#app/components/reported-ad.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { reportDecisionSchema } from '#app/models/moderation/report-schema.ts'
-import { requireRole } from '#app/services/accounts/auth.server.ts'
-import { parseFormSubmission, refusalMessage } from '#app/services/http/form-submission.server.ts'
+import { requireRole } from '#app/services/http/auth.server.ts'
+import { formRefusal, parseFormSubmission } from '#app/services/http/form-submission.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
 import { linkOrigin } from '#app/services/http/site-url.server.ts'
@@ -26,7 +27,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data({ ...page, hideAt: getEnv().REPORTS_TO_HIDE }, { headers: { 'Cache-Control': 'no-store' } })
 }
 
-/** Dismisses an ad's reports or takes it down (with a reason); a refusal is shown at the ad, with its status. */
+/**
+ * Dismisses an ad's reports or takes it down (with a reason); a refusal (`{ result, eventID }`) is shown at the ad,
+ * its reason's messages at the takedown form, with its status.
+ */
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireRole(request, 'admin')
   const form = await readFormData(request).catch((error: unknown) => {
@@ -34,9 +38,7 @@ export async function action({ request }: ActionFunctionArgs) {
   })
   const eventID = String(form.get('eventID') ?? '')
   const submission = parseFormSubmission(form, reportDecisionSchema)
-  if (submission.status !== 'success') {
-    return data({ message: refusalMessage(submission), eventID }, { status: 400 })
-  }
+  if (submission.status !== 'success') return formRefusal(submission.reply(), { extra: { eventID } })
   const decision = submission.value
   const origin = linkOrigin(request)
   try {
@@ -46,7 +48,10 @@ export async function action({ request }: ActionFunctionArgs) {
         : await takeDown(decision.eventID, admin.id, decision.reason ?? '', origin)
     return redirectWithToast('/admin/reports', toast)
   } catch (error) {
-    return errorResponse(error, { request, reply: (refusal) => ({ message: refusal.message, eventID }) })
+    return errorResponse(error, {
+      request,
+      reply: (refusal) => ({ result: submission.reply({ formErrors: [refusal.message] }), eventID }),
+    })
   }
 }
 
@@ -64,7 +69,7 @@ export default function AdminReports() {
       </p>
       {refused && !ads.some((ad) => String(ad.eventID) === refused.eventID) ? (
         <p role="alert" className="mt-4 text-sm text-red-700">
-          {refused.message}
+          {otherMessages(refused.result)}
         </p>
       ) : null}
       {ads.length === 0 ? (
@@ -83,7 +88,7 @@ export default function AdminReports() {
               <ReportedAd
                 key={ad.eventID}
                 ad={ad}
-                refusal={refused?.eventID === String(ad.eventID) ? refused.message : undefined}
+                reply={refused?.eventID === String(ad.eventID) ? refused.result : undefined}
               />
             ))}
           </ul>

@@ -4,7 +4,7 @@ import { Link, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { FREQUENCY_LABELS } from '#app/models/subscriptions/subscription-rules.ts'
-import { requireRole } from '#app/services/accounts/auth.server.ts'
+import { requireRole } from '#app/services/http/auth.server.ts'
 import { subscriptionReport } from '#app/services/subscriptions/subscription-report.server.ts'
 
 const TITLE = 'Subscriptions'

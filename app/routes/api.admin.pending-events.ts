@@ -1,12 +1,12 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { getEnv } from '#app/services/platform/env.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
+import { requireRoleForJson } from '#app/services/http/json-calls.server.ts'
 import {
   BAD_REVIEW_DATE_MESSAGE,
-  requireAdminApi,
-  reviewQueueDateParam,
-} from '#app/services/moderation/moderation-http.server.ts'
-import { pendingReviewList } from '#app/services/moderation/review-queue.server.ts'
+  pendingReviewList,
+  reviewQueueDate,
+} from '#app/services/moderation/review-queue.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 
 /**
@@ -16,8 +16,8 @@ import { AppError } from '#app/utils/app-error.ts'
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   try {
-    await requireAdminApi(request)
-    const date = reviewQueueDateParam(request)
+    await requireRoleForJson(request, 'admin')
+    const date = reviewQueueDate(new URL(request.url).searchParams.get('date'))
     if (!date) throw new AppError(BAD_REVIEW_DATE_MESSAGE, 'invalid')
     return Response.json(await pendingReviewList(date, { timeZone: getEnv().APP_TIME_ZONE }), {
       headers: { 'Cache-Control': 'no-store' },

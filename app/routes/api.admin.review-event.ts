@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { reviewSchema } from '#app/models/moderation/pending-review.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
-import { requireAdminApi } from '#app/services/moderation/moderation-http.server.ts'
+import { requireRoleForJson } from '#app/services/http/json-calls.server.ts'
 import { reviewEvent } from '#app/services/moderation/moderation.server.ts'
 import { linkOrigin } from '#app/services/http/site-url.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
@@ -29,7 +29,7 @@ const REVISION_MESSAGES = {
 export async function action({ request }: ActionFunctionArgs) {
   try {
     if (request.method !== 'POST') throw methodNotAllowed('POST')
-    const admin = await requireAdminApi(request)
+    const admin = await requireRoleForJson(request, 'admin')
     const review = await readJsonBody(request, reviewSchema)
     const outcome = await reviewEvent(review, {
       reviewerId: admin.id,

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { businessAnalytics } from '#app/services/analytics/analytics.server.ts'
-import { assertOwnBusiness, getBusiness } from '#app/services/accounts/auth.server.ts'
+import { assertOwnBusiness, getBusiness } from '#app/services/http/auth.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 

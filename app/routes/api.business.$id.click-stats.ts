@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { clickStatsForBusiness } from '#app/models/ads/event.server.ts'
-import { assertOwnBusiness, getBusiness } from '#app/services/accounts/auth.server.ts'
+import { assertOwnBusiness, getBusiness } from '#app/services/http/auth.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { AppError } from '#app/utils/app-error.ts'

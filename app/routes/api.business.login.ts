@@ -1,16 +1,16 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
-import { startSession } from '#app/services/accounts/auth.server.ts'
+import { startSession } from '#app/services/http/auth.server.ts'
 import { signInBusiness } from '#app/services/accounts/business-auth.server.ts'
 import { combineHeaders, errorResponse } from '#app/services/http/http.server.ts'
-import { clientIp } from '#app/services/platform/rate-limit.server.ts'
+import { clientIp } from '#app/services/http/client-address.server.ts'
 import { readJsonBody } from '#app/services/http/request-body.server.ts'
 import { methodNotAllowed } from '#app/utils/app-error.ts'
 
 /** Missing or mistyped values are refused by the sign-in itself, with its own message. */
 const credentialsSchema = z.object({ email: z.unknown().optional(), password: z.unknown().optional() })
 
-/** POST {email, password} as JSON → {business, message} and the session cookie (spec §7). */
+/** POST {email, password} as JSON → {business, message} and the session cookie. */
 export async function action({ request }: ActionFunctionArgs) {
   try {
     if (request.method !== 'POST') throw methodNotAllowed('POST')

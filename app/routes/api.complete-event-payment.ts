@@ -1,10 +1,14 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
 import { idSchema } from '#app/models/platform/input-rules.ts'
-import { requireOwnBusinessJson } from '#app/services/accounts/auth.server.ts'
+import { requireOwnBusinessJson } from '#app/services/http/auth.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
+import { REQUEST_ID_HEADER } from '#app/services/http/request-log.server.ts'
+import { getSession, sessionStorage } from '#app/services/http/session.server.ts'
+import { mailContext } from '#app/services/http/site-url.server.ts'
+import { completeEventPayment } from '#app/services/payments/payment-completion.server.ts'
+import { clearPaymentDataOf } from '#app/services/payments/payment-data.server.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
-import { completeBrowserPayment } from '#app/services/payments/checkout.server.ts'
 
 const bodySchema = z.object({
   paymentIntentId: z.string().trim().min(1),
@@ -15,7 +19,8 @@ const bodySchema = z.object({
 
 /**
  * POST /api/complete-event-payment → { success, message }; "paid" is read from the provider, never from the body.
- * A refusal keeps that shape (`success: false`) with its code, status and headers (Retry-After, Allow).
+ * A refusal keeps that shape (`success: false`) with its code, status and headers (Retry-After, Allow): not paid
+ * (yet) is a 402 with the provider's reason, paid but not recorded a 500 with `event_creation_failed`.
  */
 export async function action({ request }: ActionFunctionArgs) {
   try {
@@ -24,11 +29,19 @@ export async function action({ request }: ActionFunctionArgs) {
       bodySchema,
       'paymentIntentId and businessID are required',
     )
-    const { result, headers } = await completeBrowserPayment(request, business, body.paymentIntentId)
-    return Response.json(
-      { success: result.success, message: result.message, ...(result.code ? { code: result.code } : {}) },
-      { status: result.status, headers },
-    )
+    const paid = await completeEventPayment({
+      businessID: business.businessID,
+      paymentIntentId: body.paymentIntentId,
+      mail: mailContext(request),
+      requestId: request.headers.get(REQUEST_ID_HEADER) ?? undefined,
+    })
+    // Once the ad is paid, the session's payment data for it is done with.
+    const session = await getSession(request)
+    const headers = new Headers()
+    if (clearPaymentDataOf(session, paid.eventID)) {
+      headers.set('Set-Cookie', await sessionStorage.commitSession(session))
+    }
+    return Response.json({ success: true, message: PAYMENT_TEXT.success.description }, { headers })
   } catch (error) {
     return errorResponse(error, {
       request,

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
 import { idSchema } from '#app/models/platform/input-rules.ts'
-import { requireOwnBusinessJson } from '#app/services/accounts/auth.server.ts'
+import { requireOwnBusinessJson } from '#app/services/http/auth.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { setUpEventPayment } from '#app/services/payments/payment-setup.server.ts'
 import { centsToDollars } from '#app/utils/pricing.ts'
@@ -25,7 +25,7 @@ export async function action({ request }: ActionFunctionArgs) {
       'businessID and eventID are required',
     )
     const setup = await setUpEventPayment({
-      business,
+      businessID: business.businessID,
       eventID: body.eventID,
       claimedTotalDollars: body.totalAmount,
     })

@@ -3,7 +3,7 @@ import { getEventForViewer } from '#app/models/ads/event.server.ts'
 import { eventFor } from '#app/models/ads/event-projection.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
-import { eventAudience } from '#app/services/calendar/public-events-api.server.ts'
+import { eventAudience } from '#app/services/http/public-events.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { parseId } from '#app/models/platform/input-rules.ts'
 

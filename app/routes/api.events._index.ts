@@ -1,16 +1,18 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
-import { getBusiness } from '#app/services/accounts/auth.server.ts'
+import { getBusiness } from '#app/services/http/auth.server.ts'
 import { saveEventDraft } from '#app/services/ads/approval.server.ts'
 import { parseOlderCallInput } from '#app/services/ads/parse.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { readJsonObject } from '#app/services/http/request-body.server.ts'
-import { liveEventsResponse } from '#app/services/calendar/public-events-api.server.ts'
+import { listLiveEvents } from '#app/services/calendar/public-events-api.server.ts'
+import { eventAudience, liveEventsAnswer } from '#app/services/http/public-events.server.ts'
 import { AppError, methodNotAllowed } from '#app/utils/app-error.ts'
 
 /** GET /api/events: live events, with the calendar's filters from the query string. */
 export async function loader({ request }: LoaderFunctionArgs) {
   try {
-    return await liveEventsResponse(request)
+    const list = await listLiveEvents(new URL(request.url).searchParams, await eventAudience(request))
+    return liveEventsAnswer(request, list)
   } catch (error) {
     return errorResponse(error, { request })
   }

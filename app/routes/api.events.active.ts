@@ -1,11 +1,13 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { errorResponse } from '#app/services/http/http.server.ts'
-import { liveEventsResponse } from '#app/services/calendar/public-events-api.server.ts'
+import { listLiveEvents } from '#app/services/calendar/public-events-api.server.ts'
+import { eventAudience, liveEventsAnswer } from '#app/services/http/public-events.server.ts'
 
 /** GET /api/events/active (the calendar's list): live events, with the calendar's filters from the query string. */
 export async function loader({ request }: LoaderFunctionArgs) {
   try {
-    return await liveEventsResponse(request)
+    const list = await listLiveEvents(new URL(request.url).searchParams, await eventAudience(request))
+    return liveEventsAnswer(request, list)
   } catch (error) {
     return errorResponse(error, { request })
   }

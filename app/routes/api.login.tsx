@@ -1,33 +1,25 @@
 import '#app/zod-config.ts'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { data } from '@remix-run/node'
+
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
-import { z } from 'zod'
 import { primaryButtonClass, Spinner } from '#app/components/account-ui.tsx'
 import { TextField } from '#app/components/form-field.tsx'
 import { useCheckedForm } from '#app/components/checked-form.tsx'
 import { zodCheck } from '#app/components/zod-check.ts'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
+import { developmentSignInSchema } from '#app/models/accounts/identity-sign-in-schema.ts'
 import { getEnv } from '#app/services/platform/env.server.ts'
-import { parseFormSubmission } from '#app/services/http/form-submission.server.ts'
+import { formRefusal, parseFormSubmission } from '#app/services/http/form-submission.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
-import { beginProviderSignIn, developmentSignInAvailable } from '#app/services/accounts/oidc.server.ts'
+import { configuredProvider, developmentSignInAvailable } from '#app/services/accounts/oidc.server.ts'
 import { signInIdentity } from '#app/services/accounts/identity-sign-in.server.ts'
+import { beginProviderSignIn } from '#app/services/http/oidc-round-trip.server.ts'
+import { answerIdentitySignIn } from '#app/services/http/sign-in-redirects.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 
 export const meta: MetaFunction = () => [{ title: `Sign in — ${PRODUCT_NAME}` }]
-
-const developmentSignInSchema = z.object({
-  email: z
-    .string({ error: 'Please enter your email address' })
-    .trim()
-    .toLowerCase()
-    .max(255, 'Email too long')
-    .pipe(z.email('Please enter a valid email address')),
-  redirectTo: z.string().optional(),
-})
 
 /**
  * With a provider configured: straight on to it. Without one outside production: the development sign-in page.
@@ -35,7 +27,7 @@ const developmentSignInSchema = z.object({
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const env = getEnv()
-  if (env.oidcEnabled) throw await beginProviderSignIn(request)
+  if (env.oidcEnabled) throw await beginProviderSignIn(request, await configuredProvider(env))
   return {
     mode: developmentSignInAvailable(env) ? ('development' as const) : ('unavailable' as const),
     redirectTo: new URL(request.url).searchParams.get('redirectTo') ?? '',
@@ -48,12 +40,12 @@ export async function action({ request }: ActionFunctionArgs) {
     throw errorResponse(error, { request })
   })
   const submission = parseFormSubmission(form, developmentSignInSchema)
-  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-  return signInIdentity(
+  if (submission.status !== 'success') return formRefusal(submission.reply())
+  return answerIdentitySignIn(
     request,
-    { email: submission.value.email },
     // Development only: whoever types an email stands for it, as a provider that verified it would say.
-    { identity: { provider: 'development' }, emailVerified: true, redirectTo: submission.value.redirectTo },
+    signInIdentity({ email: submission.value.email }, { emailVerified: true }),
+    { identity: { provider: 'development' }, redirectTo: submission.value.redirectTo },
   )
 }
 

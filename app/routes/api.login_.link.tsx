@@ -1,20 +1,29 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { useMemo } from 'react'
+
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { primaryButtonClass, Spinner } from '#app/components/account-ui.tsx'
 import { useCheckedForm } from '#app/components/checked-form.tsx'
 import { TextField } from '#app/components/form-field.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
+import { linkPasswordSchema } from '#app/models/accounts/identity-sign-in-schema.ts'
 import {
-  completePasswordLink,
+  businessAwaitingLink,
   LINK_EXPIRED_MESSAGE,
-  readPendingLink,
+  linkedWelcomeMessage,
+  linkWithBusinessPassword,
 } from '#app/services/accounts/password-linking.server.ts'
-import { SIGN_IN_FAILED_TITLE } from '#app/services/accounts/sign-in-redirects.server.ts'
+import { clientIp } from '#app/services/http/client-address.server.ts'
+import { formRefusal, parseFormSubmission } from '#app/services/http/form-submission.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
-import { redirectWithToast } from '#app/services/http/toast.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
+import {
+  clearPendingLink,
+  finishSignIn,
+  readPendingLink,
+  SIGN_IN_FAILED_TITLE,
+  signInFailure,
+} from '#app/services/http/sign-in-redirects.server.ts'
 
 export const meta: MetaFunction = () => [{ title: `Link your sign-in — ${PRODUCT_NAME}` }]
 
@@ -23,24 +32,47 @@ export const meta: MetaFunction = () => [{ title: `Link your sign-in — ${PRODU
  * password proves the person may act for it.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const found = await readPendingLink(request)
-  if (!found) {
-    throw await redirectWithToast('/login', {
-      title: SIGN_IN_FAILED_TITLE,
-      description: LINK_EXPIRED_MESSAGE,
-      variant: 'destructive',
-    })
-  }
-  return { businessName: found.business.businessName, email: found.pending.profile.email }
+  const pending = await readPendingLink(request)
+  const business = await businessAwaitingLink(pending)
+  if (!pending || !business) throw await signInFailure(LINK_EXPIRED_MESSAGE, SIGN_IN_FAILED_TITLE)
+  return { businessName: business.businessName, email: pending.profile.email }
 }
 
+/**
+ * The business password (checked, and rate-limited, exactly as at /login) links the provider sign-in to the business
+ * and signs in as both; a refused password is shown at the field, under the sign-in's status.
+ */
 export async function action({ request }: ActionFunctionArgs) {
-  try {
-    const form = await readFormData(request)
-    return await completePasswordLink(request, form.get('password'))
-  } catch (error) {
-    return errorResponse(error, { request, reply: (refusal) => ({ error: refusal.message }) })
+  const form = await readFormData(request).catch((error: unknown) => {
+    throw errorResponse(error, { request })
+  })
+  const pending = await readPendingLink(request)
+  const business = await businessAwaitingLink(pending)
+  if (!pending || !business) return signInFailure(LINK_EXPIRED_MESSAGE, SIGN_IN_FAILED_TITLE)
+  const submission = parseFormSubmission(form, linkPasswordSchema)
+  if (submission.status !== 'success') {
+    return formRefusal(submission.reply({ hideFields: ['password'] }))
   }
+  let user
+  try {
+    user = await linkWithBusinessPassword(pending, business, submission.value.password, {
+      ip: clientIp(request),
+    })
+  } catch (error) {
+    return errorResponse(error, {
+      request,
+      reply: (refusal) => ({
+        result: submission.reply({ fieldErrors: { password: [refusal.message] }, hideFields: ['password'] }),
+      }),
+    })
+  }
+  return finishSignIn(
+    request,
+    user,
+    business,
+    { identity: pending.identity, redirectTo: pending.redirectTo, headers: await clearPendingLink() },
+    linkedWelcomeMessage(business.businessName),
+  )
 }
 
 export default function LinkWithPassword() {
@@ -48,13 +80,11 @@ export default function LinkWithPassword() {
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const submitting = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'POST'
-  const error = actionData?.error
-  // The service's answer is the password's message. The browser checks nothing the server does not say better:
-  // without JavaScript its own check asks for a password; with it, the server's message shows at the field.
-  const reply = useMemo(() => (error ? { error: { password: [error] } } : null), [error])
+  // The browser checks nothing the server does not say better: without JavaScript its own check asks for a
+  // password; with it, the server's message shows at the field.
   const { formProps, field } = useCheckedForm({
     id: 'link',
-    reply,
+    reply: actionData?.result,
     check: () => ({}),
     browserChecksWithoutJs: true,
   })

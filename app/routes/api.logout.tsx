@@ -4,10 +4,11 @@ import { useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LogoutButton } from '#app/components/site-chrome.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { endSession } from '#app/services/accounts/auth.server.ts'
+import { endSession } from '#app/services/http/auth.server.ts'
 import { logoutDestination } from '#app/services/accounts/oidc.server.ts'
+import { siteOrigin } from '#app/services/http/site-url.server.ts'
 import { redirectWithToast } from '#app/services/http/toast.server.ts'
-import { getViewer } from '#app/services/accounts/viewer.server.ts'
+import { getViewer } from '#app/services/http/viewer.server.ts'
 
 export const handle = { hydrate: false }
 
@@ -26,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** The Logout button's POST (same-site only, see request-guard.server.ts) ends the session on the server. */
 export async function action({ request }: ActionFunctionArgs) {
   const { headers, identity, hadSession } = await endSession(request)
-  const destination = await logoutDestination(request, identity)
+  const destination = await logoutDestination(identity, siteOrigin(request))
   if (!hadSession) return redirect(destination, { headers })
   return redirectWithToast(
     destination,

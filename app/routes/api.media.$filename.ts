@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { mediaResponse } from '#app/services/media/media-http.server.ts'
+import { mediaFileResponse, mediaViewer } from '#app/services/http/media-response.server.ts'
+import { viewableMedia } from '#app/services/media/media-access.server.ts'
 
-/** GET/HEAD /api/media/{filename}: stored event media (spec §2, §7). */
-export function loader({ request, params }: LoaderFunctionArgs) {
-  return mediaResponse(request, params.filename)
+/** GET/HEAD /api/media/{filename}: stored event media. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  return mediaFileResponse(request, await viewableMedia(params.filename, mediaViewer(request)))
 }

@@ -5,16 +5,21 @@ import {
   parsePtdiseaseId,
   patchPtdisease,
 } from '#app/models/patient-records/ptdisease.server.ts'
-import { platformToday } from '#app/services/platform/platform-today.server.ts'
+import { answerCall, requireRoleForJson } from '#app/services/http/json-calls.server.ts'
+import { NO_STORE } from '#app/services/http/no-store.server.ts'
 import { readJsonObject } from '#app/services/http/request-body.server.ts'
 import {
   auditActor,
-  ptdiseaseApi,
+  logPtdiseaseFailure,
   recordNotFoundError,
-  requireClinicianApi,
+  SIGN_IN_FOR_RECORDS,
   validationFailed,
-} from '#app/services/patient-records/ptdisease-http.server.ts'
+} from '#app/services/patient-records/records.server.ts'
+import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { methodNotAllowed } from '#app/utils/app-error.ts'
+
+/** Every answer is no-store; an unexpected failure is logged without its message. */
+const ANSWERS = { headers: NO_STORE, log: logPtdiseaseFailure }
 
 function recordId(params: LoaderFunctionArgs['params']) {
   const id = parsePtdiseaseId(params.id)
@@ -24,12 +29,12 @@ function recordId(params: LoaderFunctionArgs['params']) {
 
 /** GET /api/ptdisease/{id} — one record. */
 export function loader({ request, params }: LoaderFunctionArgs) {
-  return ptdiseaseApi(async () => {
-    const user = await requireClinicianApi(request)
+  return answerCall(async () => {
+    const user = await requireRoleForJson(request, 'clinician', SIGN_IN_FOR_RECORDS)
     const record = await getPtdisease(recordId(params), auditActor(user))
     if (!record) throw recordNotFoundError()
     return Response.json(record)
-  })
+  }, ANSWERS)
 }
 
 /**
@@ -38,10 +43,10 @@ export function loader({ request, params }: LoaderFunctionArgs) {
  * fields are derived again. DELETE /api/ptdisease/{id} — 204.
  */
 export function action({ request, params }: ActionFunctionArgs) {
-  return ptdiseaseApi(async () => {
+  return answerCall(async () => {
     if (request.method !== 'PATCH' && request.method !== 'DELETE')
       throw methodNotAllowed('GET, PATCH, DELETE')
-    const user = await requireClinicianApi(request)
+    const user = await requireRoleForJson(request, 'clinician', SIGN_IN_FOR_RECORDS)
     const id = recordId(params)
     const actor = auditActor(user)
 
@@ -54,5 +59,5 @@ export function action({ request, params }: ActionFunctionArgs) {
     if (result.status === 'invalid') throw validationFailed(result.error)
     if (result.status === 'not-found') throw recordNotFoundError()
     return Response.json(result.record)
-  })
+  }, ANSWERS)
 }

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { data } from '@remix-run/node'
+import { data, redirect } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { ActiveFilters, CalendarFiltersPanel } from '#app/components/calendar-filters-panel.tsx'
 import { CalendarMonth } from '#app/components/calendar-month.tsx'
@@ -19,13 +19,17 @@ import { calendarViewOf, shiftMonth } from '#app/models/calendar/calendar-month.
 import { getCategoryNames } from '#app/models/calendar/public-pages.server.ts'
 import {
   calendarNearPosition,
+  NO_ZIP_NEAR_YOU_MESSAGE,
   getCalendarMonth,
   getCalendarResults,
   nearZipNotices,
 } from '#app/services/calendar/calendar-page.server.ts'
-import { listedEventsHeaders, sharedPageHeaders } from '#app/services/calendar/page-cache.server.ts'
+import { listedEventsHeaders, sharedPageHeaders } from '#app/services/http/page-cache.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
+import { readFormData } from '#app/services/http/request-body.server.ts'
+import { redirectWithToast } from '#app/services/http/toast.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
+import { NEAR_ME_LAT, NEAR_ME_LNG } from '#app/utils/near-me.ts'
 
 /** Plain HTML: the filters are a GET form and 'View details' a POST form, so no script is needed. */
 export const handle = { hydrate: false }
@@ -65,11 +69,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** "Use my location" posts the browser's position here; the answer is the calendar near the closest ZIP. */
 export async function action({ request }: ActionFunctionArgs) {
+  let answer
   try {
-    return await calendarNearPosition(request)
+    const form = await readFormData(request)
+    answer = await calendarNearPosition(
+      { latitude: form.get(NEAR_ME_LAT), longitude: form.get(NEAR_ME_LNG) },
+      new URL(request.url).searchParams,
+    )
   } catch (error) {
     throw errorResponse(error, { request })
   }
+  if (answer.zip) return redirect(answer.href)
+  return redirectWithToast(answer.href, { variant: 'destructive', title: NO_ZIP_NEAR_YOU_MESSAGE })
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {

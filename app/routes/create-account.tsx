@@ -1,48 +1,43 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data, redirect } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation } from '@remix-run/react'
-import { useEffect, useState, type FocusEvent, type ReactNode } from 'react'
+import { useEffect, useState } from 'react'
 import {
   primaryButtonClass,
   secondaryButtonClass,
   Spinner,
   useHydrated,
 } from '#app/components/account-ui.tsx'
-import { TextField } from '#app/components/form-field.tsx'
 import { useCheckedForm } from '#app/components/checked-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { RegistrationFields } from '#app/components/registration-fields.tsx'
 import { toast } from '#app/components/toaster.tsx'
 import { DELAY_AFTER_REGISTRATION_MS, PRODUCT_NAME, SIGNUP_HONEYPOT_FIELD } from '#app/constants.ts'
 import { registrationSchema } from '#app/models/accounts/business-schema.ts'
-import {
-  DUPLICATE_EMAIL_MESSAGE,
-  isRequiredRegistrationField,
-  registrationLengthConstraints,
-  registrationProblems,
-  withHttpsScheme,
-  type RegistrationField,
-} from '#app/models/accounts/registration-rules.ts'
-import { getBusiness, getUser } from '#app/services/accounts/auth.server.ts'
-import { parseFormSubmission } from '#app/services/http/form-submission.server.ts'
+import { DUPLICATE_EMAIL_MESSAGE, registrationProblems } from '#app/models/accounts/registration-rules.ts'
+import { toSessionCopy } from '#app/models/accounts/business.server.ts'
+import { addBusinessToSession, getBusiness, getUser } from '#app/services/http/auth.server.ts'
+import { clientIp } from '#app/services/http/client-address.server.ts'
+import { formRefusal, parseFormSubmission } from '#app/services/http/form-submission.server.ts'
 import {
   completeRegistration,
   fieldErrorsOf,
-  parseRegistrationForm,
   REGISTRATION_FAILURE_OPTIONS,
   REGISTRATION_HIDDEN_FIELDS,
   REGISTRATION_SUCCESS_MESSAGE,
   REGISTRATION_SUCCESS_TITLE,
   kindOfFieldErrors,
+  serverRegistrationSchema,
 } from '#app/services/accounts/registration.server.ts'
-import { STATUS_OF_KIND } from '#app/services/http/error-status.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { redirectWithToast } from '#app/services/http/toast.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
+import { linkOrigin } from '#app/services/http/site-url.server.ts'
+import { signupStampCookie, signupStampFrom } from '#app/services/http/signup-stamp-cookie.server.ts'
 import {
   isHumanPost,
-  NEUTRAL_REFUSAL,
-  signupStampCookie,
-  signupStampFrom,
+  renewedSignupStamp,
+  SIGNUP_REFUSAL,
 } from '#app/services/moderation/robot-guard.server.ts'
 
 export const meta: MetaFunction = () => [
@@ -56,10 +51,10 @@ const ENHANCED_FIELD = 'js'
 export async function loader({ request }: LoaderFunctionArgs) {
   if (await getBusiness(request)) throw redirect('/dashboard')
   const user = await getUser(request)
-  const stampCookie = signupStampCookie(request)
+  const stamp = renewedSignupStamp(signupStampFrom(request))
   return data(
     { signedInEmail: user?.email ?? null },
-    stampCookie ? { headers: { 'Set-Cookie': stampCookie } } : undefined,
+    stamp ? { headers: { 'Set-Cookie': signupStampCookie(stamp) } } : undefined,
   )
 }
 
@@ -70,29 +65,41 @@ export async function action({ request }: ActionFunctionArgs) {
   })
   const enhanced = formData.get(ENHANCED_FIELD) === '1'
   // Field errors for the re-rendered form come from the browser-side rules (no database needed for that).
-  const formErrorReply = (message: string) => ({
-    result: parseFormSubmission(formData, registrationSchema).reply({
+  const replyWithMessage = (message: string) =>
+    parseFormSubmission(formData, registrationSchema).reply({
       formErrors: [message],
       hideFields: REGISTRATION_HIDDEN_FIELDS,
-    }),
-    success: null,
-  })
+    })
 
-  if (!isHumanPost(formData, { form: 'signup', stamp: signupStampFrom(request) })) {
-    return data(formErrorReply(NEUTRAL_REFUSAL), { status: 400 })
+  const stamp = signupStampFrom(request)
+  if (!isHumanPost({ honeypot: formData.get(SIGNUP_HONEYPOT_FIELD), stamp }, { form: 'signup' })) {
+    // A person reads what to do, and a browser without a usable stamp gets one, so pressing again passes.
+    const renewed = renewedSignupStamp(stamp)
+    return formRefusal(replyWithMessage(SIGNUP_REFUSAL), {
+      headers: renewed ? { 'Set-Cookie': signupStampCookie(renewed) } : undefined,
+      extra: { success: null },
+    })
   }
 
   let submission
-  let created
+  let headers
   try {
-    submission = await parseRegistrationForm(formData)
+    // The email is checked against the database too, hence the async reading.
+    submission = await parseFormSubmission(formData, serverRegistrationSchema, { async: true })
     if (submission.status !== 'success') {
-      return data(
-        { result: submission.reply({ hideFields: REGISTRATION_HIDDEN_FIELDS }), success: null },
-        { status: STATUS_OF_KIND[kindOfFieldErrors(fieldErrorsOf(submission.error))] },
-      )
+      return formRefusal(submission.reply({ hideFields: REGISTRATION_HIDDEN_FIELDS }), {
+        kind: kindOfFieldErrors(fieldErrorsOf(submission.error)),
+        extra: { success: null },
+      })
     }
-    created = await completeRegistration(request, submission.value)
+    // Someone signed in through the identity provider gets the new business linked and in their session.
+    const user = await getUser(request)
+    const business = await completeRegistration(submission.value, {
+      ip: clientIp(request),
+      linkUserId: user?.id,
+      origin: linkOrigin(request),
+    })
+    headers = await addBusinessToSession(request, user, toSessionCopy(business))
   } catch (error) {
     const replied = submission
     return errorResponse(error, {
@@ -107,38 +114,13 @@ export async function action({ request }: ActionFunctionArgs) {
               }),
               success: null,
             }
-          : formErrorReply(refusal.message),
+          : { result: replyWithMessage(refusal.message), success: null },
     })
   }
 
   const done = { title: REGISTRATION_SUCCESS_TITLE, description: REGISTRATION_SUCCESS_MESSAGE }
-  if (!enhanced) return redirectWithToast('/login', done, { headers: created.headers })
-  return data(
-    { result: submission.reply({ resetForm: true }), success: done },
-    { status: 201, headers: created.headers },
-  )
-}
-
-const lengths = registrationLengthConstraints()
-
-const URL_FIELD_LABELS = [
-  ['businessWebsite', 'Website'],
-  ['facebookURL', 'Facebook URL'],
-  ['instagramURL', 'Instagram URL'],
-  ['linkedin', 'LinkedIn URL'],
-  ['youtubeURL', 'YouTube URL'],
-  ['xURL', 'X (Twitter) URL'],
-  ['tiktokURL', 'TikTok URL'],
-] as const
-
-function addScheme(event: FocusEvent<HTMLInputElement>) {
-  const input = event.currentTarget
-  const next = withHttpsScheme(input.value)
-  if (next !== input.value) input.value = next
-}
-
-function Optional() {
-  return <span className="font-normal text-slate-500"> (optional)</span>
+  if (!enhanced) return redirectWithToast('/login', done, { headers })
+  return data({ result: submission.reply({ resetForm: true }), success: done }, { status: 201, headers })
 }
 
 export default function CreateAccount() {
@@ -151,12 +133,7 @@ export default function CreateAccount() {
   const submitting = navigation.state !== 'idle' && navigation.formMethod?.toUpperCase() === 'POST'
   const success = actionData?.success ?? null
 
-  const {
-    formProps,
-    field: checkedField,
-    formErrors,
-    formErrorId,
-  } = useCheckedForm({
+  const { formProps, field, formErrors, formErrorId } = useCheckedForm({
     id: 'create-business-account',
     reply: actionData?.result,
     defaultValue: { businessEmail: signedInEmail ?? '' },
@@ -176,34 +153,6 @@ export default function CreateAccount() {
     const message = actionData?.result.error?.['']?.[0]
     if (message) toast({ title: 'Registration Failed', description: message, variant: 'destructive' })
   }, [actionData])
-
-  const field = (
-    name: RegistrationField,
-    label: ReactNode,
-    options: {
-      type?: 'text' | 'email' | 'password' | 'tel' | 'url'
-      autoComplete?: string
-      url?: boolean
-    } = {},
-  ) => {
-    const { type = 'text', autoComplete, url = false } = options
-    const checked = checkedField(name)
-    return (
-      <TextField
-        label={label}
-        field={checked}
-        inputProps={{
-          ...checked.inputProps,
-          ...lengths[name],
-          required: isRequiredRegistrationField(name),
-          type: type === 'url' ? 'text' : type,
-          autoComplete,
-          inputMode: url ? 'url' : undefined,
-          onBlur: url ? addScheme : undefined,
-        }}
-      />
-    )
-  }
 
   return (
     <main className="mx-auto max-w-3xl px-4 py-10">
@@ -249,54 +198,7 @@ export default function CreateAccount() {
             />
           </div>
 
-          <fieldset className="grid gap-4 sm:grid-cols-2">
-            <legend className="mb-2 text-lg font-semibold text-ink">Business</legend>
-            {field('businessName', 'Business Name', { autoComplete: 'organization' })}
-            {field('businessContact', 'Contact Name', { autoComplete: 'name' })}
-            {field('businessPhone', 'Business Phone', { type: 'tel', autoComplete: 'tel' })}
-            {field(
-              'businessFax',
-              <>
-                Fax
-                <Optional />
-              </>,
-              { type: 'tel' },
-            )}
-          </fieldset>
-
-          <fieldset className="grid gap-4 sm:grid-cols-2">
-            <legend className="mb-2 text-lg font-semibold text-ink">Address</legend>
-            <div className="sm:col-span-2">
-              {field('businessAddress', 'Address', { autoComplete: 'street-address' })}
-            </div>
-            {field('businessCity', 'City', { autoComplete: 'address-level2' })}
-            {field('businessState', 'State', { autoComplete: 'address-level1' })}
-            {field('businessZip', 'ZIP Code', { autoComplete: 'postal-code' })}
-          </fieldset>
-
-          <fieldset className="grid gap-4 sm:grid-cols-2">
-            <legend className="mb-2 text-lg font-semibold text-ink">Sign-in details</legend>
-            <div className="sm:col-span-2">
-              {field('businessEmail', 'Email', { type: 'email', autoComplete: 'email' })}
-            </div>
-            {field('businessPassword', 'Password', { type: 'password', autoComplete: 'new-password' })}
-            {field('verifyPassword', 'Verify Password', {
-              type: 'password',
-              autoComplete: 'new-password',
-            })}
-          </fieldset>
-
-          <fieldset className="grid gap-4 sm:grid-cols-2">
-            <legend className="mb-2 text-lg font-semibold text-ink">
-              Online <Optional />
-            </legend>
-            <p className="text-sm text-slate-600 sm:col-span-2">
-              Addresses without a scheme get <code>https://</code> in front.
-            </p>
-            {URL_FIELD_LABELS.map(([name, label]) => (
-              <div key={name}>{field(name, label, { type: 'url', autoComplete: 'url', url: true })}</div>
-            ))}
-          </fieldset>
+          <RegistrationFields field={field} />
 
           <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
             <Link to="/login" className={secondaryButtonClass}>

@@ -4,7 +4,7 @@ import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { customerCardData } from '#app/models/ads/customer-card.ts'
-import { requireBusiness } from '#app/services/accounts/auth.server.ts'
+import { requireBusiness } from '#app/services/http/auth.server.ts'
 
 export const handle = { hydrate: false }
 

@@ -1,45 +1,56 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { redirect } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { GoLiveNotice } from '#app/components/go-live-notice.tsx'
 import { ReviewReason } from '#app/components/review-reason.tsx'
 import { RouteDialog } from '#app/components/route-dialog.tsx'
 import { EventForm } from '#app/components/event-form.tsx'
-import { paidDatesOf } from '#app/models/ads/event-schema.ts'
-import { requireBusiness } from '#app/services/accounts/auth.server.ts'
-import { stageDraftFromForm } from '#app/services/ads/draft-form.server.ts'
-import { adAsEdited, editableEventForPage } from '#app/services/ads/editable.server.ts'
-import { eventFormPageData } from '#app/services/ads/form-page.server.ts'
-import { trustOf } from '#app/services/moderation/trust.server.ts'
+import { requireBusiness } from '#app/services/http/auth.server.ts'
+import { getEventDraft, setEventDraft } from '#app/services/ads/draft.server.ts'
+import { EVENT_FORM_UPLOAD, postedFormValues, stageEventDraft } from '#app/services/ads/draft-form.server.ts'
+import { requireEditableEvent } from '#app/services/ads/editable.server.ts'
+import { editEventFormPage } from '#app/services/ads/form-page.server.ts'
+import { refusalReply } from '#app/services/http/form-submission.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
+import { getSession, sessionStorage } from '#app/services/http/session.server.ts'
+import { readMultipartUpload } from '#app/services/http/multipart-upload.server.ts'
+import { mediaUpload, type ParsedUpload } from '#app/services/media/media-upload.server.ts'
 
 export const meta: MetaFunction = () => [{ title: 'Edit Event Listing · EventShout' }]
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const business = await requireBusiness(request)
-  const event = await editableEventForPage(business, params.id)
-  const edited = await adAsEdited(event)
-  const page = await eventFormPageData(request, business, { eventID: event.eventID, saved: edited.input })
-  const live = event.eventStatus === 'approved'
-  return {
-    ...page,
-    eventID: event.eventID,
-    savedMedia: edited.media,
-    paid: Boolean(paidDatesOf(event)),
-    live,
-    editGoesLiveAtOnce: live && (await trustOf(business.businessID)).trusted,
-    reviewReason: edited.reviewReason,
-  }
+  const draft = getEventDraft(await getSession(request))
+  // Not theirs (404) or no longer editable (409): the page's error boundary says so.
+  const page = await editEventFormPage(business, params.id, draft).catch((error: unknown) => {
+    throw errorResponse(error, { request })
+  })
+  if (!page) throw redirect('/login')
+  return page
 }
 
 /** Without JavaScript: as for a new ad, with the draft marked as this ad's edit. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const business = await requireBusiness(request)
-  const event = await editableEventForPage(business, params.id)
-  return stageDraftFromForm(request, {
-    eventID: event.eventID,
-    paidDates: paidDatesOf(event),
-    keptCategories: event.category,
+  const edited = await requireEditableEvent(business, params.id).catch((error: unknown) => {
+    throw errorResponse(error, { request })
   })
+  const session = await getSession(request)
+  let post: ParsedUpload | null = null
+  try {
+    post = await readMultipartUpload(request, mediaUpload(EVENT_FORM_UPLOAD))
+    setEventDraft(session, await stageEventDraft(post, { previous: getEventDraft(session), edited }))
+    return redirect('/dashboard/events/preview', {
+      headers: { 'Set-Cookie': await sessionStorage.commitSession(session) },
+    })
+  } catch (error) {
+    const posted = post && postedFormValues(post)
+    return errorResponse(error, {
+      request,
+      reply: (refusal) => ({ result: refusalReply(refusal, posted, posted ? '' : 'image') }),
+    })
+  }
 }
 
 export default function EditEventPage() {
@@ -71,8 +82,8 @@ export default function EditEventPage() {
         <EventForm
           key={eventID}
           {...form}
-          initial={actionData?.submitted ?? form.initial}
-          errors={actionData?.errors}
+          initial={actionData?.result.initialValue ?? form.initial}
+          errors={actionData?.result.error}
           editing={{ eventID, ...savedMedia, paid }}
         />
       </div>

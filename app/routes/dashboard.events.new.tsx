@@ -4,10 +4,16 @@ import { useActionData, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RouteDialog } from '#app/components/route-dialog.tsx'
 import { EventForm } from '#app/components/event-form.tsx'
-import { requireBusiness } from '#app/services/accounts/auth.server.ts'
+import { requireBusiness } from '#app/services/http/auth.server.ts'
 import { parseId } from '#app/models/platform/input-rules.ts'
-import { stageDraftFromForm } from '#app/services/ads/draft-form.server.ts'
-import { blankFormValues, eventFormPageData } from '#app/services/ads/form-page.server.ts'
+import { getEventDraft, setEventDraft } from '#app/services/ads/draft.server.ts'
+import { EVENT_FORM_UPLOAD, postedFormValues, stageEventDraft } from '#app/services/ads/draft-form.server.ts'
+import { newEventFormPage } from '#app/services/ads/form-page.server.ts'
+import { refusalReply } from '#app/services/http/form-submission.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
+import { getSession, sessionStorage } from '#app/services/http/session.server.ts'
+import { readMultipartUpload } from '#app/services/http/multipart-upload.server.ts'
+import { mediaUpload, type ParsedUpload } from '#app/services/media/media-upload.server.ts'
 
 export const meta: MetaFunction = () => [{ title: 'Create Event Listing · EventShout' }]
 
@@ -16,13 +22,32 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // The address "Edit Event" used to lead to.
   const from = parseId(new URL(request.url).searchParams.get('from'))
   if (from) throw redirect(`/dashboard/events/${from}/edit`)
-  return eventFormPageData(request, business, { saved: blankFormValues(business) })
+  const page = await newEventFormPage(business, getEventDraft(await getSession(request)))
+  if (!page) throw redirect('/login')
+  return page
 }
 
-/** Without JavaScript: the form posts here, the files wait on the server, and the preview is its own page. */
+/**
+ * Without JavaScript: the form posts here, the fields and files wait in the session as the draft, and the preview is
+ * its own page. A refusal comes back to the form with what was typed (nothing when the body could not be read).
+ */
 export async function action({ request }: ActionFunctionArgs) {
   await requireBusiness(request)
-  return stageDraftFromForm(request)
+  const session = await getSession(request)
+  let post: ParsedUpload | null = null
+  try {
+    post = await readMultipartUpload(request, mediaUpload(EVENT_FORM_UPLOAD))
+    setEventDraft(session, await stageEventDraft(post, { previous: getEventDraft(session) }))
+    return redirect('/dashboard/events/preview', {
+      headers: { 'Set-Cookie': await sessionStorage.commitSession(session) },
+    })
+  } catch (error) {
+    const posted = post && postedFormValues(post)
+    return errorResponse(error, {
+      request,
+      reply: (refusal) => ({ result: refusalReply(refusal, posted, posted ? '' : 'image') }),
+    })
+  }
 }
 
 export default function NewEventPage() {
@@ -37,7 +62,11 @@ export default function NewEventPage() {
         Tell customers about your event or special. You can preview it before paying.
       </p>
       <div className="mt-6">
-        <EventForm {...form} initial={actionData?.submitted ?? form.initial} errors={actionData?.errors} />
+        <EventForm
+          {...form}
+          initial={actionData?.result.initialValue ?? form.initial}
+          errors={actionData?.result.error}
+        />
       </div>
     </RouteDialog>
   )

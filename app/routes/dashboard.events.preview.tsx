@@ -1,31 +1,115 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Form, useLoaderData, useNavigation } from '@remix-run/react'
+import { redirect } from '@remix-run/node'
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { ChosenDates } from '#app/components/chosen-dates.tsx'
 import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
 import { RESUBMIT_LABEL } from '#app/components/event-form.tsx'
+import { APPROVE_FAILED_MESSAGE } from '#app/components/event-form/approval-upload.ts'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RouteDialog } from '#app/components/route-dialog.tsx'
-import { requireBusiness } from '#app/services/accounts/auth.server.ts'
+import { requireBusiness } from '#app/services/http/auth.server.ts'
+import { FieldErrors } from '#app/components/form-field.tsx'
+import { previewDecisionSchema } from '#app/models/ads/preview-schema.ts'
+import { LIVE_EDIT_TOAST, rememberPayment, RESUBMITTED_TOAST } from '#app/services/ads/approval.server.ts'
+import { getEventDraft, setEventDraft } from '#app/services/ads/draft.server.ts'
+import { approveDraft, draftFormPath, draftPreview } from '#app/services/ads/preview.server.ts'
+import { parseFormSubmission, refusalMessage } from '#app/services/http/form-submission.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
-import { decideOnPreview, draftPreview } from '#app/services/ads/preview.server.ts'
+import { REQUEST_ID_HEADER } from '#app/services/http/request-log.server.ts'
+import { readFormData } from '#app/services/http/request-body.server.ts'
+import { getSession, sessionStorage } from '#app/services/http/session.server.ts'
+import { redirectWithToast } from '#app/services/http/toast.server.ts'
+import { logError } from '#app/services/platform/logger.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
 
 export const meta: MetaFunction = () => [{ title: 'Preview Your Ad · EventShout' }]
 
+const NEW_AD_PATH = '/dashboard/events/new'
+
 export async function loader({ request }: LoaderFunctionArgs) {
-  return draftPreview(request, await requireBusiness(request))
+  const business = await requireBusiness(request)
+  const draft = getEventDraft(await getSession(request))
+  if (!draft) throw redirect(NEW_AD_PATH)
+  // The edited ad no longer editable (404/409): the page's error boundary says so.
+  const preview = await draftPreview(business, draft).catch((error: unknown) => {
+    throw errorResponse(error, { request })
+  })
+  if (!preview) throw redirect('/login')
+  return preview
 }
 
+/**
+ * The preview's buttons: "approve" saves the draft and goes to checkout (or, for the edit of a paid ad, to the ad's
+ * page), "cancel" returns to the form the draft came from.
+ */
 export async function action({ request }: ActionFunctionArgs) {
-  try {
-    return await decideOnPreview(request, await requireBusiness(request))
-  } catch (error) {
-    // A body the reader refuses (413/415/400), or a failure: the page's error boundary shows it.
+  const business = await requireBusiness(request)
+  const session = await getSession(request)
+  // A body the reader refuses (413/415/400): the page's error boundary shows it.
+  const form = await readFormData(request).catch((error: unknown) => {
     throw errorResponse(error, { request })
+  })
+  const draft = getEventDraft(session)
+  if (!draft) return redirect(NEW_AD_PATH)
+  const submission = parseFormSubmission(form, previewDecisionSchema)
+  if (submission.status !== 'success') {
+    return errorResponse(new AppError(refusalMessage(submission), 'invalid'), {
+      request,
+      reply: () => ({ result: submission.reply() }),
+    })
+  }
+  if (submission.value.intent === 'cancel') {
+    return redirectWithToast(draftFormPath(draft), { title: 'Returning to Edit' })
+  }
+
+  let approval
+  try {
+    approval = await approveDraft(business, draft)
+  } catch (error) {
+    const known = error instanceof AppError
+    if (!known) {
+      const requestId = request.headers.get(REQUEST_ID_HEADER) ?? undefined
+      logError(error, { requestId, msg: 'Approving an event failed' })
+    }
+    const description = known ? error.message : APPROVE_FAILED_MESSAGE
+    return redirectWithToast('/dashboard/events/preview', {
+      title: 'Error',
+      description,
+      variant: 'destructive',
+    })
+  }
+  setEventDraft(session, null)
+  if (approval.kind === 'saved') {
+    const { eventID, totalCents } = approval
+    rememberPayment(session, { business, input: draft.input, eventID, totalCents })
+  }
+  const headers = { 'Set-Cookie': await sessionStorage.commitSession(session) }
+  switch (approval.kind) {
+    case 'dropped':
+      return redirectWithToast(
+        '/dashboard',
+        { title: 'Error', description: approval.message, variant: 'destructive' },
+        { headers },
+      )
+    case 'resubmitted':
+      return redirectWithToast(
+        `/event/${approval.eventID}`,
+        approval.appliedAtOnce ? LIVE_EDIT_TOAST : RESUBMITTED_TOAST,
+        { headers },
+      )
+    case 'saved':
+      return redirectWithToast(
+        '/checkout',
+        { title: 'Success!', description: 'Your ad has been saved. Now complete the payment.' },
+        { headers },
+      )
   }
 }
 
 export default function PreviewPage() {
   const { card, cost, dates, afterPayment, photoFileName, videoFileName } = useLoaderData<typeof loader>()
+  const answer = useActionData<typeof action>()
+  const refused = Object.values(answer?.result.error ?? {}).flatMap((messages) => messages ?? [])
   const navigation = useNavigation()
   const busy = navigation.state !== 'idle'
   return (
@@ -39,6 +123,7 @@ export default function PreviewPage() {
       </p>
       <ChosenDates dates={dates} />
       <Form method="post" id="preview-form" />
+      <FieldErrors id="preview-form-error" errors={refused} />
       <CustomerEventCard
         className="mt-4"
         mode="preview"

@@ -8,7 +8,7 @@ import { latestRevisions, ownerReviewNotice } from '#app/models/ads/event-revisi
 import { eventStatusLabel } from '#app/models/ads/event-status.ts'
 import { clickStatsForBusiness, listEventsForBusiness } from '#app/models/ads/event.server.ts'
 import { canRunAgain, runAgainPath } from '#app/models/ads/copied-ad.server.ts'
-import { requireBusiness } from '#app/services/accounts/auth.server.ts'
+import { requireBusiness } from '#app/services/http/auth.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { monthBounds } from '#app/utils/time.ts'
 

@@ -5,7 +5,7 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { clickThroughRate } from '#app/models/analytics/analytics-range.ts'
 import { adPageData } from '#app/services/analytics/analytics.server.ts'
-import { requireBusiness } from '#app/services/accounts/auth.server.ts'
+import { requireBusiness } from '#app/services/http/auth.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 
 /** Plain HTML: the range is a GET form, the chart an SVG drawn on the server. */

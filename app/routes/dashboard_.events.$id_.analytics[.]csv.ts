@@ -5,7 +5,7 @@ import {
   analyticsCsv,
   requireOwnAd,
 } from '#app/services/analytics/analytics.server.ts'
-import { getBusiness } from '#app/services/accounts/auth.server.ts'
+import { getBusiness } from '#app/services/http/auth.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { requireBusiness } from '#app/services/accounts/auth.server.ts'
+import { requireBusiness } from '#app/services/http/auth.server.ts'
 import { runAdAgain } from '#app/services/ads/run-again.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { redirectWithToast } from '#app/services/http/toast.server.ts'

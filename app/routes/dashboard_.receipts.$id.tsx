@@ -4,7 +4,9 @@ import { Link, useLoaderData } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { receiptForPage } from '#app/services/payments/receipts.server.ts'
+import { requireBusiness } from '#app/services/http/auth.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
+import { businessReceipt } from '#app/services/payments/receipts.server.ts'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `Receipt ${data?.paymentID ?? ''} · ${PRODUCT_NAME}` },
@@ -13,11 +15,19 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 /** The receipt is the business's own: never stored by a browser or shared cache. */
 export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 
-/** A plain page that prints as it shows (the site's header and footer are left off in print). */
+/**
+ * A plain page that prints as it shows (the site's header and footer are left off in print). Signed out → sign-in;
+ * 404 for an id that is not a paid payment, 403 for another business's.
+ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  return data(await receiptForPage(request, params.id), {
-    headers: { 'Cache-Control': 'private, no-store' },
-  })
+  const business = await requireBusiness(request)
+  try {
+    return data(await businessReceipt(business.businessID, params.id), {
+      headers: { 'Cache-Control': 'private, no-store' },
+    })
+  } catch (error) {
+    throw errorResponse(error, { request })
+  }
 }
 
 function Row({ label, children }: { label: string; children: ReactNode }) {

@@ -4,10 +4,12 @@ import { useState, type FormEvent } from 'react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { toast } from '#app/components/toaster.tsx'
 import { listCategories } from '#app/models/ads/category.server.ts'
-import { requireBusiness } from '#app/services/accounts/auth.server.ts'
-import { saveDemoEvent } from '#app/services/ads/demo.server.ts'
+import { requireBusiness } from '#app/services/http/auth.server.ts'
+import { DEMO_UPLOAD, saveDemoEvent } from '#app/services/ads/demo.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { redirectWithToast } from '#app/services/http/toast.server.ts'
+import { readMultipartUpload } from '#app/services/http/multipart-upload.server.ts'
+import { mediaUpload } from '#app/services/media/media-upload.server.ts'
 
 export const meta: MetaFunction = () => [{ title: 'Business Event Creation Card · EventShout' }]
 
@@ -23,7 +25,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const business = await requireBusiness(request)
   let saved
   try {
-    saved = await saveDemoEvent(request, business)
+    saved = await saveDemoEvent(business, await readMultipartUpload(request, mediaUpload(DEMO_UPLOAD)))
   } catch (error) {
     return errorResponse(error, { request, reply: (refusal) => ({ message: `Error: ${refusal.message}` }) })
   }

@@ -10,7 +10,7 @@ import { EMBED_FRAME_TITLE } from '#app/models/calendar/embed.ts'
 import { eventPagePath } from '#app/models/ads/event-seo.ts'
 import { formatShortDate } from '#app/utils/format.ts'
 import { getEmbedEvents, readEmbedFilters } from '#app/services/calendar/embed.server.ts'
-import { listedEventsHeaders, sharedPageHeaders } from '#app/services/calendar/page-cache.server.ts'
+import { listedEventsHeaders, sharedPageHeaders } from '#app/services/http/page-cache.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 

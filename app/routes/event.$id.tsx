@@ -25,12 +25,12 @@ import { customerCardData } from '#app/models/ads/customer-card.ts'
 import { latestRevisions, ownerReviewNotice } from '#app/models/ads/event-revision.server.ts'
 import { eventStatusLabel, isLive, ownerEditKind } from '#app/models/ads/event-status.ts'
 import { getEventForViewer } from '#app/models/ads/event.server.ts'
-import { getBusiness, requireBusiness } from '#app/services/accounts/auth.server.ts'
+import { getBusiness, requireBusiness } from '#app/services/http/auth.server.ts'
 import { approveAdForPayment } from '#app/services/ads/approval.server.ts'
-import { parseFormSubmission } from '#app/services/http/form-submission.server.ts'
+import { formRefusal, parseFormSubmission } from '#app/services/http/form-submission.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
-import { listedEventsHeaders, sharedPageHeaders } from '#app/services/calendar/page-cache.server.ts'
+import { listedEventsHeaders, sharedPageHeaders } from '#app/services/http/page-cache.server.ts'
 import { siteOrigin } from '#app/services/http/site-url.server.ts'
 import { redirectWithToast } from '#app/services/http/toast.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
@@ -131,7 +131,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     throw errorResponse(error, { request })
   })
   const submission = parseFormSubmission(form, actionSchema)
-  if (submission.status !== 'success') return data({ message: 'Unknown action' }, { status: 400 })
+  if (submission.status !== 'success') return formRefusal(submission.reply())
 
   try {
     await approveAdForPayment(business, eventID)

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { isLive } from '#app/models/ads/event-status.ts'
 import { getEventForViewer } from '#app/models/ads/event.server.ts'
-import { getBusiness } from '#app/services/accounts/auth.server.ts'
+import { getBusiness } from '#app/services/http/auth.server.ts'
 import { eventIcs } from '#app/services/calendar/feeds.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'

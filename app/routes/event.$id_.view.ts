@@ -1,6 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import { redirect } from '@remix-run/node'
 import { trackVisit } from '#app/services/analytics/tracking.server.ts'
+import { REQUEST_ID_HEADER } from '#app/services/http/request-log.server.ts'
+import { requestVisitor } from '#app/services/http/visitor.server.ts'
+import { logError } from '#app/services/platform/logger.server.ts'
 import { parseId } from '#app/models/platform/input-rules.ts'
 
 function eventPage(id: string | undefined) {
@@ -16,9 +19,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const eventID = parseId(params.id)
   if (eventID) {
     try {
-      await trackVisit(request, eventID, 'click')
+      await trackVisit(eventID, 'click', requestVisitor(request))
     } catch (error) {
-      console.error(`Recording a click on event ${eventID} failed`, error)
+      logError(error, {
+        requestId: request.headers.get(REQUEST_ID_HEADER) ?? undefined,
+        msg: `Recording a click on event ${eventID} failed`,
+      })
     }
   }
   return redirect(eventPage(params.id), 303)

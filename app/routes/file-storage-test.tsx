@@ -1,23 +1,30 @@
+import '#app/zod-config.ts'
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { useState, type ChangeEvent, type FormEvent } from 'react'
+import { useCheckedForm, type FormReply } from '#app/components/checked-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { FormField } from '#app/components/form-field.tsx'
 import { toast } from '#app/components/toaster.tsx'
-import { PHOTO_MAX_BYTES, VIDEO_MAX_BYTES } from '#app/constants.ts'
+import { zodCheck } from '#app/components/zod-check.ts'
+import { PHOTO_MAX_BYTES, VIDEO_MAX_BYTES, type MediaType } from '#app/constants.ts'
 import { listEventsForBusiness } from '#app/models/ads/event.server.ts'
-import { requireBusiness } from '#app/services/accounts/auth.server.ts'
+import { storageUploadSchema } from '#app/models/ads/storage-upload-schema.ts'
+import { requireBusiness } from '#app/services/http/auth.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
-import {
-  handleStorageTestUpload,
-  storageUploadErrorFields,
-} from '#app/services/media/media-test-upload.server.ts'
-import { PHOTO_SIZE_MESSAGE, PHOTO_TYPE_MESSAGE } from '#app/utils/media-types.ts'
+import { discardRequestBody, readMultipartUpload } from '#app/services/http/multipart-upload.server.ts'
+import { mediaUpload } from '#app/services/media/media-upload.server.ts'
+import { storeUploadForOwnEvent } from '#app/services/media/media-test-upload.server.ts'
+import { methodNotAllowed, type AppError } from '#app/utils/app-error.ts'
+import { PHOTO_SIZE_MESSAGE, PHOTO_TYPE_MESSAGE, VIDEO_TYPE_MESSAGE } from '#app/utils/media-types.ts'
 
 export const meta: MetaFunction = () => [{ title: 'Media upload test · EventShout' }]
 
-const VIDEO_TYPE_MESSAGE = 'Please select a video file'
 const VIDEO_SIZE_MESSAGE = 'File size must be less than 50MB'
+
+/** The file field of each kind of upload. */
+const FILE_FIELD = { photo: 'image', video: 'video' } as const satisfies Record<MediaType, string>
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const business = await requireBusiness(request)
@@ -25,24 +32,36 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { events: events.map((e) => ({ eventID: e.eventID, eventTitle: e.eventTitle })) }
 }
 
-/** Without JavaScript the forms post here and the page shows the storage answer. */
+/** A refusal as the reply the form renders: at the fields it names, otherwise the form's own. */
+function refusalReply(refusal: AppError, sent: Record<string, string> | null): FormReply {
+  const named = Object.keys(refusal.fieldErrors).length > 0
+  return { initialValue: sent, error: named ? refusal.fieldErrors : { '': [refusal.message] } }
+}
+
+/** Without JavaScript the forms post here: the page shows the stored file's URL, or the refusal in its form. */
 export async function action({ request }: ActionFunctionArgs) {
-  await requireBusiness(request)
-  const kind = new URL(request.url).searchParams.get('kind') === 'video' ? 'video' : 'photo'
+  const { businessID } = await requireBusiness(request)
+  const kind: MediaType = new URL(request.url).searchParams.get('kind') === 'video' ? 'video' : 'photo'
+  let sent: Record<string, string> | null = null
   try {
-    const response = await handleStorageTestUpload(request, kind)
-    const body = (await response.json()) as { publicUrl: string | null; error: string | null }
-    return data({ kind, ...body }, { status: response.status })
+    if (request.method !== 'POST') {
+      discardRequestBody(request)
+      throw methodNotAllowed('POST')
+    }
+    const upload = await readMultipartUpload(request, mediaUpload({ files: { [FILE_FIELD[kind]]: kind } }))
+    sent = upload.fields
+    const stored = await storeUploadForOwnEvent({ businessID, kind, upload })
+    return data({ kind, result: null, publicUrl: stored.url })
   } catch (error) {
     return errorResponse(error, {
       request,
-      reply: (refusal) => ({ kind, ...storageUploadErrorFields(refusal) }),
+      reply: (refusal) => ({ kind, result: refusalReply(refusal, sent), publicUrl: null }),
     })
   }
 }
 
-/** The spec's client-side checks of the upload test components. */
-function checkTestFile(kind: 'photo' | 'video', file: { type: string; size: number }): string | null {
+/** The client-side checks of the upload test components. */
+function checkTestFile(kind: MediaType, file: { type: string; size: number }): string | null {
   if (kind === 'photo') {
     if (!file.type.startsWith('image/')) return PHOTO_TYPE_MESSAGE
     if (file.size >= PHOTO_MAX_BYTES) return PHOTO_SIZE_MESSAGE
@@ -53,43 +72,64 @@ function checkTestFile(kind: 'photo' | 'video', file: { type: string; size: numb
   return null
 }
 
+const checkUpload = zodCheck(storageUploadSchema)
+const control = 'mt-1 w-full rounded-md border border-slate-300 px-3 py-2'
+
 function UploadBox({
   kind,
   events,
+  reply,
 }: {
-  kind: 'photo' | 'video'
+  kind: MediaType
   events: Array<{ eventID: number; eventTitle: string }>
+  reply: FormReply | null
 }) {
-  const field = kind === 'photo' ? 'image' : 'video'
-  const [message, setMessage] = useState<string | null>(null)
+  const fileField = FILE_FIELD[kind]
+  // The file's own check (type and size as the browser sees them), and the answer of an upload sent with JavaScript.
+  const [fileProblem, setFileProblem] = useState<string | null>(null)
+  const [answered, setAnswered] = useState<FormReply | null>(null)
   const [publicUrl, setPublicUrl] = useState<string | null>(null)
+  const { formProps, field, formErrors, formErrorId } = useCheckedForm({
+    id: `${kind}-upload`,
+    reply: answered ?? reply,
+    check: checkUpload,
+    browserChecksWithoutJs: true,
+  })
+  const eventID = field('eventID')
+  const file = field(fileField)
 
   function onFile(e: ChangeEvent<HTMLInputElement>) {
-    const file = e.target.files?.[0]
-    const problem = file ? checkTestFile(kind, file) : null
-    setMessage(problem)
+    const chosen = e.target.files?.[0]
+    const problem = chosen ? checkTestFile(kind, chosen) : null
+    setFileProblem(problem)
     if (problem) e.target.value = ''
   }
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
+    formProps.onSubmit(e)
+    if (e.defaultPrevented) return
     e.preventDefault()
+    const form = e.currentTarget
+    const input = form.elements.namedItem(fileField)
+    if (input instanceof HTMLInputElement && !input.files?.length) {
+      setFileProblem(kind === 'photo' ? PHOTO_TYPE_MESSAGE : VIDEO_TYPE_MESSAGE)
+      input.focus()
+      return
+    }
     const endpoint = kind === 'photo' ? '/api/file-storage/upload-image' : '/api/file-storage/upload-video'
     try {
-      const res = await fetch(endpoint, {
-        method: 'POST',
-        body: new FormData(e.currentTarget),
-        credentials: 'include',
-      })
+      const res = await fetch(endpoint, { method: 'POST', body: new FormData(form), credentials: 'include' })
       const body = (await res.json().catch(() => null)) as {
         publicUrl?: string | null
         error?: string | null
       } | null
       if (res.ok && body?.publicUrl) {
         setPublicUrl(body.publicUrl)
-        setMessage(null)
+        setAnswered({ error: null })
+        setFileProblem(null)
       } else {
         const text = body?.error ?? 'Upload failed'
-        setMessage(text)
+        setAnswered({ error: { '': [text] } })
         toast({ title: 'Upload Test Failed', description: text, variant: 'destructive' })
       }
     } catch {
@@ -103,6 +143,7 @@ function UploadBox({
       method="post"
       action={`?kind=${kind}`}
       encType="multipart/form-data"
+      {...formProps}
       onSubmit={onSubmit}
       className="grid gap-3 rounded-xl border border-slate-200 p-5"
     >
@@ -114,43 +155,39 @@ function UploadBox({
           {kind === 'photo' ? 'webp' : 'mp4'}
         </code>
       </p>
-      <div>
-        <label htmlFor={`${kind}-event`} className="block text-sm font-medium">
-          Event
-        </label>
-        <select
-          id={`${kind}-event`}
-          name="eventID"
-          required
-          className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
-        >
-          {events.map((e) => (
-            <option key={e.eventID} value={e.eventID}>
-              #{e.eventID} {e.eventTitle}
-            </option>
-          ))}
-        </select>
-      </div>
-      <input type="hidden" name="createdDate" value={new Date().toISOString().slice(0, 10)} />
-      <div>
-        <label htmlFor={`${kind}-file`} className="block text-sm font-medium">
-          {label} file
-        </label>
-        <input
-          id={`${kind}-file`}
-          name={field}
-          type="file"
-          required
-          accept={kind === 'photo' ? 'image/*' : 'video/*'}
-          onChange={onFile}
-          className="mt-1 block text-sm"
-        />
-      </div>
-      {message ? (
-        <p role="alert" className="text-sm text-red-700">
-          {message}
+      {formErrors.length ? (
+        <p id={formErrorId} role="alert" className="text-sm text-red-700">
+          {formErrors.join(' ')}
         </p>
       ) : null}
+      <FormField field={eventID} label="Event">
+        {(props) => (
+          <select {...eventID.inputProps} {...props} required className={control}>
+            {events.map((e) => (
+              <option key={e.eventID} value={e.eventID}>
+                #{e.eventID} {e.eventTitle}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
+      <input type="hidden" name="createdDate" value={new Date().toISOString().slice(0, 10)} />
+      <FormField
+        field={{ ...file, errors: fileProblem ? [fileProblem] : file.errors }}
+        label={`${label} file`}
+      >
+        {(props) => (
+          <input
+            {...props}
+            name={fileField}
+            type="file"
+            required
+            accept={kind === 'photo' ? 'image/*' : 'video/*'}
+            onChange={onFile}
+            className="mt-1 block text-sm"
+          />
+        )}
+      </FormField>
       {publicUrl ? (
         <p className="text-sm">
           Uploaded:{' '}
@@ -172,7 +209,7 @@ function UploadBox({
 
 export default function FileStorageTestPage() {
   const { events } = useLoaderData<typeof loader>()
-  const result = useActionData<typeof action>()
+  const answer = useActionData<typeof action>()
   return (
     <main className="mx-auto max-w-3xl px-4 py-8">
       <h1 className="text-3xl font-bold">Media upload test (file storage)</h1>
@@ -180,23 +217,23 @@ export default function FileStorageTestPage() {
         Files are stored as <code>images|videos/year-month/year-month-day_eventID.extension</code>.
       </p>
       {events.length === 0 ? <p className="mt-4">Create an event first to test uploads.</p> : null}
-      {result ? (
-        <p role={result.error ? 'alert' : 'status'} className="mt-4 rounded-md bg-slate-50 px-3 py-2">
-          {result.error ? (
-            result.error
-          ) : (
-            <>
-              Uploaded:{' '}
-              <a href={result.publicUrl ?? '#'} className="text-brand-700 underline">
-                {result.publicUrl}
-              </a>
-            </>
-          )}
+      {answer?.publicUrl ? (
+        <p role="status" className="mt-4 rounded-md bg-slate-50 px-3 py-2">
+          Uploaded:{' '}
+          <a href={answer.publicUrl} className="text-brand-700 underline">
+            {answer.publicUrl}
+          </a>
         </p>
       ) : null}
       <div className="mt-6 grid gap-6 md:grid-cols-2">
-        <UploadBox kind="photo" events={events} />
-        <UploadBox kind="video" events={events} />
+        {(['photo', 'video'] as const).map((kind) => (
+          <UploadBox
+            key={kind}
+            kind={kind}
+            events={events}
+            reply={answer?.kind === kind ? answer.result : null}
+          />
+        ))}
       </div>
     </main>
   )

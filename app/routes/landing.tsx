@@ -1,6 +1,6 @@
 import type { MetaFunction } from '@remix-run/node'
 import { MAX_DISPLAY_DATES, MIN_AD_DAYS_MARKETING, PRODUCT_NAME, TAGLINE } from '#app/constants.ts'
-import { sharedPageHeaders } from '#app/services/calendar/page-cache.server.ts'
+import { sharedPageHeaders } from '#app/services/http/page-cache.server.ts'
 
 export const handle = { hydrate: false }
 export const headers = sharedPageHeaders
@@ -16,14 +16,28 @@ export const meta: MetaFunction = () => [
 
 const steps = [
   { n: 1, title: 'Login', text: 'Sign in with your account, or create one in a minute.' },
-  { n: 2, title: 'Add Event', text: 'Title, description, dates, a photo and an optional video. Preview it exactly as customers will see it.' },
-  { n: 3, title: 'Get Featured', text: 'Pay by card. Once approved, your ad appears on the public events page and calendar.' },
+  {
+    n: 2,
+    title: 'Add Event',
+    text: 'Title, description, dates, a photo and an optional video. Preview it exactly as customers will see it.',
+  },
+  {
+    n: 3,
+    title: 'Get Featured',
+    text: 'Pay by card. Once approved, your ad appears on the public events page and calendar.',
+  },
 ]
 
 const benefits = [
   { title: 'Easy posting', text: 'A short form and a live preview — no design skills needed.' },
-  { title: 'Photos and videos', text: 'Show your venue, your band or your special with a still photo and a video.' },
-  { title: 'Flexible periods', text: `Pick exactly the days your ad runs, up to ${MAX_DISPLAY_DATES} days per ad.` },
+  {
+    title: 'Photos and videos',
+    text: 'Show your venue, your band or your special with a still photo and a video.',
+  },
+  {
+    title: 'Flexible periods',
+    text: `Pick exactly the days your ad runs, up to ${MAX_DISPLAY_DATES} days per ad.`,
+  },
   { title: 'Automatic cleanup', text: 'Ads leave the listings by themselves once their dates have passed.' },
 ]
 
@@ -38,15 +52,18 @@ export default function Landing() {
               Promote your concert, fundraiser, grand opening or special gathering in minutes
             </h1>
             <p className="mt-5 text-lg text-slate-700">
-              {PRODUCT_NAME} puts local events in front of local people. Post your ad with photos and videos, choose
-              the days it runs, and get featured for {MIN_AD_DAYS_MARKETING} or more days on our public events page
-              and calendar.
+              {PRODUCT_NAME} puts local events in front of local people. Post your ad with photos and videos,
+              choose the days it runs, and get featured for {MIN_AD_DAYS_MARKETING} or more days on our public
+              events page and calendar.
             </p>
             <p className="mt-6 flex flex-wrap gap-3">
               <a href="/public" className="rounded-md border border-slate-300 bg-white px-4 py-2 font-medium">
                 Browse events
               </a>
-              <a href="/calendar" className="rounded-md border border-slate-300 bg-white px-4 py-2 font-medium">
+              <a
+                href="/calendar"
+                className="rounded-md border border-slate-300 bg-white px-4 py-2 font-medium"
+              >
                 Open the calendar
               </a>
             </p>
@@ -61,13 +78,18 @@ export default function Landing() {
               Login
             </a>
             <p className="mt-4 text-sm text-slate-600">
-              If you are redirected to our sign-in provider&apos;s page, click <strong>Log in</strong> there to
-              continue. New users get an account automatically.
+              If you are redirected to our sign-in provider&apos;s page, click <strong>Log in</strong> there
+              to continue. New users get an account automatically.
             </p>
             <p className="mt-3 text-sm text-slate-600">
-              Prefer email and password? <a href="/login" className="font-medium text-brand-700 underline">Business sign in</a>
+              Prefer email and password?{' '}
+              <a href="/login" className="font-medium text-brand-700 underline">
+                Business sign in
+              </a>
               {' · '}
-              <a href="/create-account" className="font-medium text-brand-700 underline">Create an account</a>
+              <a href="/create-account" className="font-medium text-brand-700 underline">
+                Create an account
+              </a>
             </p>
           </div>
         </div>

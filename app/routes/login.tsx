@@ -2,6 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { redirect } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useEffect, useState } from 'react'
+import { Authenticator } from 'remix-auth'
+import { FormStrategy } from 'remix-auth-form'
 import {
   PasswordToggle,
   primaryButtonClass,
@@ -14,15 +16,21 @@ import { useCheckedForm } from '#app/components/checked-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { toast } from '#app/components/toaster.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
+import { signInFormSchema } from '#app/models/accounts/business-schema.ts'
+import type { BusinessSessionCopy } from '#app/models/accounts/business.server.ts'
 import { checkSignIn } from '#app/models/accounts/sign-in-rules.ts'
-import { getBusiness, startSession } from '#app/services/accounts/auth.server.ts'
+import { getBusiness, startSession } from '#app/services/http/auth.server.ts'
 import {
   LOGIN_FAILED_TITLE,
   LOGIN_SUCCESS_TITLE,
-  signInBusinessForm,
+  signInBusiness,
+  signInFormRefusal,
   welcomeBackMessage,
 } from '#app/services/accounts/business-auth.server.ts'
+import { clientIp } from '#app/services/http/client-address.server.ts'
+import { parseFormSubmission } from '#app/services/http/form-submission.server.ts'
 import { errorResponse, safeRedirect } from '#app/services/http/http.server.ts'
+import { readFormData, withFormBody } from '#app/services/http/request-body.server.ts'
 import { redirectWithToast } from '#app/services/http/toast.server.ts'
 
 export const meta: MetaFunction = () => [
@@ -38,14 +46,33 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { redirectTo: new URL(request.url).searchParams.get('redirectTo') ?? '' }
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  const { result, submission, email, redirectTo } = await signInBusinessForm(request).catch(
-    (error: unknown) => {
-      throw errorResponse(error, { request })
-    },
+const FORM_STRATEGY = 'business-form'
+
+/** The business sign-in through remix-auth's form strategy: the posted email and password, from the client's address. */
+function formAuthenticator() {
+  return new Authenticator<BusinessSessionCopy>().use(
+    new FormStrategy<BusinessSessionCopy>(async ({ form, request }) =>
+      signInBusiness({ email: form.get('email'), password: form.get('password') }, { ip: clientIp(request) }),
+    ),
+    FORM_STRATEGY,
   )
-  if (!result.business) {
-    return errorResponse(result.refusal, {
+}
+
+/** Fields email, password and an optional redirectTo; a refusal is shown in a toast and at the field it concerns. */
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await readFormData(request).catch((error: unknown) => {
+    throw errorResponse(error, { request })
+  })
+  const submission = parseFormSubmission(form, signInFormSchema)
+  const typed = submission.payload.email
+  // What was typed, to fill the form again when it is shown with an error.
+  const email = typeof typed === 'string' ? typed.trim().slice(0, 320) : ''
+  let business: BusinessSessionCopy
+  try {
+    if (submission.status !== 'success') throw signInFormRefusal(submission.payload)
+    business = await formAuthenticator().authenticate(FORM_STRATEGY, withFormBody(request, form))
+  } catch (error) {
+    return errorResponse(error, {
       request,
       reply: (refusal) => {
         const field = (['email', 'password'] as const).find((name) => refusal.fieldErrors[name]) ?? null
@@ -58,10 +85,10 @@ export async function action({ request }: ActionFunctionArgs) {
       },
     })
   }
-  const headers = await startSession(request, { business: result.business })
+  const headers = await startSession(request, { business })
   return redirectWithToast(
-    safeRedirect(redirectTo, '/dashboard'),
-    { title: LOGIN_SUCCESS_TITLE, description: welcomeBackMessage(result.business.businessName) },
+    safeRedirect(submission.value.redirectTo, '/dashboard'),
+    { title: LOGIN_SUCCESS_TITLE, description: welcomeBackMessage(business.businessName) },
     { headers },
   )
 }
@@ -79,12 +106,12 @@ export default function SignIn() {
     if (error) toast({ title: error.title, description: error.message, variant: 'destructive' })
   }, [error])
 
-  // The browser runs the spec's checks (the server repeats them) on submit only, so the toast belongs to a submit.
+  // The browser runs the sign-in checks (the server repeats them) on submit only, so the toast belongs to a submit.
   const { formProps, field } = useCheckedForm({
     id: 'sign-in',
     reply: actionData?.result,
     defaultValue: { email: actionData?.email ?? '' },
-    // Spec §5: "Email and password are trimmed before sending".
+    // Email and password are trimmed before sending.
     trimmed: ['email', 'password'],
     check(values) {
       const problem = checkSignIn(values)

@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react'
 import { useEffect } from 'react'
 import { DialogActions } from '#app/components/dialog-actions.tsx'
@@ -6,13 +6,19 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PtdiseaseDialog } from '#app/components/ptdisease-dialog.tsx'
 import { toast } from '#app/components/toaster.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
+import { requireRole } from '#app/services/http/auth.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
+import { NO_STORE, noStoreHeaders } from '#app/services/http/no-store.server.ts'
 import {
-  handlePtdiseaseFormAction,
-  listLocation,
-  NO_STORE,
-  noStoreHeaders,
-  requireClinicianRecord,
-} from '#app/services/patient-records/ptdisease-http.server.ts'
+  auditActor,
+  ptdiseaseListPath,
+  ptdiseaseOf,
+  recordNotFoundError,
+} from '#app/services/patient-records/records.server.ts'
+import type { action } from './patient-diseases.tsx'
+
+/** The confirmation posts here and is answered by the list's action (delete, by its intent). */
+export { action } from './patient-diseases.tsx'
 
 export const meta: MetaFunction = () => [
   { title: `Delete Record — Patient Disease Records — ${PRODUCT_NAME}` },
@@ -21,18 +27,16 @@ export const meta: MetaFunction = () => [
 export const headers = noStoreHeaders
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { record } = await requireClinicianRecord(request, params.id)
+  const user = await requireRole(request, 'clinician')
+  const record = await ptdiseaseOf(params.id, auditActor(user))
+  if (!record) throw errorResponse(recordNotFoundError(), { headers: NO_STORE })
   return data(
     {
       record: { ptdiseaseID: record.ptdiseaseID, mrn: record.mrn, disease: record.disease },
-      closeTo: listLocation(request),
+      closeTo: ptdiseaseListPath(new URL(request.url).searchParams),
     },
     { headers: NO_STORE },
   )
-}
-
-export function action(args: ActionFunctionArgs) {
-  return handlePtdiseaseFormAction(args)
 }
 
 /** The delete confirmation: a dialog over the list, and a page of its own without JavaScript. */

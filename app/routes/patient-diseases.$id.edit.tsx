@@ -1,30 +1,35 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PtdiseaseDialog } from '#app/components/ptdisease-dialog.tsx'
 import { PtdiseaseForm } from '#app/components/ptdisease-form.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { recordToInput } from '#app/models/patient-records/ptdisease-schema.ts'
+import { requireRole } from '#app/services/http/auth.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
+import { NO_STORE, noStoreHeaders } from '#app/services/http/no-store.server.ts'
 import {
-  handlePtdiseaseFormAction,
-  listLocation,
-  NO_STORE,
-  noStoreHeaders,
-  requireClinicianRecord,
-} from '#app/services/patient-records/ptdisease-http.server.ts'
+  auditActor,
+  ptdiseaseListPath,
+  ptdiseaseOf,
+  recordNotFoundError,
+} from '#app/services/patient-records/records.server.ts'
+import { platformToday } from '#app/services/platform/platform-today.server.ts'
+import type { action } from './patient-diseases.tsx'
+
+/** The form posts here and is answered by the list's action (create, update or delete by its intent). */
+export { action } from './patient-diseases.tsx'
 
 export const meta: MetaFunction = () => [{ title: `Edit Record — Patient Disease Records — ${PRODUCT_NAME}` }]
 
 export const headers = noStoreHeaders
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { record } = await requireClinicianRecord(request, params.id)
-  return data({ record, today: platformToday(), closeTo: listLocation(request) }, { headers: NO_STORE })
-}
-
-export function action(args: ActionFunctionArgs) {
-  return handlePtdiseaseFormAction(args)
+  const user = await requireRole(request, 'clinician')
+  const record = await ptdiseaseOf(params.id, auditActor(user))
+  if (!record) throw errorResponse(recordNotFoundError(), { headers: NO_STORE })
+  const closeTo = ptdiseaseListPath(new URL(request.url).searchParams)
+  return data({ record, today: platformToday(), closeTo }, { headers: NO_STORE })
 }
 
 export default function EditPtdisease() {

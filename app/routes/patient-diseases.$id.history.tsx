@@ -6,18 +6,21 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PtdiseaseDialog } from '#app/components/ptdisease-dialog.tsx'
 import { formatRecordDate } from '#app/components/ptdisease-form.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { getPtdiseaseHistory, type FieldChanges } from '#app/models/patient-records/ptdisease.server.ts'
+import {
+  getPtdiseaseHistory,
+  parsePtdiseaseId,
+  type FieldChanges,
+} from '#app/models/patient-records/ptdisease.server.ts'
 import { PTDISEASE_FIELD_LABELS } from '#app/models/patient-records/ptdisease-schema.ts'
-import { getEnv } from '#app/services/platform/env.server.ts'
+import { requireRole } from '#app/services/http/auth.server.ts'
+import { errorResponse } from '#app/services/http/http.server.ts'
+import { NO_STORE, noStoreHeaders } from '#app/services/http/no-store.server.ts'
 import {
   auditActor,
-  listLocation,
-  NO_STORE,
-  noStoreHeaders,
-  recordNotFound,
-  requireClinician,
-  requirePtdiseaseId,
-} from '#app/services/patient-records/ptdisease-http.server.ts'
+  ptdiseaseListPath,
+  recordNotFoundError,
+} from '#app/services/patient-records/records.server.ts'
+import { getEnv } from '#app/services/platform/env.server.ts'
 
 export const meta: MetaFunction = () => [
   { title: `Record History — Patient Disease Records — ${PRODUCT_NAME}` },
@@ -50,10 +53,10 @@ function display(field: string, value: unknown): string {
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireClinician(request)
-  const id = requirePtdiseaseId(params.id)
-  const history = await getPtdiseaseHistory(id, auditActor(user))
-  if (!history) throw recordNotFound()
+  const user = await requireRole(request, 'clinician')
+  const id = parsePtdiseaseId(params.id)
+  const history = id === null ? null : await getPtdiseaseHistory(id, auditActor(user))
+  if (id === null || !history) throw errorResponse(recordNotFoundError(), { headers: NO_STORE })
   const timeZone = getEnv().APP_TIME_ZONE
   // Formatted here, in the platform time zone, so server and browser render the same text.
   const entries = history.entries.map((entry) => ({
@@ -78,7 +81,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       deleted: history.record === null,
       entries,
       timeZone,
-      closeTo: listLocation(request),
+      closeTo: ptdiseaseListPath(new URL(request.url).searchParams),
     },
     { headers: NO_STORE },
   )

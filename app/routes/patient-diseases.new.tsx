@@ -1,17 +1,17 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PtdiseaseDialog } from '#app/components/ptdisease-dialog.tsx'
 import { PtdiseaseForm } from '#app/components/ptdisease-form.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
+import { requireRole } from '#app/services/http/auth.server.ts'
+import { NO_STORE, noStoreHeaders } from '#app/services/http/no-store.server.ts'
+import { ptdiseaseListPath } from '#app/services/patient-records/records.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
-import {
-  handlePtdiseaseFormAction,
-  listLocation,
-  NO_STORE,
-  noStoreHeaders,
-  requireClinician,
-} from '#app/services/patient-records/ptdisease-http.server.ts'
+import type { action } from './patient-diseases.tsx'
+
+/** The form posts here and is answered by the list's action (create, update or delete by its intent). */
+export { action } from './patient-diseases.tsx'
 
 export const meta: MetaFunction = () => [
   { title: `Add New Record — Patient Disease Records — ${PRODUCT_NAME}` },
@@ -20,12 +20,9 @@ export const meta: MetaFunction = () => [
 export const headers = noStoreHeaders
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireClinician(request)
-  return data({ today: platformToday(), closeTo: listLocation(request) }, { headers: NO_STORE })
-}
-
-export function action(args: ActionFunctionArgs) {
-  return handlePtdiseaseFormAction(args)
+  await requireRole(request, 'clinician')
+  const closeTo = ptdiseaseListPath(new URL(request.url).searchParams)
+  return data({ today: platformToday(), closeTo }, { headers: NO_STORE })
 }
 
 export default function NewPtdisease() {

@@ -11,7 +11,8 @@ import { EMPTY_CALENDAR_FILTERS, MAX_PAGE } from '#app/models/calendar/calendar-
 import { customerCardData } from '#app/models/ads/customer-card.ts'
 import { nextEventDate } from '#app/models/ads/event-dates.ts'
 import { getLiveEventsCount, getLiveEventsPage } from '#app/models/calendar/cached-listing.server.ts'
-import { listedEventsHeaders, sharedPageHeaders } from '#app/services/calendar/page-cache.server.ts'
+import { listedEventsHeaders, sharedPageHeaders } from '#app/services/http/page-cache.server.ts'
+import { logError } from '#app/services/platform/logger.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 
 /** Plain HTML: nothing on this page needs a script. */
@@ -54,8 +55,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       { headers: listedEventsHeaders(events.map((event) => event.eventID)) },
     )
   } catch (error) {
-    // The spec's failure state: the page still renders, with its message instead of the list.
-    console.error('Loading the public events failed', error)
+    // The failure state: the page still renders, with its message instead of the list.
+    logError(error, { msg: 'Loading the public events failed' })
     return data(
       { events: [], page, pageCount: 1, error: LOAD_FAILED_MESSAGE },
       { status: 503, headers: { 'Cache-Control': 'no-store' } },

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { RemindMeForm } from '#app/components/remind-me-form.tsx'
@@ -10,15 +10,20 @@ import { calendarHref } from '#app/models/calendar/calendar-links.ts'
 import { parseId } from '#app/models/platform/input-rules.ts'
 import { subscribeFormSchema } from '#app/models/subscriptions/subscription-schema.ts'
 import { savedSearchFilters } from '#app/models/subscriptions/subscription-rules.ts'
-import { parseFormSubmission } from '#app/services/http/form-submission.server.ts'
+import { formRefusal, parseFormSubmission } from '#app/services/http/form-submission.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
+import { clientIp } from '#app/services/http/client-address.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
+import { linkOrigin } from '#app/services/http/site-url.server.ts'
 import { postedFilters, requestSubscription } from '#app/services/subscriptions/subscribe.server.ts'
 
 export const meta: MetaFunction = () => [
   { title: `Email me these events · ${PRODUCT_NAME}` },
   { name: 'robots', content: 'noindex' },
 ]
+
+/** The page and the answer to its form (an address typed in, what was asked) are never kept by a cache. */
+export const headers: HeadersFunction = () => ({ 'Cache-Control': 'no-store' })
 
 /** The form for the filters in the query string (the calendar shows the same form under its results). */
 export function loader({ request }: LoaderFunctionArgs) {
@@ -39,21 +44,25 @@ export async function action({ request }: ActionFunctionArgs) {
   const eventID = parseId(form.get('eventID'))
   const submission = parseFormSubmission(form, subscribeFormSchema)
   if (submission.status !== 'success') {
-    return data(
-      { filters, reply: submission.reply(), message: null, kind: String(form.get('kind') ?? ''), eventID },
-      { status: 400, headers },
-    )
+    return formRefusal(submission.reply(), {
+      headers,
+      extra: { filters, message: null, kind: String(form.get('kind') ?? ''), eventID },
+    })
   }
   try {
-    const { message } = await requestSubscription(request, submission.value, filters)
-    return data({ filters, reply: null, message, kind: submission.value.kind, eventID }, { headers })
+    const { message } = await requestSubscription(
+      { clientIp: clientIp(request), origin: linkOrigin(request) },
+      submission.value,
+      filters,
+    )
+    return data({ filters, result: null, message, kind: submission.value.kind, eventID }, { headers })
   } catch (error) {
     return errorResponse(error, {
       request,
       headers,
       reply: (refusal) => ({
         filters,
-        reply: submission.reply({ formErrors: [refusal.message] }),
+        result: submission.reply({ formErrors: [refusal.message] }),
         message: null,
         kind: submission.value.kind,
         eventID,
@@ -66,7 +75,7 @@ export default function Subscribe() {
   const loaderData = useLoaderData<typeof loader>()
   const answer = useActionData<typeof action>()
   const filters = answer?.filters ?? loaderData.filters
-  const refusal = answer?.reply?.error?.['']?.[0]
+  const refusal = answer?.result?.error?.['']?.[0]
   if (answer?.message) {
     return (
       <SubscriptionPage title="Check your inbox">
@@ -95,9 +104,9 @@ export default function Subscribe() {
         </p>
       ) : null}
       {answer?.kind === 'reminder' && answer.eventID ? (
-        <RemindMeForm eventID={answer.eventID} reply={answer.reply} />
+        <RemindMeForm eventID={answer.eventID} reply={answer.result} />
       ) : (
-        <SubscribeForm filters={filters} reply={answer?.reply} />
+        <SubscribeForm filters={filters} reply={answer?.result} />
       )}
     </SubscriptionPage>
   )

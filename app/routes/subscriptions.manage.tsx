@@ -15,7 +15,7 @@ import {
   SUBSCRIPTION_PATHS,
   SUBSCRIPTION_TEXT,
 } from '#app/models/subscriptions/subscription-rules.ts'
-import { parseFormSubmission } from '#app/services/http/form-submission.server.ts'
+import { formRefusal, parseFormSubmission } from '#app/services/http/form-submission.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
 import { changeFrequencyByToken, manageByToken } from '#app/services/subscriptions/manage.server.ts'
@@ -46,7 +46,7 @@ export async function action({ request }: ActionFunctionArgs) {
         Object.values(submission.error ?? {})
           .flat()
           .join(' ') || 'The form could not be read.'
-      return data({ message, ok: false }, { status: 400, headers: TOKEN_PAGE_HEADERS })
+      return formRefusal(submission.reply(), { headers: TOKEN_PAGE_HEADERS, extra: { message, ok: false } })
     }
     if (submission.value.intent === 'frequency') {
       await changeFrequencyByToken(tokenOf(request), submission.value.frequency)

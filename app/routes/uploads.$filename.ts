@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { mediaResponse } from '#app/services/media/media-http.server.ts'
+import { mediaFileResponse, mediaViewer } from '#app/services/http/media-response.server.ts'
+import { viewableMedia } from '#app/services/media/media-access.server.ts'
 
-/** GET/HEAD /uploads/{filename}: the fallback media path (spec §7), the same files as /api/media. */
-export function loader({ request, params }: LoaderFunctionArgs) {
-  return mediaResponse(request, params.filename)
+/** GET/HEAD /uploads/{filename}: the fallback media path, the same files as /api/media. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  return mediaFileResponse(request, await viewableMedia(params.filename, mediaViewer(request)))
 }

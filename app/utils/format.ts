@@ -29,7 +29,7 @@ export function externalUrl(value: string | null | undefined): string | null {
 
 /**
  * Where the browser loads a stored photo or video: /api/media/{filename}, the file name being the last segment of the
- * stored path (spec §2). A stored /api/media/ URL is kept whole, so its cache-version query survives.
+ * stored path. A stored /api/media/ URL is kept whole, so its cache-version query survives.
  */
 export function mediaSrc(storedPath: string | null | undefined): string | null {
   const path = (storedPath ?? '').trim()

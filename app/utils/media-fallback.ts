@@ -1,5 +1,5 @@
 /**
- * Photos and videos that fail to load (spec §2, §8): the photo is hidden and its fallback shown, the video hidden.
+ * Photos and videos that fail to load: the photo is hidden and its fallback shown, the video hidden.
  * The public pages ship no framework JavaScript, so one tiny inline script does it for every page, hydrated or not:
  * it listens for `error` in the capture phase on the document (media errors do not bubble), and it sits first in the
  * <head>, so it is listening before any media element exists. The CSP allows it by its hash (security.server.ts).

@@ -1,6 +1,6 @@
 /**
  * Pure media rules shared by the server and the UI: content sniffing, the storage key convention
- * (`images|videos/yyyy-mm/yyyy-mm-dd_ID.ext`, spec §9), media URLs and the photo srcset.
+ * (`images|videos/yyyy-mm/yyyy-mm-dd_ID.ext`), media URLs and the photo srcset.
  */
 import type { MediaType } from '#app/constants.ts'
 
@@ -18,7 +18,7 @@ export function sizeMessage(kind: MediaType) {
 }
 
 export const MEDIA_URL_PREFIX = '/api/media/'
-/** Public upload placeholder names use a fixed sample date (spec §9) with the business id as the id part. */
+/** Public upload placeholder names use a fixed sample date with the business id as the id part. */
 export const MEDIA_SAMPLE_DATE = '2000-01-01'
 
 /** Photos are stored as WebP no wider than this, plus the narrower copies below for `srcset`. */
@@ -307,7 +307,7 @@ export function parseMediaFileName(fileName: string): MediaName | null {
 }
 
 /**
- * The storage key of an event's media: `images|videos/yyyy-mm/yyyy-mm-dd_ID.ext` (spec §9), or `…_ID-rN.ext` for the
+ * The storage key of an event's media: `images|videos/yyyy-mm/yyyy-mm-dd_ID.ext`, or `…_ID-rN.ext` for the
  * media of the event's revision N.
  */
 export function mediaKey({
@@ -343,7 +343,7 @@ export function mediaFileName(keyOrUrl: string) {
   return path.slice(path.lastIndexOf('/') + 1)
 }
 
-/** `/api/media/<file name>`: media is served by file name, the last segment of the stored key (spec §2). */
+/** `/api/media/<file name>`: media is served by file name, the last segment of the stored key. */
 export function mediaUrlFromKey(key: string) {
   return `${MEDIA_URL_PREFIX}${mediaFileName(key)}`
 }

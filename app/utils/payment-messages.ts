@@ -1,4 +1,4 @@
-/** What checkout tells the advertiser (spec §8), shared by the page, its island and the server. */
+/** What checkout tells the advertiser, shared by the page, its island and the server. */
 export const PAYMENT_TEXT = {
   settingUp: 'Setting up payment...',
   setupFailedHeading: 'Unable to setup payment',

@@ -1,15 +1,10 @@
 /** The calendar's quick date choices: date windows (yyyy-mm-dd, inclusive) counted from today in the platform zone. */
-import { addDaysIso } from './time.ts'
+import { addDaysIso, weekdayOf } from './time.ts'
 
 export interface QuickDateRange {
   label: 'Today' | 'This weekend' | 'Next 7 days'
   from: string
   to: string
-}
-
-/** 0 = Sunday … 6 = Saturday, for a yyyy-mm-dd date. */
-export function weekdayOf(isoDate: string): number {
-  return new Date(`${isoDate}T00:00:00Z`).getUTCDay()
 }
 
 /** Saturday–Sunday: the coming one on a weekday, today and tomorrow on a Saturday, today alone on a Sunday. */

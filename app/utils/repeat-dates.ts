@@ -3,7 +3,7 @@
  * weekday] from [date] for [N] months". The rules work on calendar dates (yyyy-mm-dd), never on instants, so a week
  * that crosses a daylight-saving change in the platform time zone still steps seven calendar days.
  */
-import { addDaysIso } from './time.ts'
+import { addDaysIso, weekdayOf } from './time.ts'
 
 /** Which occurrence of a weekday in its month: 1–4, or -1 for the last one. */
 export type WeekdayOfMonth = 1 | 2 | 3 | 4 | -1
@@ -17,12 +17,6 @@ export type RepeatRule =
       weeks: number
     }
   | { kind: 'monthly'; from: string; nth: WeekdayOfMonth; weekday: number; months: number }
-
-/** 0 = Sunday … 6 = Saturday, of a yyyy-mm-dd date. */
-export function weekdayOf(isoDate: string): number {
-  const [y, m, d] = isoDate.split('-').map(Number) as [number, number, number]
-  return new Date(Date.UTC(y, m - 1, d)).getUTCDay()
-}
 
 /** The `nth` `weekday` of a month (`month` 1–12), e.g. the second Tuesday or the last Friday. */
 export function nthWeekdayOfMonth(year: number, month: number, nth: WeekdayOfMonth, weekday: number): string {

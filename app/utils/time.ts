@@ -1,5 +1,10 @@
 /** Calendar dates (yyyy-mm-dd) in the platform time zone: "today", "this month", upload dates. */
 
+/** 0 = Sunday … 6 = Saturday, of a yyyy-mm-dd date. */
+export function weekdayOf(isoDate: string): number {
+  return new Date(`${isoDate}T00:00:00Z`).getUTCDay()
+}
+
 const formatters = new Map<string, Intl.DateTimeFormat>()
 
 export function isoDateInZone(instant: Date, timeZone: string): string {

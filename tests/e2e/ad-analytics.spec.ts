@@ -71,10 +71,10 @@ async function adPage(browser: Browser, javaScriptEnabled: boolean) {
   expect(download.suggestedFilename()).toMatch(new RegExp(`^ad-\\d+-${day(-6)}-${day(-4)}\\.csv$`))
   expect(await fs.readFile(await download.path(), 'utf8')).toBe(
     [
-      'date,views,clicks,bounces,click_through_rate',
-      `${day(-6)},12,5,1,41.7%`,
-      `${day(-5)},8,2,0,25.0%`,
-      `${day(-4)},0,0,0,—`,
+      '"date","views","clicks","bounces","click_through_rate"',
+      `"${day(-6)}","12","5","1","41.7%"`,
+      `"${day(-5)}","8","2","0","25.0%"`,
+      `"${day(-4)}","0","0","0","—"`,
       '',
     ].join('\r\n'),
   )

@@ -1,7 +1,8 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { MAX_DATES_MESSAGE } from '#app/models/ads/event-rules.ts'
-import { expandRepeatRule, weekdayOf } from '#app/utils/repeat-dates.ts'
+import { expandRepeatRule } from '#app/utils/repeat-dates.ts'
+import { weekdayOf } from '#app/utils/time.ts'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import { expect, signInAsNewBusiness, test } from './fixtures.ts'
 

@@ -54,7 +54,7 @@ try {
       await mediaStorage().put(photoVariantKey(key, width), Readable.from([photo]), 'image/webp')
     const stored = await mediaStorage().put(key, Readable.from([photo]), 'image/webp')
     const url = `${mediaUrlFromKey(key)}?v=${stored.version}`
-    await db.insert(eventMedia).values({ eventId: event!.eventID, mediaType: 'photo', mediaUrl: url })
+    await db.insert(eventMedia).values({ eventID: event!.eventID, mediaType: 'photo', mediaUrl: url })
     await db.update(events).set({ stillPhotoURL: url }).where(eq(events.eventID, event!.eventID))
   }
 } finally {

@@ -17,7 +17,7 @@ import { action as devSignInAction, loader as apiLoginLoader } from '#app/routes
 import { action as linkAction, loader as linkLoader } from '#app/routes/api.login_.link.tsx'
 import { action as logoutAction } from '#app/routes/api.logout.tsx'
 import { resetEnvCache } from '#app/services/platform/env.server.ts'
-import { sessionCookie, sessionStorage } from '#app/services/accounts/session.server.ts'
+import { sessionCookie, sessionStorage } from '#app/services/http/session.server.ts'
 import { db } from '#db/client.server.ts'
 import { insertBusiness } from '#db/factories.ts'
 import { sessions, users } from '#db/schema.ts'
@@ -320,7 +320,7 @@ describe('OpenID Connect provider (oauth2-mock-server on loopback)', () => {
 
       const wrong = jar.store(await postPassword(jar, 'not-the-password'))
       expect(wrong.status).toBe(401)
-      expect(await wrong.json()).toEqual({ error: 'Invalid email or password' })
+      expect((await wrong.json()).result.error).toEqual({ password: ['Invalid email or password'] })
       expect(jar.has('__session')).toBe(false)
       expect(await userByEmail(shop.businessEmail)).toBeUndefined()
       const empty = await postPassword(jar, '')
@@ -486,13 +486,19 @@ describe('development sign-in (no provider, not production)', () => {
 describe('production without a provider (ALLOW_NO_IDENTITY_PROVIDER=true)', () => {
   const saved = { ...process.env }
   beforeAll(() =>
-    setEnv({ APP_ENV: 'production', SESSION_SECRET: 'x'.repeat(40), ALLOW_NO_IDENTITY_PROVIDER: 'true' }),
+    setEnv({
+      APP_ENV: 'production',
+      SESSION_SECRET: 'x'.repeat(40),
+      ALLOW_NO_IDENTITY_PROVIDER: 'true',
+      PUBLIC_URL: 'https://events.example',
+    }),
   )
   afterAll(() =>
     setEnv({
       APP_ENV: saved.APP_ENV,
       SESSION_SECRET: saved.SESSION_SECRET,
       ALLOW_NO_IDENTITY_PROVIDER: saved.ALLOW_NO_IDENTITY_PROVIDER,
+      PUBLIC_URL: saved.PUBLIC_URL,
     }),
   )
 

@@ -15,7 +15,7 @@ import type { AppError } from '#app/utils/app-error.ts'
 import { registerBusiness } from '#app/services/accounts/registration.server.ts'
 import { formStamp } from '#app/services/moderation/robot-guard.server.ts'
 import { JSON_OR_FORM_CONTENT_TYPE_MESSAGE } from '#app/services/http/request-body.server.ts'
-import { sessionCookie } from '#app/services/accounts/session.server.ts'
+import { sessionCookie } from '#app/services/http/session.server.ts'
 import {
   closeDatabase,
   db,

@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import type { StaffRole } from '#app/constants.ts'
 import { setUserRole } from '#app/models/accounts/user.server.ts'
-import { requireBusiness, requireRole, requireUser } from '#app/services/accounts/auth.server.ts'
+import { requireBusiness, requireRole, requireUser } from '#app/services/http/auth.server.ts'
 import { db, openEmbeddedDatabase } from '#db/client.server.ts'
 import { insertBusiness, insertUser } from '#db/factories.ts'
 import { users } from '#db/schema.ts'
@@ -135,17 +135,17 @@ describe('setUserRole (the core of npm run user:role)', () => {
 
   test('bad input is refused with a clear error', async () => {
     await expect(setUserRole(newEmail('x'), 'superuser')).rejects.toMatchObject({
-      status: 400,
+      kind: 'invalid',
       code: 'usage',
       message: expect.stringMatching(/Known roles: admin, clinician/),
     })
     await expect(setUserRole('not an email', 'admin')).rejects.toMatchObject({
-      status: 400,
+      kind: 'invalid',
       code: 'usage',
       message: '"not an email" is not an email address',
     })
     await expect(setUserRole(newEmail('ghost'), 'admin', { revoke: true })).rejects.toMatchObject({
-      status: 404,
+      kind: 'not_found',
       message: expect.stringMatching(/^No user with the email /),
     })
   })

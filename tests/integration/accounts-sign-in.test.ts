@@ -7,8 +7,12 @@ import { loader as logoutLoader, action as logoutAction } from '#app/routes/api.
 import { loader as createAccountLoader } from '#app/routes/create-account.tsx'
 import { loader as dashboardLoader } from '#app/routes/dashboard.tsx'
 import { action as loginAction, loader as loginLoader } from '#app/routes/login.tsx'
-import { SIGN_IN_MAX_FAILURES, SIGN_IN_WINDOW_MS, signInAttemptKey } from '#app/services/platform/rate-limit.server.ts'
-import { sessionCookie } from '#app/services/accounts/session.server.ts'
+import {
+  SIGN_IN_MAX_FAILURES,
+  SIGN_IN_WINDOW_MS,
+  signInAttemptKey,
+} from '#app/services/platform/rate-limit.server.ts'
+import { sessionCookie } from '#app/services/http/session.server.ts'
 import { db } from '#db/client.server.ts'
 import { insertBusiness } from '#db/factories.ts'
 import { authAttempts, sessions, type Business } from '#db/schema.ts'
@@ -77,8 +81,18 @@ describe('sign-in page action (/login and /)', () => {
   test.each([
     [{ email: '', password: '' }, 'Email Required', 'Please enter your email address', 'email'],
     [{ email: '  ', password: 'x' }, 'Email Required', 'Please enter your email address', 'email'],
-    [{ email: 'owner@example.com', password: '   ' }, 'Password Required', 'Please enter your password', 'password'],
-    [{ email: 'not an email', password: 'x' }, 'Invalid Email', 'Please enter a valid email address', 'email'],
+    [
+      { email: 'owner@example.com', password: '   ' },
+      'Password Required',
+      'Please enter your password',
+      'password',
+    ],
+    [
+      { email: 'not an email', password: 'x' },
+      'Invalid Email',
+      'Please enter a valid email address',
+      'email',
+    ],
   ])('the server repeats the checks: %j → 400 %s', async (fields, title, message, field) => {
     const res = await postLogin(fields)
     expect(res.status).toBe(400)
@@ -166,7 +180,7 @@ describe('sign-in page action (/login and /)', () => {
     const jar = new CookieJar()
     // A session that exists before sign-in (as a planted or anonymous one would).
     const planted = await callRoute(async () => {
-      const { sessionStorage } = await import('#app/services/accounts/session.server.ts')
+      const { sessionStorage } = await import('#app/services/http/session.server.ts')
       const session = await sessionStorage.getSession()
       session.set('note', 'before sign-in')
       return new Response(null, { headers: { 'Set-Cookie': await sessionStorage.commitSession(session) } })

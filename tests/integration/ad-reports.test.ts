@@ -1,19 +1,23 @@
-import { and, eq } from 'drizzle-orm'
+import { and, eq, inArray } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { SIGNUP_FORM_MAX_AGE_MS } from '#app/constants.ts'
 import { getLiveEventsPage } from '#app/models/calendar/cached-listing.server.ts'
 import { EMPTY_CALENDAR_FILTERS } from '#app/models/calendar/calendar-filters.ts'
-import { action as adminReportsAction, loader as adminReportsLoader } from '#app/routes/admin_.reports.tsx'
-import { action as reportAction, loader as reportLoader } from '#app/routes/event.$id_.report.tsx'
+import * as adminReportsRoute from '#app/routes/admin_.reports.tsx'
+import * as reportRoute from '#app/routes/event.$id_.report.tsx'
 import { formStamp } from '#app/services/moderation/robot-guard.server.ts'
+import { purgeExpiredSignIns } from '#app/services/operations/cleanup.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
+import { usedFormStampKey } from '#app/services/platform/rate-limit.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { insertUser } from '#db/factories.ts'
-import { adReports, events, outbox, type Business, type Event, type User } from '#db/schema.ts'
+import { adReports, authAttempts, events, outbox, type Business, type Event, type User } from '#db/schema.ts'
 import { sessionCookieFor } from '#tests/support/auth.ts'
 import { toastOf } from '#tests/support/cookie-jar.ts'
 import { insertBusiness, insertTestEvent } from '#tests/support/events.ts'
 import { auditRowsOf, paidAdAwaitingReview, postForm } from '#tests/support/moderation.ts'
+import { browse, shownAfter, textOf, type PageAnswer } from '#tests/support/document-request.ts'
 import { callRoute } from '#tests/support/routes.ts'
 
 const today = platformToday()
@@ -42,7 +46,7 @@ function report(
   { ip = newVisitor(), userAgent = BROWSER, stamp = formStamp(Date.now() - 60_000) } = {},
 ) {
   const id = String(event.eventID)
-  return callRoute(reportAction, `/event/${id}/report`, {
+  return callRoute(reportRoute.action, `/event/${id}/report`, {
     method: 'POST',
     params: { id },
     body: new URLSearchParams({ formStartedAt: stamp, ...fields }),
@@ -54,8 +58,44 @@ function report(
   })
 }
 
-type ReportAnswer = { result: { error?: Record<string, string[]> } | null; thanks: string | null }
+type ReportAnswer = {
+  result: { error?: Record<string, string[]>; initialValue?: Record<string, unknown> } | null
+  thanks: string | null
+}
 const answer = async (res: Response) => (await res.json()) as ReportAnswer
+
+const REPORT_PAGE = [{ path: '/event/:id/report', ...reportRoute }]
+const THANKS = 'Thank you. An administrator will look at your report.'
+const REPEAT = 'You have already reported this ad; an administrator will look at it.'
+
+/**
+ * A visitor's report sent without JavaScript (a plain form post), and every page the browser then shows: the post's
+ * answer and the redirects it follows.
+ */
+function reportWithoutJs(
+  event: Pick<Event, 'eventID'>,
+  fields: Record<string, string> = { reason: 'misleading' },
+  { ip = newVisitor(), stamp = formStamp(Date.now() - 60_000) } = {},
+) {
+  const id = String(event.eventID)
+  return browse(REPORT_PAGE, `/event/${id}/report`, {
+    method: 'POST',
+    body: new URLSearchParams({ formStartedAt: stamp, ...fields }),
+    headers: {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      'X-Forwarded-For': ip,
+      'User-Agent': BROWSER,
+    },
+  })
+}
+
+/** What the browser shows in the end after {@link reportWithoutJs}. */
+const shownAfterReport = async (...args: Parameters<typeof reportWithoutJs>) =>
+  (await reportWithoutJs(...args)).at(-1)!
+
+/** The thanks a page shows (from the post's own answer, or from the page a redirect led to). */
+const thanksOn = (page: PageAnswer) =>
+  (page.actionData as ReportAnswer | null)?.thanks ?? (page.loaderData as ReportAnswer | null)?.thanks ?? null
 
 const shownIDs = async () =>
   (await getLiveEventsPage(EMPTY_CALENDAR_FILTERS, { today, limit: 100 })).map((e) => e.eventID)
@@ -70,14 +110,14 @@ const mailsOf = (kind: string) =>
 describe('visitors report an ad', () => {
   test('the form page is there for a live ad only (404 otherwise)', async () => {
     const ad = await liveAd()
-    const page = await callRoute(reportLoader, `/event/${ad.eventID}/report`, {
+    const page = await callRoute(reportRoute.loader, `/event/${ad.eventID}/report`, {
       params: { id: String(ad.eventID) },
     })
     expect(page.status).toBe(200)
     expect(await page.json()).toMatchObject({ eventID: ad.eventID, eventTitle: 'Reported Night' })
     const pending = await paidAdAwaitingReview(owner)
     for (const id of [String(pending.eventID), '999999999', 'abc', '-3']) {
-      const res = await callRoute(reportLoader, `/event/${id}/report`, { params: { id } })
+      const res = await callRoute(reportRoute.loader, `/event/${id}/report`, { params: { id } })
       expect(res.status).toBe(404)
     }
     expect((await report(pending)).status).toBe(404)
@@ -87,23 +127,20 @@ describe('visitors report an ad', () => {
     const ad = await liveAd('Three Strikes Show')
     expect(await shownIDs()).toContain(ad.eventID)
     const first = newVisitor()
-    const res = await report(
+    const filed = await shownAfterReport(
       ad,
       { reason: 'spam', details: 'Same ad posted <b>ten</b> times' },
       { ip: first },
     )
-    expect(res.status).toBe(200)
-    expect((await answer(res)).thanks).toBe('Thank you. An administrator will look at your report.')
+    expect(filed.status).toBe(200)
+    expect(thanksOn(filed)).toBe(THANKS)
     // The same visitor again counts once.
-    const again = await report(ad, { reason: 'offensive' }, { ip: first })
-    expect((await answer(again)).thanks).toBe(
-      'You have already reported this ad; an administrator will look at it.',
-    )
-    expect((await report(ad, { reason: 'misleading' })).status).toBe(200)
+    expect(thanksOn(await shownAfterReport(ad, { reason: 'offensive' }, { ip: first }))).toBe(REPEAT)
+    expect(thanksOn(await shownAfterReport(ad, { reason: 'misleading' }))).toBe(THANKS)
     expect(await statusOf(ad.eventID)).toBe('approved')
     expect(await shownIDs()).toContain(ad.eventID)
 
-    expect((await report(ad, { reason: 'wrong_date_or_place' })).status).toBe(200)
+    expect(thanksOn(await shownAfterReport(ad, { reason: 'wrong_date_or_place' }))).toBe(THANKS)
     expect(await statusOf(ad.eventID)).toBe('reported_hidden')
     // The cached public listing forgot the ad at once (the same announcement an approval makes).
     expect(await shownIDs()).not.toContain(ad.eventID)
@@ -115,6 +152,93 @@ describe('visitors report an ad', () => {
     expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.reporterKey) && !r.reporterKey.includes(first))).toBe(
       true,
     )
+  })
+
+  test('the visitor whose report hides the ad reads the same thanks as the others, without JavaScript', async () => {
+    const ad = await liveAd('Hidden By The Third')
+    for (const visitor of [1, 2, 3]) {
+      const shown = await shownAfterReport(ad, { reason: 'spam', details: `visitor ${visitor}` })
+      expect(shown.status, `what visitor ${visitor} is shown`).toBe(200)
+      expect(shown.error).toBeNull()
+      expect(thanksOn(shown)).toBe(THANKS)
+      expect(textOf(shown.html)).toContain(THANKS)
+    }
+    expect(await statusOf(ad.eventID)).toBe('reported_hidden')
+    expect(await db.select().from(adReports).where(eq(adReports.eventID, ad.eventID))).toHaveLength(3)
+  })
+
+  test('a report of an ad already hidden by reports is counted quietly; its advertiser is told once', async () => {
+    const ad = await liveAd('Already Hidden Show')
+    for (let i = 0; i < 3; i++) await reportWithoutJs(ad)
+    expect(await statusOf(ad.eventID)).toBe('reported_hidden')
+    const fourth = await shownAfterReport(ad, { reason: 'offensive' })
+    expect(fourth.status).toBe(200)
+    expect(thanksOn(fourth)).toBe(THANKS)
+    const ip = newVisitor()
+    await reportWithoutJs(ad, undefined, { ip })
+    expect(thanksOn(await shownAfterReport(ad, undefined, { ip }))).toBe(REPEAT)
+    expect(await db.select().from(adReports).where(eq(adReports.eventID, ad.eventID))).toHaveLength(5)
+    expect(await statusOf(ad.eventID)).toBe('reported_hidden')
+    expect(
+      (await mailsOf('ad-hidden')).filter((m) => m.subject.endsWith('Already Hidden Show')),
+    ).toHaveLength(1)
+  })
+
+  test('an ad taken down, never shown or unknown cannot be reported (404), and nothing is recorded', async () => {
+    const takenDown = await liveAd('Gone For Good')
+    await db.update(events).set({ eventStatus: 'taken_down' }).where(eq(events.eventID, takenDown.eventID))
+    const pending = await paidAdAwaitingReview(owner)
+    for (const ad of [takenDown, pending, { eventID: 999999999 }]) {
+      expect((await report(ad)).status).toBe(404)
+      expect((await shownAfterReport(ad)).status).toBe(404)
+    }
+    const recorded = await db
+      .select()
+      .from(adReports)
+      .where(inArray(adReports.eventID, [takenDown.eventID, pending.eventID]))
+    expect(recorded).toEqual([])
+  })
+
+  test('a form stamp is good for one report: posted again it is refused like a robot, and counts once', async () => {
+    const ad = await liveAd()
+    const other = await liveAd()
+    const stamp = formStamp(Date.now() - 60_000)
+    expect(thanksOn(await shownAfterReport(ad, undefined, { stamp }))).toBe(THANKS)
+    for (const target of [ad, other]) {
+      const again = await report(target, { reason: 'spam' }, { stamp })
+      expect(again.status).toBe(400)
+      const refused = await answer(again)
+      expect(refused.result?.error?.['']).toEqual(['Your submission could not be processed.'])
+      // The form drawn again carries a fresh stamp, not the used one.
+      expect(refused.result?.initialValue?.formStartedAt).toBeUndefined()
+    }
+    // Two servers taking the same stamp at once: one report goes through.
+    const raced = formStamp(Date.now() - 60_000)
+    const statuses = await Promise.all([
+      report(other, undefined, { stamp: raced }),
+      report(other, undefined, { stamp: raced }),
+    ])
+    expect(statuses.map((res) => res.status).sort()).toEqual([302, 400])
+    expect(await db.select().from(adReports).where(eq(adReports.eventID, ad.eventID))).toHaveLength(1)
+    expect(await db.select().from(adReports).where(eq(adReports.eventID, other.eventID))).toHaveLength(1)
+  })
+
+  test('a used stamp is remembered while it could be posted, and the hourly purge forgets it after', async () => {
+    const ad = await liveAd()
+    const stamp = formStamp(Date.now() - 60_000)
+    expect(thanksOn(await shownAfterReport(ad, undefined, { stamp }))).toBe(THANKS)
+    const key = usedFormStampKey(stamp)
+    const usedAgo = async (ms: number) => {
+      await db
+        .update(authAttempts)
+        .set({ windowStartedAt: new Date(Date.now() - ms) })
+        .where(eq(authAttempts.key, key))
+      await purgeExpiredSignIns()
+      return (await db.select().from(authAttempts).where(eq(authAttempts.key, key))).length
+    }
+    // Past the sign-in window, but the stamp could still be posted: kept.
+    expect(await usedAgo(60 * 60 * 1000)).toBe(1)
+    expect(await usedAgo(SIGNUP_FORM_MAX_AGE_MS + 60_000)).toBe(0)
   })
 
   test('robots are refused without being told why: a bot, a filled honeypot, a quick or tampered form', async () => {
@@ -146,7 +270,7 @@ describe('visitors report an ad', () => {
   test('an address filing report after report is stopped with 429 after 10', async () => {
     const ip = '192.0.2.77'
     const ads = await Promise.all(Array.from({ length: 11 }, () => liveAd()))
-    for (const ad of ads.slice(0, 10)) expect((await report(ad, undefined, { ip })).status).toBe(200)
+    for (const ad of ads.slice(0, 10)) expect((await report(ad, undefined, { ip })).status).toBe(302)
     const stopped = await report(ads[10]!, undefined, { ip })
     expect(stopped.status).toBe(429)
     expect(stopped.headers.get('Retry-After')).toMatch(/^\d+$/)
@@ -162,11 +286,13 @@ describe('/admin/reports', () => {
   }
 
   const decide = (fields: Record<string, string>) =>
-    postForm(adminReportsAction, '/admin/reports', fields, { cookie: adminCookie })
+    postForm(adminReportsRoute.action, '/admin/reports', fields, { cookie: adminCookie })
 
   test('lists the reported ads grouped by ad, with each report', async () => {
     const ad = await hiddenAd('Listed Ad')
-    const res = await callRoute(adminReportsLoader, '/admin/reports', { headers: { Cookie: adminCookie } })
+    const res = await callRoute(adminReportsRoute.loader, '/admin/reports', {
+      headers: { Cookie: adminCookie },
+    })
     const page = (await res.json()) as {
       ads: Array<{ eventID: number; hidden: boolean; reports: unknown[] }>
     }
@@ -200,9 +326,9 @@ describe('/admin/reports', () => {
     const ad = await hiddenAd('Fake Festival')
     const noReason = await decide({ intent: 'takedown', eventID: String(ad.eventID) })
     expect(noReason.status).toBe(400)
-    expect(((await noReason.json()) as { message: string }).message).toBe(
+    expect(((await noReason.json()) as ReportAnswer).result?.error?.reason).toEqual([
       'A reason is required to take an ad down (the advertiser reads it).',
-    )
+    ])
     const res = await decide({
       intent: 'takedown',
       eventID: String(ad.eventID),
@@ -225,6 +351,25 @@ describe('/admin/reports', () => {
     expect((await auditRowsOf(ad.eventID)).map((r) => [r.action, r.reason])).toEqual([
       ['takedown', 'The festival does not exist'],
     ])
+  })
+
+  test('a refused takedown, posted without JavaScript, shows why at that ad’s reason', async () => {
+    const ad = await hiddenAd('Refused Takedown')
+    const page = await shownAfter([{ path: '/admin/reports', ...adminReportsRoute }], '/admin/reports', {
+      method: 'POST',
+      body: new URLSearchParams({ intent: 'takedown', eventID: String(ad.eventID), reason: '   ' }),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: adminCookie },
+    })
+    expect(page.status).toBe(400)
+    const reason = new RegExp(`<textarea[^>]*id="takedown-${ad.eventID}-reason"[^>]*>`).exec(page.html)?.[0]
+    expect(reason).toContain('aria-invalid="true"')
+    expect(reason).toContain(`aria-describedby="takedown-${ad.eventID}-reason-error"`)
+    expect(page.html).toMatch(
+      new RegExp(
+        `id="takedown-${ad.eventID}-reason-error"[^>]*>A reason is required to take an ad down \\(the advertiser reads it\\)\\.<`,
+      ),
+    )
+    expect(await statusOf(ad.eventID)).toBe('reported_hidden')
   })
 
   test('tampered and stale decisions are 4xx, never 500', async () => {

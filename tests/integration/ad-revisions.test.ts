@@ -17,7 +17,7 @@ import { loader as eventPageLoader } from '#app/routes/event.$id.tsx'
 import { changeTrust } from '#app/services/moderation/trust.server.ts'
 import { getEventPaymentData } from '#app/services/payments/payment-data.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
-import { sessionStorage } from '#app/services/accounts/session.server.ts'
+import { sessionStorage } from '#app/services/http/session.server.ts'
 import { mediaFileName } from '#app/utils/media-types.ts'
 import { db } from '#db/client.server.ts'
 import { insertUser } from '#db/factories.ts'
@@ -90,7 +90,7 @@ async function revisionsOf(eventID: number) {
   return db
     .select()
     .from(eventRevisions)
-    .where(eq(eventRevisions.eventId, eventID))
+    .where(eq(eventRevisions.eventID, eventID))
     .orderBy(eventRevisions.id)
 }
 
@@ -267,7 +267,7 @@ describe('the administrator decides on the revision', () => {
     await db
       .update(eventRevisions)
       .set({ submittedAt: earlier })
-      .where(eq(eventRevisions.eventId, ad.eventID))
+      .where(eq(eventRevisions.eventID, ad.eventID))
     const page = async (query: string) =>
       (await (
         await callRoute(adminLoader, `/admin${query}`, { headers: { Cookie: adminCookie } })

@@ -119,7 +119,7 @@ describe('/admin/categories', () => {
     await post({ intent: 'add', name: 'Book Club' })
     const ad = await insertTestEvent(owner, { category: ['Book Club', 'Arts'], showAdOnDates: [inDays(2)] })
     await db.insert(eventRevisions).values({
-      eventId: ad.eventID,
+      eventID: ad.eventID,
       eventTitle: 'Revised',
       eventDescription: 'Revised text.',
       category: ['Book Club'],
@@ -131,7 +131,7 @@ describe('/admin/categories', () => {
     expect(await category('Reading Circle')).toMatchObject({ categoryID, adCount: 1 })
     const [saved] = await db.select().from(events).where(eq(events.eventID, ad.eventID))
     expect(saved!.category).toEqual(['Reading Circle', 'Arts'])
-    const [revision] = await db.select().from(eventRevisions).where(eq(eventRevisions.eventId, ad.eventID))
+    const [revision] = await db.select().from(eventRevisions).where(eq(eventRevisions.eventID, ad.eventID))
     expect(revision!.category).toEqual(['Reading Circle'])
     const filtered = await calendar('?category=Reading%20Circle')
     expect([...filtered.featured, ...filtered.events].map((e) => e.eventID)).toContain(ad.eventID)

@@ -6,11 +6,12 @@ import { recordEventVisit } from '#app/models/analytics/click.server.ts'
 import { loader as analyticsLoader } from '#app/routes/api.business.$id.analytics.ts'
 import { getEnv, resetEnvCache } from '#app/services/platform/env.server.ts'
 import {
+  countPageViewsWith,
   keepPage,
   LISTED_EVENTS_HEADER,
   lookupPage,
   type PageRequest,
-} from '#app/services/calendar/page-cache.server.ts'
+} from '#app/services/http/page-cache.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import {
   startViewCounting,
@@ -41,6 +42,8 @@ let ipCounter = 0
 
 beforeAll(async () => {
   request = await builtRequestHandler()
+  // As the server entry does when it starts: the page cache counts the views of what it serves.
+  countPageViewsWith((eventIDs, viewer) => viewCounter.count(eventIDs, viewer))
   owner = await insertBusiness(db, { businessName: 'Counted Coffee' })
   neighbour = await insertBusiness(db, { businessName: 'Next Door Deli' })
   shown = await insertTestEvent(owner, { eventTitle: 'Latte Art Night', showAdOnDates: [today] })
@@ -332,10 +335,10 @@ describe("the ad's page and its CSV", () => {
     expect(response.headers.get('Content-Disposition')).toContain(`ad-${shown.eventID}-${from}-${today}.csv`)
     expect(await response.text()).toBe(
       [
-        'date,views,clicks,bounces,click_through_rate',
-        `${from},0,1,0,—`,
-        `${addDaysIso(today, -1)},0,0,0,—`,
-        `${today},8,1,1,12.5%`,
+        '"date","views","clicks","bounces","click_through_rate"',
+        `"${from}","0","1","0","—"`,
+        `"${addDaysIso(today, -1)}","0","0","0","—"`,
+        `"${today}","8","1","1","12.5%"`,
         '',
       ].join('\r\n'),
     )

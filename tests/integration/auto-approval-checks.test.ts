@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { getLiveEventsPage } from '#app/models/calendar/cached-listing.server.ts'
 import { EMPTY_CALENDAR_FILTERS } from '#app/models/calendar/calendar-filters.ts'
 import { loader as adminLoader } from '#app/routes/admin.tsx'
-import { action as checkAction } from '#app/routes/admin_.checks.tsx'
+import * as checksRoute from '#app/routes/admin_.checks.tsx'
 import { changeTrust } from '#app/services/moderation/trust.server.ts'
 import { NO_CHECK_WAITING } from '#app/services/moderation/auto-approval-checks.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
@@ -17,8 +17,12 @@ import { events, outbox, type Business, type User } from '#db/schema.ts'
 import { sessionCookieFor } from '#tests/support/auth.ts'
 import { insertBusiness } from '#tests/support/events.ts'
 import { auditRowsOf, mailTo, postForm } from '#tests/support/moderation.ts'
+import { shownAfter, textOf } from '#tests/support/document-request.ts'
 import { callRoute } from '#tests/support/routes.ts'
 import { payForNewAd, withSamplePercent } from '#tests/support/trust.ts'
+
+/** A refused decision: the one form recipe's reply, messages per field ('' = the form's own). */
+type Refused = { result: { error: Record<string, string[]> } }
 
 const today = platformToday()
 let admin: User
@@ -55,7 +59,7 @@ const shownIDs = async () =>
   (await getLiveEventsPage(EMPTY_CALENDAR_FILTERS, { today, limit: 100 })).map((e) => e.eventID)
 
 const check = (fields: Record<string, string>, cookie = adminCookie) =>
-  postForm(checkAction, '/admin/checks', fields, { cookie })
+  postForm(checksRoute.action, '/admin/checks', fields, { cookie })
 
 const adRow = async (eventID: number) =>
   (await db.select().from(events).where(eq(events.eventID, eventID)))[0]!
@@ -107,7 +111,7 @@ describe('the administrator’s check', () => {
 
     const again = await check({ intent: 'confirm', eventID: String(ad.eventID) })
     expect(again.status).toBe(409)
-    expect(((await again.json()) as { message: string }).message).toBe(NO_CHECK_WAITING)
+    expect(((await again.json()) as Refused).result.error['']).toEqual([NO_CHECK_WAITING])
   })
 
   test('taking it down removes it from the public pages and the list; the advertiser is told; no refund', async () => {
@@ -135,13 +139,24 @@ describe('the administrator’s check', () => {
     const id = String(ad.eventID)
     const noReason = await check({ intent: 'takedown', eventID: id, reason: '   ' })
     expect(noReason.status).toBe(400)
-    expect(((await noReason.json()) as { message: string }).message).toBe(
+    expect(((await noReason.json()) as Refused).result.error.reason).toEqual([
       'A reason is required to take an ad down (the advertiser reads it).',
-    )
+    ])
     expect((await check({ intent: 'approve', eventID: id })).status).toBe(400)
     expect((await check({ intent: 'confirm', eventID: 'DROP TABLE events' })).status).toBe(400)
     expect((await check({ intent: 'confirm', eventID: '99999999999999999999' })).status).toBe(400)
     expect((await check({ intent: 'takedown', eventID: id, reason: 'x'.repeat(5000) })).status).toBe(400)
+
+    // Posted without JavaScript, the refusal's page says why.
+    const refusedPage = await shownAfter([{ path: '/admin/checks', ...checksRoute }], '/admin/checks', {
+      method: 'POST',
+      body: new URLSearchParams({ intent: 'takedown', eventID: id, reason: '   ' }),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: adminCookie },
+    })
+    expect(refusedPage.status).toBe(400)
+    expect(textOf(refusedPage.html)).toContain(
+      'A reason is required to take an ad down (the advertiser reads it).',
+    )
 
     const other = await insertBusiness(db)
     const unsampled = await withSamplePercent(100, () => payForNewAd(other, 'Untrusted Gig'))
@@ -160,7 +175,7 @@ describe('the administrator’s check', () => {
       (thrown: unknown) => thrown as Response,
     )
     expect([401, 403]).toContain(byOwner.status)
-    const anonymous = await postForm(checkAction, '/admin/checks', {
+    const anonymous = await postForm(checksRoute.action, '/admin/checks', {
       intent: 'confirm',
       eventID: String(ad.eventID),
     }).catch((thrown: unknown) => thrown as Response)

@@ -210,9 +210,9 @@ async function restoredState(handle: DatabaseHandle, acks: Ack[]) {
     .innerJoin(business, sql`${business.businessID} = ${events.businessID}`)
   const attached = ids.length
     ? await db
-        .select({ eventID: eventMedia.eventId, url: eventMedia.mediaUrl })
+        .select({ eventID: eventMedia.eventID, url: eventMedia.mediaUrl })
         .from(eventMedia)
-        .where(inArray(eventMedia.eventId, ids))
+        .where(inArray(eventMedia.eventID, ids))
     : []
   const ownerOf = new Map(rows.map((row) => [row.eventID, row.owner.toLowerCase()]))
   const media = [
@@ -303,7 +303,9 @@ describe('on the embedded database', () => {
       // The server prepares the files and the command packs them: the files stay while the command holds the
       // connection, a second backup meanwhile is refused, and they go once it closes.
       const asking = http.request({ socketPath: socket, method: 'POST', path: '/backup' })
-      const answer = await new Promise<http.IncomingMessage>((resolve) => asking.end().once('response', resolve))
+      const answer = await new Promise<http.IncomingMessage>((resolve) =>
+        asking.end().once('response', resolve),
+      )
       const [line] = await once(answer, 'data')
       const prepared = JSON.parse(String(line)) as { folder: string; entries: string[] }
       expect(path.dirname(prepared.folder)).toBe(path.resolve(target.dataDir, 'backup-work'))

@@ -8,7 +8,11 @@ import { sessionCookieFor } from '#tests/support/auth.ts'
 import { toastOf } from '#tests/support/cookie-jar.ts'
 import { insertBusiness, insertTestEvent } from '#tests/support/events.ts'
 import { paidAdAwaitingReview, postForm } from '#tests/support/moderation.ts'
+import { browse } from '#tests/support/document-request.ts'
 import { callRoute } from '#tests/support/routes.ts'
+
+const BULK_APPROVE_PAGE = [{ path: '/admin/bulk-approve', loader: bulkApproveLoader, action: bulkApprove }]
+const UNREADABLE = 'The selection could not be read: reload the moderation page and tick the ads again.'
 
 let owner: Business
 let admin: User
@@ -73,23 +77,37 @@ describe('POST /admin/bulk-approve', () => {
     ).toHaveLength(1)
   })
 
-  test('400 with a clear message when nothing is ticked, an id is tampered with, or too many are sent', async () => {
+  test('a refused approval, posted without JavaScript, says why on the queue’s day; nothing is approved', async () => {
     const event = await paidAdAwaitingReview(owner)
-    for (const [fields, message] of [
-      [{ date: '2026-01-15' }, 'Select at least one ad to approve.'],
-      [{ eventID: 'abc' }, undefined],
-      [{ eventID: ['0', String(event.eventID)] }, undefined],
-      [{ eventID: '99999999999999' }, undefined],
-      [{ eventID: Array.from({ length: 101 }, (_, i) => String(i + 1)) }, 'Select at most 100 ads at once.'],
+    const ids = (count: number) => Array.from({ length: count }, (_, i) => String(event.eventID + i))
+    for (const [eventID, why] of [
+      [ids(1000), 'Select at most 100 ads at once.'],
+      [ids(101), 'Select at most 100 ads at once.'],
+      [['abc'], UNREADABLE],
+      [['0', String(event.eventID)], UNREADABLE],
+      [['99999999999999'], UNREADABLE],
+      [[], 'Select at least one ad to approve.'],
     ] as const) {
-      const res = await approve(fields as Record<string, string | string[]>)
-      expect(res.status).toBe(400)
-      const body = (await res.json()) as { message: string }
-      if (message) expect(body.message).toBe(message)
-      else expect(body.message).not.toBe('')
+      const fields = new URLSearchParams({ date: '2026-01-15' })
+      for (const id of eventID) fields.append('eventID', id)
+      const pages = await browse(BULK_APPROVE_PAGE, '/admin/bulk-approve', {
+        method: 'POST',
+        body: fields,
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: adminCookie },
+      })
+      const shown = pages.at(-1)!
+      expect(shown.location, `${eventID.length} ids`).toBe('/admin?date=2026-01-15')
+      expect(await toastOf(shown.response!), `${eventID.length} ids`).toMatchObject({
+        title: 'Nothing approved',
+        description: why,
+        variant: 'destructive',
+      })
     }
     const [after] = await db.select().from(events).where(eq(events.eventID, event.eventID))
     expect(after!.eventStatus).toBe('pending')
+    expect(await db.select().from(moderationAudit).where(eq(moderationAudit.eventID, event.eventID))).toEqual(
+      [],
+    )
   })
 
   test('opened directly (GET), it goes to the moderation page', async () => {

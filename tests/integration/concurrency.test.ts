@@ -12,7 +12,7 @@ import { action as trackBounce } from '#app/routes/api.events.$id.track-bounce.t
 import { action as trackClick } from '#app/routes/api.events.$id.track-click.ts'
 import { resetEnvCache } from '#app/services/platform/env.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
-import { sessionStorage } from '#app/services/accounts/session.server.ts'
+import { sessionStorage } from '#app/services/http/session.server.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'

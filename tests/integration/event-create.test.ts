@@ -9,7 +9,7 @@ import { action as previewAction, loader as previewLoader } from '#app/routes/da
 import { action as confirmAd } from '#app/routes/event.$id.tsx'
 import { getEventPaymentData } from '#app/services/payments/payment-data.server.ts'
 import { TOTAL_MISMATCH_MESSAGE } from '#app/utils/pricing.ts'
-import { sessionStorage } from '#app/services/accounts/session.server.ts'
+import { sessionStorage } from '#app/services/http/session.server.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
@@ -79,7 +79,7 @@ describe('POST /api/approve-event (multipart)', () => {
       contactEmail: owner.businessEmail,
     })
     expect(row!.stillPhotoURL).toMatch(/^\/api\/media\/\d{4}-\d{2}-\d{2}_\d+\.webp/)
-    const media = await db.select().from(eventMedia).where(eq(eventMedia.eventId, eventID))
+    const media = await db.select().from(eventMedia).where(eq(eventMedia.eventID, eventID))
     expect(media.map((m) => m.mediaType)).toEqual(['photo'])
 
     const session = await sessionStorage.getSession(res.headers.get('Set-Cookie'))
@@ -286,6 +286,19 @@ describe('the plain-form flow (no JavaScript)', () => {
     expect(data.photoFileName).toBe('quiz.png')
     expect(data.card.eventTitle).toBe('Quiz Night')
 
+    const unknown = new FormData()
+    unknown.set('intent', 'publish')
+    const refused = await post(previewAction, '/dashboard/events/preview', unknown)
+    expect(refused.status).toBe(400)
+    expect(((await refused.json()) as { result: { error: unknown } }).result.error).toEqual({
+      intent: ['Unknown intent'],
+    })
+    const cancel = new FormData()
+    cancel.set('intent', 'cancel')
+    const back = await post(previewAction, '/dashboard/events/preview', cancel)
+    expect(back.status).toBe(302)
+    expect(back.headers.get('Location')).toBe('/dashboard/events/new')
+
     const approve = new FormData()
     approve.set('intent', 'approve')
     const done = await post(previewAction, '/dashboard/events/preview', approve)
@@ -301,9 +314,11 @@ describe('the plain-form flow (no JavaScript)', () => {
     for (const d of days(14, 9)) body.append('showAdDates', d)
     const res = await post(newEventAction, '/dashboard/events/new', body)
     expect(res.status).toBe(400)
-    const answer = (await res.json()) as { errors: unknown; submitted: Record<string, unknown> }
-    expect(answer.errors).toEqual({ showAdDates: ['Max number for any event or special is 21 days'] })
-    expect(answer.submitted).toMatchObject({
+    const { result } = (await res.json()) as {
+      result: { error: unknown; initialValue: Record<string, unknown> }
+    }
+    expect(result.error).toEqual({ showAdDates: ['Max number for any event or special is 21 days'] })
+    expect(result.initialValue).toMatchObject({
       eventTitle: 'Quiz Night',
       eventDescription: 'Teams of four, prizes for the top three.',
       eventCategory: ['Nightlife', 'Community'],
@@ -316,7 +331,7 @@ describe('the plain-form flow (no JavaScript)', () => {
     body.append('showAdDates', '9999-12-31')
     const res = await post(newEventAction, '/dashboard/events/new', body)
     expect(res.status).toBe(400)
-    expect(((await res.json()) as { errors: unknown }).errors).toEqual({
+    expect(((await res.json()) as { result: { error: unknown } }).result.error).toEqual({
       showAdDates: [DISPLAY_DATE_HORIZON_MESSAGE],
     })
 

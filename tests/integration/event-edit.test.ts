@@ -12,11 +12,11 @@ import { PAID_MEANWHILE_MESSAGE } from '#app/services/ads/approval.server.ts'
 import { AD_NOT_EDITABLE_MESSAGE } from '#app/services/ads/save.server.ts'
 import { testProvider } from '#app/services/payments/payment-providers.server.ts'
 import { setUpEventPayment } from '#app/services/payments/payment-setup.server.ts'
-import { sessionStorage } from '#app/services/accounts/session.server.ts'
+import { sessionStorage } from '#app/services/http/session.server.ts'
 import { db } from '#db/client.server.ts'
 import { insertBusiness } from '#db/factories.ts'
 import { eventMedia, events, type Business } from '#db/schema.ts'
-import { businessSessionCopy, sessionCookieFor } from '#tests/support/auth.ts'
+import { sessionCookieFor } from '#tests/support/auth.ts'
 import { insertTestEvent } from '#tests/support/events.ts'
 import { approveBody, days, plainEventForm, solidPng, useUploadFolder } from '#tests/support/ad-submission.ts'
 import { callRoute } from '#tests/support/routes.ts'
@@ -217,7 +217,7 @@ describe('saving an edit with JavaScript (POST /api/approve-event with eventID)'
     const after = (await row(ad.eventID))!
     expect(after.stillPhotoURL).toMatch(/^\/api\/media\//)
     expect(after.stillPhotoURL).not.toBe(ad.stillPhotoURL)
-    const media = await db.select().from(eventMedia).where(eq(eventMedia.eventId, ad.eventID))
+    const media = await db.select().from(eventMedia).where(eq(eventMedia.eventID, ad.eventID))
     expect(media.map((m) => [m.mediaType, m.mediaUrl])).toEqual([['photo', after.stillPhotoURL]])
   })
 
@@ -262,7 +262,7 @@ describe('saving an edit with JavaScript (POST /api/approve-event with eventID)'
 
   test('a checkout left open for the ad as it was is cancelled, so the old price cannot pay for new dates', async () => {
     const ad = await unpaidAd('Open Checkout')
-    const setup = await setUpEventPayment({ business: businessSessionCopy(owner), eventID: ad.eventID })
+    const setup = await setUpEventPayment({ businessID: owner.businessID, eventID: ad.eventID })
     const res = await post(
       approveEvent,
       '/api/approve-event',
@@ -274,14 +274,14 @@ describe('saving an edit with JavaScript (POST /api/approve-event with eventID)'
     )
     expect(res.status).toBe(200)
     expect((await testProvider().retrieveIntent(setup.paymentIntentId))?.status).toBe('canceled')
-    const fresh = await setUpEventPayment({ business: businessSessionCopy(owner), eventID: ad.eventID })
+    const fresh = await setUpEventPayment({ businessID: owner.businessID, eventID: ad.eventID })
     expect(fresh.paymentIntentId).not.toBe(setup.paymentIntentId)
     expect(fresh.totalCents).toBe(4900)
   })
 
   test('an ad whose payment went through unrecorded is recorded as paid and refused', async () => {
     const ad = await unpaidAd('Paid Unrecorded')
-    const setup = await setUpEventPayment({ business: businessSessionCopy(owner), eventID: ad.eventID })
+    const setup = await setUpEventPayment({ businessID: owner.businessID, eventID: ad.eventID })
     await testProvider().confirmCard(setup.paymentIntentId, {
       number: '4242424242424242',
       expiry: '12/40',

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from 'vitest'
-import { keepPage, lookupPage } from '#app/services/calendar/page-cache.server.ts'
+import { keepPage, lookupPage } from '#app/services/http/page-cache.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'

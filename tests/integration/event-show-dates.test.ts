@@ -35,7 +35,7 @@ async function showDatesOf(eventID: number) {
   const rows = await db
     .select({ showDate: eventShowDates.showDate, previousDate: eventShowDates.previousDate })
     .from(eventShowDates)
-    .where(eq(eventShowDates.eventId, eventID))
+    .where(eq(eventShowDates.eventID, eventID))
     .orderBy(asc(eventShowDates.showDate))
   return rows.map((r) => [r.showDate, r.previousDate])
 }
@@ -102,7 +102,7 @@ describe('the show-date table follows the events', () => {
         submission({ showAdDates: [day(7)], eventDate: '1989-01-01' }),
       )
       // Inside the transaction the table already matches.
-      const [row] = await tx.select().from(eventShowDates).where(eq(eventShowDates.eventId, event.eventID))
+      const [row] = await tx.select().from(eventShowDates).where(eq(eventShowDates.eventID, event.eventID))
       expect(row).toMatchObject({ showDate: day(7), previousDate: null })
     })
     expect(await showDatesOf(event.eventID)).toEqual([[day(7), null]])
@@ -115,7 +115,7 @@ describe('the show-date table follows the events', () => {
         await db
           .select({ category: eventShowDates.category })
           .from(eventShowDates)
-          .where(eq(eventShowDates.eventId, event.eventID))
+          .where(eq(eventShowDates.eventID, event.eventID))
       ).map((r) => r.category)
     expect(await categoriesOf()).toEqual([['Music'], ['Music']])
     await db
@@ -211,7 +211,7 @@ async function expectedShowDateRows() {
 
 async function showDateRowsTable() {
   const rows = await db.select().from(eventShowDates)
-  return rows.map((r) => [r.eventId, r.showDate, r.gridDay, r.lastDate].join(' | ')).sort()
+  return rows.map((r) => [r.eventID, r.showDate, r.gridDay, r.lastDate].join(' | ')).sort()
 }
 
 describe('the counts table follows the events', () => {

@@ -64,7 +64,7 @@ async function expectedTexts() {
 async function textsTable() {
   const rows = await db.select().from(liveEventTexts)
   return rows
-    .map((r) => [r.eventId, r.description, r.category.join(','), r.lastDate, r.gridDates.join(',')])
+    .map((r) => [r.eventID, r.description, r.category.join(','), r.lastDate, r.gridDates.join(',')])
     .sort((a, b) => Number(a[0]) - Number(b[0]))
 }
 
@@ -125,11 +125,11 @@ describe('the table follows the ads', () => {
     await db
       .update(liveEventTexts)
       .set({ lastDate: addDaysIso(date, -3) })
-      .where(eq(liveEventTexts.eventId, ended.eventID))
+      .where(eq(liveEventTexts.eventID, ended.eventID))
     await db
       .update(liveEventTexts)
       .set({ lastDate: addDaysIso(date, -2) })
-      .where(eq(liveEventTexts.eventId, ending.eventID))
+      .where(eq(liveEventTexts.eventID, ending.eventID))
     const runsBefore = (await getJobRun(ENDED_AD_TEXTS_JOB))?.runs ?? 0
     const now = new Date(Date.now() + 5 * 60 * 60 * 1000)
     await runScheduledJobs(now)

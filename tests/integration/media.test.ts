@@ -6,10 +6,12 @@ import { eq } from 'drizzle-orm'
 import { PHOTO_MAX_BYTES, VIDEO_MAX_BYTES } from '#app/constants.ts'
 import { showDateBounds } from '#app/models/ads/event-dates.ts'
 import { MEDIA_LOCKED_MESSAGE } from '#app/models/ads/event-status.ts'
+import { STORAGE_UPLOAD_EVENT_MESSAGE } from '#app/models/ads/storage-upload-schema.ts'
 import { action as uploadImage } from '#app/routes/api.file-storage.upload-image.ts'
 import { action as uploadVideo } from '#app/routes/api.file-storage.upload-video.ts'
 import { loader as mediaLoader } from '#app/routes/api.media.$filename.ts'
 import { action as testUpload } from '#app/routes/api.test-upload.ts'
+import { action as uploadPage } from '#app/routes/file-storage-test.tsx'
 import { loader as uploadsLoader } from '#app/routes/uploads.$filename.ts'
 import { resetEnvCache } from '#app/services/platform/env.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'
@@ -78,7 +80,12 @@ function file(bytes: Uint8Array, type = 'application/octet-stream') {
   return new Blob([new Uint8Array(bytes)], { type })
 }
 
-function post(handler: typeof uploadImage, url: string, body: FormData, cookie: string | null = ownerCookie) {
+function post(
+  handler: Parameters<typeof callRoute>[0],
+  url: string,
+  body: FormData,
+  cookie: string | null = ownerCookie,
+) {
   return callRoute(handler, url, { method: 'POST', body, headers: cookie ? { Cookie: cookie } : {} })
 }
 
@@ -618,6 +625,55 @@ describe('POST /api/test-upload', () => {
     const res = await post(testUpload, '/api/test-upload', form([['video', file(await exifJpeg()), 'a.mp4']]))
     expect(res.status).toBe(415)
     expect(await res.json()).toEqual({ message: 'Please select a video file' })
+    expect(await tmpFiles()).toEqual([])
+  })
+})
+
+describe('POST /file-storage-test (the upload test page without JavaScript)', () => {
+  test("a refusal comes back in the form's reply at its field; a stored file as its URL", async () => {
+    const badEvent = await post(
+      uploadPage,
+      '/file-storage-test?kind=photo',
+      form([
+        ['image', file(await exifJpeg(), 'image/jpeg'), 'a.jpg'],
+        ['eventID', 'abc'],
+      ]),
+    )
+    expect(badEvent.status).toBe(400)
+    expect(await badEvent.json()).toMatchObject({
+      kind: 'photo',
+      publicUrl: null,
+      result: { initialValue: { eventID: 'abc' }, error: { eventID: [STORAGE_UPLOAD_EVENT_MESSAGE] } },
+    })
+
+    const wrongType = await post(
+      uploadPage,
+      '/file-storage-test?kind=video',
+      form([
+        ['eventID', String(ownEventID)],
+        ['video', file(await exifJpeg()), 'a.mp4'],
+      ]),
+    )
+    expect(wrongType.status).toBe(415)
+    expect(await wrongType.json()).toMatchObject({
+      kind: 'video',
+      result: { error: { video: ['Please select a video file'] } },
+    })
+
+    const stored = await post(
+      uploadPage,
+      '/file-storage-test?kind=photo',
+      form([
+        ['image', file(await exifJpeg(), 'image/jpeg'), 'a.jpg'],
+        ['eventID', String(ownEventID)],
+      ]),
+    )
+    expect(stored.status).toBe(200)
+    expect(await stored.json()).toEqual({
+      kind: 'photo',
+      result: null,
+      publicUrl: expect.stringMatching(new RegExp(`^/api/media/${ownEventDate}_${ownEventID}\\.webp\\?v=`)),
+    })
     expect(await tmpFiles()).toEqual([])
   })
 })

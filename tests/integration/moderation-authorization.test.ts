@@ -32,6 +32,14 @@ function adminRoutes(): Array<[string, Handler, string, 'GET' | 'POST', Record<s
   const id = String(event.eventID)
   return [
     ['the audit page', auditPageLoader, '/admin/audit', 'GET', {}],
+    [
+      'the audit page, filtered',
+      auditPageLoader,
+      '/admin/audit?from=2026-01-01&to=2026-01-31&decision=approve&page=2',
+      'GET',
+      {},
+    ],
+    ['the audit page, bad filters', auditPageLoader, '/admin/audit?from=9999-12-31&to=9999-12-31', 'GET', {}],
     ['the audit CSV', auditCsvLoader, '/admin/audit.csv?from=2026-01-01&to=2026-01-31', 'GET', {}],
     ["an ad's admin page", adminEventLoader, `/admin/events/${id}`, 'GET', { id }],
     ['bulk approval (page)', bulkApproveLoader, '/admin/bulk-approve', 'GET', {}],

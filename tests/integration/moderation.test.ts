@@ -8,7 +8,7 @@ import { action as adminAction, loader as adminLoader } from '#app/routes/admin.
 import { loader as pendingApi } from '#app/routes/api.admin.pending-events.ts'
 import { action as reviewApi } from '#app/routes/api.admin.review-event.ts'
 import { getEnv, resetEnvCache } from '#app/services/platform/env.server.ts'
-import { BAD_REVIEW_DATE_MESSAGE } from '#app/services/moderation/moderation-http.server.ts'
+import { BAD_REVIEW_DATE_MESSAGE } from '#app/services/moderation/review-queue.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { noPendingEventsText, pendingReviewList } from '#app/services/moderation/review-queue.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'
@@ -234,6 +234,7 @@ describe('/admin page', () => {
     // In production without card provider keys there is no provider to refund through.
     process.env.APP_ENV = 'production'
     process.env.ALLOW_NO_IDENTITY_PROVIDER = 'true'
+    process.env.PUBLIC_URL = 'https://events.example'
     resetEnvCache()
     let response: Response
     try {
@@ -241,6 +242,7 @@ describe('/admin page', () => {
     } finally {
       process.env.APP_ENV = 'test'
       delete process.env.ALLOW_NO_IDENTITY_PROVIDER
+      delete process.env.PUBLIC_URL
       resetEnvCache()
     }
     expect(await toastOf(response)).toMatchObject({ title: 'Review failed', variant: 'destructive' })
@@ -292,7 +294,7 @@ describe('JSON API', () => {
     })
     await insertTestEvent(owner, { eventTitle: 'Live, not edited', showAdOnDates: [addDaysIso(today, 2)] })
     await db.insert(eventRevisions).values({
-      eventId: live.eventID,
+      eventID: live.eventID,
       submittedAt: new Date('2026-01-12T15:00:00Z'),
       eventTitle: 'Live Jazz Night — now with a brass band',
       eventDescription: live.eventDescription,
@@ -349,7 +351,7 @@ describe('JSON API', () => {
       showAdOnDates: [addDaysIso(today, 3)],
     })
     await db.insert(eventRevisions).values({
-      eventId: live.eventID,
+      eventID: live.eventID,
       submittedAt: new Date('2026-01-15T17:30:00Z'),
       eventTitle: live.eventTitle,
       eventDescription: 'Now every Saturday.',

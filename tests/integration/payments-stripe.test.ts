@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
 import { action as completeAction } from '#app/routes/api.complete-event-payment.ts'
 import { action as createAction } from '#app/routes/api.create-event-payment.ts'
 import { action as webhookAction } from '#app/routes/api.stripe.webhook.ts'
@@ -8,12 +8,13 @@ import { getEnv } from '#app/services/platform/env.server.ts'
 import { getEventPaymentData } from '#app/services/payments/payment-data.server.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { refundEventPayment } from '#app/services/payments/payment-refunds.server.ts'
-import { sessionStorage } from '#app/services/accounts/session.server.ts'
+import { sessionStorage } from '#app/services/http/session.server.ts'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { insertBusiness } from '#db/factories.ts'
 import { events, payments, type Business } from '#db/schema.ts'
 import { toastOf } from '#tests/support/cookie-jar.ts'
+import { expectConsoleError } from '#tests/support/fail-on-console-error.ts'
 import { callRoute } from '#tests/support/routes.ts'
 import {
   cookieWithPaymentData,
@@ -349,6 +350,33 @@ describe('completion: POST /api/complete-event-payment', () => {
     expect(res.status).toBe(403)
     expect((await eventRow(ctx.event.eventID)).paymentStatus).toBe('pending')
   })
+  test('a charge for an ad that is gone: 500 with event_creation_failed in the same shape, logged with the request id', async () => {
+    const ctx = await setUp()
+    await createPayment(ctx)
+    const intent = fake.intentByEvent(ctx.event.eventID)!
+    fake.succeed(intent.id)
+    await db.delete(events).where(eq(events.eventID, ctx.event.eventID))
+
+    expectConsoleError()
+    const res = await callRoute(completeAction, '/api/complete-event-payment', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Cookie: ctx.cookie, 'X-Request-Id': 'req-gone-ad' },
+      body: JSON.stringify({ paymentIntentId: intent.id, businessID: ctx.owner.businessID }),
+    })
+    expect(res.status).toBe(500)
+    expect(await res.json()).toEqual({
+      success: false,
+      message: PAYMENT_TEXT.eventCreationFailed.description,
+      code: 'event_creation_failed',
+    })
+    const lines = vi.mocked(console.error).mock.calls.map((call) => JSON.parse(String(call[0])))
+    expect(lines).toEqual([
+      expect.objectContaining({
+        requestId: 'req-gone-ad',
+        msg: `Payment ${intent.id} succeeded for a missing event ${ctx.event.eventID}`,
+      }),
+    ])
+  })
 })
 
 describe('webhook: POST /api/stripe/webhook', () => {
@@ -428,6 +456,12 @@ describe('webhook: POST /api/stripe/webhook', () => {
 
     const [row] = await paymentRows(ctx.event.eventID)
     expect(row).toMatchObject({ payment_status: 'pending', webhook_last_event_id: null })
+  })
+
+  test('a webhook refused at verification is answered as not received, with the reason', async () => {
+    const unsigned = await callRoute(webhookAction, '/api/stripe/webhook', { method: 'POST', body: '{}' })
+    expect(unsigned.status).toBe(400)
+    expect(await unsigned.json()).toEqual({ received: false, message: 'Missing signature' })
   })
 
   test('completion and webhook racing: exactly one paid record, paid fields written once (20 rounds)', async () => {

@@ -17,7 +17,7 @@ import {
   testProvider,
 } from '#app/services/payments/payment-providers.server.ts'
 import { refundEventPayment } from '#app/services/payments/payment-refunds.server.ts'
-import { sessionStorage } from '#app/services/accounts/session.server.ts'
+import { sessionStorage } from '#app/services/http/session.server.ts'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { insertBusiness } from '#db/factories.ts'
@@ -224,6 +224,7 @@ describe('/checkout loader', () => {
   test('in production without Stripe keys payments are not available (never the test provider)', async () => {
     process.env.APP_ENV = 'production'
     process.env.ALLOW_NO_IDENTITY_PROVIDER = 'true'
+    process.env.PUBLIC_URL = 'https://events.example'
     resetEnvCache()
     try {
       const ctx = await setUp()
@@ -245,6 +246,7 @@ describe('/checkout loader', () => {
     } finally {
       process.env.APP_ENV = 'test'
       delete process.env.ALLOW_NO_IDENTITY_PROVIDER
+      delete process.env.PUBLIC_URL
       resetEnvCache()
     }
   })
@@ -355,6 +357,22 @@ describe('/checkout action with the test provider', () => {
     })
   })
 
+  test('a card form without its fields is answered at the fields (400), the card number not sent back', async () => {
+    const { event, cookie } = await setUp()
+    const res = await post(cookie, { intent: 'pay', eventID: String(event.eventID), cardNumber: '4242' })
+    expect(res.status).toBe(400)
+    const { result } = (await res.json()) as {
+      result: { error: Record<string, string[]>; initialValue: Record<string, unknown> }
+    }
+    expect(result.error).toEqual({
+      expiry: ['Enter the expiry date as MM/YY.'],
+      cvc: ['Enter the security code (CVC).'],
+    })
+    expect(result.initialValue).not.toHaveProperty('cardNumber')
+    expect(await paymentRows(event.eventID)).toHaveLength(0)
+    expect(await storedData(cookie)).toMatchObject({ eventID: event.eventID })
+  })
+
   test('Cancel clears the stored data and returns to /', async () => {
     const { event, cookie } = await setUp()
     const res = await post(cookie, { intent: 'cancel' })
@@ -428,8 +446,8 @@ describe('cleanupUnpaidEvents', () => {
       .set({ stillPhotoURL: photo.url, videoURL: video.url })
       .where(eq(events.eventID, event.eventID))
     await db.insert(eventMedia).values([
-      { eventId: event.eventID, mediaType: 'photo', mediaUrl: photo.url },
-      { eventId: event.eventID, mediaType: 'video', mediaUrl: video.url },
+      { eventID: event.eventID, mediaType: 'photo', mediaUrl: photo.url },
+      { eventID: event.eventID, mediaType: 'video', mediaUrl: video.url },
     ])
     return { event, keys: [photo.key, video.key] }
   }

@@ -180,12 +180,14 @@ describe('the practical facts are checked on the server', () => {
       }),
     })
     expect(res.status).toBe(400)
-    const body = (await res.json()) as {
-      errors: Record<string, string[]>
-      submitted: { factFields: { ticketUrl: string; accessibilityFeatures: string[] } }
+    const { result } = (await res.json()) as {
+      result: {
+        error: Record<string, string[]>
+        initialValue: { factFields: { ticketUrl: string; accessibilityFeatures: string[] } }
+      }
     }
-    expect(body.errors.ticketUrl).toEqual([TICKET_URL_MESSAGE])
-    expect(body.submitted.factFields).toMatchObject({
+    expect(result.error.ticketUrl).toEqual([TICKET_URL_MESSAGE])
+    expect(result.initialValue.factFields).toMatchObject({
       ticketUrl: 'javascript:alert(1)',
       accessibilityFeatures: ['step_free', 'quiet_space'],
     })

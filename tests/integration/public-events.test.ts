@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
 import { OPEN_ENDED_DATE_LIMIT } from '#app/constants.ts'
 import { normalizeCalendarFilters, type CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
 import { invalidateLiveEvents } from '#app/models/calendar/live-events-cache.server.ts'
@@ -549,6 +549,11 @@ describe('GET /public', () => {
         events: [],
         error: 'The events could not be loaded right now. Please try again in a moment.',
       })
+      // Logged once, as the logger's JSON line.
+      const lines = vi
+        .mocked(console.error)
+        .mock.calls.map((call) => JSON.parse(String(call[0])) as { msg: string })
+      expect(lines.map((line) => line.msg)).toEqual(['Loading the public events failed'])
     } finally {
       await db.execute(sql`ALTER TABLE show_date_counts_away RENAME TO show_date_counts`)
       await db.execute(sql`ALTER TABLE events_away RENAME TO events`)

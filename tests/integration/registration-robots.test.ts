@@ -1,12 +1,15 @@
 /** The registration form's robot guard: the honeypot, the stamp cookie and the minimum fill time. */
 import { eq } from 'drizzle-orm'
-import { describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import { action as createAccountAction, loader as createAccountLoader } from '#app/routes/create-account.tsx'
 import { formStamp } from '#app/services/moderation/robot-guard.server.ts'
 import { db } from '#db/client.server.ts'
 import { business } from '#db/schema.ts'
 import { callRoute } from '#tests/support/routes.ts'
 import { registrationFields } from '#tests/support/registration-fields.ts'
+
+/** What every refused post reads, whichever check refused it: what a person does next, nothing a robot can use. */
+const REFUSAL = 'Please check your details and press Create Account again.'
 
 let counter = 0
 const payload = () => registrationFields(`robot${++counter}.${Date.now()}@bluedoor.example`)
@@ -34,7 +37,7 @@ function stampSetBy(res: Response) {
 async function expectNeutralRefusal(res: Response, email: string) {
   expect(res.status).toBe(400)
   const body = (await res.json()) as { result: { error?: Record<string, string[]> } }
-  expect(body.result.error?.['']).toEqual(['Your submission could not be processed.'])
+  expect(body.result.error?.['']).toEqual([REFUSAL])
   const [row] = await db.select().from(business).where(eq(business.businessEmail, email.toLowerCase()))
   expect(row).toBeUndefined()
 }
@@ -66,7 +69,7 @@ describe('the registration form refuses robots without telling them why', () => 
       const page = await callRoute(createAccountLoader, '/create-account', {
         headers: { Cookie: `signup_started=${bad}` },
       })
-      expect(stampSetBy(page)).toMatch(/^\d+\.[\w-]+$/)
+      expect(stampSetBy(page)).toMatch(/^\d+\.[\w-]+\.[\w-]+$/)
     }
   })
 
@@ -91,5 +94,66 @@ describe('the registration form refuses robots without telling them why', () => 
       await postPage({ ...fields, formStartedAt: genuine }, { stamp: null }),
       fields.businessEmail,
     )
+  })
+})
+
+describe('a person refused by the robot check is told what to do, and the next press goes through', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  /** A moment passes: the clock moves on by `ms` (only the clock; timers keep running). */
+  function later(ms: number) {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + ms })
+  }
+
+  test('a press within three seconds (autofill) reads what to do and keeps what was typed; pressing again passes', async () => {
+    const fields = payload()
+    const first = await postPage(fields, { stamp: formStamp(Date.now() - 1_000) })
+    expect(first.status).toBe(400)
+    const body = (await first.json()) as {
+      result: { error?: Record<string, string[]>; initialValue?: Record<string, unknown> }
+    }
+    expect(body.result.error?.['']).toEqual([REFUSAL])
+    expect(body.result.initialValue).toMatchObject({
+      businessName: fields.businessName,
+      businessEmail: fields.businessEmail,
+      businessPhone: fields.businessPhone,
+    })
+    expect(body.result.initialValue).not.toHaveProperty('businessPassword')
+    later(4_000)
+    // The browser sends its stamp cookie again: the one the refusal set, else the one it had.
+    const stamp = stampSetBy(first) ?? formStamp(Date.now() - 5_000)
+    expect((await postPage(fields, { stamp })).status).toBe(302)
+  })
+
+  test('a press without a usable stamp (the page left open past a day) gets a fresh one with the refusal', async () => {
+    for (const stamp of [null, formStamp(Date.now() - 25 * 3_600_000)]) {
+      vi.useRealTimers()
+      const fields = payload()
+      const first = await postPage(fields, { stamp })
+      await expectNeutralRefusal(first, fields.businessEmail)
+      const fresh = stampSetBy(first)
+      expect(fresh).toMatch(/^\d+\.[\w-]+\.[\w-]+$/)
+      expect(first.headers.get('Set-Cookie')).toMatch(/; Path=\/; Max-Age=86400; HttpOnly; SameSite=Lax$/)
+      later(4_000)
+      expect((await postPage(fields, { stamp: fresh })).status).toBe(302)
+    }
+  })
+
+  test('a robot learns nothing from the refusal: every check answers the same text', async () => {
+    const answers = new Set<string>()
+    for (const [extra, stamp] of [
+      [{ nickname: 'bot' }, formStamp(Date.now() - 60_000)],
+      [{}, formStamp(Date.now() - 500)],
+      [{}, null],
+      [{}, 'x.forged'],
+    ] as const) {
+      const res = await postPage({ ...payload(), ...extra }, { stamp })
+      expect(res.status).toBe(400)
+      const body = (await res.json()) as { result: { error?: Record<string, string[]> } }
+      answers.add(JSON.stringify(body.result.error))
+    }
+    expect([...answers]).toEqual([JSON.stringify({ '': [REFUSAL] })])
   })
 })

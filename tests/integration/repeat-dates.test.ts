@@ -6,7 +6,8 @@ import { action as editAction } from '#app/routes/dashboard.events.$id.edit.tsx'
 import { action as newEventAction } from '#app/routes/dashboard.events.new.tsx'
 import { action as previewAction, loader as previewLoader } from '#app/routes/dashboard.events.preview.tsx'
 import { chargeCentsForDays, formatDollars } from '#app/utils/pricing.ts'
-import { expandRepeatRule, weekdayOf } from '#app/utils/repeat-dates.ts'
+import { expandRepeatRule } from '#app/utils/repeat-dates.ts'
+import { weekdayOf } from '#app/utils/time.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { insertBusiness } from '#db/factories.ts'
@@ -102,13 +103,15 @@ describe('repeat dates posted without JavaScript', () => {
     const repeat = { repeat: 'weekly', repeatWeekday: ['1', '3', '5'], repeatFrom: today, repeatWeeks: '8' }
     const res = await postTo(newEventAction, '/dashboard/events/new', form(repeat, days(1)))
     expect(res.status).toBe(400)
-    const answer = (await res.json()) as {
-      errors: Record<string, string[]>
-      submitted: { showAdDates: string[]; repeat: Record<string, unknown> }
+    const { result } = (await res.json()) as {
+      result: {
+        error: Record<string, string[]>
+        initialValue: { showAdDates: string[]; repeat: Record<string, unknown> }
+      }
     }
-    expect(answer.errors).toEqual({ repeat: [MAX_DATES_MESSAGE] })
-    expect(answer.submitted.showAdDates).toEqual(days(1))
-    expect(answer.submitted.repeat).toMatchObject({ ...repeat, repeatWeekday: ['1', '3', '5'] })
+    expect(result.error).toEqual({ repeat: [MAX_DATES_MESSAGE] })
+    expect(result.initialValue.showAdDates).toEqual(days(1))
+    expect(result.initialValue.repeat).toMatchObject({ ...repeat, repeatWeekday: ['1', '3', '5'] })
   })
 
   test.each([
@@ -128,7 +131,7 @@ describe('repeat dates posted without JavaScript', () => {
   ])('hostile or impossible rules are a 400 naming the field: %j', async (repeat, errors) => {
     const res = await postTo(newEventAction, '/dashboard/events/new', form(repeat, days(1)))
     expect(res.status).toBe(400)
-    expect(((await res.json()) as { errors: unknown }).errors).toEqual(errors)
+    expect(((await res.json()) as { result: { error: unknown } }).result.error).toEqual(errors)
   })
 
   test('the edit form of an unpaid ad expands the rule the same way', async () => {

@@ -15,7 +15,7 @@ import { action as previewAction, loader as previewLoader } from '#app/routes/da
 import { action as eventPageAction, loader as eventPageLoader } from '#app/routes/event.$id.tsx'
 import { getEventPaymentData } from '#app/services/payments/payment-data.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
-import { sessionStorage } from '#app/services/accounts/session.server.ts'
+import { sessionStorage } from '#app/services/http/session.server.ts'
 import { otherDaysText } from '#app/services/moderation/review-queue.server.ts'
 import { db } from '#db/client.server.ts'
 import { insertUser } from '#db/factories.ts'
@@ -494,9 +494,11 @@ describe('the advertiser reads the reason, fixes the ad and resubmits it without
       { id: event.eventID },
     )
     expect(moved.status).toBe(400)
-    const refused = (await moved.json()) as { errors: unknown; submitted: { eventTitle: string } }
-    expect(refused.errors).toEqual({ showAdDates: [DATES_LOCKED_MESSAGE] })
-    expect(refused.submitted.eventTitle).toBe('Moved')
+    const { result } = (await moved.json()) as {
+      result: { error: unknown; initialValue: { eventTitle: string } }
+    }
+    expect(result.error).toEqual({ showAdDates: [DATES_LOCKED_MESSAGE] })
+    expect(result.initialValue.eventTitle).toBe('Moved')
   })
 
   test('then the administrator approves it and it is live', async () => {

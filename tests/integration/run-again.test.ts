@@ -139,7 +139,7 @@ describe('run an ad again', () => {
       expect(a).not.toBeNull()
       expect(a!.equals(b!)).toBe(true)
     }
-    const media = await db.select().from(eventMedia).where(eq(eventMedia.eventId, copyID))
+    const media = await db.select().from(eventMedia).where(eq(eventMedia.eventID, copyID))
     expect(media.map((m) => m.mediaType).sort()).toEqual(['photo', 'video'])
     const photoKey = parseMediaFileName(mediaFileName(copy.stillPhotoURL))!.key
     expect(await storedExists(photoKey.replace('.webp', '-480w.webp'))).toBe(true)

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import { expect, test } from 'vitest'
 import { db } from '#db/client.server.ts'
 import { sessions } from '#db/schema.ts'
-import { deleteExpiredSessions, sessionCookie, sessionStorage } from '#app/services/accounts/session.server.ts'
+import { deleteExpiredSessions, sessionCookie, sessionStorage } from '#app/services/http/session.server.ts'
 import { getToast, createToastHeaders } from '#app/services/http/toast.server.ts'
 
 function cookieHeader(setCookie: string) {

@@ -5,7 +5,7 @@
 import { desc, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { action as subscribeAction } from '#app/routes/subscribe.tsx'
-import { loader as confirmLoader } from '#app/routes/subscriptions.confirm.tsx'
+import { action as confirmAction, loader as confirmLoader } from '#app/routes/subscriptions.confirm.tsx'
 import { action as manageAction, loader as manageLoader } from '#app/routes/subscriptions.manage.tsx'
 import {
   action as unsubscribeAction,
@@ -13,6 +13,7 @@ import {
 } from '#app/routes/subscriptions.unsubscribe.tsx'
 import { getOutboxMessage, listOutbox, SUBSCRIBER_RECIPIENT } from '#app/models/mail/outbox.server.ts'
 import { SUBSCRIPTION_TEXT } from '#app/models/subscriptions/subscription-rules.ts'
+import { getEnv, resetEnvCache } from '#app/services/platform/env.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { signSubscriptionToken } from '#app/services/subscriptions/subscription-tokens.server.ts'
 import { queueDigests, queueReminders } from '#app/services/subscriptions/subscriber-jobs.server.ts'
@@ -63,12 +64,21 @@ function linkIn(mail: ReceivedMail, path: string) {
   return new URL(found!)
 }
 
+/** The confirmation page's button: a POST to the link's own address. */
+function pressConfirm(link: URL) {
+  return callRoute(confirmAction, link.pathname + link.search, {
+    method: 'POST',
+    body: new URLSearchParams(),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+  })
+}
+
 async function confirmedSubscription() {
   expect((await subscribeJazz()).status).toBe(200)
   await smtp.deliverOutbox()
   const [mail] = smtp.to(visitor)
   const confirm = linkIn(mail!, '/subscriptions/confirm')
-  expect((await callRoute(confirmLoader, confirm.pathname + confirm.search)).status).toBe(200)
+  expect((await pressConfirm(confirm)).status).toBe(200)
   smtp.received.length = 0
   await db.delete(outbox)
   return mail!
@@ -161,6 +171,62 @@ describe('subscribing', () => {
   })
 })
 
+describe('email addresses', () => {
+  test('an email field takes a plain address only: comments, names and brackets are a 400 that says so, and nothing is stored or sent', async () => {
+    const hostile = [
+      'box@example.com(7)',
+      'box(5)@example.com',
+      'x3<box@example.com>',
+      '<script>@x.co',
+      'Box Owner <box@example.com>',
+      '"box"@example.com',
+      'box@example.com, other@example.com',
+    ]
+    const event = await jazzAd('Hostile Jazz')
+    for (const email of hostile) {
+      const forms: Array<Record<string, string>> = [
+        { kind: 'search', email, frequency: 'weekly' },
+        { kind: 'reminder', email, eventID: String(event.eventID) },
+      ]
+      for (const fields of forms) {
+        const response = await post(fields)
+        expect(response.status, `${fields.kind} ${email}`).toBe(400)
+        expect(JSON.stringify(await response.json()), email).toContain(SUBSCRIPTION_TEXT.emailPlainOnly)
+      }
+    }
+    expect(await db.select().from(subscriptions)).toEqual([])
+    expect(await db.select().from(outbox)).toEqual([])
+    // An apostrophe and a tag belong to plain addresses.
+    const plain = await post({ kind: 'search', email: "O'Brien+news@example.com", frequency: 'weekly' })
+    expect(plain.status).toBe(200)
+  })
+
+  test('one mailbox written twenty ways is one mailbox for the limit of confirmation emails', async () => {
+    const limit = getEnv().CONFIRMATIONS_PER_EMAIL_PER_DAY
+    const variants = Array.from(
+      { length: 20 },
+      (_, n) =>
+        [`Box+${n}@Example.COM`, ` box+tag-${n}@example.com `, 'BOX@EXAMPLE.COM', 'box@example.com'][n % 4]!,
+    )
+    for (const [n, email] of variants.entries()) {
+      // Each from its own network, so the limit per network is not what stops them.
+      const response = await post(
+        { kind: 'search', email, frequency: 'weekly', keyword: `k${n}` },
+        { 'X-Forwarded-For': `198.51.100.${n + 1}` },
+      )
+      expect(response.status, email).toBe(200)
+      expect(await response.json()).toMatchObject({ message: SUBSCRIPTION_TEXT.requested })
+    }
+    await smtp.deliverOutbox()
+    expect(smtp.received).toHaveLength(limit)
+    // The address is stored as typed (trimmed, lower-cased), its tag kept: only the limit reads the mailbox.
+    const stored = new Set((await db.select().from(subscriptions)).map((row) => row.email))
+    expect(stored).toContain('box+0@example.com')
+    expect(stored).toContain('box+tag-1@example.com')
+    expect(stored).toContain('box@example.com')
+  })
+})
+
 describe('links', () => {
   test('a tampered, expired or foreign token is a 400 page that says what to do', async () => {
     await subscribeJazz()
@@ -188,6 +254,45 @@ describe('links', () => {
     const manage = await callRoute(manageLoader, `/subscriptions/manage?token=${encodeURIComponent(token)}`)
     expect(manage.status).toBe(400)
     expect((await db.select().from(subscriptions))[0]!.confirmedAt).toBeNull()
+  })
+
+  test('following the confirmation link (GET) changes nothing: the page tells what it confirms, its button posts', async () => {
+    await subscribeJazz()
+    await smtp.deliverOutbox()
+    const confirm = linkIn(smtp.to(visitor)[0]!, '/subscriptions/confirm')
+    const path = confirm.pathname + confirm.search
+    // A mail provider's link scanner fetches every link, maybe more than once.
+    for (const method of ['GET', 'HEAD', 'GET']) {
+      const page = await callRoute(confirmLoader, path, { method })
+      expect(page.status, method).toBe(200)
+      expect(page.headers.get('Referrer-Policy')).toBe('no-referrer')
+      expect(page.headers.get('Cache-Control')).toBe('no-store')
+      expect(await page.json()).toMatchObject({
+        what: 'Upcoming events: Keyword “jazz”',
+        frequencyLabel: 'Weekly digest',
+        confirmed: false,
+        manageHref: null,
+      })
+    }
+    expect((await db.select().from(subscriptions))[0]!.confirmedAt).toBeNull()
+
+    const confirmed = await pressConfirm(confirm)
+    expect(confirmed.status).toBe(200)
+    expect(confirmed.headers.get('Referrer-Policy')).toBe('no-referrer')
+    const { manageHref } = (await confirmed.json()) as { manageHref: string }
+    expect(manageHref).toMatch(/^\/subscriptions\/manage\?token=/)
+    expect((await db.select().from(subscriptions))[0]!.confirmedAt).not.toBeNull()
+    // Once confirmed, the link shows so and leads to the manage page.
+    expect(await (await callRoute(confirmLoader, path)).json()).toMatchObject({ confirmed: true, manageHref })
+    // A tampered token confirms nothing by POST either.
+    const forged = await callRoute(
+      confirmAction,
+      `/subscriptions/confirm?token=${encodeURIComponent('1.confirm.9999999999.forged')}`,
+      {
+        method: 'POST',
+      },
+    )
+    expect(forged.status).toBe(400)
   })
 
   test('the manage page shows the address and the search, and changes the frequency', async () => {
@@ -237,6 +342,64 @@ describe('links', () => {
     expect((await oneClick()).status).toBe(200)
     const manage = linkIn(mail, '/subscriptions/manage')
     expect((await callRoute(manageLoader, manage.pathname + manage.search)).status).toBe(404)
+  })
+})
+
+describe('links in production', () => {
+  const PRODUCTION = {
+    APP_ENV: 'production',
+    PUBLIC_URL: 'https://events.example',
+    ALLOW_NO_IDENTITY_PROVIDER: 'true',
+  } as const
+  const saved = Object.fromEntries(Object.keys(PRODUCTION).map((name) => [name, process.env[name]]))
+  const setEnv = (values: Record<string, string | undefined>) => {
+    for (const [name, value] of Object.entries(values)) {
+      if (value === undefined) delete process.env[name]
+      else process.env[name] = value
+    }
+    resetEnvCache()
+  }
+  beforeAll(() => setEnv(PRODUCTION))
+  afterAll(() => setEnv(saved))
+
+  const linksOf = (text: string) => text.match(/https?:\/\/[^\s"<>)]+/g) ?? []
+
+  test('come from PUBLIC_URL, never from the Host a request came with', async () => {
+    // What server.js hands the app for `POST /subscribe` sent with `Host: evil.example` and no Origin (curl).
+    const response = await callRoute(subscribeAction, 'http://evil.example/subscribe', {
+      method: 'POST',
+      body: new URLSearchParams({ kind: 'search', email: VISITOR, frequency: 'weekly', keyword: 'jazz' }),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Host: 'evil.example' },
+    })
+    expect(response.status).toBe(200)
+    const [message, ...more] = await db.select().from(outbox)
+    expect(more).toEqual([])
+    expect(JSON.stringify(message)).not.toContain('evil.example')
+    const links = [...linksOf(message!.textBody), ...linksOf(message!.htmlBody)]
+    expect(links.length).toBeGreaterThan(0)
+    for (const link of links) expect(link).toMatch(/^https:\/\/events\.example\//)
+  })
+
+  test('of the jobs’ emails (digests, reminders) come from PUBLIC_URL, not this machine', async () => {
+    await confirmedSubscription()
+    const ad = await jazzAd('Production Jazz', {
+      showAdOnDates: [addDaysIso(today, 1)],
+      reviewedAt: new Date(Date.now() + 1000),
+    })
+    expect((await post({ kind: 'reminder', email: VISITOR, eventID: String(ad.eventID) })).status).toBe(200)
+    const [reminder] = await db.select().from(subscriptions).where(eq(subscriptions.kind, 'reminder'))
+    await db.update(subscriptions).set({ confirmedAt: new Date() }).where(eq(subscriptions.id, reminder!.id))
+    await db.delete(outbox)
+    expect((await queueDigests(['weekly'], new Date(Date.now() + 2000))).queued).toBe(1)
+    expect((await queueReminders()).queued).toBe(1)
+    const queued = await db.select().from(outbox)
+    expect(queued.map((m) => m.kind).sort()).toEqual(['subscription-digest', 'subscription-reminder'])
+    for (const message of queued) {
+      expect(JSON.stringify(message), message.kind).not.toContain('localhost')
+      const links = linksOf(message.textBody)
+      expect(links.length, message.kind).toBeGreaterThan(0)
+      for (const link of links) expect(link, message.kind).toMatch(/^https:\/\/events\.example\//)
+    }
   })
 })
 
@@ -347,7 +510,7 @@ describe('reminders', () => {
     const [mail] = smtp.to(visitor)
     expect(mail!.subject).toBe('Confirm your EventShout subscription')
     const confirm = linkIn(mail!, '/subscriptions/confirm')
-    expect((await callRoute(confirmLoader, confirm.pathname + confirm.search)).status).toBe(200)
+    expect((await pressConfirm(confirm)).status).toBe(200)
     smtp.received.length = 0
   }
 

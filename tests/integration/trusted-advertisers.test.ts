@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { getLiveEventsPage } from '#app/models/calendar/cached-listing.server.ts'
 import { EMPTY_CALENDAR_FILTERS } from '#app/models/calendar/calendar-filters.ts'
 import { action as reviewAction } from '#app/routes/admin.tsx'
-import { action as adminEventAction, loader as adminEventLoader } from '#app/routes/admin_.events.$id.tsx'
+import * as adminEventRoute from '#app/routes/admin_.events.$id.tsx'
 import { loader as checkoutLoader } from '#app/routes/checkout.tsx'
 import { changeTrust, trustOf } from '#app/services/moderation/trust.server.ts'
 import { getEnv } from '#app/services/platform/env.server.ts'
@@ -15,6 +15,7 @@ import { outbox, type Business, type User } from '#db/schema.ts'
 import { sessionCookieFor } from '#tests/support/auth.ts'
 import { insertBusiness, insertTestEvent } from '#tests/support/events.ts'
 import { auditRowsOf, paidAdAwaitingReview, postForm } from '#tests/support/moderation.ts'
+import { shownAfter } from '#tests/support/document-request.ts'
 import { callRoute } from '#tests/support/routes.ts'
 import { payForNewAd, withSamplePercent } from '#tests/support/trust.ts'
 
@@ -134,12 +135,29 @@ describe('the trust form on an ad’s admin page', () => {
     const ad = await paidAdAwaitingReview(owner)
     const id = String(ad.eventID)
     const post = (fields: Record<string, string>) =>
-      postForm(adminEventAction, `/admin/events/${id}`, fields, { cookie: adminCookie, params: { id } })
+      postForm(adminEventRoute.action, `/admin/events/${id}`, fields, { cookie: adminCookie, params: { id } })
 
     const missing = await post({ intent: 'grant', businessID: String(owner.businessID), reason: '  ' })
     expect(missing.status).toBe(400)
-    expect(((await missing.json()) as { message: string }).message).toBe(
-      'A reason is required to grant or revoke trust.',
+    expect(
+      ((await missing.json()) as { result: { error: Record<string, string[]> } }).result.error.reason,
+    ).toEqual(['A reason is required to grant or revoke trust.'])
+    // Posted without JavaScript, the page shows why at the reason.
+    const refusedPage = await shownAfter(
+      [{ path: '/admin/events/:id', ...adminEventRoute }],
+      `/admin/events/${id}`,
+      {
+        method: 'POST',
+        body: new URLSearchParams({ intent: 'grant', businessID: String(owner.businessID), reason: '  ' }),
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: adminCookie },
+      },
+    )
+    expect(refusedPage.status).toBe(400)
+    expect(/<textarea[^>]*id="trust-reason"[^>]*>/.exec(refusedPage.html)?.[0]).toContain(
+      'aria-invalid="true"',
+    )
+    expect(refusedPage.html).toMatch(
+      /id="trust-reason-error"[^>]*>A reason is required to grant or revoke trust\.</,
     )
     const tampered = await post({ intent: 'grant', businessID: String(other.businessID), reason: 'x' })
     expect(tampered.status).toBe(400)
@@ -152,7 +170,7 @@ describe('the trust form on an ad’s admin page', () => {
     })
     expect(granted.status).toBe(302)
     expect(await trustOf(owner.businessID)).toMatchObject({ trusted: true })
-    const page = await callRoute(adminEventLoader, `/admin/events/${id}`, {
+    const page = await callRoute(adminEventRoute.loader, `/admin/events/${id}`, {
       params: { id },
       headers: { Cookie: adminCookie },
     })

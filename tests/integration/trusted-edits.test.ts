@@ -81,7 +81,7 @@ async function editNotice({ cookie }: Advertiser, eventID: number) {
 }
 
 const revisionStatuses = async (eventID: number) =>
-  (await db.select().from(eventRevisions).where(eq(eventRevisions.eventId, eventID))).map((r) => r.status)
+  (await db.select().from(eventRevisions).where(eq(eventRevisions.eventID, eventID))).map((r) => r.status)
 
 async function checkListIDs() {
   const res = await callRoute(adminLoader, '/admin?date=all', { headers: { Cookie: adminCookie } })

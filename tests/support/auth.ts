@@ -1,6 +1,6 @@
 import type { StaffRole } from '#app/constants.ts'
-import type { BusinessSessionCopy, SessionUser } from '#app/services/accounts/auth.server.ts'
-import { sessionStorage } from '#app/services/accounts/session.server.ts'
+import type { BusinessSessionCopy, SessionUser } from '#app/services/http/auth.server.ts'
+import { sessionStorage } from '#app/services/http/session.server.ts'
 import type { Business, User } from '#db/schema.ts'
 
 export function businessSessionCopy(b: Business): BusinessSessionCopy {

@@ -1,7 +1,7 @@
 import { showDateBounds } from '#app/models/ads/event-dates.ts'
 import { EMPTY_PRACTICAL_FACTS } from '#app/models/ads/practical-facts.ts'
 import { setEventPaymentData } from '#app/services/payments/payment-data.server.ts'
-import { sessionStorage } from '#app/services/accounts/session.server.ts'
+import { sessionStorage } from '#app/services/http/session.server.ts'
 import { db } from '#db/client.server.ts'
 import { events, type Business } from '#db/schema.ts'
 import { businessSessionCopy } from './auth.ts'

@@ -1,6 +1,14 @@
 import { describe, expect, test } from 'vitest'
 import { DEFAULT_REGISTRATIONS_PER_ADDRESS_PER_HOUR } from '#app/constants.ts'
-import { EnvError, parseEnv } from '#app/services/platform/env.server.ts'
+import { EnvError, parseEnv, productionWarnings } from '#app/services/platform/env.server.ts'
+
+/** The least a production start needs. */
+const PRODUCTION: Record<string, string> = {
+  NODE_ENV: 'production',
+  SESSION_SECRET: 'x'.repeat(40),
+  ALLOW_NO_IDENTITY_PROVIDER: 'true',
+  PUBLIC_URL: 'https://events.example',
+}
 
 describe('parseEnv', () => {
   test('defaults suit a local machine', () => {
@@ -43,12 +51,56 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40) })).toThrow(
       /Production needs an identity provider/,
     )
-    const env = parseEnv({
-      NODE_ENV: 'production',
-      SESSION_SECRET: 'x'.repeat(40),
-      ALLOW_NO_IDENTITY_PROVIDER: 'true',
-    })
+    const env = parseEnv(PRODUCTION)
     expect(env.isProduction).toBe(true)
+  })
+
+  test('production needs PUBLIC_URL, the absolute https:// address of the site', () => {
+    const { PUBLIC_URL: _unset, ...withoutPublicUrl } = PRODUCTION
+    expect(() => parseEnv(withoutPublicUrl)).toThrow(
+      'PUBLIC_URL: PUBLIC_URL is required in production: the absolute https:// address of the site (links in emails and feeds use it)',
+    )
+    expect(() => parseEnv({ ...withoutPublicUrl, APP_ENV: 'production', NODE_ENV: 'test' })).toThrow(
+      /PUBLIC_URL is required in production/,
+    )
+    expect(() => parseEnv({ ...PRODUCTION, PUBLIC_URL: 'events.example' })).toThrow(/PUBLIC_URL/)
+    for (const bad of ['http://events.example', 'ftp://events.example']) {
+      expect(() => parseEnv({ ...PRODUCTION, PUBLIC_URL: bad }), bad).toThrow(
+        /PUBLIC_URL is required in production: the absolute https:\/\/ address/,
+      )
+    }
+    expect(parseEnv({ ...PRODUCTION, PUBLIC_URL: 'https://events.example' }).PUBLIC_URL).toBe(
+      'https://events.example',
+    )
+    // Outside production it stays optional, and http:// is fine (a local machine).
+    expect(parseEnv({ NODE_ENV: 'development' }).PUBLIC_URL).toBeUndefined()
+    expect(parseEnv({ PUBLIC_URL: 'http://localhost:3000' }).PUBLIC_URL).toBe('http://localhost:3000')
+  })
+
+  test('production warns at start of what it runs without, each warning naming its variable', () => {
+    const bare = productionWarnings(parseEnv(PRODUCTION))
+    expect(bare.map((w) => w.variable)).toEqual(['SMTP_URL', 'TRUST_PROXY', 'STRIPE_SECRET_KEY'])
+    for (const { variable, message } of bare) expect(message, variable).toContain(variable)
+    expect(bare[0]!.message).toContain('/admin/outbox')
+
+    const complete = parseEnv({
+      ...PRODUCTION,
+      SMTP_URL: 'smtp://mailer:secret@mail.events.example:587',
+      MAIL_FROM: 'Events <no-reply@events.example>',
+      TRUST_PROXY: 'loopback',
+      STRIPE_SECRET_KEY: 'sk',
+      STRIPE_PUBLISHABLE_KEY: 'pk',
+      STRIPE_WEBHOOK_SECRET: 'wh',
+    })
+    expect(productionWarnings(complete)).toEqual([])
+    // Email sent as the placeholder sender of the examples is refused or marked as spam by most receivers.
+    const defaultSender = parseEnv({ ...PRODUCTION, SMTP_URL: complete.SMTP_URL!, TRUST_PROXY: '1' })
+    expect(productionWarnings(defaultSender).map((w) => w.variable)).toEqual([
+      'MAIL_FROM',
+      'STRIPE_SECRET_KEY',
+    ])
+    // Outside production nothing is missing.
+    expect(productionWarnings(parseEnv({ NODE_ENV: 'development' }))).toEqual([])
   })
 
   test('APP_ENV overrides NODE_ENV for the rules that apply', () => {

@@ -3,8 +3,8 @@ import {
   cachedLiveEvents,
   invalidateLiveEvents,
   LIVE_EVENTS_CACHE_TTL_MS,
+  logRefreshFailuresWith,
 } from '#app/models/calendar/live-events-cache.server.ts'
-import { expectConsoleError } from '#tests/support/fail-on-console-error.ts'
 
 const FRESH = LIVE_EVENTS_CACHE_TTL_MS * 0.5
 const EXPIRED = LIVE_EVENTS_CACHE_TTL_MS * 1.5
@@ -75,14 +75,20 @@ describe('cachedLiveEvents', () => {
     expect(await cachedLiveEvents('k', load, 1)).toBe('up')
   })
 
-  test('a failed refresh keeps serving the old value', async () => {
-    expectConsoleError(2)
+  test('a failed refresh keeps serving the old value, and is logged', async () => {
+    const logged: Array<[unknown, string]> = []
+    logRefreshFailuresWith((error, message) => logged.push([error, message]))
     const load = vi.fn().mockResolvedValueOnce('old').mockRejectedValue(new Error('down'))
     await cachedLiveEvents('k', load, 0)
     expect(await cachedLiveEvents('k', load, EXPIRED)).toBe('old')
     await flush()
     expect(await cachedLiveEvents('k', load, EXPIRED + 1)).toBe('old')
     await flush()
+    logRefreshFailuresWith(() => {})
+    expect(logged.map(([error, message]) => [(error as Error).message, message])).toEqual([
+      ['down', 'Refreshing the cached listing k failed'],
+      ['down', 'Refreshing the cached listing k failed'],
+    ])
   })
 
   test('keys are independent', async () => {

@@ -10,7 +10,7 @@ import {
   photoSrcSet,
   photoVariantKey,
 } from '#app/utils/media-types.ts'
-import { parseRange } from '#app/services/media/media-http.server.ts'
+import { parseRange } from '#app/services/http/media-response.server.ts'
 import { localMediaStorage } from '#app/services/media/media-storage-local.server.ts'
 import { mediaRoot } from '#app/services/media/media-storage.server.ts'
 import { mediaDate } from '#app/services/media/media.server.ts'

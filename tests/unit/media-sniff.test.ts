@@ -152,7 +152,7 @@ describe('a JPEG header that does not decode', () => {
     fs.writeFileSync(input, fake)
     const error = await encodePhoto(input, path.join(dir, 'out')).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(AppError)
-    expect(error).toMatchObject({ status: 400, message: 'Please select an image file' })
+    expect(error).toMatchObject({ kind: 'invalid', message: 'Please select an image file' })
     expect(fs.readdirSync(dir)).toEqual(['fake.upload'])
   })
 
@@ -162,6 +162,6 @@ describe('a JPEG header that does not decode', () => {
       .jpeg()
       .toBuffer()
     fs.writeFileSync(input, big.subarray(0, big.length - 100))
-    await expect(encodePhoto(input, path.join(dir, 'out2'))).rejects.toMatchObject({ status: 400 })
+    await expect(encodePhoto(input, path.join(dir, 'out2'))).rejects.toMatchObject({ kind: 'invalid' })
   })
 })

@@ -8,7 +8,7 @@ import {
   SHARED_PAGE_MAX_AGE_S,
   sharedPageHeaders,
   type PageRequest,
-} from '#app/services/calendar/page-cache.server.ts'
+} from '#app/services/http/page-cache.server.ts'
 
 const NOW = 1_000_000
 const anonymous = (url = 'example.test/calendar?category=Concert'): PageRequest => ({

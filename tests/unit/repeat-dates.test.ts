@@ -11,7 +11,8 @@ import {
   REPEAT_WEEKS_MESSAGE,
   type RepeatFormValues,
 } from '#app/models/ads/repeat-rules.ts'
-import { expandRepeatRule, nthWeekdayOfMonth, weekdayOf } from '#app/utils/repeat-dates.ts'
+import { expandRepeatRule, nthWeekdayOfMonth } from '#app/utils/repeat-dates.ts'
+import { weekdayOf } from '#app/utils/time.ts'
 import { todayInZone } from '#app/utils/time.ts'
 
 const window = { today: '2026-01-05', lastDate: '2027-01-05' }

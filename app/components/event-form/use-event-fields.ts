@@ -103,6 +103,9 @@ export function useEventFields({
     },
     formProps: checked.formProps,
     field: checked.field,
+    /** A refusal that names no field (the post could not be saved as a whole). */
+    formErrors: checked.formErrors,
+    formErrorId: checked.formErrorId,
     readyToPreview: title.trim() !== '' && description.trim() !== '' && categories.length > 0,
     anythingEntered,
     clear,

@@ -1,5 +1,5 @@
 /**
- * Rules for business registration and sign-in (spec §5), shared by the browser forms, the page actions and the
+ * Rules for business registration and sign-in, shared by the browser forms, the page actions and the
  * JSON API, so a rule and its message exist once.
  */
 import '#app/zod-config.ts'
@@ -11,6 +11,7 @@ import {
   withHttpsScheme,
 } from '#app/models/accounts/registration-rules.ts'
 import { checkSignIn, INVALID_EMAIL_MESSAGE } from '#app/models/accounts/sign-in-rules.ts'
+import { PLAIN_EMAIL_PATTERN } from '#app/models/platform/email-address.ts'
 
 type RequiredTextField =
   | 'businessName'
@@ -49,7 +50,7 @@ const emailField = z
   .trim()
   .toLowerCase()
   .max(REGISTRATION_RULES.businessEmail.max, REGISTRATION_RULES.businessEmail.maxMessage)
-  .pipe(z.email(INVALID_EMAIL_MESSAGE))
+  .pipe(z.email({ pattern: PLAIN_EMAIL_PATTERN, error: INVALID_EMAIL_MESSAGE }))
 
 const registrationFields = z.object({
   businessName: requiredText('businessName'),
@@ -72,7 +73,7 @@ const registrationFields = z.object({
   tiktokURL: optionalUrl('tiktokURL'),
 })
 
-/** The registration payload (spec §3) with the rules of spec §5. */
+/** The registration payload with the registration rules. */
 export const registrationSchema = registrationFields.refine((v) => v.businessPassword === v.verifyPassword, {
   message: PASSWORDS_DO_NOT_MATCH_MESSAGE,
   path: ['verifyPassword'],
@@ -87,7 +88,7 @@ export type RegistrationInput = z.input<typeof registrationSchema>
 export type Registration = z.output<typeof registrationSchema>
 
 /**
- * The sign-in form as conform reads it on the server: the spec §5 checks of {@link checkSignIn}, one issue at a time
+ * The sign-in form as conform reads it on the server: the checks of {@link checkSignIn}, one issue at a time
  * in their order, on the field they concern.
  */
 export const signInFormSchema = z

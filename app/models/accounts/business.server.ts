@@ -17,7 +17,7 @@ export function toPublicBusiness(row: Business): PublicBusiness {
   return rest
 }
 
-/** The session copy of the business (spec §3); the browser never supplies the business id. */
+/** The session copy of the business; the browser never supplies the business id. */
 export interface BusinessSessionCopy {
   businessID: number
   businessName: string

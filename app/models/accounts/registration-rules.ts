@@ -1,5 +1,5 @@
 /**
- * The registration rules of spec §5 without zod: the registration page checks fields in the browser with them, and
+ * The registration rules without zod: the registration page checks fields in the browser with them, and
  * its script stays small. The server's schema (business-schema.ts) is built from the same table and decides.
  */
 import { PASSWORD_MAX, PASSWORD_MIN } from '#app/constants.ts'
@@ -13,7 +13,7 @@ interface LengthRule {
   maxMessage: string
 }
 
-/** The registration screen's table (the stricter of the two readings in spec §5). */
+/** The registration screen's table (the stricter reading of each rule). */
 export const REGISTRATION_RULES = {
   businessName: {
     min: 2,
@@ -124,6 +124,8 @@ export function registrationFieldProblem(
   const value = isUrlField(field) ? withHttpsScheme(raw) : raw.trim()
   if (rule.min !== undefined && value.length < rule.min) return rule.minMessage
   if (value.length > rule.max) return rule.maxMessage
+  // The browser's check is the looser sign-in one (it never refuses what the server takes); the server's schema
+  // holds the address to a plain one.
   if (field === 'businessEmail' && !isSignInEmail(value)) return INVALID_EMAIL_MESSAGE
   if (field === 'verifyPassword' && value !== (values.businessPassword ?? '').trim())
     return PASSWORDS_DO_NOT_MATCH_MESSAGE

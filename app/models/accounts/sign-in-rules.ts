@@ -1,10 +1,12 @@
 /**
- * Sign-in rules of spec §5, without zod: the sign-in page runs them in the browser, and its script stays small.
+ * Sign-in rules of without zod: the sign-in page runs them in the browser, and its script stays small.
  */
 
 export const INVALID_EMAIL_MESSAGE = 'Please enter a valid email address'
 
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password'
+
+export const PASSWORD_REQUIRED_MESSAGE = 'Please enter your password'
 
 /** "{email} without spaces". */
 const SIGN_IN_EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
@@ -17,14 +19,14 @@ export interface SignInProblem {
   description: string
 }
 
-/** The client-side checks of spec §5, in their order; the server repeats them. Inputs are trimmed first. */
+/** The client-side checks of in their order; the server repeats them. Inputs are trimmed first. */
 export function checkSignIn(input: { email?: unknown; password?: unknown }): SignInProblem | null {
   const email = typeof input.email === 'string' ? input.email.trim() : ''
   const password = typeof input.password === 'string' ? input.password.trim() : ''
   if (!email)
     return { field: 'email', title: 'Email Required', description: 'Please enter your email address' }
   if (!password)
-    return { field: 'password', title: 'Password Required', description: 'Please enter your password' }
+    return { field: 'password', title: 'Password Required', description: PASSWORD_REQUIRED_MESSAGE }
   if (!isSignInEmail(email)) {
     return { field: 'email', title: 'Invalid Email', description: INVALID_EMAIL_MESSAGE }
   }

@@ -12,7 +12,7 @@ import {
 export { CARD_BUSINESS_FIELDS, URL_FIELDS, type CardBusiness } from '#app/models/ads/card-business.ts'
 
 /**
- * The one place the customer event card's data comes from (spec §2 "Customer event card (shared by preview,
+ * The one place the customer event card's data comes from ("Customer event card (shared by preview,
  * detail and demos)"): the advertiser's preview and the public page both build it here, from the business and the
  * ad, so what the advertiser approves is what customers see.
  */

@@ -42,7 +42,7 @@ export async function lockOpenRevision(tx: Transaction, eventID: number) {
   const [row] = await tx
     .select()
     .from(eventRevisions)
-    .where(and(eq(eventRevisions.eventId, eventID), inArray(eventRevisions.status, OPEN_STATUSES)))
+    .where(and(eq(eventRevisions.eventID, eventID), inArray(eventRevisions.status, OPEN_STATUSES)))
     .limit(1)
     .for('update')
   return row ?? null
@@ -52,7 +52,7 @@ export async function getOpenRevision(eventID: number) {
   const [row] = await db
     .select()
     .from(eventRevisions)
-    .where(and(eq(eventRevisions.eventId, eventID), inArray(eventRevisions.status, OPEN_STATUSES)))
+    .where(and(eq(eventRevisions.eventID, eventID), inArray(eventRevisions.status, OPEN_STATUSES)))
     .limit(1)
   return row ?? null
 }
@@ -80,7 +80,7 @@ export async function saveOpenRevision(tx: Transaction, eventID: number, text: R
   }
   const [row] = await tx
     .insert(eventRevisions)
-    .values({ eventId: eventID, ...values })
+    .values({ eventID, ...values })
     .returning({ id: eventRevisions.id })
   return { before: null, revisionID: row!.id }
 }
@@ -103,11 +103,11 @@ export async function setRevisionMedia(
 export async function latestRevisions(eventIDs: number[]) {
   if (eventIDs.length === 0) return new Map<number, EventRevision>()
   const rows = await db
-    .selectDistinctOn([eventRevisions.eventId])
+    .selectDistinctOn([eventRevisions.eventID])
     .from(eventRevisions)
-    .where(inArray(eventRevisions.eventId, eventIDs))
-    .orderBy(eventRevisions.eventId, desc(eventRevisions.id))
-  return new Map(rows.map((row) => [row.eventId, row]))
+    .where(inArray(eventRevisions.eventID, eventIDs))
+    .orderBy(eventRevisions.eventID, desc(eventRevisions.id))
+  return new Map(rows.map((row) => [row.eventID, row]))
 }
 
 /** What the advertiser reads about their latest edit of a live ad; null once it was approved (or there is none). */
@@ -155,7 +155,7 @@ export async function listPendingRevisions(range: { start: Date; end: Date } | '
   return db
     .select({ revision: eventRevisions, event: events, ...businessPublicColumns })
     .from(eventRevisions)
-    .innerJoin(events, eq(events.eventID, eventRevisions.eventId))
+    .innerJoin(events, eq(events.eventID, eventRevisions.eventID))
     .innerJoin(business, eq(business.businessID, events.businessID))
     .where(
       range === 'all'
@@ -177,7 +177,7 @@ export async function pendingRevisionCountsByDay({ timeZone }: { timeZone: strin
       count: sql<number>`count(*)`.mapWith(Number),
     })
     .from(eventRevisions)
-    .innerJoin(events, eq(events.eventID, eventRevisions.eventId))
+    .innerJoin(events, eq(events.eventID, eventRevisions.eventID))
     .where(pendingRevision)
     .groupBy(sql`1`)
 }
@@ -305,10 +305,10 @@ function decideOnRevision(
     const [found] = await tx
       .select({ revision: eventRevisions, event: events })
       .from(eventRevisions)
-      .innerJoin(events, eq(events.eventID, eventRevisions.eventId))
+      .innerJoin(events, eq(events.eventID, eventRevisions.eventID))
       .where(
         and(
-          eq(eventRevisions.eventId, eventID),
+          eq(eventRevisions.eventID, eventID),
           eq(eventRevisions.status, 'pending'),
           eq(events.eventStatus, LIVE_STATUSES.eventStatus),
           eq(events.paymentStatus, LIVE_STATUSES.paymentStatus),
@@ -380,10 +380,8 @@ async function applyRevision(tx: Transaction, event: Event, revision: EventRevis
     const kinds = replaced.map((m) => m.kind)
     await tx
       .delete(eventMedia)
-      .where(and(eq(eventMedia.eventId, eventID), inArray(eventMedia.mediaType, kinds)))
-    await tx
-      .insert(eventMedia)
-      .values(replaced.map((m) => ({ eventId: eventID, mediaType: m.kind, mediaUrl: m.url })))
+      .where(and(eq(eventMedia.eventID, eventID), inArray(eventMedia.mediaType, kinds)))
+    await tx.insert(eventMedia).values(replaced.map((m) => ({ eventID, mediaType: m.kind, mediaUrl: m.url })))
   }
   return { eventTitle: revised.eventTitle, unusedMedia: replaced.map((m) => m.old).filter(Boolean) }
 }

@@ -15,7 +15,8 @@ import {
   practicalFactProblems,
   type PracticalFactFields,
 } from '#app/models/ads/practical-facts.ts'
-import { INVALID_EMAIL_MESSAGE, isSignInEmail } from '#app/models/accounts/sign-in-rules.ts'
+import { INVALID_EMAIL_MESSAGE } from '#app/models/accounts/sign-in-rules.ts'
+import { isPlainEmail } from '#app/models/platform/email-address.ts'
 
 interface TextRule {
   /** The message for an empty value; an optional field has none. */
@@ -85,8 +86,7 @@ function textProblem(rule: TextRule, value: string) {
 /** The contact email is stored as sent (not trimmed): empty, or an address. */
 function contactEmailProblem(value: string) {
   if (value === '') return undefined
-  // Looser than the server's address check: the browser never refuses what the server accepts.
-  if (!isSignInEmail(value)) return INVALID_EMAIL_MESSAGE
+  if (!isPlainEmail(value)) return INVALID_EMAIL_MESSAGE
   return value.length > CONTACT_EMAIL_MAX ? CONTACT_EMAIL_TOO_LONG_MESSAGE : undefined
 }
 

@@ -17,6 +17,7 @@ import {
   NO_DATES_MESSAGE,
 } from '#app/models/ads/event-rules.ts'
 import type { RepeatFormValues } from '#app/models/ads/repeat-rules.ts'
+import { PLAIN_EMAIL_PATTERN } from '#app/models/platform/email-address.ts'
 import {
   EMPTY_PRACTICAL_FACTS,
   factsFromFields,
@@ -124,7 +125,7 @@ export interface PaidDates {
 const sortedUnique = (dates: string[]) => [...new Set(dates)].sort()
 
 /**
- * The event an advertiser submits (spec §3 submission payload), with the rules of event-rules.ts, which the browser
+ * The event an advertiser submits (its submission payload), with the rules of event-rules.ts, which the browser
  * runs too. With `paidDates` (an edit after payment) the dates must be exactly those paid for, past ones included.
  */
 export function eventInputSchema(options: EventSchemaOptions) {
@@ -172,7 +173,9 @@ function eventFieldsSchema({ today, paidDates, categoryLater = false }: EventSch
     contactEmail: z
       .union([
         z.literal(''),
-        z.email(INVALID_EMAIL_MESSAGE).max(CONTACT_EMAIL_MAX, CONTACT_EMAIL_TOO_LONG_MESSAGE),
+        z
+          .email({ pattern: PLAIN_EMAIL_PATTERN, error: INVALID_EMAIL_MESSAGE })
+          .max(CONTACT_EMAIL_MAX, CONTACT_EMAIL_TOO_LONG_MESSAGE),
       ])
       .optional()
       .default(''),
@@ -182,13 +185,13 @@ function eventFieldsSchema({ today, paidDates, categoryLater = false }: EventSch
 
 export type EventInput = z.infer<ReturnType<typeof eventInputSchema>>
 
-/** The older form's payload (spec §3) carries neither of today's category and display dates. */
+/** The older form's payload carries neither of today's category and display dates. */
 export function isOlderEventForm(payload: Record<string, unknown>) {
   return !('eventCategory' in payload) && !('showAdDates' in payload)
 }
 
 /**
- * The older, unused event form (spec §3: eventTitle, eventDescription, eventDate, …, contactName, contactPhone,
+ * The older, unused event form (eventTitle, eventDescription, eventDate, …, contactName, contactPhone,
  * contactEmail, …) as an ad: its event date is the one display date, contactName the contact person, and the
  * category is left for the advertiser to choose before checkout. Its other fields (times, place, tickets, links,
  * audience, acts, ad period) have no place on an ad and are ignored.

@@ -9,7 +9,7 @@ import type { EventInput } from '#app/models/ads/event-schema.ts'
 import { practicalFactsOf } from '#app/models/ads/practical-facts.ts'
 import { centsToDollars } from '#app/utils/pricing.ts'
 
-/** A business's public details as the screens read them next to an event (spec §3). */
+/** A business's public details as the screens read them next to an event. */
 export const businessPublicColumns = {
   businessAddress: business.businessAddress,
   businessCity: business.businessCity,
@@ -146,7 +146,7 @@ export async function detachEventMedia(tx: Transaction, eventID: number, kinds: 
   if (kinds.length === 0) return
   await tx
     .delete(eventMedia)
-    .where(and(eq(eventMedia.eventId, eventID), inArray(eventMedia.mediaType, kinds)))
+    .where(and(eq(eventMedia.eventID, eventID), inArray(eventMedia.mediaType, kinds)))
 }
 
 export async function attachEventMedia(
@@ -155,9 +155,7 @@ export async function attachEventMedia(
   media: Array<{ mediaType: MediaType; url: string }>,
 ) {
   if (media.length === 0) return
-  await tx
-    .insert(eventMedia)
-    .values(media.map((m) => ({ eventId: eventID, mediaType: m.mediaType, mediaUrl: m.url })))
+  await tx.insert(eventMedia).values(media.map((m) => ({ eventID, mediaType: m.mediaType, mediaUrl: m.url })))
   const photo = media.find((m) => m.mediaType === 'photo')
   const video = media.find((m) => m.mediaType === 'video')
   await tx
@@ -185,7 +183,7 @@ export async function listEventsForBusiness(businessID: number) {
 }
 
 /**
- * Clicks and bounces between two dates for every event of a business (spec §3 "click stats per event"), events
+ * Clicks and bounces between two dates for every event of a business ("click stats per event"), events
  * without any as zeros, in one aggregate query.
  */
 export async function clickStatsForBusiness(businessID: number, { from, to }: { from: string; to: string }) {

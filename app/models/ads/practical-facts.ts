@@ -309,9 +309,6 @@ export function venueLine(
   return [facts.venueAddress, cityLine].filter(Boolean).join(', ')
 }
 
-export const isOnline = (mode: AttendanceMode) => mode !== 'in_person'
-export const isInPerson = (mode: AttendanceMode) => mode !== 'online'
-
 /** The facts as lines of plain text (iCal and RSS descriptions): what the card shows, the link to join included. */
 export function practicalFactLines(facts: PracticalFacts): string[] {
   const place = venueLine(facts)

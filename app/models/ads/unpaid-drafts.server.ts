@@ -21,7 +21,7 @@ export async function listEventMediaUrls(eventID: number) {
   const rows = await db
     .select({ url: eventMedia.mediaUrl })
     .from(eventMedia)
-    .where(eq(eventMedia.eventId, eventID))
+    .where(eq(eventMedia.eventID, eventID))
   return rows.map((r) => r.url)
 }
 

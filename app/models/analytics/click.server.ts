@@ -57,7 +57,7 @@ export interface VisitInput {
 }
 
 /**
- * Counts a click or a bounce on a live event (spec §4, §7). Bots are not counted, nor a repeat from the same visitor
+ * Counts a click or a bounce on a live event. Bots are not counted, nor a repeat from the same visitor
  * for the same event and kind within REPEAT_WINDOW_MINUTES, checked under a lock for that visitor, event and kind.
  */
 export async function recordEventVisit({

@@ -81,23 +81,3 @@ export function dailyStatsForEvent(
 ): Promise<DailyStats[]> {
   return dailyStatsWhere(eq(eventDailyStats.eventID, eventID), range).orderBy(asc(eventDailyStats.day))
 }
-
-/** Each ad's totals over [from, to] (ads without activity have no row). */
-export function totalsForBusiness(businessID: number, { from, to }: { from: string; to: string }) {
-  return db
-    .select({
-      eventID: eventDailyStats.eventID,
-      views: sumOf(eventDailyStats.views),
-      clicks: sumOf(eventDailyStats.clicks),
-      bounces: sumOf(eventDailyStats.bounces),
-    })
-    .from(eventDailyStats)
-    .where(
-      and(
-        eq(eventDailyStats.businessID, businessID),
-        gte(eventDailyStats.day, from),
-        lte(eventDailyStats.day, to),
-      ),
-    )
-    .groupBy(eventDailyStats.eventID)
-}

@@ -115,17 +115,17 @@ export function textMatches(keyword: string) {
 
 /** The columns the filters read an event's id and categories from: the event's, or the copies on other rows. */
 interface EventKeys {
-  eventId: SQLWrapper
+  eventID: SQLWrapper
   category: SQLWrapper
 }
-const eventKeys: EventKeys = { eventId: events.eventID, category: events.category }
+const eventKeys: EventKeys = { eventID: events.eventID, category: events.category }
 /** The keys of a show-date row. */
-export const showDateKeys: EventKeys = { eventId: eventShowDates.eventId, category: eventShowDates.category }
+export const showDateKeys: EventKeys = { eventID: eventShowDates.eventID, category: eventShowDates.category }
 /** The keys of a row of `live_event_texts`, which answers the keyword itself. */
-const textRowKeys: EventKeys = { eventId: liveEventTexts.eventId, category: liveEventTexts.category }
+const textRowKeys: EventKeys = { eventID: liveEventTexts.eventID, category: liveEventTexts.category }
 
 /**
- * Filters on the event's own columns and its business's ZIP and place (spec §5), combined with AND. `keys` are the
+ * Filters on the event's own columns and its business's ZIP and place, combined with AND. `keys` are the
  * columns the event's id and categories are read from: the event's, or the copies on its show-date rows (which then
  * answer the category and keyword filters without the event).
  */
@@ -147,7 +147,7 @@ export function eventFilterConditions(filters: CalendarFilters, keys: EventKeys 
           sql`${events.eventDescription} ILIKE '%' || ${escapeLikePattern(filters.keyword)} || '%'`
         : keys === textRowKeys
           ? textMatches(filters.keyword)
-          : sql`${keys.eventId} IN (SELECT ${liveEventTexts.eventId} FROM ${liveEventTexts} WHERE ${textMatches(filters.keyword)})`,
+          : sql`${keys.eventID} IN (SELECT ${liveEventTexts.eventID} FROM ${liveEventTexts} WHERE ${textMatches(filters.keyword)})`,
     )
   }
   // The practical facts: each written as its partial index's condition, so the index can answer it.

@@ -7,7 +7,7 @@ import {
   type AccessibilityFeature,
 } from '#app/models/ads/practical-facts.ts'
 
-/** The calendar's filters (spec §5), as the query string carries them and the listing query reads them. */
+/** The calendar's filters, as the query string carries them and the listing query reads them. */
 export interface CalendarFilters {
   /** Case-insensitive substring of the description; '' = any. */
   keyword: string

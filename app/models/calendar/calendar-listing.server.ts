@@ -110,24 +110,24 @@ export function rankedLiveEventsQuery(
   if (strategy === 'walk' && filters.sort !== 'nearest') {
     const base = db
       .select({
-        id: sql<number>`${showDates.eventId}`.as('id'),
+        id: sql<number>`${showDates.eventID}`.as('id'),
         next: sql<string>`${showDates.showDate}`.as('next'),
         distance: sql<number>`0`.as('distance'),
       })
       .from(showDates)
       .$dynamic()
     const withEvents = needsEventRow(filters)
-      ? joinBusiness(base.innerJoin(events, eq(events.eventID, showDates.eventId)), filters)
+      ? joinBusiness(base.innerJoin(events, eq(events.eventID, showDates.eventID)), filters)
       : base
     return withEvents
       .where(
         and(
           listingRow(showDates, filters, today),
           ...eventFilterConditions(filters, showDateKeys),
-          inWindow?.(showDates.eventId, filters),
+          inWindow?.(showDates.eventID, filters),
         ),
       )
-      .orderBy(asc(showDates.showDate), asc(showDates.eventId))
+      .orderBy(asc(showDates.showDate), asc(showDates.eventID))
       .limit(rowCountInText(limit))
       .offset(rowCountInText(offset))
   }
@@ -135,17 +135,17 @@ export function rankedLiveEventsQuery(
     // The keyword's table answers these filters itself: its matches, each joined to its listed row.
     return db
       .select({
-        id: sql<number>`${liveEventTexts.eventId}`.as('id'),
+        id: sql<number>`${liveEventTexts.eventID}`.as('id'),
         next: sql<string>`${showDates.showDate}`.as('next'),
         distance: sql<number>`0`.as('distance'),
       })
       .from(liveEventTexts)
       .innerJoin(
         showDates,
-        and(eq(showDates.eventId, liveEventTexts.eventId), listingRow(showDates, filters, today)),
+        and(eq(showDates.eventID, liveEventTexts.eventID), listingRow(showDates, filters, today)),
       )
-      .where(and(...liveTextConditions(filters, today), inWindow?.(liveEventTexts.eventId, filters)))
-      .orderBy(asc(showDates.showDate), asc(liveEventTexts.eventId))
+      .where(and(...liveTextConditions(filters, today), inWindow?.(liveEventTexts.eventID, filters)))
+      .orderBy(asc(showDates.showDate), asc(liveEventTexts.eventID))
       .limit(rowCountInText(limit))
       .offset(rowCountInText(offset))
   }
@@ -156,7 +156,7 @@ export function rankedLiveEventsQuery(
       distance: (filters.sort === 'nearest' ? sql<number>`${distanceMiles}` : sql<number>`0`).as('distance'),
     })
     .from(events)
-    .innerJoin(showDates, and(eq(showDates.eventId, events.eventID), listingRow(showDates, filters, today)))
+    .innerJoin(showDates, and(eq(showDates.eventID, events.eventID), listingRow(showDates, filters, today)))
     .$dynamic()
   const order = [asc(showDates.showDate), asc(events.eventID)]
   return joinBusiness(candidates, filters)
@@ -182,7 +182,7 @@ export function countLiveEventsQuery(filters: CalendarFilters, { today }: { toda
     return db
       .select({ n: count() })
       .from(liveEventTexts)
-      .where(and(...liveTextConditions(filters, today), showsInWindow(liveEventTexts.eventId, filters)))
+      .where(and(...liveTextConditions(filters, today), showsInWindow(liveEventTexts.eventID, filters)))
   }
   if ((!window || window.to >= today) && !needsEventRow(filters)) {
     const from = listingStart(filters, today)

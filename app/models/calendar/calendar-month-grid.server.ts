@@ -31,7 +31,7 @@ interface DayRange {
  * lateral read it cannot be taken for the counts' own `grid_day`.
  */
 function gridRow(
-  row: { gridDay: SQLWrapper; lastDate: SQLWrapper; category: SQLWrapper; eventId: SQLWrapper },
+  row: { gridDay: SQLWrapper; lastDate: SQLWrapper; category: SQLWrapper; eventID: SQLWrapper },
   filters: CalendarFilters,
   today: string,
 ) {
@@ -43,8 +43,8 @@ function gridRow(
 }
 
 /** The columns of a subquery of day pairs: a day of the grid and an event it lists. */
-function dayPair(day: SQLWrapper, eventId: SQLWrapper) {
-  return { date: sql<string>`${day}`.as('date'), eventID: sql<number>`${eventId}`.as('event_id') }
+function dayPair(day: SQLWrapper, eventID: SQLWrapper) {
+  return { date: sql<string>`${day}`.as('date'), eventID: sql<number>`${eventID}`.as('event_id') }
 }
 
 type DayPairs = SubqueryWithSelection<ReturnType<typeof dayPair>, 'pairs'>
@@ -107,10 +107,10 @@ function daysFromCounts(filters: CalendarFilters, { today, from, to, perDay }: D
     .as('days')
   const row = alias(eventShowDates, 'listed_row')
   const listed = db
-    .select({ eventID: row.eventId })
+    .select({ eventID: row.eventID })
     .from(row)
     .where(and(eq(row.showDate, days.date), gridRow(row, filters, today)))
-    .orderBy(asc(row.eventId))
+    .orderBy(asc(row.eventID))
     .limit(rowCountInText(perDay))
     .as('listed')
   return db
@@ -127,7 +127,7 @@ function daysFromCounts(filters: CalendarFilters, { today, from, to, perDay }: D
  */
 function dayRows(filters: CalendarFilters, { today, from, to }: DayRange): DayPairs {
   return db
-    .select(dayPair(showDates.showDate, showDates.eventId))
+    .select(dayPair(showDates.showDate, showDates.eventID))
     .from(showDates)
     .where(and(daysBetween(from, to), gridRow(showDates, filters, today)))
     .as('pairs')
@@ -144,7 +144,7 @@ function daysFromRows(filters: CalendarFilters, range: DayRange) {
 function textDays(filters: CalendarFilters, { today, from, to }: DayRange): DayPairs {
   const day = sql`grid_day.d`
   return db
-    .select(dayPair(day, liveEventTexts.eventId))
+    .select(dayPair(day, liveEventTexts.eventID))
     .from(sql`${liveEventTexts} CROSS JOIN LATERAL unnest(${liveEventTexts.gridDates}) AS grid_day(d)`)
     .where(and(sql`${day} BETWEEN ${from}::date AND ${to}::date`, ...liveTextConditions(filters, today)))
     .as('pairs')
@@ -157,9 +157,9 @@ function daysFromTexts(filters: CalendarFilters, range: DayRange) {
 /** With a ZIP, distance or practical fact: the matching events joined to their rows. */
 function matchingDays(filters: CalendarFilters, { today, from, to }: DayRange): DayPairs {
   const query = db
-    .select(dayPair(showDates.showDate, showDates.eventId))
+    .select(dayPair(showDates.showDate, showDates.eventID))
     .from(showDates)
-    .innerJoin(events, eq(events.eventID, showDates.eventId))
+    .innerJoin(events, eq(events.eventID, showDates.eventID))
     .$dynamic()
   return joinBusiness(query, filters)
     .where(

@@ -78,7 +78,7 @@ export interface MonthGrid {
   label: string
   first: string
   last: string
-  /** Blank cells before the 1st so it falls under its weekday (weeks start on Sunday, spec §9). */
+  /** Blank cells before the 1st so it falls under its weekday (weeks start on Sunday). */
   leadingBlanks: number
   dates: string[]
 }

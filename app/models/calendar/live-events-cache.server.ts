@@ -26,6 +26,19 @@ interface Entry {
 const entries = new Map<string, Entry>()
 let generation = 0
 
+/** Logs a failure no caller waits for: `message` says what failed. */
+export type FailureLog = (error: unknown, message: string) => void
+
+let logFailure: FailureLog = () => {}
+
+/**
+ * Where a failed refresh in the background is logged: the server's logger, given when the database opens (a model
+ * cannot import it). Until then such a failure only leaves the stale value in place.
+ */
+export function logRefreshFailuresWith(log: FailureLog) {
+  logFailure = log
+}
+
 /** Forgets every cached listing (after an approval or rejection, or between tests). */
 export function invalidateLiveEvents() {
   generation++
@@ -76,7 +89,7 @@ export function cachedLiveEvents<T>(key: string, load: () => Promise<T>, now = D
         },
         (error: unknown) => {
           hit.refreshing = false
-          console.error(`Refreshing the cached listing ${key} failed`, error)
+          logFailure(error, `Refreshing the cached listing ${key} failed`)
         },
       )
     }

@@ -6,9 +6,12 @@
  */
 import { sql } from 'drizzle-orm'
 import { db, getDatabaseHandle, type Transaction } from '#db/client.server.ts'
-import { invalidateLiveEvents } from '#app/models/calendar/live-events-cache.server.ts'
+import { invalidateLiveEvents, type FailureLog } from '#app/models/calendar/live-events-cache.server.ts'
 
 export const PUBLIC_PAGES_CHANNEL = 'public_pages_changed'
+
+/** Where a failed announcement is logged: what the server gave `followPublicPagesChanges`. */
+let logFailure: FailureLog = () => {}
 
 /**
  * Announces a change. Inside a transaction (`executor`), PostgreSQL delivers the announcement when it commits, so
@@ -20,16 +23,16 @@ export async function announcePublicPagesChanged(executor: Transaction | typeof 
   if (getDatabaseHandle().kind !== 'postgres') return
   const notify = executor.execute(sql`select pg_notify(${PUBLIC_PAGES_CHANNEL}, '')`)
   if (executor !== db) return void (await notify)
-  await notify.catch((error: unknown) =>
-    console.error('Announcing a change of the public pages failed', error),
-  )
+  await notify.catch((error: unknown) => logFailure(error, 'Announcing a change of the public pages failed'))
 }
 
 /**
  * Forgets the caches whenever any server announces a change, and each time listening (re)starts, since an
- * announcement may have been missed while the connection was down. Stops when the database is closed.
+ * announcement may have been missed while the connection was down. Stops when the database is closed. A failed
+ * announcement of this process is logged with `logFailure` (the server's logger: a model cannot import it).
  */
-export function followPublicPagesChanges() {
+export function followPublicPagesChanges({ logFailure: log }: { logFailure: FailureLog }) {
+  logFailure = log
   getDatabaseHandle().follow?.(PUBLIC_PAGES_CHANNEL, {
     onNotify: invalidateLiveEvents,
     onListening: invalidateLiveEvents,

@@ -1,12 +1,21 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm'
 import { db, type Transaction } from '#db/client.server.ts'
 import { adReports, business, events } from '#db/schema.ts'
-import { isLive, LIVE_STATUSES } from '#app/models/ads/event-status.ts'
+import { isLive, LIVE_STATUSES, type EventStatusFields } from '#app/models/ads/event-status.ts'
 import type { ComposedMail } from '#app/models/mail/mail-templates.ts'
 import { recordModerationDecision } from '#app/models/moderation/moderation-audit.server.ts'
 import { enqueueMessage } from '#app/models/mail/outbox.server.ts'
 import { announcePublicPagesChanged } from '#app/models/calendar/public-pages-changes.server.ts'
 import { HIDDEN_BY_REPORTS, TAKEN_DOWN } from '#app/models/moderation/report-rules.ts'
+
+/**
+ * An ad visitors may report: a live one, or one hidden by reports while an administrator decides (its reports still
+ * count, and whoever reports it is told nothing of its being hidden).
+ */
+export function takesReports(event: EventStatusFields, today: string): boolean {
+  const shownStatus = event.eventStatus === HIDDEN_BY_REPORTS ? LIVE_STATUSES.eventStatus : event.eventStatus
+  return isLive({ ...event, eventStatus: shownStatus }, today)
+}
 
 /** The ads with open reports, most reported first (at most `limit`), and how many such ads there are in all. */
 export async function adsWithOpenReports(limit: number) {
@@ -72,23 +81,25 @@ async function lockAd(tx: Transaction, eventID: number, statuses: string[]) {
 export type FiledReport = 'filed' | 'hidden' | 'repeat' | 'not_live'
 
 /**
- * Files a visitor's report of a live ad; a visitor's second open report of the same ad is a 'repeat' and changes
- * nothing. When `hideAt` distinct visitors have open reports, the ad is hidden from the public pages at once (every
- * server told, as an approval does) and its advertiser is emailed.
+ * Files a visitor's report of a live ad, or of one already hidden by reports (counted, nothing else changes); a
+ * visitor's second open report of the same ad is a 'repeat' and changes nothing. When `hideAt` distinct visitors
+ * have open reports, the ad is hidden from the public pages at once (every server told, as an approval does) and its
+ * advertiser is emailed.
  */
 export async function fileReport(
   report: { eventID: number; reporterKey: string; reason: string; details: string },
   { hideAt, today, hiddenMail }: { hideAt: number; today: string; hiddenMail: MailFor },
 ): Promise<FiledReport> {
   return db.transaction(async (tx) => {
-    const ad = await lockAd(tx, report.eventID, [LIVE_STATUSES.eventStatus])
-    if (!ad || !isLive(ad, today)) return 'not_live'
+    const ad = await lockAd(tx, report.eventID, [LIVE_STATUSES.eventStatus, HIDDEN_BY_REPORTS])
+    if (!ad || !takesReports(ad, today)) return 'not_live'
     const inserted = await tx
       .insert(adReports)
       .values(report)
       .onConflictDoNothing()
       .returning({ id: adReports.id })
     if (inserted.length === 0) return 'repeat'
+    if (ad.eventStatus === HIDDEN_BY_REPORTS) return 'filed'
     const [counted] = await tx
       .select({ visitors: sql<number>`count(distinct ${adReports.reporterKey})`.mapWith(Number) })
       .from(adReports)

@@ -1,6 +1,6 @@
 /**
  * The patient disease record's validation, shared by the form (client), the page actions and /api/ptdisease.
- * Inputs may arrive as form strings or as JSON values (§3: dates and numeric ids may be strings), so every field
+ * Inputs may arrive as form strings or as JSON values (dates and numeric ids may be strings), so every field
  * normalises its input before it is checked; the API and the form therefore accept and reject the same things.
  */
 import '#app/zod-config.ts'

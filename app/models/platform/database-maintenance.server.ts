@@ -27,6 +27,6 @@ export async function deleteEndedAdTexts(): Promise<number> {
   const removed = await db
     .delete(liveEventTexts)
     .where(lt(liveEventTexts.lastDate, sql`current_date - 2`))
-    .returning({ eventId: liveEventTexts.eventId })
+    .returning({ eventID: liveEventTexts.eventID })
   return removed.length
 }

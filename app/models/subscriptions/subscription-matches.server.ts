@@ -133,7 +133,7 @@ export async function remindersDue(
   return db
     .select({ subscription: subscriptions, event: listedColumns })
     .from(subscriptions)
-    .innerJoin(events, eq(events.eventID, subscriptions.eventId))
+    .innerJoin(events, eq(events.eventID, subscriptions.eventID))
     .innerJoin(business, eq(business.businessID, events.businessID))
     .where(
       and(

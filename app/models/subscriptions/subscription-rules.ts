@@ -8,6 +8,7 @@ import {
   calendarSearchParams,
   type CalendarFilters,
 } from '#app/models/calendar/calendar-filters.ts'
+import { hasMoreThanAnAddress, isPlainEmail } from '#app/models/platform/email-address.ts'
 
 export const SUBSCRIPTION_EMAIL_MAX = 254
 
@@ -30,6 +31,8 @@ export const FREQUENCY_LABELS: Record<SubscriptionFrequency, string> = {
 export const SUBSCRIPTION_TEXT = {
   emailRequired: 'Enter your email address',
   emailInvalid: 'Enter an email address such as name@example.com',
+  emailPlainOnly:
+    'Enter the address alone, such as name@example.com: no name, angle brackets, quotes or comments around it',
   emailTooLong: `An email address can be at most ${SUBSCRIPTION_EMAIL_MAX} characters`,
   frequencyInvalid: 'Choose Weekly digest or As they go live',
   /** The same answer whether the address is new, waiting or already subscribed: it reveals nothing. */
@@ -42,8 +45,6 @@ export const SUBSCRIPTION_TEXT = {
   frequencyChanged: 'Saved: your emails will come at the new frequency.',
 } as const
 
-const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
-
 export function normalEmail(value: string) {
   return value.trim().toLowerCase()
 }
@@ -53,7 +54,8 @@ export function emailProblem(value: string): string | null {
   const email = normalEmail(value)
   if (!email) return SUBSCRIPTION_TEXT.emailRequired
   if (email.length > SUBSCRIPTION_EMAIL_MAX) return SUBSCRIPTION_TEXT.emailTooLong
-  if (!EMAIL_SHAPE.test(email)) return SUBSCRIPTION_TEXT.emailInvalid
+  if (hasMoreThanAnAddress(email)) return SUBSCRIPTION_TEXT.emailPlainOnly
+  if (!isPlainEmail(email)) return SUBSCRIPTION_TEXT.emailInvalid
   return null
 }
 

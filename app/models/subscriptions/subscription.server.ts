@@ -13,7 +13,7 @@ export interface NewSubscription {
   frequency: SubscriptionFrequency
   filters: CalendarFilters
   filterKey: string
-  eventId: number | null
+  eventID: number | null
 }
 
 /** Adds the subscription, or finds the one this address already has for the same filters (`created` false). */

@@ -1,14 +1,13 @@
-import { Authenticator } from 'remix-auth'
-import { FormStrategy } from 'remix-auth-form'
-import type { z } from 'zod'
-import { signInFormSchema } from '#app/models/accounts/business-schema.ts'
 import {
   INVALID_CREDENTIALS_MESSAGE,
   parseSignIn,
   type SignInProblem,
 } from '#app/models/accounts/sign-in-rules.ts'
-import { toSessionCopy, verifyBusinessCredentials } from '#app/models/accounts/business.server.ts'
-import type { BusinessSessionCopy } from './auth.server.ts'
+import {
+  toSessionCopy,
+  verifyBusinessCredentials,
+  type BusinessSessionCopy,
+} from '#app/models/accounts/business.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import {
   ACCOUNT_GUESS_INTERVAL_MS,
@@ -18,15 +17,12 @@ import {
   checkLimit,
   claimInterval,
   clearFailures,
-  clientIp,
   isKnownAddress,
   knownAddressKey,
   recordFailure,
   rememberAddress,
   signInAttemptKey,
 } from '../platform/rate-limit.server.ts'
-import { parseFormSubmission, type Submission } from '../http/form-submission.server.ts'
-import { readFormData, withFormBody } from '../http/request-body.server.ts'
 
 export const LOGIN_FAILED_TITLE = 'Login Failed'
 export const LOGIN_SUCCESS_TITLE = 'Login Successful'
@@ -47,7 +43,7 @@ function tooManyAttempts(retryAfterSeconds: number) {
   })
 }
 
-/** A refusal of the sign-in form's checks: 400, titled, beside the field it concerns. */
+/** A refusal of the sign-in form's checks: invalid, titled, beside the field it concerns. */
 function refused(problem: SignInProblem | undefined) {
   if (!problem) return new AppError('Please check the form', 'invalid', { title: LOGIN_FAILED_TITLE })
   const { title, description, field } = problem
@@ -65,10 +61,11 @@ async function accountWait(email: string, ip: string) {
 }
 
 /**
- * Business email + password sign-in, shared by the sign-in page and POST /api/business/login: the checks of spec §5
- * in order (400), the rate limits per email and address and per account (429), the credentials (401); 503 when
- * too many passwords are being checked at once; each refusal a thrown AppError titled for the toast, a check's
- * beside its field. Starting the session is the caller's part (startSession), so each route answers in its own format.
+ * Business email + password sign-in from the client's address `ip`, shared by the sign-in page, POST
+ * /api/business/login and the linking of a provider sign-in: the sign-in checks in order (invalid), the rate
+ * limits per email and address and per account (too many requests), the credentials (unauthenticated); unavailable
+ * when too many passwords are being checked at once; each refusal a thrown AppError titled for the toast, a check's
+ * beside its field. Starting the session is the caller's part, so each route answers in its own format.
  */
 export async function signInBusiness(
   input: { email?: unknown; password?: unknown },
@@ -101,48 +98,10 @@ export async function signInBusiness(
   return toSessionCopy(row)
 }
 
-export interface FormSignIn {
-  /** The signed-in business, or the refusal (an AppError) the form shows. */
-  result: { business: BusinessSessionCopy; refusal?: never } | { refusal: unknown; business?: never }
-  /** The form's reading (the form recipe's); its reply shows the answer beside the field it concerns. */
-  submission: Submission<z.output<typeof signInFormSchema>>
-  /** What was typed, to fill the form again when it is shown with an error. */
-  email: string
-  redirectTo: string | null
-}
-
-const FORM_STRATEGY = 'business-form'
-
-const formAuthenticator = new Authenticator<BusinessSessionCopy>().use(
-  new FormStrategy<BusinessSessionCopy>(async ({ form, request }) =>
-    signInBusiness({ email: form.get('email'), password: form.get('password') }, { ip: clientIp(request) }),
-  ),
-  FORM_STRATEGY,
-)
-
 /**
- * The sign-in form's POST (fields email, password and optional redirectTo), read with the form's schema. A body the
- * reader refuses is thrown; a refused sign-in comes back as `result.refusal` with what the form needs to show it.
+ * The refusal of a sign-in form whose schema (`signInFormSchema`) failed: it applies the same checks in the same
+ * order, so this names the first failed one with its title.
  */
-export async function signInBusinessForm(request: Request): Promise<FormSignIn> {
-  const form = await readFormData(request)
-  const submission = parseFormSubmission(form, signInFormSchema)
-  const typed = submission.payload.email
-  const email = typeof typed === 'string' ? typed.trim().slice(0, 320) : ''
-  if (submission.status !== 'success') {
-    // The schema applies the same checks in the same order: this names the first failed one with its title.
-    return {
-      result: { refusal: refused(parseSignIn(submission.payload).problem) },
-      submission,
-      email,
-      redirectTo: null,
-    }
-  }
-  const redirectTo = submission.value.redirectTo ?? null
-  try {
-    const business = await formAuthenticator.authenticate(FORM_STRATEGY, withFormBody(request, form))
-    return { result: { business }, submission, email, redirectTo }
-  } catch (refusal) {
-    return { result: { refusal }, submission, email, redirectTo }
-  }
+export function signInFormRefusal(payload: { email?: unknown; password?: unknown }) {
+  return refused(parseSignIn(payload).problem)
 }

@@ -1,31 +1,13 @@
 /**
- * Sign-in through the external OpenID Connect provider behind /api/login (authorization code + PKCE + state, via
- * remix-auth-oauth2): discovering the provider, the round trip there and back, and the way out through its
- * end-session endpoint at logout; and whether the development sign-in stands in for it when none is configured.
+ * Sign-in through the external OpenID Connect provider behind /api/login: discovering the provider, reading who its
+ * tokens stand for, and the way out through its end-session endpoint at logout; and whether the development sign-in
+ * stands in for it when none is configured. The round trip's redirects and cookies are
+ * app/services/http/oidc-round-trip.server.ts.
  */
-import { Authenticator } from 'remix-auth'
-import { OAuth2Strategy } from 'remix-auth-oauth2'
 import { z } from 'zod'
 import type { IdentityProfile } from '#app/models/accounts/user.server.ts'
-import type { SessionIdentity } from './auth.server.ts'
-import { signInIdentity } from './identity-sign-in.server.ts'
-import {
-  RETURN_TO_COOKIE,
-  returnToCookie,
-  SIGN_IN_CANCELLED_MESSAGE,
-  SIGN_IN_CANCELLED_TITLE,
-  SIGN_IN_FAILED_MESSAGE,
-  SIGN_IN_FAILED_TITLE,
-  signInFailure,
-} from './sign-in-redirects.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
 import { getEnv, type Env } from '../platform/env.server.ts'
-import { safeRedirect } from '../http/http.server.ts'
-
-export const CALLBACK_PATH = '/api/login/callback'
-const STRATEGY = 'oidc'
-/** remix-auth-oauth2 stores state and PKCE verifier in cookies named `es_oidc:<random>`. */
-const STATE_COOKIE = 'es_oidc'
-const SCOPES = ['openid', 'email', 'profile']
 
 const metadataSchema = z.object({
   issuer: z.string().optional(),
@@ -59,12 +41,24 @@ export function discoverProvider(issuer: string): Promise<ProviderMetadata> {
   return pending
 }
 
-/** The origin the provider sends users back to: PUBLIC_URL when set (behind a proxy), else the request's own. */
-export function appOrigin(request: Request, env: Env = getEnv()) {
-  return env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : new URL(request.url).origin
+/** The configured provider: this app's client at it and its discovery document. */
+export interface ConfiguredProvider {
+  clientId: string
+  clientSecret: string | null
+  metadata: ProviderMetadata
 }
 
-/** A provider user as the verify step hands it over. */
+/** A failure here (none configured, discovery failing) is the configuration's, not a refusal of the user. */
+export async function configuredProvider(env: Env = getEnv()): Promise<ConfiguredProvider> {
+  if (!env.OIDC_ISSUER || !env.OIDC_CLIENT_ID) throw new Error('No identity provider is configured')
+  return {
+    clientId: env.OIDC_CLIENT_ID,
+    clientSecret: env.OIDC_CLIENT_SECRET ?? null,
+    metadata: await discoverProvider(env.OIDC_ISSUER),
+  }
+}
+
+/** Whom the provider's tokens stand for. */
 export interface ProviderIdentity {
   profile: IdentityProfile
   /** `email_verified` as the provider sent it (undefined when it sent none). */
@@ -100,136 +94,53 @@ async function fetchClaims(metadata: ProviderMetadata, accessToken: string, idTo
     headers: { Authorization: `Bearer ${accessToken}`, Accept: 'application/json' },
     signal: AbortSignal.timeout(10_000),
   })
-  if (!response.ok) throw new Error(`The userinfo endpoint answered ${response.status}`)
+  if (!response.ok) {
+    throw new AppError(`The userinfo endpoint answered ${response.status}`, 'upstream_failed')
+  }
   const claims = claimsSchema.parse(await response.json())
   if (fromIdToken.success && fromIdToken.data.sub && claims.sub && fromIdToken.data.sub !== claims.sub) {
-    throw new Error('The userinfo subject does not match the ID token')
+    throw new AppError('The userinfo subject does not match the ID token', 'upstream_failed')
   }
   return claims
 }
 
-async function oidcAuthenticator(request: Request) {
-  const env = getEnv()
-  if (!env.OIDC_ISSUER || !env.OIDC_CLIENT_ID) throw new Error('No identity provider is configured')
-  const metadata = await discoverProvider(env.OIDC_ISSUER)
-  const strategy = new OAuth2Strategy<ProviderIdentity>(
-    {
-      cookie: {
-        name: STATE_COOKIE,
-        path: '/api/login',
-        httpOnly: true,
-        sameSite: 'Lax',
-        ...(env.isProduction ? { secure: true as const } : {}),
-      },
-      clientId: env.OIDC_CLIENT_ID,
-      clientSecret: env.OIDC_CLIENT_SECRET ?? null,
-      authorizationEndpoint: metadata.authorization_endpoint,
-      tokenEndpoint: metadata.token_endpoint,
-      tokenRevocationEndpoint: metadata.revocation_endpoint,
-      redirectURI: `${appOrigin(request, env)}${CALLBACK_PATH}`,
-      scopes: SCOPES,
+/** The profile the provider shares for the tokens of a sign-in (its userinfo endpoint, else the ID token's claims). */
+export async function identityFromTokens(
+  { accessToken, idToken }: { accessToken: string; idToken?: string },
+  { metadata }: { metadata: ProviderMetadata },
+): Promise<ProviderIdentity> {
+  const claims = await fetchClaims(metadata, accessToken, idToken)
+  if (!claims.email) {
+    throw new AppError('The identity provider did not share an email address', 'upstream_failed')
+  }
+  return {
+    profile: {
+      email: claims.email,
+      firstName: claims.given_name,
+      lastName: claims.family_name,
+      fullName: claims.name,
+      profileImageUrl: claims.picture,
     },
-    async ({ tokens }) => {
-      const data = tokens.data as { id_token?: unknown }
-      const idToken = typeof data.id_token === 'string' ? data.id_token : undefined
-      const claims = await fetchClaims(metadata, tokens.accessToken(), idToken)
-      if (!claims.email) throw new Error('The identity provider did not share an email address')
-      return {
-        profile: {
-          email: claims.email,
-          firstName: claims.given_name,
-          lastName: claims.family_name,
-          fullName: claims.name,
-          profileImageUrl: claims.picture,
-        },
-        emailVerified: claims.email_verified,
-        idToken,
-      }
-    },
-  )
-  // Built per request: the redirect URI depends on the request, and tests change the provider between cases.
-  return new Authenticator<ProviderIdentity>().use(strategy, STRATEGY)
-}
-
-/** GET /api/login with a provider configured: the redirect to its authorization endpoint (state and PKCE cookie set). */
-export async function beginProviderSignIn(request: Request): Promise<Response> {
-  const url = new URL(request.url)
-  const authenticator = await oidcAuthenticator(request)
-  // Without query parameters: a `state` in this URL must not be taken for a callback.
-  const start = new Request(new URL(url.pathname, url.origin), { headers: request.headers })
-  try {
-    await authenticator.authenticate(STRATEGY, start)
-  } catch (thrown) {
-    if (!(thrown instanceof Response)) throw thrown
-    const redirectTo = url.searchParams.get('redirectTo')
-    const cookie = returnToCookie()
-    thrown.headers.append(
-      'Set-Cookie',
-      redirectTo
-        ? await cookie.serialize(safeRedirect(redirectTo, ''))
-        : await cookie.serialize('', { maxAge: 0 }),
-    )
-    return thrown
+    emailVerified: claims.email_verified,
+    idToken,
   }
-  throw new Error('The sign-in flow did not redirect to the identity provider')
-}
-
-/** Expires every state cookie the round trip left behind. */
-function clearRoundTripCookies(request: Request) {
-  const headers = new Headers()
-  const names = (request.headers.get('Cookie') ?? '')
-    .split(';')
-    .map((part) => part.split('=')[0]!.trim())
-    .filter((name) => name.startsWith(STATE_COOKIE))
-  for (const name of new Set(names)) {
-    headers.append('Set-Cookie', `${name}=; Path=/api/login; Max-Age=0; HttpOnly; SameSite=Lax`)
-  }
-  headers.append('Set-Cookie', `${RETURN_TO_COOKIE}=; Path=/api/login; Max-Age=0; HttpOnly; SameSite=Lax`)
-  return headers
-}
-
-/** GET /api/login/callback: checks state, exchanges the code (PKCE), reads the profile and signs in. */
-export async function completeProviderSignIn(request: Request): Promise<Response> {
-  const env = getEnv()
-  const cleared = clearRoundTripCookies(request)
-  if (!env.oidcEnabled) return signInFailure(SIGN_IN_FAILED_MESSAGE, SIGN_IN_FAILED_TITLE, cleared)
-  const url = new URL(request.url)
-  // Only fixed texts are shown: an error description in the URL is whatever the link's author wrote.
-  const error = url.searchParams.get('error')
-  if (error) {
-    return error === 'access_denied'
-      ? signInFailure(SIGN_IN_CANCELLED_MESSAGE, SIGN_IN_CANCELLED_TITLE, cleared)
-      : signInFailure(SIGN_IN_FAILED_MESSAGE, SIGN_IN_FAILED_TITLE, cleared)
-  }
-  let identity: ProviderIdentity
-  try {
-    identity = await (await oidcAuthenticator(request)).authenticate(STRATEGY, request)
-  } catch (thrown) {
-    if (thrown instanceof Response) throw thrown
-    console.warn('Identity provider sign-in rejected:', thrown instanceof Error ? thrown.message : thrown)
-    return signInFailure(SIGN_IN_FAILED_MESSAGE, SIGN_IN_FAILED_TITLE, cleared)
-  }
-  const returnTo = await returnToCookie(env).parse(request.headers.get('Cookie'))
-  return signInIdentity(request, identity.profile, {
-    identity: { provider: 'oidc', idToken: identity.idToken },
-    emailVerified: identity.emailVerified === true,
-    redirectTo: typeof returnTo === 'string' ? returnTo : null,
-    headers: cleared,
-  })
 }
 
 /**
  * Where logout goes after the session is gone: the provider's end-session endpoint when the user signed in there
- * (and the provider has one), otherwise the app's home.
+ * (and the provider has one), coming back to `origin`; otherwise the app's home.
  */
-export async function logoutDestination(request: Request, identity: SessionIdentity | null): Promise<string> {
+export async function logoutDestination(
+  identity: { provider: string; idToken?: string } | null,
+  origin: string,
+): Promise<string> {
   const env = getEnv()
   if (identity?.provider !== 'oidc' || !env.oidcEnabled || !env.OIDC_ISSUER || !env.OIDC_CLIENT_ID) return '/'
   try {
     const metadata = await discoverProvider(env.OIDC_ISSUER)
     if (!metadata.end_session_endpoint) return '/'
     const url = new URL(metadata.end_session_endpoint)
-    url.searchParams.set('post_logout_redirect_uri', `${appOrigin(request, env)}/`)
+    url.searchParams.set('post_logout_redirect_uri', `${origin}/`)
     url.searchParams.set('client_id', env.OIDC_CLIENT_ID)
     if (identity.idToken) url.searchParams.set('id_token_hint', identity.idToken)
     return url.toString()

@@ -1,16 +1,12 @@
 import { z } from 'zod'
 import { registrationSchema, type Registration } from '#app/models/accounts/business-schema.ts'
 import { DUPLICATE_EMAIL_MESSAGE } from '#app/models/accounts/registration-rules.ts'
-import { businessEmailTaken, createBusiness, toSessionCopy } from '#app/models/accounts/business.server.ts'
+import { businessEmailTaken, createBusiness } from '#app/models/accounts/business.server.ts'
 import type { Business } from '#db/schema.ts'
 import { getEnv } from '../platform/env.server.ts'
-import { parseFormSubmission } from '../http/form-submission.server.ts'
-import { linkOrigin } from '../http/site-url.server.ts'
-import { getSessionIdentity, getUser, startSession } from './auth.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import {
   checkLimit,
-  clientIp,
   recordFailure,
   registrationKey,
   REGISTRATION_WINDOW_MS,
@@ -37,7 +33,7 @@ export const serverRegistrationSchema = registrationSchema.refine(
 
 export type FieldErrors = Record<string, string[]>
 
-/** 409 when the email is the only problem (someone else has it), 400 otherwise. */
+/** A conflict when the email is the only problem (someone else has it), invalid otherwise. */
 export function kindOfFieldErrors(errors: FieldErrors) {
   const fields = Object.keys(errors).filter((k) => errors[k]?.length)
   const onlyDuplicate =
@@ -52,7 +48,7 @@ export function tooManyRegistrationsMessage(seconds: number) {
   return `Too many accounts were created from your address. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`
 }
 
-/** How a caller answers a failure that is not the user's (a database outage is 503/504 with the spec's texts). */
+/** How a caller answers a failure that is not the user's (a database outage is answered with the outage texts). */
 export const REGISTRATION_FAILURE_OPTIONS = {
   unexpectedMessage: REGISTRATION_FAILED_MESSAGE,
   logAs: 'Creating a business account failed',
@@ -60,19 +56,17 @@ export const REGISTRATION_FAILURE_OPTIONS = {
 
 const INVALID_MESSAGE = 'Please correct the highlighted fields'
 
-/** The refusal of registration fields: 409 with the email's message when it is taken and nothing else is wrong. */
+/** The refusal of registration fields: a conflict, with the email's message, when only the email is taken. */
 export function registrationRefused(errors: FieldErrors) {
   const kind = kindOfFieldErrors(errors)
   const message = kind === 'conflict' ? errors.businessEmail![0]! : INVALID_MESSAGE
   return new AppError(message, kind, { fieldErrors: errors })
 }
 
-/** Form posts (the page's action): the form's submission (the email checked against the database too). */
-export function parseRegistrationForm(formData: FormData) {
-  return parseFormSubmission(formData, serverRegistrationSchema, { async: true })
-}
-
-/** JSON bodies: the same rules; what they refuse is {@link registrationRefused}. */
+/**
+ * JSON bodies: the same rules; what they refuse is {@link registrationRefused}. Forms are read with
+ * `serverRegistrationSchema` through the form recipe (its `async` reading, for the email's check).
+ */
 export async function parseRegistrationJson(body: unknown): Promise<Registration> {
   const result = await serverRegistrationSchema.safeParseAsync(body ?? {})
   if (result.success) return result.data
@@ -83,19 +77,15 @@ export async function parseRegistrationJson(body: unknown): Promise<Registration
   } as FieldErrors)
 }
 
-/** Form posts outside the page (form-encoded API calls): the same as JSON. */
-export async function parseRegistrationFormFields(formData: FormData): Promise<Registration> {
-  const submission = await parseRegistrationForm(formData)
-  if (submission.status === 'success') return submission.value
-  throw registrationRefused(fieldErrorsOf(submission.error))
-}
-
 /** A submission's error map (null for a field without errors) as `{field: [messages]}`. */
 export function fieldErrorsOf(error: Record<string, string[] | null> | null | undefined): FieldErrors {
   return Object.fromEntries(Object.entries(error ?? {}).map(([field, messages]) => [field, messages ?? []]))
 }
 
-/** Creates the account (password hashed; linked to the identity-provider user when one is signed in); 409 when taken. */
+/**
+ * Creates the account (password hashed; linked to the identity-provider user when one is signed in); a conflict when
+ * the email is taken.
+ */
 export function registerBusiness(
   data: Registration,
   { linkUserId, origin }: { linkUserId?: string; origin: string },
@@ -104,16 +94,15 @@ export function registerBusiness(
 }
 
 /**
- * Registration by whoever sends the request, at most REGISTRATIONS_PER_ADDRESS_PER_HOUR per address (429 AppError
- * with Retry-After; a taken email is the model's 409). Someone signed in through the identity provider gets the new
- * business linked to their user and added to their session (a new session id); anyone else just gets the account.
+ * Registration from the client's address `ip`, at most REGISTRATIONS_PER_ADDRESS_PER_HOUR per address (a too many
+ * requests AppError with Retry-After; a taken email is the model's conflict). The new business is linked to
+ * `linkUserId`, the identity-provider user signed in, if any; `origin` is the site's, for the links in its email.
  */
 export async function completeRegistration(
-  request: Request,
   data: Registration,
-): Promise<{ business: Business; headers?: Headers }> {
+  { ip, linkUserId, origin }: { ip: string; linkUserId?: string; origin: string },
+): Promise<Business> {
   // Per address; without one (a request that did not come through server.js) there is nothing to count by.
-  const ip = clientIp(request)
   const limitKey = registrationKey(ip)
   if (ip !== 'unknown') {
     const limit = await checkLimit(limitKey, {
@@ -128,13 +117,5 @@ export async function completeRegistration(
     }
     await recordFailure(limitKey, { windowMs: REGISTRATION_WINDOW_MS })
   }
-  const user = await getUser(request)
-  const business = await registerBusiness(data, { linkUserId: user?.id, origin: linkOrigin(request) })
-  if (!user) return { business }
-  const headers = await startSession(request, {
-    user,
-    identity: await getSessionIdentity(request),
-    business: toSessionCopy(business),
-  })
-  return { business, headers }
+  return registerBusiness(data, { linkUserId, origin })
 }

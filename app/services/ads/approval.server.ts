@@ -4,18 +4,22 @@
  * payment; and the older POST /api/events saves the unapproved draft that such a confirmation approves later.
  * Payment itself is checkout's (payments/checkout.server.ts, payments/payment-data.server.ts).
  */
-import type { Session } from '@remix-run/node'
 import { ownerEditKind } from '#app/models/ads/event-status.ts'
 import { confirmEventByBusiness, getOwnedEvent } from '#app/models/ads/event.server.ts'
-import type { EventInput } from '#app/models/ads/event-schema.ts'
+import { paidDatesOf, type EventInput } from '#app/models/ads/event-schema.ts'
+import { parseId } from '#app/models/platform/input-rules.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
-import type { BusinessSessionCopy } from '../accounts/auth.server.ts'
-import type { StagedFile } from '../media/media.server.ts'
+import type { BusinessSessionCopy } from '../http/auth.server.ts'
+import { jsonText, NOT_JSON_MESSAGE } from '../http/request-body.server.ts'
+import type { ParsedUpload, ParseUploadOptions } from '../media/media-upload.server.ts'
+import { discardStaged, type StagedFile } from '../media/media.server.ts'
 import { paymentDataFor, setEventPaymentData } from '../payments/payment-data.server.ts'
 import { settleOpenPayments } from '../payments/payment-setup.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
+import type { ServerSession } from './draft.server.ts'
 import { requireEditableEvent } from './editable.server.ts'
+import { parseEventInput } from './parse.server.ts'
 import { EVENT_NOT_FOUND_MESSAGE, saveEventWithMedia, saveUnapprovedEvent } from './save.server.ts'
 
 export const PAID_MEANWHILE_MESSAGE =
@@ -58,9 +62,61 @@ export async function saveAd(args: {
   return saveEventWithMedia(args)
 }
 
+/** What /api/approve-event reads beside the ad's fields: its photo and video. */
+export const APPROVAL_UPLOAD = {
+  files: { image: 'photo', video: 'video' },
+} as const satisfies ParseUploadOptions
+
+/** A JSON text field of the approval's post, parsed (absent or empty: undefined). */
+function parseJsonField(value: string | undefined, field: string) {
+  if (value === undefined || value === '') return undefined
+  const parsed = jsonText(field).safeParse(value)
+  if (parsed.success) return parsed.data
+  const message = parsed.error.issues[0]?.message ?? NOT_JSON_MESSAGE
+  throw new AppError(message === NOT_JSON_MESSAGE ? `${field} ${NOT_JSON_MESSAGE}` : message, 'invalid')
+}
+
+/**
+ * "Approve Your Ad" with JavaScript (/api/approve-event): the ad's fields (`eventData`, `selectedDates` as JSON, the
+ * claimed `totalAmount`) checked and saved with its files by `saveAd`, new or (with `eventID`) the edit of the
+ * business's own; the staged files are removed whatever happens. Returns the saved ad with the input it was saved
+ * from; a refusal is an AppError.
+ */
+export async function saveApprovedUpload(business: BusinessSessionCopy, { fields, files }: ParsedUpload) {
+  try {
+    // Present when the advertiser edits their ad: it is saved in place instead of as a new one.
+    const eventID = fields.eventID ? parseId(fields.eventID) : undefined
+    if (eventID === null) throw new AppError('eventID must be an event id', 'invalid')
+    const edited = eventID === undefined ? null : await requireEditableEvent(business, eventID)
+    const eventData = parseJsonField(fields.eventData, 'eventData')
+    const selectedDates = parseJsonField(fields.selectedDates, 'selectedDates')
+    const input = parseEventInput(
+      {
+        ...(typeof eventData === 'object' && eventData ? eventData : {}),
+        ...(selectedDates !== undefined ? { showAdDates: selectedDates } : {}),
+      },
+      edited ? paidDatesOf(edited) : undefined,
+    )
+    const claimed =
+      fields.totalAmount === undefined || fields.totalAmount === '' ? null : Number(fields.totalAmount)
+    if (claimed !== null && !Number.isFinite(claimed))
+      throw new AppError('totalAmount must be a number', 'invalid')
+    const saved = await saveAd({
+      business,
+      input,
+      files: { photo: files.image, video: files.video },
+      claimedTotal: claimed,
+      eventID,
+    })
+    return { ...saved, input }
+  } finally {
+    await discardStaged(Object.values(files))
+  }
+}
+
 /** The saved ad becomes the session's payment data: checkout pays for it next. */
 export function rememberPayment(
-  session: Session,
+  session: ServerSession,
   {
     business,
     input,

@@ -6,8 +6,7 @@ import { getOwnedEvent } from '#app/models/ads/event.server.ts'
 import { parseId } from '#app/models/platform/input-rules.ts'
 import type { Event } from '#db/schema.ts'
 import { AppError } from '#app/utils/app-error.ts'
-import type { BusinessSessionCopy } from '../accounts/auth.server.ts'
-import { errorResponse } from '../http/http.server.ts'
+import type { BusinessSessionCopy } from '../http/auth.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
 import { AD_NOT_EDITABLE_MESSAGE, EVENT_NOT_FOUND_MESSAGE } from './save.server.ts'
 
@@ -35,14 +34,5 @@ export async function adAsEdited(event: Event) {
     input: eventInputFromEvent(current),
     media: { stillPhotoPath: current.stillPhotoURL, videoPath: current.videoURL },
     reviewReason: revision ? revisionNotice(revision)?.reason || null : standingReviewReason(event),
-  }
-}
-
-/** As `requireEditableEvent`, for a page: the 404/409 is thrown as the page's answer. */
-export async function editableEventForPage(business: BusinessSessionCopy, id: unknown): Promise<Event> {
-  try {
-    return await requireEditableEvent(business, id)
-  } catch (error) {
-    throw errorResponse(error)
   }
 }

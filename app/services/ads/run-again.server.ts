@@ -5,7 +5,7 @@ import { parseId } from '#app/models/platform/input-rules.ts'
 import { canRunAgain, insertRunAgainCopy } from '#app/models/ads/copied-ad.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { db } from '#db/client.server.ts'
-import type { BusinessSessionCopy } from '../accounts/auth.server.ts'
+import type { BusinessSessionCopy } from '../http/auth.server.ts'
 import { stageCopyOfStoredMedia } from '../media/media-copy.server.ts'
 import {
   deleteStoredMedia,

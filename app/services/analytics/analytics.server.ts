@@ -16,7 +16,8 @@ import { latestRevisions, ownerReviewNotice } from '#app/models/ads/event-revisi
 import { canRunAgain, runAgainPath } from '#app/models/ads/copied-ad.server.ts'
 import { isoDateInZone } from '#app/utils/time.ts'
 import { AppError } from '#app/utils/app-error.ts'
-import type { BusinessSessionCopy } from '../accounts/auth.server.ts'
+import { toCsv } from '#app/utils/csv.ts'
+import type { BusinessSessionCopy } from '../http/auth.server.ts'
 import { getEnv } from '../platform/env.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
 import { parseId } from '#app/models/platform/input-rules.ts'
@@ -52,17 +53,12 @@ export function adPageRange(query: URLSearchParams): DateRange {
   return analyticsRangeOrThisMonth(query, platformToday())
 }
 
-function csvField(value: string | number) {
-  const text = String(value)
-  return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text
-}
-
 /** The ad's figures as CSV: a header, then one line per day of the range. */
 export function analyticsCsv(rows: readonly DailyStats[]): string {
   const lines = [['date', 'views', 'clicks', 'bounces', 'click_through_rate']]
   for (const row of rows)
     lines.push([row.date, String(row.views), String(row.clicks), String(row.bounces), clickThroughRate(row)])
-  return `${lines.map((line) => line.map(csvField).join(',')).join('\r\n')}\r\n`
+  return toCsv(lines)
 }
 
 export interface TimelineStep {

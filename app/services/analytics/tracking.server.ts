@@ -1,35 +1,39 @@
 import { recordEventVisit, type VisitKind, type VisitResult } from '#app/models/analytics/click.server.ts'
-import { AppError, methodNotAllowed } from '#app/utils/app-error.ts'
+import { AppError } from '#app/utils/app-error.ts'
 import { getEnv } from '../platform/env.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
-import { clientIp } from '../platform/rate-limit.server.ts'
+
+/** Who sent a click or a bounce, as the request tells it. */
+export interface VisitSender {
+  /** The client's address as the server vouches for it; null when it is not known. */
+  ip: string | null
+  userAgent: string | null
+  /** Another site made the browser send it (a cross-site form or beacon). */
+  crossSite: boolean
+}
 
 /**
- * Records a click or bounce for the visitor making `request`. A request another site made a browser send (a
- * cross-site form or beacon) is not counted, so pages elsewhere cannot inflate an advertiser's figures.
+ * Records a click or bounce on `eventID` by `sender`. A visit another site made a browser send is not counted, so
+ * pages elsewhere cannot inflate an advertiser's figures.
  */
-export async function trackVisit(request: Request, eventID: number, kind: VisitKind): Promise<VisitResult> {
-  const env = getEnv()
-  if (request.headers.get('Sec-Fetch-Site') === 'cross-site') return 'ignored'
-  const ip = clientIp(request)
+export async function trackVisit(
+  eventID: number,
+  kind: VisitKind,
+  sender: VisitSender,
+): Promise<VisitResult> {
+  if (sender.crossSite) return 'ignored'
   return recordEventVisit({
     eventID,
     kind,
-    ip: ip === 'unknown' ? null : ip,
-    userAgent: request.headers.get('User-Agent'),
+    ip: sender.ip,
+    userAgent: sender.userAgent,
     today: platformToday(),
-    secret: env.sessionSecrets[0] ?? '',
+    secret: getEnv().sessionSecrets[0] ?? '',
   })
 }
 
-/** The answer of POST /api/events/{id}/track-click and track-bounce: 204, or a 404 AppError for no live event. */
-export async function trackVisitResponse(
-  request: Request,
-  eventID: number | null,
-  kind: VisitKind,
-): Promise<Response> {
-  if (request.method !== 'POST') throw methodNotAllowed('POST')
-  const result = eventID ? await trackVisit(request, eventID, kind) : 'not-found'
+/** POST /api/events/{id}/track-click and track-bounce: the visit recorded, or a 404 AppError for no live event. */
+export async function trackVisitOfEvent(eventID: number | null, kind: VisitKind, sender: VisitSender) {
+  const result = eventID ? await trackVisit(eventID, kind, sender) : 'not-found'
   if (result === 'not-found') throw new AppError('Event not found', 'not_found')
-  return new Response(null, { status: 204 })
 }

@@ -2,6 +2,7 @@ import { Gauge } from 'prom-client'
 import { isBotVisitor, REPEAT_WINDOW_MINUTES } from '#app/models/analytics/click.server.ts'
 import { addDailyViews, type ViewIncrement } from '#app/models/analytics/daily-stats.server.ts'
 import { getEnv } from '../platform/env.server.ts'
+import { logError } from '../platform/logger.server.ts'
 import { registers } from '../platform/metrics.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
 
@@ -202,7 +203,9 @@ new Gauge({
 let timer: ReturnType<typeof setInterval> | undefined
 
 function flushLogged() {
-  return viewCounter.flush().catch((error) => console.error('Writing the view counts failed', error))
+  return viewCounter
+    .flush()
+    .catch((error: unknown) => logError(error, { msg: 'Writing the view counts failed' }))
 }
 
 /**

@@ -1,4 +1,3 @@
-import { redirect } from '@remix-run/node'
 import {
   CALENDAR_FILTER_PARAMS,
   unknownZipMessage,
@@ -19,8 +18,6 @@ import { listEventsByDay } from '#app/models/calendar/calendar-month-grid.server
 import { isKnownZip, nearestZip } from '#app/models/calendar/zip-centroids.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { NEAR_ME_LAT, NEAR_ME_LNG } from '#app/utils/near-me.ts'
-import { readFormData } from '../http/request-body.server.ts'
-import { redirectWithToast } from '../http/toast.server.ts'
 
 export interface CalendarPageResults {
   total: number
@@ -99,22 +96,30 @@ export const NO_ZIP_NEAR_YOU_MESSAGE =
   'We could not find a US ZIP code near your location. Enter a ZIP code in "Near ZIP" instead.'
 export const BAD_POSITION_MESSAGE = 'Your location could not be read: a latitude and a longitude are needed.'
 
-function coordinate(form: FormData, name: string, limit: number) {
-  const value = form.get(name)
+function coordinate(value: unknown, limit: number) {
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN
   return Number.isFinite(n) && Math.abs(n) <= limit ? n : null
 }
 
+/** Where "Use my location" leads: the calendar near `zip`, or without a distance (and a notice) when none was near. */
+export interface NearPositionAnswer {
+  href: string
+  zip: string | null
+}
+
 /**
- * "Use my location": the calendar near the ZIP closest to the posted position, with the filters of the address it
- * was posted to. The position itself goes no further (not into the URL, not into a log).
+ * "Use my location": the calendar near the ZIP closest to the posted position (the form's latitude and longitude
+ * fields, as posted), with the filters of the address's query string it was posted to. The position itself goes no
+ * further (not into the URL, not into a log).
  */
-export async function calendarNearPosition(request: Request) {
-  const form = await readFormData(request)
-  const latitude = coordinate(form, NEAR_ME_LAT, 90)
-  const longitude = coordinate(form, NEAR_ME_LNG, 180)
+export async function calendarNearPosition(
+  position: { latitude: unknown; longitude: unknown },
+  searchParams: URLSearchParams,
+): Promise<NearPositionAnswer> {
+  const latitude = coordinate(position.latitude, 90)
+  const longitude = coordinate(position.longitude, 180)
   if (latitude === null || longitude === null) throw new AppError(BAD_POSITION_MESSAGE, 'invalid')
-  const params = new URL(request.url).searchParams
+  const params = new URLSearchParams(searchParams)
   for (const name of [CALENDAR_FILTER_PARAMS.near, CALENDAR_FILTER_PARAMS.page, NEAR_ME_LAT, NEAR_ME_LNG])
     params.delete(name)
   // The filters form sends its empty fields too; the address keeps only what is set.
@@ -122,11 +127,8 @@ export async function calendarNearPosition(request: Request) {
   const zip = await nearestZip(latitude, longitude)
   if (!zip) {
     const query = params.toString()
-    return redirectWithToast(`/calendar${query ? `?${query}` : ''}`, {
-      variant: 'destructive',
-      title: NO_ZIP_NEAR_YOU_MESSAGE,
-    })
+    return { href: `/calendar${query ? `?${query}` : ''}`, zip: null }
   }
   params.set(CALENDAR_FILTER_PARAMS.near, zip)
-  return redirect(`/calendar?${params}`)
+  return { href: `/calendar?${params}`, zip }
 }

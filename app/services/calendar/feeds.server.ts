@@ -19,7 +19,6 @@ import { listLiveEventIds } from '#app/models/calendar/sitemap.server.ts'
 import { isKnownZip } from '#app/models/calendar/zip-centroids.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
-import { siteOrigin } from '../http/site-url.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 
 /** Feeds list the soonest events; a subscriber does not need thousands at once. */
@@ -29,16 +28,17 @@ export const SITEMAP_URL_LIMIT = 50_000
 
 export const PUBLIC_PAGE_PATHS = ['/landing', '/public', '/calendar'] as const
 
-/** The feed's filters; a distance filter a subscriber cannot have meant (a bad ZIP or radius) is a 400 AppError. */
-async function feedRequest(request: Request) {
-  const url = new URL(request.url)
-  const errors = [...nearFilterErrors(url.searchParams), ...factFilterErrors(url.searchParams)]
+/**
+ * The feed's filters from its query string; a distance filter a subscriber cannot have meant (a bad ZIP or radius)
+ * is an invalid AppError.
+ */
+async function feedFilters(searchParams: URLSearchParams) {
+  const errors = [...nearFilterErrors(searchParams), ...factFilterErrors(searchParams)]
   if (errors.length > 0) throw new AppError(errors.join('; '), 'invalid')
-  const { filters } = normalizeCalendarFilters(url.searchParams)
+  const { filters } = normalizeCalendarFilters(searchParams)
   if (filters.near && !(await isKnownZip(filters.near)))
     throw new AppError(unknownZipMessage(filters.near), 'invalid')
-  const today = platformToday()
-  return { filters, today, origin: siteOrigin(request) }
+  return { filters, today: platformToday() }
 }
 
 function dateArray(isoDate: string): DateArray {
@@ -76,11 +76,12 @@ function icsText(entries: EventAttributes[], calName: string) {
 }
 
 /**
- * The live events matching the calendar's filters as iCalendar, one all-day entry per event date from today on: an
- * event's own date, or each of its display dates inside the date filter (when one is set). Each links to the page.
+ * The live events matching the calendar's filters (its query string) as iCalendar, one all-day entry per event date
+ * from today on: an event's own date, or each of its display dates inside the date filter (when one is set). Each
+ * links to the page on the site at `origin`.
  */
-export async function calendarIcs(request: Request): Promise<string> {
-  const { filters, today, origin } = await feedRequest(request)
+export async function calendarIcs(searchParams: URLSearchParams, origin: string): Promise<string> {
+  const { filters, today } = await feedFilters(searchParams)
   const window = dateWindow(filters)
   const inWindow = (d: string) => !window || ((window.from === null || d >= window.from) && d <= window.to)
   const events = await getLiveEventsPage(filters, { today, limit: FEED_EVENTS_LIMIT })
@@ -114,9 +115,9 @@ function rfc822(isoDateOrInstant: string | Date) {
   return date.toUTCString()
 }
 
-/** The live events matching the calendar's filters as RSS 2.0, soonest first. */
-export async function calendarRss(request: Request): Promise<string> {
-  const { filters, today, origin } = await feedRequest(request)
+/** The live events matching the calendar's filters (its query string) as RSS 2.0, soonest first. */
+export async function calendarRss(searchParams: URLSearchParams, origin: string): Promise<string> {
+  const { filters, today } = await feedFilters(searchParams)
   const events = await getLiveEventsPage(filters, { today, limit: FEED_EVENTS_LIMIT })
   const query = calendarSearchParams(filters).toString()
   const pageUrl = `${origin}/calendar${query ? `?${query}` : ''}`
@@ -152,8 +153,7 @@ export async function calendarRss(request: Request): Promise<string> {
 }
 
 /** The public pages and every live event's page. */
-export async function sitemapXml(request: Request): Promise<string> {
-  const origin = siteOrigin(request)
+export async function sitemapXml(origin: string): Promise<string> {
   const today = platformToday()
   const live = await listLiveEventIds({ today, limit: SITEMAP_URL_LIMIT - PUBLIC_PAGE_PATHS.length })
   const urls = [
@@ -175,8 +175,7 @@ export async function sitemapXml(request: Request): Promise<string> {
   ].join('\n')
 }
 
-export function robotsTxt(request: Request): string {
-  const origin = siteOrigin(request)
+export function robotsTxt(origin: string): string {
   return [
     'User-agent: *',
     'Allow: /',

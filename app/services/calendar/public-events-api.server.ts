@@ -4,12 +4,10 @@ import {
   unknownZipMessage,
   type CalendarFilters,
 } from '#app/models/calendar/calendar-filters.ts'
-import { eventFor, type EventAudience } from '#app/models/ads/event-projection.server.ts'
+import { eventFor, type EventAudience, type PublicEvent } from '#app/models/ads/event-projection.server.ts'
 import { getLiveEventsCount, getLiveEventsPage } from '#app/models/calendar/cached-listing.server.ts'
 import { isKnownZip } from '#app/models/calendar/zip-centroids.server.ts'
-import { getBusiness, hasRole } from '../accounts/auth.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
-import { pageHeaders } from '../http/http.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
 
 /** Events per page unless `limit` asks for fewer; also the most a page holds. */
@@ -48,36 +46,41 @@ function parseEventsListQuery(params: URLSearchParams): ListQuery {
   return { filters: normalizeCalendarFilters(params).filters, page, limit }
 }
 
-/** Who asks for events: the business in the session and whether the signed-in user is an administrator. */
-export async function eventAudience(request: Request): Promise<EventAudience> {
-  const [business, isAdmin] = await Promise.all([getBusiness(request), hasRole(request, 'admin')])
-  return { businessID: business?.businessID ?? null, isAdmin }
+type LiveEventRow = Awaited<ReturnType<typeof getLiveEventsPage>>[number]
+
+/** One page of the live events, as the audience may see each. */
+export interface LiveEventsList {
+  events: Array<LiveEventRow | PublicEvent<LiveEventRow>>
+  page: number
+  pageCount: number
+  /** Every match, on all pages. */
+  total: number
 }
 
 /**
- * GET /api/events, /api/events/active and /api/public-events: live events as a JSON list, soonest first, with the
- * calendar's filters from the query string (keyword, category, zip, from, to, near, radius, sort), one page at a time (`page`, 1-based;
- * `limit` events a page, at most 100). X-Total-Count holds the number of matches and a Link header points to the
- * next and previous pages. A bad filter or page is a 400 AppError saying what is wrong.
+ * GET /api/events, /api/events/active and /api/public-events: live events, soonest first, with the calendar's
+ * filters from the query string (keyword, category, zip, from, to, near, radius, sort), one page at a time (`page`,
+ * 1-based; `limit` events a page, at most 100). A bad filter or page is an invalid AppError saying what is wrong.
  * Visitors get each event's public fields; its owner and administrators the whole row (see `eventFor`).
  */
-export async function liveEventsResponse(request: Request): Promise<Response> {
-  const query = parseEventsListQuery(new URL(request.url).searchParams)
+export async function listLiveEvents(
+  searchParams: URLSearchParams,
+  audience: EventAudience,
+): Promise<LiveEventsList> {
+  const query = parseEventsListQuery(searchParams)
   if ('error' in query) throw new AppError(query.error, 'invalid')
   const { filters, page, limit } = query
   if (filters.near && !(await isKnownZip(filters.near)))
     throw new AppError(unknownZipMessage(filters.near), 'invalid')
   const today = platformToday()
-  const [events, total, audience] = await Promise.all([
+  const [events, total] = await Promise.all([
     getLiveEventsPage(filters, { today, limit, offset: (page - 1) * limit }),
     getLiveEventsCount(filters, { today }),
-    eventAudience(request),
   ])
-  const headers = pageHeaders(request.url, { page, pageCount: Math.max(1, Math.ceil(total / limit)), total })
-  headers.set('Cache-Control', 'no-cache')
-  headers.set('Vary', 'Cookie')
-  return Response.json(
-    events.map((event) => eventFor(audience, event)),
-    { headers },
-  )
+  return {
+    events: events.map((event) => eventFor(audience, event)),
+    page,
+    pageCount: Math.max(1, Math.ceil(total / limit)),
+    total,
+  }
 }

@@ -1,5 +1,8 @@
 import { parseWithZod, type Submission, type SubmissionResult } from '@conform-to/zod/v4'
+import { data } from '@remix-run/node'
 import type { z } from 'zod'
+import type { AppError, ErrorKind, FieldErrors } from '#app/utils/app-error.ts'
+import { STATUS_OF_KIND } from './error-status.server.ts'
 
 /**
  * The server half of the one form recipe (docs/decisions/022-one-form-recipe.md): a posted form read with the
@@ -35,4 +38,29 @@ export function parseFormSubmission<S extends z.ZodType>(
 export function refusalMessage(submission: { error?: Record<string, string[] | null> | null }) {
   const messages = [...new Set(Object.values(submission.error ?? {}).flatMap((list) => list ?? []))]
   return messages.join(' ') || 'The form could not be read.'
+}
+
+/**
+ * The reply of a form read without conform (the event form's streamed upload), in the shape a `reply()` has: the
+ * values to show again (null when the body could not be read) and the refusal's messages per field, or its message
+ * at `field` ('' = the form's own) when it names none.
+ */
+export function refusalReply<V>(refusal: AppError, initialValue: V | null, field = '') {
+  const named = Object.keys(refusal.fieldErrors).length > 0
+  const error: FieldErrors = named ? refusal.fieldErrors : { [field]: [refusal.message] }
+  return { status: 'error' as const, initialValue, error }
+}
+
+/**
+ * The answer to a refused form, in the one shape every form page reads: `{ result }` (what `useCheckedForm` renders)
+ * beside whatever else the page's data carries, 400 unless the refusal is of another kind (a taken email: conflict).
+ */
+export function formRefusal<
+  Result extends SubmissionResult<string[]> | ReturnType<typeof refusalReply> | null,
+  Extra extends Record<string, unknown> = Record<never, never>,
+>(result: Result, options: { kind?: ErrorKind; headers?: HeadersInit; extra?: Extra } = {}) {
+  return data(
+    { ...(options.extra as Extra), result },
+    { status: STATUS_OF_KIND[options.kind ?? 'invalid'], headers: options.headers },
+  )
 }

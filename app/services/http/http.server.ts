@@ -22,7 +22,7 @@ export interface ErrorAnswerOptions {
   request?: Request
   /**
    * What an unexpected failure (anything but an AppError) is answered with: the database's outages are 503 and its
-   * timeouts 504 with the spec's texts; anything else this message, 500 unless `unexpectedKind` says otherwise.
+   * timeouts 504 with the outage texts; anything else this message, 500 unless `unexpectedKind` says otherwise.
    */
   unexpectedMessage?: string
   unexpectedKind?: ErrorKind
@@ -34,13 +34,13 @@ export interface ErrorAnswerOptions {
   headers?: HeadersInit
   /** Fields a call's error answer has beside `message`, where its shape is fixed (`{ success: false }`). */
   fields?: (error: AppError) => Record<string, unknown>
-  /** Leaves the field errors out, for a call whose refusals the spec fixes to its message (the media uploads). */
+  /** Leaves the field errors out, for a call whose refusals are its message alone (the media uploads). */
   omitFieldErrors?: boolean
 }
 
 /**
  * The unexpected failure as the refusal it is answered with. A database outage or timeout is told to the database's
- * health check (which answers 503 while it lasts) and answered with the spec's text; anything else is logged once
+ * health check (which answers 503 while it lasts) and answered with its outage text; anything else is logged once
  * (see {@link ErrorAnswerOptions}).
  */
 function unexpectedFailure(error: unknown, options: ErrorAnswerOptions): AppError {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import onHeaders from 'on-headers'
+import { keepsOwnValue } from './security.server.ts'
 
 /**
  * Checks every request gets before routing (server.js mounts `requestGuard` in front of everything else): every
@@ -56,6 +57,25 @@ function refererOrigin(req: IncomingMessage) {
   }
 }
 
+/**
+ * A form of this site's page whose Referrer-Policy is no-referrer (the subscription token pages) is posted with
+ * `Origin: null`: the browser withholds the origin, but its Sec-Fetch-Site (which no page can set) still says the
+ * request came from this site. A null origin from anywhere else (a sandboxed frame, a redirect) is not same-origin.
+ */
+function isWithheldOwnOrigin(req: IncomingMessage) {
+  return (
+    header(req, 'origin') === 'null' && header(req, 'sec-fetch-site')?.trim().toLowerCase() === 'same-origin'
+  )
+}
+
+/** The framework refuses an action whose Origin is not the Host (`null` included): a withheld origin is dropped. */
+function dropOrigin(req: IncomingMessage) {
+  delete req.headers.origin
+  for (let i = req.rawHeaders.length - 2; i >= 0; i -= 2) {
+    if (req.rawHeaders[i]?.toLowerCase() === 'origin') req.rawHeaders.splice(i, 2)
+  }
+}
+
 function hasCookie(req: IncomingMessage, name: string) {
   return (header(req, 'cookie') ?? '')
     .split(';')
@@ -64,11 +84,11 @@ function hasCookie(req: IncomingMessage, name: string) {
 
 /**
  * A request that would change state on behalf of another site: a method other than GET/HEAD whose Origin is not this
- * site's (a `null` origin included), or, when the browser sent no Origin, whose Sec-Fetch-Site is not same-origin or
- * none. A request with neither header that carries the session cookie (`sessionCookie`, its name) passes only when
- * its Referer is this site's: browsers send one of the headers, so this is defence in depth. Requests with neither
- * header and no session (curl, server-to-server calls such as the Stripe webhook) are nobody's browser acting for
- * someone else, and pass.
+ * site's (a `null` origin included, unless Sec-Fetch-Site says same-origin), or, when the browser sent no Origin,
+ * whose Sec-Fetch-Site is not same-origin or none. A request with neither header that carries the session cookie
+ * (`sessionCookie`, its name) passes only when its Referer is this site's: browsers send one of the headers, so this
+ * is defence in depth. Requests with neither header and no session (curl, server-to-server calls such as the Stripe
+ * webhook) are nobody's browser acting for someone else, and pass.
  */
 export function isCrossSiteWrite(
   req: GuardedRequest,
@@ -76,6 +96,7 @@ export function isCrossSiteWrite(
   { sessionCookie }: { sessionCookie?: string } = {},
 ): boolean {
   if (SAFE_METHODS.has(req.method ?? 'GET')) return false
+  if (isWithheldOwnOrigin(req)) return false
   const origin = header(req, 'origin')
   if (origin !== undefined) return !isOwnOrigin(req, origin, publicUrl)
   const fetchSite = header(req, 'sec-fetch-site')
@@ -105,7 +126,9 @@ function refuse(req: GuardedRequest, res: ServerResponse) {
  */
 function completeSecurityHeaders(res: ServerResponse, answerHeaders: Headers) {
   if (!res.hasHeader('Content-Security-Policy')) {
-    answerHeaders.forEach((value, name) => res.setHeader(name, value))
+    answerHeaders.forEach((value, name) => {
+      if (!keepsOwnValue(name, res.hasHeader(name))) res.setHeader(name, value)
+    })
   }
   if (res.statusCode >= 400 && !res.hasHeader('Cache-Control')) res.setHeader('Cache-Control', 'no-store')
   res.setHeader('X-Content-Type-Options', 'nosniff')
@@ -128,6 +151,7 @@ export function createRequestGuard({
     // Set as the headers go out, so they hold for every answer (pages, JSON, redirects, files, errors) exactly once.
     onHeaders(res, () => completeSecurityHeaders(res, answerHeaders))
     if (isCrossSiteWrite(req, publicUrl, { sessionCookie })) return refuse(req, res)
+    if (isWithheldOwnOrigin(req)) dropOrigin(req)
     next()
   }
 }

@@ -16,6 +16,21 @@ const FIXED_SCRIPT_SOURCES = [MEDIA_FALLBACK_SCRIPT, NEAR_ME_SCRIPT]
   .join(' ')
 
 /**
+ * Whether an answer keeps the value it set for a security header instead of the common one: a Referrer-Policy a
+ * route chose (the subscription token pages send no-referrer, so the token in their address is never passed on).
+ */
+export function keepsOwnValue(name: string, answerHasIt: boolean) {
+  return answerHasIt && name.toLowerCase() === 'referrer-policy'
+}
+
+/** Sets `security` on an answer's headers, but for the values the answer keeps (keepsOwnValue). */
+export function applySecurityHeaders(answer: Headers, security: Headers) {
+  security.forEach((value, name) => {
+    if (!keepsOwnValue(name, answer.has(name))) answer.set(name, value)
+  })
+}
+
+/**
  * Headers every HTML page gets; scripts only run with this request's nonce (or, for that one script, its hash). No
  * other site may frame a page, except one made to be framed (`frameable`: the partners' embed), which any site may.
  * Without a nonce (`null`): the same headers for every other answer (JSON, files, refusals), which runs no inline

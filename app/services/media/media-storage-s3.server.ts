@@ -44,10 +44,14 @@ function versionOf(out: { Metadata?: Record<string, string>; ETag?: string }) {
   return out.Metadata?.v ?? ((out.ETag ?? '').replace(/[^0-9a-z]/gi, '').slice(0, 24) || '0')
 }
 
+/**
+ * The errors S3 names an object that is not there: GetObject's NoSuchKey, HeadObject's NotFound (a HEAD answer has
+ * no body, so the SDK names it by its not-found status), and a precondition on an object that has been replaced.
+ */
+const MISSING_OBJECT_ERRORS = new Set(['NoSuchKey', 'NotFound', 'PreconditionFailed'])
+
 function isMissing(error: unknown) {
-  if (!(error instanceof S3ServiceException)) return false
-  const status = error.$metadata.httpStatusCode
-  return status === 404 || status === 412 || error.name === 'NoSuchKey' || error.name === 'NotFound'
+  return error instanceof S3ServiceException && MISSING_OBJECT_ERRORS.has(error.name)
 }
 
 export function s3MediaStorage({ bucket, endpoint, region, forcePathStyle }: S3Options): MediaStorage {

@@ -1,6 +1,6 @@
 /**
  * Where media bytes live: one interface, two backends (chosen in media.server.ts). The local folder `${DATA_DIR}/media` is the default;
- * with `S3_BUCKET` set, an S3-compatible bucket, so several servers share one store. Keys are the spec's
+ * with `S3_BUCKET` set, an S3-compatible bucket, so several servers share one store. Keys follow the
  * `images|videos/yyyy-mm/yyyy-mm-dd_ID.ext` for stored media and `tmp/<uuid>….ext` for files staged between an
  * upload and its save (a no-JavaScript draft keeps them across requests, which may reach different servers).
  */

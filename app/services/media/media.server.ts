@@ -1,7 +1,8 @@
 /**
- * Event media in storage: files staged by an upload, stored under the spec's key convention
+ * Event media in storage: files staged by an upload, stored under the key convention
  * (`images|videos/yyyy-mm/yyyy-mm-dd_ID.ext`) when their ad is saved, and deleted with it. Multipart parsing is in
- * media-upload, content checks in media-content, the backends behind media-storage, serving in media-http.
+ * media-upload, content checks in media-content, the backends behind media-storage, who may see a file in
+ * media-access.
  */
 import { randomUUID } from 'node:crypto'
 import type { MediaType } from '#app/constants.ts'

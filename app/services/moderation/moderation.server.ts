@@ -10,6 +10,7 @@ import { enqueueAdRejectedEmail } from '#app/models/mail/notifications.server.ts
 import { recordModerationDecision } from '#app/models/moderation/moderation-audit.server.ts'
 import { refundEventPayment, type RefundResult } from '../payments/payment-refunds.server.ts'
 import { linkOrigin } from '../http/site-url.server.ts'
+import { logError } from '../platform/logger.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 
 export interface ReviewOutcome {
@@ -82,7 +83,7 @@ export async function reviewEvent(
       revision: false,
     }
   } catch (error) {
-    console.error(`Refunding event ${eventID} after its rejection failed`, error)
+    logError(error, { msg: `Refunding event ${eventID} after its rejection failed` })
     await reopenRejectedEvent(eventID)
     const detail = error instanceof Error && error.message ? ` (${error.message})` : ''
     throw new AppError(

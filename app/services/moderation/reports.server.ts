@@ -4,20 +4,19 @@ import {
   fileReport,
   openReportsOf,
   takeDownAd,
+  takesReports,
 } from '#app/models/moderation/ad-report.server.ts'
 import { hashVisitorIp, isBotVisitor } from '#app/models/analytics/click.server.ts'
 import { getEventView } from '#app/models/ads/event.server.ts'
-import { isLive } from '#app/models/ads/event-status.ts'
 import { parseId } from '#app/models/platform/input-rules.ts'
 import { REPORT_REASON_LABELS, type ReportReason } from '#app/models/moderation/report-rules.ts'
 import { AppError } from '#app/utils/app-error.ts'
-import { linkOrigin } from '../http/site-url.server.ts'
 import { getEnv } from '../platform/env.server.ts'
 import { adReportsFiled } from '../platform/metrics.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
-import { checkLimit, clientIp, recordFailure } from '../platform/rate-limit.server.ts'
+import { checkLimit, recordFailure } from '../platform/rate-limit.server.ts'
 import { adHiddenMail, adRestoredMail, adTakenDownMail } from './moderation-mail.server.ts'
-import { NEUTRAL_REFUSAL } from './robot-guard.server.ts'
+import { claimFormStamp, NEUTRAL_REFUSAL } from './robot-guard.server.ts'
 
 /** Reports one address may file in a quarter of an hour. */
 export const REPORTS_PER_ADDRESS = 10
@@ -26,27 +25,50 @@ export const REPORT_THANKS = 'Thank you. An administrator will look at your repo
 export const REPORT_REPEAT = 'You have already reported this ad; an administrator will look at it.'
 export const AD_NOT_REPORTABLE = 'This ad is not shown on the site, so it cannot be reported.'
 
-/** The live ad a visitor may report (404 for anything not shown to the public). */
+/**
+ * The ad a visitor may report: a live one, or one hidden by reports until an administrator decides (not_found for
+ * anything else: never shown, taken down, unknown).
+ */
 export async function reportableAd(idParam: string | undefined) {
   const eventID = parseId(idParam ?? '')
   const event = eventID === null ? null : await getEventView(eventID)
-  if (!event || !isLive(event, platformToday())) throw new AppError(AD_NOT_REPORTABLE, 'not_found')
+  if (!event || !takesReports(event, platformToday())) throw new AppError(AD_NOT_REPORTABLE, 'not_found')
   return { eventID: event.eventID, eventTitle: event.eventTitle }
 }
 
+/** Who files a report: the browser's User-Agent, the client's address, and the origin of the mails' links. */
+export interface Reporter {
+  userAgent: string | null
+  ip: string
+  origin: string
+  /** The form's stamp, already found genuine (`isHumanPost`): good for one report. */
+  stamp: string
+}
+
 /**
- * Files a visitor's report: robots (by User-Agent, or by the form's honeypot and fill time, checked by the caller)
- * are refused without a reason, an address past REPORTS_PER_ADDRESS in 15 minutes gets 429, and one visitor counts
- * once per ad. Returns what the visitor is told.
+ * What the visitor is told after a report: `thanks` (whether or not it hid the ad: nothing tells them), or `repeat`
+ * for a visitor who had reported the ad already.
+ */
+export type ReportReceipt = 'thanks' | 'repeat'
+
+/** The text of a receipt; null for anything else (no report was just sent). */
+export function receiptMessage(receipt: string | null): string | null {
+  return receipt === 'thanks' ? REPORT_THANKS : receipt === 'repeat' ? REPORT_REPEAT : null
+}
+
+/**
+ * Files a visitor's report: robots (by User-Agent, or by the form's honeypot and fill time, checked by the caller,
+ * or by a stamp already used) are refused without a reason, an address past REPORTS_PER_ADDRESS in 15 minutes is
+ * refused as too many, and one visitor counts once per ad. Returns what the visitor is told.
  */
 export async function reportAd(
-  request: Request,
   eventID: number,
   report: { reason: ReportReason; details?: string },
-): Promise<{ message: string; hidden: boolean }> {
-  if (isBotVisitor(request.headers.get('User-Agent'))) throw new AppError(NEUTRAL_REFUSAL, 'invalid')
+  { userAgent, ip, origin, stamp }: Reporter,
+): Promise<ReportReceipt> {
+  if (isBotVisitor(userAgent)) throw new AppError(NEUTRAL_REFUSAL, 'invalid')
   const { sessionSecrets, REPORTS_TO_HIDE } = getEnv()
-  const visitor = hashVisitorIp(clientIp(request), sessionSecrets[0]!)
+  const visitor = hashVisitorIp(ip, sessionSecrets[0]!)
   const limitKey = `report:${visitor}`
   const limit = await checkLimit(limitKey, { max: REPORTS_PER_ADDRESS, windowMs: REPORT_WINDOW_MS })
   if (limit.limited) {
@@ -54,15 +76,15 @@ export async function reportAd(
       retryAfterSeconds: limit.retryAfterSeconds,
     })
   }
+  if (!(await claimFormStamp(stamp, 'report'))) throw new AppError(NEUTRAL_REFUSAL, 'invalid')
   await recordFailure(limitKey, { windowMs: REPORT_WINDOW_MS })
-  const origin = linkOrigin(request)
   const filed = await fileReport(
     { eventID, reporterKey: visitor, reason: report.reason, details: report.details ?? '' },
     { hideAt: REPORTS_TO_HIDE, today: platformToday(), hiddenMail: (ad) => adHiddenMail({ ...ad, origin }) },
   )
   if (filed === 'not_live') throw new AppError(AD_NOT_REPORTABLE, 'not_found')
   adReportsFiled.inc({ outcome: filed })
-  return { message: filed === 'repeat' ? REPORT_REPEAT : REPORT_THANKS, hidden: filed === 'hidden' }
+  return filed === 'repeat' ? 'repeat' : 'thanks'
 }
 
 /** /admin/reports: the ads with open reports, most reported first, each with its reports. */

@@ -26,6 +26,23 @@ import {
   zonedDayRange,
 } from '#app/models/moderation/pending-review.server.ts'
 import type { Event } from '#db/schema.ts'
+import { OPEN_ENDED_DATE_LIMIT, UNSET_DATE } from '#app/constants.ts'
+import { isValidIsoDate } from '#app/utils/time.ts'
+import { platformToday } from '../platform/platform-today.server.ts'
+
+export const BAD_REVIEW_DATE_MESSAGE = `date must be a date in the form yyyy-mm-dd, or ${ALL_DAYS}`
+
+/**
+ * The queue's day asked for (`?date=`): {@link ALL_DAYS}, or an upload date (today in the platform time zone when
+ * none is asked); null when it is not a real date within the years the platform can have uploads in (a day range
+ * past year 9999 cannot even be computed).
+ */
+export function reviewQueueDate(asked: string | null | undefined): string | null {
+  const raw = asked?.trim()
+  if (!raw) return platformToday()
+  if (raw === ALL_DAYS) return ALL_DAYS
+  return isValidIsoDate(raw) && raw >= UNSET_DATE && raw <= OPEN_ENDED_DATE_LIMIT ? raw : null
+}
 
 /** The paid ads awaiting review and the pending edits of live ads of one upload day or {@link ALL_DAYS}. */
 function pendingOn(date: string, timeZone: string) {

@@ -6,14 +6,27 @@
  */
 import fs from 'node:fs'
 import http from 'node:http'
+import { constants } from 'node:http2'
 import net from 'node:net'
 import path from 'node:path'
 import { getDatabaseHandle } from '#db/client.server.ts'
 import { clearBackupLeftovers, prepareBackup, type PreparedBackup } from './backup.server.ts'
 import { runSubscriberJob, type SubscriberJob } from '../subscriptions/subscriber-jobs.server.ts'
 import { adminSocketPath } from './admin-socket-path.server.ts'
+import { logError } from '../platform/logger.server.ts'
 
 type AdminCommand = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>
+
+/**
+ * The socket's own answers, for the commands in scripts/ (not the site's refusals, which are AppError kinds): HTTP
+ * statuses by Node's names, so a command reads 200 as done and anything else as the `error` of the JSON body.
+ */
+const ADMIN_STATUS = {
+  done: constants.HTTP_STATUS_OK,
+  unknownCommand: constants.HTTP_STATUS_NOT_FOUND,
+  alreadyRunning: constants.HTTP_STATUS_CONFLICT,
+  failed: constants.HTTP_STATUS_INTERNAL_SERVER_ERROR,
+} as const
 
 function answer(res: http.ServerResponse, status: number, message: string) {
   res.writeHead(status, { 'Content-Type': 'application/json' })
@@ -35,7 +48,12 @@ let backupRunning = false
  * files stay until the command closes the connection (or the server stops).
  */
 const backup: AdminCommand = async (_req, res) => {
-  if (backupRunning) return answer(res, 409, 'A backup is already running; try again once it has finished.')
+  if (backupRunning)
+    return answer(
+      res,
+      ADMIN_STATUS.alreadyRunning,
+      'A backup is already running; try again once it has finished.',
+    )
   backupRunning = true
   let prepared: PreparedBackup | undefined
   try {
@@ -43,16 +61,16 @@ const backup: AdminCommand = async (_req, res) => {
     const { folder, entries, dumpMs } = prepared
     const kept = prepared
     const closed = new Promise((resolve) => res.once('close', resolve))
-    res.writeHead(200, { 'Content-Type': 'application/x-ndjson' })
+    res.writeHead(ADMIN_STATUS.done, { 'Content-Type': 'application/x-ndjson' })
     res.write(
       `${JSON.stringify({ folder, entries, dumpMs: Math.round(dumpMs) } satisfies PreparedBackupAnswer)}\n`,
     )
     await closed
     await kept.remove()
   } catch (error) {
-    console.error(`The backup failed: ${(error as Error).message}`)
+    logError(error, { msg: 'The backup failed' })
     await prepared?.remove()
-    if (!res.headersSent) answer(res, 500, `The backup failed: ${(error as Error).message}`)
+    if (!res.headersSent) answer(res, ADMIN_STATUS.failed, `The backup failed: ${(error as Error).message}`)
     else res.destroy()
   } finally {
     backupRunning = false
@@ -66,12 +84,16 @@ const subscriberJob =
     try {
       const outcome = await runSubscriberJob(job, { force: true })
       if (!outcome?.ran)
-        return answer(res, 409, `The ${job} job is running already; try again once it has finished.`)
-      res.writeHead(200, { 'Content-Type': 'application/json' })
+        return answer(
+          res,
+          ADMIN_STATUS.alreadyRunning,
+          `The ${job} job is running already; try again once it has finished.`,
+        )
+      res.writeHead(ADMIN_STATUS.done, { 'Content-Type': 'application/json' })
       res.end(JSON.stringify(outcome.result))
     } catch (error) {
-      console.error(`The ${job} job failed: ${(error as Error).message}`)
-      answer(res, 500, `The ${job} job failed: ${(error as Error).message}`)
+      logError(error, { msg: `The ${job} job failed` })
+      answer(res, ADMIN_STATUS.failed, `The ${job} job failed: ${(error as Error).message}`)
     }
   }
 
@@ -84,7 +106,11 @@ const COMMANDS = new Map<string, AdminCommand>([
 async function route(req: http.IncomingMessage, res: http.ServerResponse) {
   const command = COMMANDS.get(`${req.method} ${new URL(req.url ?? '/', 'http://admin').pathname}`)
   if (!command)
-    return answer(res, 404, `Unknown command; this server knows: ${[...COMMANDS.keys()].join(', ')}`)
+    return answer(
+      res,
+      ADMIN_STATUS.unknownCommand,
+      `Unknown command; this server knows: ${[...COMMANDS.keys()].join(', ')}`,
+    )
   await command(req, res)
 }
 

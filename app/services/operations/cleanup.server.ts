@@ -18,12 +18,13 @@ import {
   listUnpaidEventsCreatedBefore,
 } from '#app/models/ads/unpaid-drafts.server.ts'
 import { getEnv } from '../platform/env.server.ts'
+import { logError } from '../platform/logger.server.ts'
 import { endedAdTextsRemoved } from '../platform/metrics.server.ts'
 import { deleteStoredMedia } from '../media/media.server.ts'
 import { UNPAID_EVENT_TTL_MS } from '../payments/payment-rules.server.ts'
 import { settleOpenPayments } from '../payments/payment-setup.server.ts'
 import { deleteExpiredAttempts } from '../platform/rate-limit.server.ts'
-import { deleteExpiredSessions } from '../accounts/session.server.ts'
+import { deleteExpiredSessions } from '../http/session.server.ts'
 import { runScheduledSubscriberJobs } from '../subscriptions/subscriber-jobs.server.ts'
 import { runModerationDigestJob } from '../moderation/queue-health.server.ts'
 
@@ -127,7 +128,7 @@ export async function runScheduledJobs(now: Date = new Date()) {
     if (cleanup.ran && cleanup.result.removed.length)
       console.info(`Removed ${cleanup.result.removed.length} unpaid event(s) older than a day`)
   } catch (error) {
-    console.error('Removing unpaid events failed', error)
+    logError(error, { msg: 'Removing unpaid events failed' })
   }
   try {
     const purge = await runJobOnce(EXPIRED_ROWS_JOB, { notWithinMs: RUN_AT_MOST_EVERY_MS, now }, () =>
@@ -138,7 +139,7 @@ export async function runScheduledJobs(now: Date = new Date()) {
         `Purged ${purge.result.sessions} expired session(s) and ${purge.result.signInAttempts} sign-in attempt record(s)`,
       )
   } catch (error) {
-    console.error('Purging expired sessions and sign-in attempts failed', error)
+    logError(error, { msg: 'Purging expired sessions and sign-in attempts failed' })
   }
   try {
     const mail = await runJobOnce(OUTBOX_PURGE_JOB, { notWithinMs: RUN_AT_MOST_EVERY_MS, now }, () =>
@@ -149,7 +150,7 @@ export async function runScheduledJobs(now: Date = new Date()) {
         `Purged ${mail.result.sent} sent and ${mail.result.failed} failed email(s) from the outbox`,
       )
   } catch (error) {
-    console.error('Purging old emails from the outbox failed', error)
+    logError(error, { msg: 'Purging old emails from the outbox failed' })
   }
   try {
     const ended = await runJobOnce(
@@ -162,14 +163,14 @@ export async function runScheduledJobs(now: Date = new Date()) {
       console.info(`Removed ${ended.result} ended ad(s) from the keyword search`)
     }
   } catch (error) {
-    console.error('Removing ended ads from the keyword search failed', error)
+    logError(error, { msg: 'Removing ended ads from the keyword search failed' })
   }
   await runScheduledSubscriberJobs(now)
   try {
     const digests = await runModerationDigestJob(now)
     if (digests) console.info(`Queued the daily moderation digest to ${digests} administrator(s)`)
   } catch (error) {
-    console.error('Sending the daily moderation digest failed', error)
+    logError(error, { msg: 'Sending the daily moderation digest failed' })
   }
   try {
     const started = performance.now()
@@ -179,7 +180,7 @@ export async function runScheduledJobs(now: Date = new Date()) {
         `Vacuumed and analysed the embedded database (${tables.length} tables) in ${Math.round(performance.now() - started)} ms`,
       )
   } catch (error) {
-    console.error('Vacuuming the embedded database failed', error)
+    logError(error, { msg: 'Vacuuming the embedded database failed' })
   }
 }
 

@@ -1,251 +1,167 @@
 /**
  * The checkout flow: the ad to pay for waits in the server session (payment-data.server.ts), the page sets up the
  * payment with the provider, the built-in test provider's card form pays it here, and a payment completed in the
- * browser (Stripe) or on the provider's page (3-D Secure) ends checkout.
+ * browser (Stripe) or on the provider's page (3-D Secure) ends checkout (payment-completion.server.ts). The route reads
+ * the session and answers; a refusal that ends checkout carries one of the codes below, or ALREADY_PAID_CODE.
  */
-import { data, redirect, type Session } from '@remix-run/node'
 import { getOwnedEvent } from '#app/models/ads/event.server.ts'
 import type { MailContext } from '#app/models/mail/notifications.server.ts'
+import { parseId } from '#app/models/platform/input-rules.ts'
 import type { Event } from '#db/schema.ts'
 import { AppError } from '#app/utils/app-error.ts'
-import { EVENT_CREATION_FAILED_CODE, PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
+import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { centsToDollars, formatDollars } from '#app/utils/pricing.ts'
-import type { BusinessSessionCopy } from '../accounts/auth.server.ts'
-import { getEnv } from '../platform/env.server.ts'
-import { combineHeaders, errorResponse } from '../http/http.server.ts'
-import {
-  clearPaymentData,
-  paymentDataFromEvent,
-  readPaymentData,
-  setEventPaymentData,
-  type EventPaymentData,
-} from './payment-data.server.ts'
-import { completeEventPayment, payWithTestCard } from './payment-completion.server.ts'
-import { amountDueCents, paymentsMode } from './payment-rules.server.ts'
-import { setUpEventPayment } from './payment-setup.server.ts'
-import { readFormData } from '../http/request-body.server.ts'
-import { mailContext } from '../http/site-url.server.ts'
-import { getSession, sessionStorage } from '../accounts/session.server.ts'
-import { redirectWithToast } from '../http/toast.server.ts'
-import { parseId } from '#app/models/platform/input-rules.ts'
 import { trustOf } from '../moderation/trust.server.ts'
+import { getEnv } from '../platform/env.server.ts'
+import { logError } from '../platform/logger.server.ts'
+import { payWithTestCard, type CompletedPayment } from './payment-completion.server.ts'
+import { paymentDataFromEvent, type EventPaymentData, type StoredPaymentData } from './payment-data.server.ts'
+import type { TestCardInput } from './payment-providers.server.ts'
+import {
+  ALREADY_PAID_CODE,
+  ALREADY_PAID_MESSAGE,
+  amountDueCents,
+  paymentsMode,
+} from './payment-rules.server.ts'
+import { setUpEventPayment } from './payment-setup.server.ts'
 
-/* The checkout page ---------------------------------------------------------------------------------------------- */
+/** Checkout has no ad to pay for (none stored, or not the signed-in business's). */
+export const NO_EVENT_DATA_CODE = 'no_event_data'
+/** The stored payment data cannot be read. */
+export const INVALID_EVENT_DATA_CODE = 'invalid_event_data'
 
-async function cookieHeaders(session: Session) {
-  return { 'Set-Cookie': await sessionStorage.commitSession(session) }
-}
+const noEventData = () =>
+  new AppError(PAYMENT_TEXT.noEventData.description, 'not_found', { code: NO_EVENT_DATA_CODE })
+const alreadyPaid = () => new AppError(ALREADY_PAID_MESSAGE, 'conflict', { code: ALREADY_PAID_CODE })
 
-/** Leaves checkout for `to` with a toast, the payment data cleared. */
-async function leaveCheckout(session: Session, to: string, toast: Parameters<typeof redirectWithToast>[1]) {
-  clearPaymentData(session)
-  return redirectWithToast(to, toast, { headers: await cookieHeaders(session) })
-}
+const isPaid = (event: Event) => event.paymentStatus === 'paid' || event.paymentStatus === 'refunded'
 
-const alreadyPaid = (session: Session) => leaveCheckout(session, '/dashboard', PAYMENT_TEXT.alreadyPaid)
-const paymentSucceeded = (session: Session) => leaveCheckout(session, '/', PAYMENT_TEXT.success)
-
-/** The session's payment data, or the way out of checkout when there is none (or it is unreadable). */
-async function storedPaymentData(session: Session): Promise<EventPaymentData | Response> {
-  const stored = readPaymentData(session)
-  if (stored.status === 'none') return leaveCheckout(session, '/', PAYMENT_TEXT.noEventData)
+/** The stored payment data, or the refusal that ends checkout when there is none or it is unreadable. */
+function storedOrRefused(stored: StoredPaymentData): EventPaymentData {
+  if (stored.status === 'none') throw noEventData()
   if (stored.status === 'invalid') {
-    return leaveCheckout(session, '/', { ...PAYMENT_TEXT.invalidEventData, variant: 'destructive' })
+    throw new AppError(PAYMENT_TEXT.invalidEventData.description, 'invalid', {
+      code: INVALID_EVENT_DATA_CODE,
+    })
   }
   return stored.data
 }
 
-/**
- * A payment that did not go through: paid but the ad could not be recorded (data cleared, support message), or not
- * paid (the payment data stays in the session, so the advertiser can try again).
- */
-function unpaidRedirect(session: Session, result: { code?: string; message?: string }) {
-  if (result.code === EVENT_CREATION_FAILED_CODE) {
-    return leaveCheckout(session, '/', { ...PAYMENT_TEXT.eventCreationFailed, variant: 'destructive' })
-  }
-  return redirectWithToast('/checkout', {
-    title: PAYMENT_TEXT.failed.title,
-    description: result.message || PAYMENT_TEXT.failed.description,
-    variant: 'destructive',
-  })
+/** What the checkout page shows: the ad's summary and how to pay for it. */
+export interface CheckoutPage {
+  mode: ReturnType<typeof paymentsMode>
+  summary: { eventID: number; eventTitle: string; dates: string[]; total: string }
+  /** Why the payment could not be set up, for the advertiser; null when it was. */
+  setupError: string | null
+  goesLiveAtPayment: boolean
+  stripe: {
+    publishableKey: string
+    /** The body of the set-up and completion calls; dates and total are the event's own. */
+    paymentData: EventPaymentData
+  } | null
 }
 
-/** Back from a card check on the provider's page (3-D Secure): the provider says whether it was paid. */
-async function finishRedirectedPayment(
-  business: BusinessSessionCopy,
-  session: Session,
-  paymentIntentId: string,
-  mail: MailContext,
-) {
-  try {
-    const result = await completeEventPayment({ business, paymentIntentId, mail })
-    if (result.success) return paymentSucceeded(session)
-    return unpaidRedirect(session, result)
-  } catch (error) {
-    if (!(error instanceof AppError)) console.error('Completing a redirected payment failed', error)
-    return redirectWithToast('/checkout', {
-      title: PAYMENT_TEXT.error.title,
-      description: error instanceof AppError ? error.message : PAYMENT_TEXT.error.description,
-      variant: 'destructive',
-    })
-  }
-}
-
-const isPaid = (event: Event) => event.paymentStatus === 'paid' || event.paymentStatus === 'refunded'
+export type CheckoutPageResult =
+  /** The page; `confirmed` is the payment data of the ad of `?eventID=`, for the session to keep. */
+  | { kind: 'page'; page: CheckoutPage; confirmed: EventPaymentData | null }
+  /** The ad of `?eventID=` is paid already: its own page says so. */
+  | { kind: 'paid_ad'; eventID: number }
 
 /**
- * The checkout page: the ad of the session's payment data (or of `?eventID=`, "Confirm Ad" on /event/{id}), its
- * summary and how to pay for it; back from the provider's page (`?payment_intent=`), the payment is completed.
+ * The checkout page of the stored payment data's ad, or of `confirmEventID` ("Confirm Ad" on /event/{id}: the
+ * `?eventID=` as written, null when absent; not found unless it is the business's own). Refused with a code above
+ * when there is nothing to pay for. With the test provider the payment is set up here; a set-up that fails is the
+ * page's `setupError` (an unexpected failure is logged with `requestId`).
  */
-export async function checkoutPage(request: Request, business: BusinessSessionCopy) {
-  const session = await getSession(request)
-  const url = new URL(request.url)
-
-  const returnedIntent = url.searchParams.get('payment_intent')
-  if (returnedIntent) return finishRedirectedPayment(business, session, returnedIntent, mailContext(request))
-
-  let headers: HeadersInit | undefined
-  if (url.searchParams.has('eventID')) {
-    const eventID = parseId(url.searchParams.get('eventID'))
-    const owned = eventID ? await getOwnedEvent(eventID, business.businessID) : null
-    if (!owned) throw errorResponse(new AppError('Event not found', 'not_found'))
-    if (isPaid(owned)) {
-      return redirectWithToast(`/event/${owned.eventID}?viewMode=true`, PAYMENT_TEXT.alreadyPaid)
-    }
-    setEventPaymentData(session, paymentDataFromEvent(owned))
-    headers = await cookieHeaders(session)
+export async function checkoutPage({
+  businessID,
+  stored,
+  confirmEventID,
+  requestId,
+}: {
+  businessID: number
+  stored: StoredPaymentData
+  confirmEventID: string | null
+  requestId?: string
+}): Promise<CheckoutPageResult> {
+  let confirmed: EventPaymentData | null = null
+  if (confirmEventID !== null) {
+    const eventID = parseId(confirmEventID)
+    const owned = eventID ? await getOwnedEvent(eventID, businessID) : null
+    if (!owned) throw new AppError('Event not found', 'not_found')
+    if (isPaid(owned)) return { kind: 'paid_ad', eventID: owned.eventID }
+    confirmed = paymentDataFromEvent(owned)
   }
 
-  const stored = await storedPaymentData(session)
-  if (stored instanceof Response) return stored
+  const paymentData = confirmed ?? storedOrRefused(stored)
   const event =
-    stored.businessID === business.businessID
-      ? await getOwnedEvent(stored.eventID, business.businessID)
-      : null
-  if (!event) return leaveCheckout(session, '/', PAYMENT_TEXT.noEventData)
-  if (isPaid(event)) return alreadyPaid(session)
+    paymentData.businessID === businessID ? await getOwnedEvent(paymentData.eventID, businessID) : null
+  if (!event) throw noEventData()
+  if (isPaid(event)) throw alreadyPaid()
 
   const mode = paymentsMode()
   let setupError: string | null = null
   let totalCents = 0
   try {
     totalCents = amountDueCents(event)
-    if (mode === 'test') await setUpEventPayment({ business, eventID: event.eventID })
+    if (mode === 'test') await setUpEventPayment({ businessID, eventID: event.eventID })
   } catch (error) {
-    if (!(error instanceof AppError)) console.error('Setting up a payment failed', error)
+    if (!(error instanceof AppError)) logError(error, { requestId, msg: 'Setting up a payment failed' })
     setupError = error instanceof AppError ? error.message : PAYMENT_TEXT.setupFailed.description
   }
 
-  const summary = {
-    eventID: event.eventID,
-    eventTitle: event.eventTitle,
-    dates: event.showAdOnDates,
-    total: formatDollars(totalCents),
-  }
-  return data(
-    {
+  return {
+    kind: 'page',
+    confirmed,
+    page: {
       mode,
-      summary,
+      summary: {
+        eventID: event.eventID,
+        eventTitle: event.eventTitle,
+        dates: event.showAdOnDates,
+        total: formatDollars(totalCents),
+      },
       setupError,
-      goesLiveAtPayment: (await trustOf(business.businessID)).trusted,
+      goesLiveAtPayment: (await trustOf(businessID)).trusted,
       stripe:
         mode === 'stripe'
           ? {
               publishableKey: getEnv().STRIPE_PUBLISHABLE_KEY ?? '',
-              // The body of the set-up and completion calls; dates and total are the event's own.
               paymentData: {
-                ...stored,
+                ...paymentData,
                 selectedDates: event.showAdOnDates,
                 totalAmount: centsToDollars(totalCents),
               },
             }
           : null,
     },
-    { headers },
-  )
-}
-
-/**
- * A payment posted for an ad the session no longer holds: when the form's ad is the business's own and paid (another
- * tab or click paid it and cleared checkout), the payer is told so.
- */
-async function paidMeanwhile(business: BusinessSessionCopy, session: Session, form: FormData) {
-  const named = form.get('eventID')
-  const eventID = typeof named === 'string' ? parseId(named) : null
-  const owned = eventID ? await getOwnedEvent(eventID, business.businessID) : null
-  return owned && isPaid(owned) ? alreadyPaid(session) : null
-}
-
-/** The checkout form: "cancel" leaves checkout, "pay" pays with the test provider's card form. */
-export async function checkoutAction(request: Request, business: BusinessSessionCopy) {
-  const session = await getSession(request)
-  const form = await readFormData(request)
-  const intent = form.get('intent')
-
-  if (intent === 'cancel') {
-    clearPaymentData(session)
-    return redirect('/', { headers: await cookieHeaders(session) })
-  }
-  if (intent !== 'pay') return data({ message: 'Unknown action' }, { status: 400 })
-
-  const stored = await storedPaymentData(session)
-  if (stored instanceof Response) return (await paidMeanwhile(business, session, form)) ?? stored
-  const text = (name: string) => {
-    const value = form.get(name)
-    return typeof value === 'string' ? value : ''
-  }
-
-  try {
-    const result = await payWithTestCard({
-      business,
-      eventID: stored.eventID,
-      card: { number: text('cardNumber'), expiry: text('expiry'), cvc: text('cvc') },
-      mail: mailContext(request),
-    })
-    if (!result.success) return unpaidRedirect(session, result)
-    if (form.get('js') !== '1') return paymentSucceeded(session)
-    clearPaymentData(session)
-    return data(
-      { paid: true as const },
-      {
-        headers: combineHeaders(
-          await cookieHeaders(session),
-          (await redirectWithToast('/', PAYMENT_TEXT.success)).headers,
-        ),
-      },
-    )
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'already_paid') return alreadyPaid(session)
-    if (error instanceof AppError) {
-      return redirectWithToast('/checkout', {
-        title: PAYMENT_TEXT.setupFailed.title,
-        description: error.message || PAYMENT_TEXT.setupFailed.description,
-        variant: 'destructive',
-      })
-    }
-    console.error('Paying with the test provider failed', error)
-    return redirectWithToast('/checkout', { ...PAYMENT_TEXT.error, variant: 'destructive' })
   }
 }
 
 /**
- * POST /api/complete-event-payment (the browser's Stripe flow): the provider says whether the ad was paid; once it
- * is, the session's payment data for that ad is cleared, and `headers` carries the session.
+ * Pays the stored payment data's ad with the test provider's card form. Without stored data, a posted ad
+ * (`postedEventID`, the form's own) that is the business's and paid meanwhile (another tab or click paid it and
+ * cleared checkout) is refused as already paid; otherwise as having nothing to pay for.
  */
-export async function completeBrowserPayment(
-  request: Request,
-  business: BusinessSessionCopy,
-  paymentIntentId: string,
-) {
-  const result = await completeEventPayment({ business, paymentIntentId, mail: mailContext(request) })
-  const headers = new Headers()
-  if (result.success) {
-    const session = await getSession(request)
-    const stored = readPaymentData(session)
-    if (stored.status === 'ok' && stored.data.eventID === result.eventID) {
-      clearPaymentData(session)
-      headers.set('Set-Cookie', await sessionStorage.commitSession(session))
-    }
+export async function payAtCheckout({
+  businessID,
+  stored,
+  postedEventID,
+  card,
+  mail,
+  requestId,
+}: {
+  businessID: number
+  stored: StoredPaymentData
+  postedEventID?: number
+  card: TestCardInput
+  mail?: MailContext
+  requestId?: string
+}): Promise<CompletedPayment> {
+  if (stored.status !== 'ok' && postedEventID !== undefined) {
+    const owned = await getOwnedEvent(postedEventID, businessID)
+    if (owned && isPaid(owned)) throw alreadyPaid()
   }
-  return { result, headers }
+  const { eventID } = storedOrRefused(stored)
+  return payWithTestCard({ businessID, eventID, card, mail, requestId })
 }

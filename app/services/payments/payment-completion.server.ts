@@ -5,8 +5,8 @@
 import type { MailContext } from '#app/models/mail/notifications.server.ts'
 import { getEventRow, getPaymentByIntentId, markPaymentFailed } from '#app/models/payments/payment.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
-import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
-import type { BusinessSessionCopy } from '../accounts/auth.server.ts'
+import { EVENT_CREATION_FAILED_CODE, PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
+import { logError } from '../platform/logger.server.ts'
 import { recordIntentOutcome } from './payment-outcome.server.ts'
 import {
   getPaymentProvider,
@@ -15,6 +15,7 @@ import {
   type TestCardInput,
 } from './payment-providers.server.ts'
 import {
+  ALREADY_PAID_CODE,
   ALREADY_PAID_MESSAGE,
   NOT_YOUR_EVENT_MESSAGE,
   PAYMENTS_UNAVAILABLE_MESSAGE,
@@ -22,30 +23,46 @@ import {
 } from './payment-rules.server.ts'
 import { setUpEventPayment } from './payment-setup.server.ts'
 
-export interface CompletionResult {
-  success: boolean
-  message: string
-  status: number
-  code?: string
-  eventID?: number
+/** The ad's payment, taken by the provider. */
+export interface CompletedPayment {
+  eventID: number
   /** Paid by an earlier call (another tab, a second click): this one charged nothing. */
-  paidBefore?: boolean
+  paidBefore: boolean
+}
+
+/** A payment the provider has not taken (yet): its message for the payer, and why (`payment_failed`, `canceled`…). */
+const notPaid = (message: string, code: string) => new AppError(message, 'payment_refused', { code })
+
+/**
+ * The card was charged but the ad could not be recorded as paid: logged for support (with the request it came from)
+ * and refused with the support message.
+ */
+function chargedButNotRecorded(logLine: string, requestId: string | undefined) {
+  const error = new AppError(PAYMENT_TEXT.eventCreationFailed.description, 'unexpected', {
+    code: EVENT_CREATION_FAILED_CODE,
+  })
+  logError(error, { requestId, msg: logLine })
+  return error
 }
 
 /**
  * Confirms a payment the browser reports as done: the intent is read back from the provider, must belong to one of
  * the caller's events, and counts only if the provider says it succeeded for the full amount. Calling it again
- * changes nothing.
+ * changes nothing. Not paid is refused (`payment_refused`, with the provider's reason as its code); paid but not
+ * recorded is `event_creation_failed`.
  */
 export async function completeEventPayment({
-  business,
+  businessID,
   paymentIntentId,
   mail,
+  requestId,
 }: {
-  business: BusinessSessionCopy
+  businessID: number
   paymentIntentId: string
   mail?: MailContext
-}): Promise<CompletionResult> {
+  /** The request's id, for the log line of a charge that could not be recorded. */
+  requestId?: string
+}): Promise<CompletedPayment> {
   const provider = requireProvider()
   if (!/^pi_[A-Za-z0-9_]+$/.test(paymentIntentId))
     throw new AppError('paymentIntentId is required', 'invalid')
@@ -58,95 +75,73 @@ export async function completeEventPayment({
   if (!event || !payment || payment.eventID !== event.eventID) {
     if (intent.status === 'succeeded') {
       // The card was charged but the ad it paid for is gone (removed as an old draft, or deleted meanwhile).
-      console.error(`Payment ${intent.id} succeeded for a missing event ${intent.metadata.eventID}`)
-      return {
-        success: false,
-        message: PAYMENT_TEXT.eventCreationFailed.description,
-        status: 500,
-        code: 'event_creation_failed',
-      }
+      throw chargedButNotRecorded(
+        `Payment ${intent.id} succeeded for a missing event ${intent.metadata.eventID}`,
+        requestId,
+      )
     }
     throw new AppError('Payment not found', 'not_found')
   }
-  if (
-    event.businessID !== business.businessID ||
-    intent.metadata.businessID !== String(business.businessID)
-  ) {
+  if (event.businessID !== businessID || intent.metadata.businessID !== String(businessID)) {
     throw new AppError(NOT_YOUR_EVENT_MESSAGE, 'forbidden')
   }
 
   const outcome = await recordIntentOutcome(intent, undefined, mail)
   switch (outcome.kind) {
     case 'paid':
-      return {
-        success: true,
-        message: PAYMENT_TEXT.success.description,
-        status: 200,
-        eventID,
-        paidBefore: !outcome.firstTime,
-      }
+      return { eventID, paidBefore: !outcome.firstTime }
     case 'failed':
-      return {
-        success: false,
-        message: outcome.message ?? PAYMENT_TEXT.failed.description,
-        status: 402,
-        code: 'payment_failed',
-        eventID,
-      }
+      throw notPaid(outcome.message ?? PAYMENT_TEXT.failed.description, 'payment_failed')
     case 'pending':
-      return {
-        success: false,
-        message:
-          outcome.status === 'processing'
-            ? 'Your payment is being processed. Please check back shortly.'
-            : 'The payment has not been completed.',
-        status: 402,
-        code: outcome.status,
-        eventID,
-      }
+      throw notPaid(
+        outcome.status === 'processing'
+          ? 'Your payment is being processed. Please check back shortly.'
+          : 'The payment has not been completed.',
+        outcome.status,
+      )
     case 'canceled':
-      return {
-        success: false,
-        message: 'This payment was cancelled. Please try again.',
-        status: 402,
-        code: 'canceled',
-        eventID,
-      }
+      throw notPaid('This payment was cancelled. Please try again.', 'canceled')
     case 'not-recorded':
-      console.error(`Payment ${intent.id} succeeded but could not be recorded (${outcome.reason})`)
-      return {
-        success: false,
-        message: PAYMENT_TEXT.eventCreationFailed.description,
-        status: 500,
-        code: 'event_creation_failed',
-        eventID,
-      }
+      throw chargedButNotRecorded(
+        `Payment ${intent.id} succeeded but could not be recorded (${outcome.reason})`,
+        requestId,
+      )
   }
 }
 
-/** The built-in test provider's card form: confirm the event's open intent with the card, then complete. */
+/**
+ * The built-in test provider's card form: confirm the event's open intent with the card, then complete. A card the
+ * provider refuses is recorded as the attempt's failure and refused (`payment_refused` with the card's code).
+ */
 export async function payWithTestCard({
-  business,
+  businessID,
   eventID,
   card,
   mail,
+  requestId,
 }: {
-  business: BusinessSessionCopy
+  businessID: number
   eventID: number
   card: TestCardInput
   mail?: MailContext
-}): Promise<CompletionResult> {
+  requestId?: string
+}): Promise<CompletedPayment> {
   if (getPaymentProvider()?.kind !== 'test') throw new AppError(PAYMENTS_UNAVAILABLE_MESSAGE, 'unavailable')
-  const setup = await setUpEventPayment({ business, eventID })
+  const setup = await setUpEventPayment({ businessID, eventID })
   try {
     await testProvider().confirmCard(setup.paymentIntentId, card)
   } catch (error) {
-    if (!isCardError(error)) throw error
-    await markPaymentFailed(setup.paymentIntentId, { code: error.code, message: error.message })
-    return { success: false, message: error.message, status: 402, code: error.code, eventID }
+    if (isCardError(error))
+      await markPaymentFailed(setup.paymentIntentId, { code: error.code, message: error.message })
+    throw error
   }
-  const result = await completeEventPayment({ business, paymentIntentId: setup.paymentIntentId, mail })
+  const paid = await completeEventPayment({
+    businessID,
+    paymentIntentId: setup.paymentIntentId,
+    mail,
+    requestId,
+  })
   // Two payers at once share the ad's one payment: the one whose completion did not record it is told it is paid.
-  if (result.paidBefore) throw new AppError(ALREADY_PAID_MESSAGE, 'conflict', { code: 'already_paid' })
-  return result
+  if (paid.paidBefore) throw new AppError(ALREADY_PAID_MESSAGE, 'conflict', { code: ALREADY_PAID_CODE })
+  return paid
 }

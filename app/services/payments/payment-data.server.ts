@@ -1,14 +1,14 @@
 /**
- * The ad checkout pays for next (the spec's eventPaymentData), kept in the server session rather than the browser:
- * written when an ad is saved for payment or confirmed, read and cleared by checkout.
+ * The ad checkout pays for next (eventPaymentData), kept in the server session rather than the browser:
+ * written when an ad is saved for payment or confirmed, read and cleared by checkout. The route hands over the
+ * session it read and commits it afterwards.
  */
-import type { Session } from '@remix-run/node'
 import { z } from 'zod'
 import { eventInputFromEvent, type EventInput } from '#app/models/ads/event-schema.ts'
 import type { Event } from '#db/schema.ts'
 import { centsToDollars, chargeCentsForDays } from '#app/utils/pricing.ts'
 
-/** What checkout needs (spec's eventPaymentData), kept in the server session rather than the browser. */
+/** What checkout needs (eventPaymentData), kept in the server session rather than the browser. */
 export interface EventPaymentData {
   businessID: number
   selectedDates: string[]
@@ -17,19 +17,34 @@ export interface EventPaymentData {
   eventID: number
 }
 
+/** Where the payment data is kept: the visitor's server session, as the route read it. */
+export interface PaymentDataStore {
+  get(key: string): unknown
+  set(key: string, value: EventPaymentData): void
+  unset(key: string): void
+}
+
 const PAYMENT_KEY = 'eventPaymentData'
 
-export function getEventPaymentData(session: Session): EventPaymentData | null {
+export function getEventPaymentData(session: PaymentDataStore): EventPaymentData | null {
   return (session.get(PAYMENT_KEY) as EventPaymentData | undefined) ?? null
 }
 
-export function setEventPaymentData(session: Session, value: EventPaymentData | null) {
+export function setEventPaymentData(session: PaymentDataStore, value: EventPaymentData | null) {
   if (value) session.set(PAYMENT_KEY, value)
   else session.unset(PAYMENT_KEY)
 }
 
-export function clearPaymentData(session: Session) {
+export function clearPaymentData(session: PaymentDataStore) {
   setEventPaymentData(session, null)
+}
+
+/** Clears the payment data once its ad is paid; true when there was that ad's to clear. */
+export function clearPaymentDataOf(session: PaymentDataStore, eventID: number) {
+  const stored = readPaymentData(session)
+  if (stored.status !== 'ok' || stored.data.eventID !== eventID) return false
+  clearPaymentData(session)
+  return true
 }
 
 /** The eventPaymentData of a saved ad: its fields, dates and price. */
@@ -70,7 +85,7 @@ export type StoredPaymentData =
   { status: 'none' } | { status: 'invalid' } | { status: 'ok'; data: EventPaymentData }
 
 /** The session's payment data, checked: stored data that does not have the expected shape reads as 'invalid'. */
-export function readPaymentData(session: Session): StoredPaymentData {
+export function readPaymentData(session: PaymentDataStore): StoredPaymentData {
   const raw = getEventPaymentData(session)
   if (raw === null || raw === undefined) return { status: 'none' }
   const parsed = paymentDataSchema.safeParse(raw)

@@ -65,7 +65,7 @@ export interface PaymentProvider {
   refund(input: RefundInput): Promise<ProviderRefund>
 }
 
-/** A refusal the provider explains to the card holder (decline, expired card, wrong number): a 402 with its code. */
+/** A refusal the provider explains to the card holder (decline, expired card, wrong number), with its code. */
 function cardError(message: string, code: string) {
   return new AppError(message, 'payment_refused', { code })
 }
@@ -82,7 +82,9 @@ function stripeConfig(env: Env): Stripe.StripeConfig {
     const base = new URL(env.STRIPE_API_BASE)
     config.host = base.hostname
     config.protocol = base.protocol === 'http:' ? 'http' : 'https'
-    config.port = base.port || (base.protocol === 'http:' ? 80 : 443)
+    // Without a port of its own, an http base is on 80; Stripe's client defaults to https's.
+    const port = base.port || (base.protocol === 'http:' ? '80' : '')
+    if (port) config.port = port
   }
   return config
 }
@@ -236,7 +238,7 @@ export interface TestCardInput {
   cvc: string
 }
 
-/** Parses and checks a card like Stripe's test mode does; throws a card error (402) with Stripe's wording. */
+/** Parses and checks a card like Stripe's test mode does; throws a card error with Stripe's wording. */
 export function checkTestCard(card: TestCardInput, now = new Date()) {
   const number = card.number.replace(/[\s-]/g, '')
   if (!/^\d{12,19}$/.test(number) || !luhnValid(number)) {

@@ -8,7 +8,6 @@ import { getEventRow } from '#app/models/payments/payment.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { chargeCentsForDays } from '#app/utils/pricing.ts'
-import type { BusinessSessionCopy } from '../accounts/auth.server.ts'
 import { getPaymentProvider, type PaymentProvider } from './payment-providers.server.ts'
 
 export const CURRENCY = 'usd'
@@ -17,11 +16,13 @@ export const UNPAID_EVENT_TTL_MS = 24 * 60 * 60 * 1000
 
 export const PAYMENTS_UNAVAILABLE_MESSAGE = PAYMENT_TEXT.unavailable
 export const ALREADY_PAID_MESSAGE = PAYMENT_TEXT.alreadyPaid.description
+/** The code of every "already paid" refusal, which a client branches on. */
+export const ALREADY_PAID_CODE = 'already_paid'
 export const REFUNDED_MESSAGE = 'This ad was refunded and cannot be paid again.'
 export const EVENT_NOT_FOUND_MESSAGE = 'Event not found'
 export const NOT_YOUR_EVENT_MESSAGE = 'That event is not yours.'
 
-/** The configured provider: 503 when payments are not set up. */
+/** The configured provider; unavailable when payments are not set up. */
 export function requireProvider(): PaymentProvider {
   const provider = getPaymentProvider()
   if (!provider) throw new AppError(PAYMENTS_UNAVAILABLE_MESSAGE, 'unavailable')
@@ -34,12 +35,12 @@ export function paymentsMode(): 'stripe' | 'test' | 'unavailable' {
 
 /* Ownership ------------------------------------------------------------------------------------------------------ */
 
-/** The event when it belongs to the signed-in business: 404 when missing, 403 when someone else's. */
-export async function requireOwnEvent(business: BusinessSessionCopy, eventID: number): Promise<Event> {
+/** The event when it belongs to the signed-in business: not found when missing, forbidden when someone else's. */
+export async function requireOwnEvent(businessID: number, eventID: number): Promise<Event> {
   if (!Number.isInteger(eventID) || eventID <= 0) throw new AppError('eventID is required', 'invalid')
   const event = await getEventRow(eventID)
   if (!event) throw new AppError(EVENT_NOT_FOUND_MESSAGE, 'not_found')
-  if (event.businessID !== business.businessID) throw new AppError(NOT_YOUR_EVENT_MESSAGE, 'forbidden')
+  if (event.businessID !== businessID) throw new AppError(NOT_YOUR_EVENT_MESSAGE, 'forbidden')
   return event
 }
 
@@ -48,7 +49,7 @@ export const CATEGORY_REQUIRED_MESSAGE =
 
 export function assertPayable(event: Event) {
   if (event.paymentStatus === 'paid')
-    throw new AppError(ALREADY_PAID_MESSAGE, 'conflict', { code: 'already_paid' })
+    throw new AppError(ALREADY_PAID_MESSAGE, 'conflict', { code: ALREADY_PAID_CODE })
   if (event.paymentStatus === 'refunded')
     throw new AppError(REFUNDED_MESSAGE, 'conflict', { code: 'refunded' })
   // A draft of the older POST /api/events has none until its advertiser chooses one.

@@ -14,10 +14,10 @@ import {
 } from '#app/models/payments/payment.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { claimedTotalMatches, TOTAL_MISMATCH_MESSAGE } from '#app/utils/pricing.ts'
-import type { BusinessSessionCopy } from '../accounts/auth.server.ts'
 import { recordIntentOutcome } from './payment-outcome.server.ts'
 import { getPaymentProvider, type PaymentProvider, type ProviderIntent } from './payment-providers.server.ts'
 import {
+  ALREADY_PAID_CODE,
   ALREADY_PAID_MESSAGE,
   amountDueCents,
   assertPayable,
@@ -47,33 +47,33 @@ const REUSABLE: ReadonlyArray<ProviderIntent['status']> = [
  * computed here from the event row; a `claimedTotalDollars` that differs is refused before anything is created.
  */
 export async function setUpEventPayment({
-  business,
+  businessID,
   eventID,
   claimedTotalDollars,
 }: {
-  business: BusinessSessionCopy
+  businessID: number
   eventID: number
   claimedTotalDollars?: number | null
 }): Promise<PaymentSetup> {
   const provider = requireProvider()
-  await requireOwnEvent(business, eventID)
+  await requireOwnEvent(businessID, eventID)
   // One request per ad at a time, across processes: the row lock is held while the provider is asked.
   return db.transaction(async (tx) => {
     const event = await lockEventRow(tx, eventID)
     if (!event) throw new AppError(EVENT_NOT_FOUND_MESSAGE, 'not_found')
-    return setUpLockedEventPayment(tx, { business, event, provider, claimedTotalDollars })
+    return setUpLockedEventPayment(tx, { businessID, event, provider, claimedTotalDollars })
   })
 }
 
 async function setUpLockedEventPayment(
   tx: Transaction,
   {
-    business,
+    businessID,
     event,
     provider,
     claimedTotalDollars,
   }: {
-    business: BusinessSessionCopy
+    businessID: number
     event: Event
     provider: PaymentProvider
     claimedTotalDollars?: number | null
@@ -98,7 +98,7 @@ async function setUpLockedEventPayment(
     if (intent && REUSABLE.includes(intent.status) && intent.amount === cents) return result(intent)
     if (intent?.status === 'succeeded') {
       await recordIntentOutcome(intent, tx)
-      throw new AppError(ALREADY_PAID_MESSAGE, 'conflict', { code: 'already_paid' })
+      throw new AppError(ALREADY_PAID_MESSAGE, 'conflict', { code: ALREADY_PAID_CODE })
     }
     if (intent?.status === 'processing') {
       throw new AppError('Your payment is being processed. Please check back shortly.', 'conflict', {
@@ -116,7 +116,7 @@ async function setUpLockedEventPayment(
     amountCents: cents,
     currency: CURRENCY,
     description: `Ad: ${event.eventTitle}`.slice(0, 200),
-    metadata: { eventID: String(event.eventID), businessID: String(business.businessID) },
+    metadata: { eventID: String(event.eventID), businessID: String(businessID) },
     idempotencyKey,
   })
   await insertPayment(
@@ -129,7 +129,7 @@ async function setUpLockedEventPayment(
       expiresAt: new Date(event.createdDate.getTime() + UNPAID_EVENT_TTL_MS),
       metadata: {
         provider: provider.kind,
-        businessID: business.businessID,
+        businessID,
         selectedDates: event.showAdOnDates,
       },
     },

@@ -1,6 +1,7 @@
 /**
  * Stripe's webhooks: a verified event about one of our payments (succeeded, failed, refunded) is applied once, in
  * the transaction that records its id. A success is read back from the provider, never taken from the event's copy.
+ * Verifying (where every refusal is) and applying are two steps, given the raw body and the signature.
  */
 import { z } from 'zod'
 import { db, type Transaction } from '#db/client.server.ts'
@@ -51,48 +52,83 @@ const chargeObjectSchema = z.looseObject({
   refunded: z.boolean(),
 })
 
-export interface WebhookResult {
-  status: number
-  body: { received: boolean; message?: string; duplicate?: boolean; ignored?: boolean }
-}
+type WebhookEvent = z.infer<typeof webhookEventSchema>
+
+/** A verified webhook: what it is about, read from the signed body; nothing of ours has been read yet. */
+export type VerifiedWebhook =
+  | { kind: 'intent'; event: WebhookEvent; intent: z.infer<typeof intentObjectSchema> }
+  | {
+      kind: 'refund'
+      event: WebhookEvent
+      charge: z.infer<typeof chargeObjectSchema>
+      paymentIntentId: string
+    }
+  | { kind: 'ignored' }
+
+/** What became of a verified webhook: applied, already applied before (the same event id), or not ours to apply. */
+export type WebhookOutcome = 'processed' | 'duplicate' | 'ignored'
+
+const UNREADABLE_EVENT = 'Unreadable event'
 
 /**
- * A Stripe webhook: the raw body is verified against STRIPE_WEBHOOK_SECRET, an event id already processed is
- * ignored, and the change is applied in the same transaction that records the event id.
+ * A Stripe webhook's raw body verified against STRIPE_WEBHOOK_SECRET and read: refused (not found while webhooks
+ * are off; invalid without a signature, with a wrong one, or unreadable) before anything is read from our rows.
  */
-export async function handleStripeWebhook(
-  rawBody: string,
-  signature: string | null,
-  mail?: MailContext,
-): Promise<WebhookResult> {
+export function verifyStripeWebhook(rawBody: string, signature: string | null): VerifiedWebhook {
   const env = getEnv()
   if (!env.stripeEnabled || !env.STRIPE_WEBHOOK_SECRET) {
-    return { status: 404, body: { received: false, message: 'Webhooks are not enabled' } }
+    throw new AppError('Webhooks are not enabled', 'not_found')
   }
-  if (!signature) return { status: 400, body: { received: false, message: 'Missing signature' } }
+  if (!signature) throw new AppError('Missing signature', 'invalid')
   let verified: unknown
   try {
     verified = getStripe(env).webhooks.constructEvent(rawBody, signature, env.STRIPE_WEBHOOK_SECRET)
   } catch {
-    return { status: 400, body: { received: false, message: 'Invalid signature' } }
+    throw new AppError('Invalid signature', 'invalid')
   }
   const parsed = webhookEventSchema.safeParse(verified)
-  if (!parsed.success) return { status: 400, body: { received: false, message: 'Unreadable event' } }
+  if (!parsed.success) throw new AppError(UNREADABLE_EVENT, 'invalid')
   const event = parsed.data
+
+  if (event.type === 'payment_intent.succeeded' || event.type === 'payment_intent.payment_failed') {
+    const object = intentObjectSchema.safeParse(event.data.object)
+    if (!object.success) throw new AppError(UNREADABLE_EVENT, 'invalid')
+    return { kind: 'intent', event, intent: object.data }
+  }
+  if (event.type === 'charge.refunded') {
+    const object = chargeObjectSchema.safeParse(event.data.object)
+    if (!object.success || !object.data.payment_intent) return { kind: 'ignored' }
+    const charge = object.data
+    const paymentIntentId =
+      typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent!.id
+    return { kind: 'refund', event, charge, paymentIntentId }
+  }
+  return { kind: 'ignored' }
+}
+
+/**
+ * Applies a verified webhook: an event id already processed is a duplicate, a payment that is not ours is ignored,
+ * and the change is made in the same transaction that records the event id.
+ */
+export async function applyStripeWebhook(
+  webhook: VerifiedWebhook,
+  mail?: MailContext,
+): Promise<WebhookOutcome> {
+  if (webhook.kind === 'ignored') return 'ignored'
+  const { event } = webhook
 
   let paymentIntentId: string
   let apply: (tx: Transaction) => Promise<void>
   let summary: Record<string, unknown>
 
-  if (event.type === 'payment_intent.succeeded' || event.type === 'payment_intent.payment_failed') {
-    const object = intentObjectSchema.safeParse(event.data.object)
-    if (!object.success) return { status: 400, body: { received: false, message: 'Unreadable event' } }
-    paymentIntentId = object.data.id
+  if (webhook.kind === 'intent') {
+    const object = webhook.intent
+    paymentIntentId = object.id
     summary = {
       object: 'payment_intent',
-      objectId: object.data.id,
-      status: object.data.status,
-      amount: object.data.amount,
+      objectId: object.id,
+      status: object.status,
+      amount: object.amount,
     }
     const skipped = await skipWebhook(paymentIntentId, event.id)
     if (skipped) return skipped
@@ -103,7 +139,7 @@ export async function handleStripeWebhook(
         await recordIntentOutcome(intent, tx, mail)
       }
     } else {
-      const error = object.data.last_payment_error
+      const error = object.last_payment_error
       apply = async (tx) => {
         await markPaymentFailed(
           paymentIntentId,
@@ -115,14 +151,9 @@ export async function handleStripeWebhook(
         )
       }
     }
-  } else if (event.type === 'charge.refunded') {
-    const object = chargeObjectSchema.safeParse(event.data.object)
-    if (!object.success || !object.data.payment_intent) {
-      return { status: 200, body: { received: true, ignored: true } }
-    }
-    const charge = object.data
-    paymentIntentId =
-      typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent!.id
+  } else {
+    const { charge } = webhook
+    paymentIntentId = webhook.paymentIntentId
     summary = {
       object: 'charge',
       objectId: charge.id,
@@ -138,8 +169,6 @@ export async function handleStripeWebhook(
         tx,
       )
     }
-  } else {
-    return { status: 200, body: { received: true, ignored: true } }
   }
 
   const processed = await db.transaction(async (tx) => {
@@ -152,16 +181,13 @@ export async function handleStripeWebhook(
     if (claimed) await apply(tx)
     return claimed
   })
-  return { status: 200, body: processed ? { received: true } : { received: true, duplicate: true } }
+  return processed ? 'processed' : 'duplicate'
 }
 
 /** A webhook for a payment that is not ours is ignored, and one already processed is a duplicate. */
-async function skipWebhook(paymentIntentId: string, eventId: string): Promise<WebhookResult | null> {
-  if (!(await getPaymentByIntentId(paymentIntentId)))
-    return { status: 200, body: { received: true, ignored: true } }
-  if (await hasProcessedProviderEvent(paymentIntentId, eventId)) {
-    return { status: 200, body: { received: true, duplicate: true } }
-  }
+async function skipWebhook(paymentIntentId: string, eventId: string): Promise<WebhookOutcome | null> {
+  if (!(await getPaymentByIntentId(paymentIntentId))) return 'ignored'
+  if (await hasProcessedProviderEvent(paymentIntentId, eventId)) return 'duplicate'
   return null
 }
 

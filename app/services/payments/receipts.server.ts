@@ -3,25 +3,21 @@ import { cardLine, dollars } from '#app/models/mail/mail-templates.ts'
 import { formatPaidAt } from '#app/models/mail/notifications.server.ts'
 import { getReceipt } from '#app/models/payments/receipt.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
-import { requireBusiness } from '../accounts/auth.server.ts'
 import { getEnv } from '../platform/env.server.ts'
-import { errorResponse } from '../http/http.server.ts'
 import { parseId } from '#app/models/platform/input-rules.ts'
 
 export const RECEIPT_NOT_FOUND_MESSAGE = 'Receipt not found'
 export const NOT_YOUR_RECEIPT_MESSAGE = 'That receipt is not yours.'
 
 /**
- * The receipt of a payment, for the business whose ad it paid for: signed out → sign-in, 404 for an id that is not a
- * paid payment, 403 for another business's (as for its ads).
+ * The receipt of a payment (`idParam`, the page's id as written), for the business whose ad it paid for: not found
+ * for an id that is not a paid payment, forbidden for another business's (as for its ads).
  */
-export async function receiptForPage(request: Request, idParam: string | undefined) {
-  const signedIn = await requireBusiness(request)
+export async function businessReceipt(businessID: number, idParam: string | undefined) {
   const paymentID = parseId(idParam)
   const receipt = paymentID === null ? null : await getReceipt(paymentID)
-  if (!receipt) throw errorResponse(new AppError(RECEIPT_NOT_FOUND_MESSAGE, 'not_found'))
-  if (receipt.business.businessID !== signedIn.businessID)
-    throw errorResponse(new AppError(NOT_YOUR_RECEIPT_MESSAGE, 'forbidden'))
+  if (!receipt) throw new AppError(RECEIPT_NOT_FOUND_MESSAGE, 'not_found')
+  if (receipt.business.businessID !== businessID) throw new AppError(NOT_YOUR_RECEIPT_MESSAGE, 'forbidden')
   const { payment, event, business } = receipt
   const timeZone = getEnv().APP_TIME_ZONE
   return {

@@ -1,6 +1,6 @@
 import type { ErrorKind } from '#app/utils/app-error.ts'
 
-/** Texts of spec §8 for a failed save. */
+/** The texts a failed save is answered with. */
 export const DATABASE_UNAVAILABLE_MESSAGE =
   'Database service temporarily unavailable. Please try again in a moment.'
 export const TIMEOUT_MESSAGE = 'Request timed out. Please check your connection and try again.'
@@ -57,7 +57,7 @@ export function isConnectionFailure(error: unknown) {
   return false
 }
 
-/** The kind of failure and spec text for a failed write; `fallback` covers what is neither an outage nor a timeout. */
+/** The kind of failure and the text of a failed write; `fallback` covers what is neither an outage nor a timeout. */
 export function databaseFailure(error: unknown, fallback: string): { kind: ErrorKind; message: string } {
   switch (classifyDatabaseError(error)) {
     case 'unavailable':

@@ -1,6 +1,8 @@
 import { closeDatabase, initDatabase } from '#db/client.server.ts'
+import { logRefreshFailuresWith } from '#app/models/calendar/live-events-cache.server.ts'
 import { followPublicPagesChanges } from '#app/models/calendar/public-pages-changes.server.ts'
 import { getEnv } from './env.server.ts'
+import { logError } from './logger.server.ts'
 
 /** What must stop before the database closes (the mail worker finishing its round, the view counts' last flush). */
 const beforeClose = new Set<() => Promise<void>>()
@@ -13,7 +15,9 @@ export function stopBeforeDatabaseCloses(stop: () => Promise<void>) {
 /** Opens the database for the server process. */
 export async function startDatabase() {
   const handle = await initDatabase(getEnv())
-  followPublicPagesChanges()
+  const logFailure = (error: unknown, msg: string) => logError(error, { msg })
+  logRefreshFailuresWith(logFailure)
+  followPublicPagesChanges({ logFailure })
   return handle
 }
 
@@ -25,6 +29,6 @@ export async function stopJobsAndCloseDatabase() {
   const results = await Promise.allSettled([...beforeClose].map((stop) => stop()))
   beforeClose.clear()
   for (const result of results)
-    if (result.status === 'rejected') console.error('Stopping a background job failed', result.reason)
+    if (result.status === 'rejected') logError(result.reason, { msg: 'Stopping a background job failed' })
   await closeDatabase()
 }

@@ -33,6 +33,14 @@ const optional = z
   .transform((v) => (v === '' ? undefined : v))
   .optional()
 
+function isHttpsUrl(value: string | undefined) {
+  try {
+    return value !== undefined && new URL(value).protocol === 'https:'
+  } catch {
+    return false
+  }
+}
+
 const DEFAULT_MAIL_FROM = 'EventShout <no-reply@eventshout.example>'
 
 /** "a@b.c" or "Name <a@b.c>"; no line breaks (a header value). */
@@ -237,6 +245,15 @@ export const envSchema = z
           message: 'SESSION_SECRET is required in production (at least 32 characters)',
         })
       }
+      // Every absolute link the server writes comes from it: without it a link would come from the Host a client sent.
+      if (!isHttpsUrl(env.PUBLIC_URL)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PUBLIC_URL'],
+          message:
+            'PUBLIC_URL is required in production: the absolute https:// address of the site (links in emails and feeds use it)',
+        })
+      }
       if (!env.OIDC_ISSUER && env.ALLOW_NO_IDENTITY_PROVIDER !== 'true') {
         ctx.addIssue({
           code: 'custom',
@@ -260,6 +277,47 @@ export const envSchema = z
 
 export type Env = z.infer<typeof envSchema>
 
+export interface ConfigurationWarning {
+  variable: string
+  message: string
+}
+
+/**
+ * What a production start runs without that still works, but not as a deployment usually wants: each is written to
+ * the log at start-up (a setting production cannot do without refuses the start instead, in the schema above).
+ */
+export function productionWarnings(env: Env): ConfigurationWarning[] {
+  if (!env.isProduction) return []
+  const warnings: ConfigurationWarning[] = []
+  if (!env.SMTP_URL) {
+    warnings.push({
+      variable: 'SMTP_URL',
+      message:
+        'SMTP_URL is unset: no email is sent; every message waits in the outbox, where administrators read it at /admin/outbox',
+    })
+  } else if (env.MAIL_FROM === DEFAULT_MAIL_FROM) {
+    warnings.push({
+      variable: 'MAIL_FROM',
+      message: `MAIL_FROM is unset: email is sent as ${DEFAULT_MAIL_FROM}, an example domain most mail servers refuse or mark as spam; set an address of your own domain`,
+    })
+  }
+  if (env.TRUST_PROXY === undefined) {
+    warnings.push({
+      variable: 'TRUST_PROXY',
+      message:
+        'TRUST_PROXY is unset: the client is whoever opened the connection, so behind a proxy (the one in front of PUBLIC_URL) every visitor shares its address in the sign-in, registration and subscription limits',
+    })
+  }
+  if (!env.stripeEnabled) {
+    warnings.push({
+      variable: 'STRIPE_SECRET_KEY',
+      message:
+        'STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET are unset: payments are not available, so no new ad can be paid for and go live',
+    })
+  }
+  return warnings
+}
+
 export class EnvError extends Error {}
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
@@ -280,7 +338,8 @@ export function getEnv(): Env {
     cached = parseEnv(process.env)
   } catch (error) {
     if (error instanceof EnvError && process.env.NODE_ENV !== 'test' && !process.env.VITEST) {
-      console.error(error.message)
+      // The logger is configured from this environment, so the refusal to start is written to stderr as it is.
+      process.stderr.write(`${error.message}\n`)
       process.exit(1)
     }
     throw error

@@ -53,6 +53,7 @@ export function loggedError(error: unknown, depth = 0): LoggedError {
  * error (tests/support/fail-on-console-error.ts) and is where such a test reads it; otherwise stderr.
  */
 function errorDestination(prettyFormat: boolean): DestinationStream {
+  // eslint-disable-next-line no-console -- the logger's own destination under the test runner, described above
   if (process.env.VITEST) return { write: (line: string) => console.error(line.trimEnd()) }
   return prettyFormat ? prettyStream(2) : pino.destination({ dest: 2, sync: true })
 }

@@ -51,7 +51,7 @@ new Gauge({
 
 export const robotRefusals = new Counter({
   name: 'eventshout_robot_form_refusals_total',
-  help: 'Registration and ad-report form posts refused as robotic, by form and reason (honeypot, stamp, too_fast, stale).',
+  help: 'Registration and ad-report form posts refused as robotic, by form and reason (honeypot, stamp, too_fast, stale, reused).',
   labelNames: ['form', 'reason'] as const,
   registers,
 })

@@ -1,5 +1,7 @@
 import crypto from 'node:crypto'
 import { eq, sql } from 'drizzle-orm'
+import { SIGNUP_FORM_MAX_AGE_MS } from '#app/constants.ts'
+import { mailboxKey } from '#app/models/platform/email-address.ts'
 import { db } from '#db/client.server.ts'
 import { authAttempts } from '#db/schema.ts'
 
@@ -16,16 +18,6 @@ export const ACCOUNT_GUESS_INTERVAL_MS = 30 * 1000
 export const KNOWN_ADDRESS_TTL_MS = 90 * 24 * 60 * 60 * 1000
 /** The window of the per-address registration limit (REGISTRATIONS_PER_ADDRESS_PER_HOUR). */
 export const REGISTRATION_WINDOW_MS = 60 * 60 * 1000
-
-/**
- * The client's address: the first X-Forwarded-For entry. server.js replaces whatever a client sent there with the
- * address it vouches for (the socket's, or a trusted proxy's word under TRUST_PROXY), so it cannot be forged through
- * the server. Without one, every client shares the key 'unknown' and the sign-in limit becomes per email.
- */
-export function clientIp(request: Request): string {
-  const forwarded = request.headers.get('X-Forwarded-For')?.split(',')[0]?.trim()
-  return forwarded ? forwarded.slice(0, 64) : 'unknown'
-}
 
 const digest = (text: string) => crypto.createHash('sha256').update(text).digest('base64url')
 const normalEmail = (email: string) => email.trim().toLowerCase()
@@ -59,9 +51,14 @@ export function subscribeKey(ip: string) {
   return `subscribe:${digest(ip)}`
 }
 
-/** Confirmation emails sent to one email address (CONFIRMATIONS_PER_EMAIL_PER_DAY). */
+/** Confirmation emails sent to one mailbox, however its address is written (CONFIRMATIONS_PER_EMAIL_PER_DAY). */
 export function confirmationMailKey(email: string) {
-  return `subscribe-mail:${digest(normalEmail(email))}`
+  return `subscribe-mail:${digest(mailboxKey(email))}`
+}
+
+/** A guarded form's stamp that a post took (robot-guard): kept while the stamp could still be posted. */
+export function usedFormStampKey(stamp: string) {
+  return `form-stamp:${digest(stamp)}`
 }
 
 export const SUBSCRIBE_WINDOW_MS = 60 * 60 * 1000
@@ -155,6 +152,7 @@ export async function deleteExpiredAttempts({ windowMs = SIGN_IN_WINDOW_MS, now 
       when ${authAttempts.key} like 'register:%' then ${before(Math.max(windowMs, REGISTRATION_WINDOW_MS))}
       when ${authAttempts.key} like 'subscribe:%' then ${before(Math.max(windowMs, SUBSCRIBE_WINDOW_MS))}
       when ${authAttempts.key} like 'subscribe-mail:%' then ${before(Math.max(windowMs, CONFIRMATION_MAIL_WINDOW_MS))}
+      when ${authAttempts.key} like 'form-stamp:%' then ${before(Math.max(windowMs, SIGNUP_FORM_MAX_AGE_MS))}
       else ${before(windowMs)} end`,
     )
     .returning({ key: authAttempts.key })

@@ -44,9 +44,9 @@ export interface ManagedSubscription {
   token: string
 }
 
-async function describe(subscription: Subscription, token: string): Promise<ManagedSubscription> {
-  const eventTitle = subscription.eventId
-    ? await getLiveEventTitle(subscription.eventId, platformToday())
+async function describe(subscription: Subscription): Promise<Omit<ManagedSubscription, 'token'>> {
+  const eventTitle = subscription.eventID
+    ? await getLiveEventTitle(subscription.eventID, platformToday())
     : null
   return {
     email: subscription.email,
@@ -58,11 +58,35 @@ async function describe(subscription: Subscription, token: string): Promise<Mana
     frequency: subscription.frequency,
     frequencyLabel: FREQUENCY_LABELS[subscription.frequency as SearchFrequency] ?? subscription.frequency,
     confirmed: subscription.confirmedAt !== null,
-    token,
   }
 }
 
-/** Follows a confirmation link: the subscription is confirmed; answers the manage token to go on with. */
+/** What a confirmation link's page shows before its button is pressed: the subscription in words. */
+export interface ConfirmationPage {
+  what: string
+  frequencyLabel: string
+  confirmed: boolean
+  /** Once confirmed, the manage token to go on with. */
+  manageToken: string | null
+}
+
+/**
+ * A confirmation link followed (GET): changes nothing, since mail providers' link scanners fetch every link in an
+ * email; only the page's button (confirmByToken) confirms.
+ */
+export async function confirmationByToken(token: string | null): Promise<ConfirmationPage> {
+  const subscription = await getSubscription(tokenId(token, 'confirm'))
+  if (!subscription) throw new AppError(SUBSCRIPTION_GONE, 'not_found')
+  const { what, frequencyLabel, confirmed } = await describe(subscription)
+  return {
+    what,
+    frequencyLabel,
+    confirmed,
+    manageToken: confirmed ? signSubscriptionToken(subscription.id, 'manage') : null,
+  }
+}
+
+/** The confirmation page's button: the subscription is confirmed; answers the manage token to go on with. */
 export async function confirmByToken(token: string | null) {
   const confirmed = await confirmSubscription(tokenId(token, 'confirm'))
   if (!confirmed) throw new AppError(SUBSCRIPTION_GONE, 'not_found')
@@ -72,7 +96,7 @@ export async function confirmByToken(token: string | null) {
 export async function manageByToken(token: string | null) {
   const subscription = await getSubscription(tokenId(token, 'manage'))
   if (!subscription) throw new AppError(SUBSCRIPTION_GONE, 'not_found')
-  return describe(subscription, token!)
+  return { ...(await describe(subscription)), token: token! }
 }
 
 export async function changeFrequencyByToken(token: string | null, frequency: SearchFrequency) {

@@ -18,12 +18,10 @@ import type { SubscribeForm } from '#app/models/subscriptions/subscription-schem
 import { addOrFindSubscription, type NewSubscription } from '#app/models/subscriptions/subscription.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { db } from '#db/client.server.ts'
-import { linkOrigin } from '../http/site-url.server.ts'
 import { getEnv } from '../platform/env.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
 import {
   checkLimit,
-  clientIp,
   CONFIRMATION_MAIL_WINDOW_MS,
   confirmationMailKey,
   recordFailure,
@@ -43,8 +41,13 @@ export function postedFilters(form: FormData): CalendarFilters {
   return savedSearchFilters(normalizeCalendarFilters(params).filters)
 }
 
-async function limitRequests(request: Request) {
-  const ip = clientIp(request)
+/** Who asks: the client's address (counted for the rate limit) and the site's origin for the email's links. */
+export interface SubscriptionAsker {
+  clientIp: string
+  origin: string
+}
+
+async function limitRequests(ip: string) {
   // Without an address (a request that did not come through server.js) there is nothing to count by.
   if (ip === 'unknown') return
   const key = subscribeKey(ip)
@@ -74,11 +77,11 @@ async function takeConfirmationMail(email: string) {
 
 /** Records the request and, for a subscription not confirmed yet, queues its confirmation email. */
 export async function requestSubscription(
-  request: Request,
+  { clientIp, origin }: SubscriptionAsker,
   form: SubscribeForm,
   filters: CalendarFilters,
 ): Promise<{ message: string }> {
-  await limitRequests(request)
+  await limitRequests(clientIp)
   let wanted: NewSubscription
   let what: string
   if (form.kind === 'reminder') {
@@ -90,7 +93,7 @@ export async function requestSubscription(
       frequency: 'once',
       filters: savedSearchFilters(normalizeCalendarFilters(new URLSearchParams()).filters),
       filterKey: reminderFilterKey(form.eventID),
-      eventId: form.eventID,
+      eventID: form.eventID,
     }
     what = `a reminder the day before “${title}”`
   } else {
@@ -100,11 +103,10 @@ export async function requestSubscription(
       frequency: form.frequency,
       filters,
       filterKey: searchFilterKey(filters),
-      eventId: null,
+      eventID: null,
     }
     what = `${form.frequency === 'weekly' ? 'a weekly digest' : 'new events as they go live'} of ${describeSearch(filters)}`
   }
-  const origin = linkOrigin(request)
   // No transaction: the rate limit's rows are written on their own; a failed enqueue is retried by asking again.
   const { subscription } = await addOrFindSubscription(db, wanted)
   if (!subscription.confirmedAt && (await takeConfirmationMail(wanted.email))) {

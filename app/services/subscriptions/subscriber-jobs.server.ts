@@ -33,6 +33,7 @@ import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { linkOrigin } from '../http/site-url.server.ts'
 import { getEnv } from '../platform/env.server.ts'
+import { logError } from '../platform/logger.server.ts'
 import { registers } from '../platform/metrics.server.ts'
 import { subscriberLinks } from './subscriber-links.server.ts'
 
@@ -256,7 +257,7 @@ export async function runScheduledSubscriberJobs(now = new Date()) {
           `Subscriber ${job}: ${outcome.result.queued} email(s) queued for ${outcome.result.checked} subscription(s) in ${outcome.result.durationMs} ms`,
         )
     } catch (error) {
-      console.error(`Queueing the subscriber ${job} failed`, error)
+      logError(error, { msg: `Queueing the subscriber ${job} failed` })
     }
   }
   try {
@@ -265,6 +266,6 @@ export async function runScheduledSubscriberJobs(now = new Date()) {
     )
     if (purge.ran && purge.result) console.info(`Deleted ${purge.result} unconfirmed subscription(s)`)
   } catch (error) {
-    console.error('Deleting unconfirmed subscriptions failed', error)
+    logError(error, { msg: 'Deleting unconfirmed subscriptions failed' })
   }
 }

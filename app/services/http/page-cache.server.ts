@@ -5,8 +5,7 @@ import {
   liveEventsGeneration,
 } from '#app/models/calendar/live-events-cache.server.ts'
 import { pageCacheHits, pageCacheMisses } from '../platform/metrics.server.ts'
-import { createNonce } from '../http/security.server.ts'
-import { viewCounter } from '../analytics/view-counter.server.ts'
+import { createNonce } from './security.server.ts'
 
 /**
  * A shared cache of whole public pages for visitors without cookies, in front of the rendering (server.js asks it
@@ -22,7 +21,8 @@ import { viewCounter } from '../analytics/view-counter.server.ts'
  * Content-Security-Policy and wherever its HTML carries it (a script's nonce attribute).
  *
  * Views of ads are counted here, where a page is served: a rendered page names the ads it shows in the
- * LISTED_EVENTS_HEADER (taken off before the response leaves), and a stored page keeps that list for its hits.
+ * LISTED_EVENTS_HEADER (taken off before the response leaves), and a stored page keeps that list for its hits. The
+ * count itself is the analytics' (`countPageViewsWith`, set by the server entry when it starts counting views).
  */
 const MAX_PAGES = 200
 const MAX_PAGE_BYTES = 512 * 1024
@@ -97,8 +97,21 @@ export interface PageRequest {
   userAgent?: string | null
 }
 
+/** Counts a view of each of these ads by this visitor. */
+export type PageViewCount = (
+  eventIDs: readonly number[],
+  viewer: Pick<PageRequest, 'ip' | 'userAgent'>,
+) => void
+
+let countPageViews: PageViewCount = () => {}
+
+/** Who counts the views of the ads a page shows, each time it is served: until this is set, none are counted. */
+export function countPageViewsWith(count: PageViewCount) {
+  countPageViews = count
+}
+
 function countViews(req: PageRequest, eventIDs: number[]) {
-  if (req.method === 'GET') viewCounter.count(eventIDs, req)
+  if (req.method === 'GET') countPageViews(eventIDs, req)
 }
 
 const pages = new Map<string, StoredPage>()

@@ -4,8 +4,8 @@ import type { StaffRole } from '#app/constants.ts'
 import type { BusinessSessionCopy } from '#app/models/accounts/business.server.ts'
 import { currentRoles, type SessionUser } from '#app/models/accounts/user.server.ts'
 import { AppError, methodNotAllowed } from '#app/utils/app-error.ts'
-import { errorResponse } from '../http/http.server.ts'
-import { readJsonBody } from '../http/request-body.server.ts'
+import { errorResponse } from './http.server.ts'
+import { readJsonBody } from './request-body.server.ts'
 import { getSession, sessionStorage } from './session.server.ts'
 
 // The session's shapes are the models'; callers of this module get them from here with the functions returning them.
@@ -40,6 +40,19 @@ export async function startSession(request: Request, values: SessionValues): Pro
   if (values.user) session.set(SESSION_USER_KEY, values.user)
   if (values.identity) session.set(SESSION_IDENTITY_KEY, values.identity)
   return new Headers({ 'Set-Cookie': await sessionStorage.commitSession(session) })
+}
+
+/**
+ * After a registration: someone signed in through the identity provider (`user`) gets the new business in their
+ * session, under a new id (see {@link startSession}); anyone else stays as they are (no headers).
+ */
+export async function addBusinessToSession(
+  request: Request,
+  user: SessionUser | null,
+  business: BusinessSessionCopy,
+): Promise<Headers | undefined> {
+  if (!user) return undefined
+  return startSession(request, { user, identity: await getSessionIdentity(request), business })
 }
 
 /** Signs out: deletes the session row (an old copy of the cookie then reads as signed out) and clears the cookie. */

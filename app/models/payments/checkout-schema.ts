@@ -1,0 +1,38 @@
+import '#app/zod-config.ts'
+import { z } from 'zod'
+import { idSchema, NUL_MESSAGE } from '#app/models/platform/input-rules.ts'
+import {
+  TEST_CARD_MAX_LENGTH,
+  TEST_CARD_REQUIRED,
+  testCardTooLong,
+  type TestCardField,
+} from './checkout-rules.ts'
+
+export const UNKNOWN_CHECKOUT_ACTION = 'Unknown action'
+
+const cardField = (field: TestCardField) =>
+  z
+    .string({ error: TEST_CARD_REQUIRED[field] })
+    .max(TEST_CARD_MAX_LENGTH[field], testCardTooLong(field))
+    .refine((value) => !value.includes('\0'), NUL_MESSAGE)
+
+/**
+ * The checkout page's forms: "Cancel" (leave checkout), and "Pay" with the test provider's card form. The pay form
+ * names its ad (`eventID`), so a second payment of it is told it is paid once the first cleared checkout; `js` says
+ * the page shows the success itself.
+ */
+export const checkoutFormSchema = z.discriminatedUnion(
+  'intent',
+  [
+    z.object({ intent: z.literal('cancel') }),
+    z.object({
+      intent: z.literal('pay'),
+      eventID: idSchema.optional(),
+      js: z.literal('1').optional(),
+      cardNumber: cardField('cardNumber'),
+      expiry: cardField('expiry'),
+      cvc: cardField('cvc'),
+    }),
+  ],
+  { error: UNKNOWN_CHECKOUT_ACTION },
+)

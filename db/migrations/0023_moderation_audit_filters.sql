@@ -1,0 +1,2 @@
+CREATE INDEX "moderation_audit_actor_idx" ON "moderation_audit" USING btree ("actorUserId","occurredAt");--> statement-breakpoint
+CREATE INDEX "moderation_audit_action_idx" ON "moderation_audit" USING btree ("action","occurredAt");
