@@ -3,7 +3,7 @@ import { Form } from '@remix-run/react'
 import { TRUST_REASON_MAX, trustFormSchema } from '#app/models/moderation/trust-schema.ts'
 import { useCheckedForm, type FormReply } from './checked-form.tsx'
 import { otherMessages } from './form-messages.ts'
-import { FormField } from './form-field.tsx'
+import { ReasonField } from './reason-field.tsx'
 import { zodCheck } from './zod-check.ts'
 
 const checkTrust = zodCheck(trustFormSchema)
@@ -26,7 +26,6 @@ export function BusinessTrustForm({
     check: checkTrust,
     browserChecksWithoutJs: true,
   })
-  const reason = field('reason')
   const refusal = otherMessages(reply, ['reason'])
   return (
     <section aria-labelledby="business-trust" className="mt-8">
@@ -45,22 +44,7 @@ export function BusinessTrustForm({
             {refusal}
           </p>
         ) : null}
-        <FormField
-          field={reason}
-          label="Reason (required)"
-          labelClassName="text-sm font-medium text-slate-800"
-        >
-          {(control) => (
-            <textarea
-              {...reason.inputProps}
-              {...control}
-              rows={2}
-              required
-              maxLength={TRUST_REASON_MAX}
-              className="mt-2 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
-            />
-          )}
-        </FormField>
+        <ReasonField field={field('reason')} label="Reason (required)" maxLength={TRUST_REASON_MAX} />
         <div className="flex justify-end">
           <button
             type="submit"

@@ -5,7 +5,7 @@ import { formatShortDate } from '#app/utils/format.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { inputClass, primaryButtonClass, secondaryButtonClass, Spinner, useHydrated } from './account-ui.tsx'
 import { useCheckedForm, type FormReply } from './checked-form.tsx'
-import { FormField } from './form-field.tsx'
+import { InputField } from './form-controls.tsx'
 
 export interface CheckoutSummary {
   eventID: number
@@ -103,6 +103,8 @@ export function PaymentSucceeded() {
   )
 }
 
+const cardInputClass = `${inputClass} mt-1`
+
 /**
  * The built-in test provider's card form: a plain POST, so it works without JavaScript. `reply` is the server's
  * answer to a form it could not read; whether the card pays is told in a toast.
@@ -125,9 +127,6 @@ export function TestCardForm({
     check: testCardProblems,
     browserChecksWithoutJs: true,
   })
-  const cardNumber = field('cardNumber')
-  const expiry = field('expiry')
-  const cvc = field('cvc')
   return (
     <>
       <p className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm font-semibold text-amber-900">
@@ -139,48 +138,36 @@ export function TestCardForm({
         <input type="hidden" name="eventID" value={eventID} />
         {/* With JavaScript the page shows the success itself and leaves after a pause; without, the server redirects. */}
         {hydrated ? <input type="hidden" name="js" value="1" /> : null}
-        <FormField field={cardNumber} label="Card number">
-          {(control) => (
-            <input
-              {...cardNumber.inputProps}
-              {...control}
-              inputMode="numeric"
-              autoComplete="off"
-              placeholder="4242 4242 4242 4242"
-              required
-              maxLength={TEST_CARD_MAX_LENGTH.cardNumber}
-              className={`${inputClass} mt-1`}
-            />
-          )}
-        </FormField>
+        <InputField
+          field={field('cardNumber')}
+          label="Card number"
+          inputMode="numeric"
+          autoComplete="off"
+          placeholder="4242 4242 4242 4242"
+          required
+          maxLength={TEST_CARD_MAX_LENGTH.cardNumber}
+          className={cardInputClass}
+        />
         <div className="grid grid-cols-2 gap-4">
-          <FormField field={expiry} label="Expiry (MM/YY)">
-            {(control) => (
-              <input
-                {...expiry.inputProps}
-                {...control}
-                autoComplete="off"
-                placeholder="MM/YY"
-                required
-                maxLength={TEST_CARD_MAX_LENGTH.expiry}
-                className={`${inputClass} mt-1`}
-              />
-            )}
-          </FormField>
-          <FormField field={cvc} label="CVC">
-            {(control) => (
-              <input
-                {...cvc.inputProps}
-                {...control}
-                inputMode="numeric"
-                autoComplete="off"
-                placeholder="123"
-                required
-                maxLength={TEST_CARD_MAX_LENGTH.cvc}
-                className={`${inputClass} mt-1`}
-              />
-            )}
-          </FormField>
+          <InputField
+            field={field('expiry')}
+            label="Expiry (MM/YY)"
+            autoComplete="off"
+            placeholder="MM/YY"
+            required
+            maxLength={TEST_CARD_MAX_LENGTH.expiry}
+            className={cardInputClass}
+          />
+          <InputField
+            field={field('cvc')}
+            label="CVC"
+            inputMode="numeric"
+            autoComplete="off"
+            placeholder="123"
+            required
+            maxLength={TEST_CARD_MAX_LENGTH.cvc}
+            className={cardInputClass}
+          />
         </div>
         <p className="text-xs text-slate-500">
           Use 4242 4242 4242 4242 with any future expiry and any CVC. 4000 0000 0000 0002 is declined; 4000

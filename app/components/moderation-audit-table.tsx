@@ -1,4 +1,5 @@
 import { Link } from '@remix-run/react'
+import { UtcTime } from './utc-time.tsx'
 
 /** A list of moderation decisions: when, who, what and why (and, where asked, the ad each was on). */
 export interface AuditTableRow {
@@ -23,6 +24,7 @@ export function ModerationAuditTable({
   emptyText?: string
 }) {
   if (rows.length === 0) return <p className="mt-4 text-slate-600">{emptyText}</p>
+  const columns = ['When', 'Who', 'Decision', ...(linkAds ? ['Ad'] : [])]
   return (
     // A phone scrolls the table, not the page.
     <div className="mt-4 overflow-x-auto">
@@ -30,20 +32,11 @@ export function ModerationAuditTable({
         <caption className="sr-only">{caption}</caption>
         <thead>
           <tr className="border-b border-slate-200">
-            <th scope="col" className="py-2 pr-3">
-              When
-            </th>
-            <th scope="col" className="py-2 pr-3">
-              Who
-            </th>
-            <th scope="col" className="py-2 pr-3">
-              Decision
-            </th>
-            {linkAds ? (
-              <th scope="col" className="py-2 pr-3">
-                Ad
+            {columns.map((column) => (
+              <th key={column} scope="col" className="py-2 pr-3">
+                {column}
               </th>
-            ) : null}
+            ))}
             <th scope="col" className="py-2">
               Reason
             </th>
@@ -53,7 +46,7 @@ export function ModerationAuditTable({
           {rows.map((row) => (
             <tr key={row.id} className="border-b border-slate-100 align-top">
               <td className="py-2 pr-3 whitespace-nowrap">
-                <time dateTime={row.occurredAt}>{row.occurredAt.slice(0, 16).replace('T', ' ')} UTC</time>
+                <UtcTime iso={row.occurredAt} />
               </td>
               <td className="py-2 pr-3 break-all">{row.who}</td>
               <td className="py-2 pr-3">{row.what}</td>

@@ -10,7 +10,7 @@ import { BulkApproveCheckbox } from './bulk-approve-form.tsx'
 import { useCheckedForm, type FormReply } from './checked-form.tsx'
 import { otherMessages } from './form-messages.ts'
 import { CustomerEventCard } from './customer-event-card.tsx'
-import { FormField } from './form-field.tsx'
+import { ReasonField } from './reason-field.tsx'
 import { RevisionChanges } from './revision-changes.tsx'
 import { zodCheck } from './zod-check.ts'
 
@@ -56,7 +56,6 @@ export function PendingEventItem({
     // Without JavaScript the browser asks for the reason before the post.
     browserChecksWithoutJs: true,
   })
-  const reason = field('reason')
   const otherProblems = otherMessages(reply, ['reason'])
   const hidden = (
     <>
@@ -117,22 +116,11 @@ export function PendingEventItem({
         <div className="mt-5 grid gap-3">
           <Form method="post" {...formProps} className="grid gap-2">
             {hidden}
-            <FormField
-              field={reason}
+            <ReasonField
+              field={field('reason')}
               label="Reason (required to request changes or reject; the advertiser reads it)"
-              labelClassName="mb-2 block text-sm font-medium text-slate-800"
-            >
-              {(control) => (
-                <textarea
-                  {...reason.inputProps}
-                  {...control}
-                  rows={2}
-                  required
-                  maxLength={REJECTION_REASON_MAX}
-                  className="block w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
-                />
-              )}
-            </FormField>
+              maxLength={REJECTION_REASON_MAX}
+            />
             {otherProblems ? (
               <p role="alert" className="text-sm text-red-700">
                 {otherProblems}

@@ -1,7 +1,7 @@
 import '#app/zod-config.ts'
 import { Form, useLocation, useNavigation } from '@remix-run/react'
 import { format, parseISO } from 'date-fns'
-import { useEffect, useMemo, type ReactNode } from 'react'
+import { useEffect, useMemo, type ComponentProps, type ReactNode } from 'react'
 import { useCheckedForm, type FormReply } from '#app/components/checked-form.tsx'
 import { zodCheck } from '#app/components/zod-check.ts'
 import { DialogActions } from '#app/components/dialog-actions.tsx'
@@ -159,20 +159,24 @@ export function PtdiseaseForm({
   )
 }
 
+type RecordInputProps = { field: FieldOf; name: PtdiseaseFieldName } & Omit<
+  ComponentProps<typeof InputField>,
+  'field' | 'label'
+>
+
+/** A text, date or number field of the record, labelled as its name says. */
+function RecordInput({ field, name, ...props }: RecordInputProps) {
+  return <InputField field={field(name)} label={LABELS[name]} {...props} />
+}
+
 function PatientInformation({ field, today }: { field: FieldOf; today: string }) {
   const sex = field('sexpatient')
   return (
     <Section title="Patient Information">
-      <InputField
-        field={field('mrn')}
-        label={LABELS.mrn}
-        required
-        autoFocus
-        maxLength={PTDISEASE_LIMITS.mrn}
-      />
-      <InputField
-        field={field('patientnumber')}
-        label={LABELS.patientnumber}
+      <RecordInput field={field} name="mrn" required autoFocus maxLength={PTDISEASE_LIMITS.mrn} />
+      <RecordInput
+        field={field}
+        name="patientnumber"
         inputMode="numeric"
         pattern="[0-9]*"
         hint="A positive whole number."
@@ -189,13 +193,7 @@ function PatientInformation({ field, today }: { field: FieldOf; today: string })
           </select>
         )}
       </FormField>
-      <InputField
-        field={field('dob')}
-        label={LABELS.dob}
-        type="date"
-        min={PTDISEASE_LIMITS.dobEarliest}
-        max={today}
-      />
+      <RecordInput field={field} name="dob" type="date" min={PTDISEASE_LIMITS.dobEarliest} max={today} />
     </Section>
   )
 }
@@ -203,28 +201,15 @@ function PatientInformation({ field, today }: { field: FieldOf; today: string })
 function DiseaseInformation({ field }: { field: FieldOf }) {
   return (
     <Section title="Disease Information">
-      <InputField
-        field={field('disease')}
-        label={LABELS.disease}
-        required
-        maxLength={PTDISEASE_LIMITS.disease}
-      />
-      <InputField
-        field={field('diseasecode')}
-        label={LABELS.diseasecode}
+      <RecordInput field={field} name="disease" required maxLength={PTDISEASE_LIMITS.disease} />
+      <RecordInput
+        field={field}
+        name="diseasecode"
         maxLength={PTDISEASE_LIMITS.code}
         hint="For example E11.9"
       />
-      <InputField
-        field={field('organsystem')}
-        label={LABELS.organsystem}
-        maxLength={PTDISEASE_LIMITS.organsystem}
-      />
-      <InputField
-        field={field('longshortproblem')}
-        label={LABELS.longshortproblem}
-        maxLength={PTDISEASE_LIMITS.longshortproblem}
-      />
+      <RecordInput field={field} name="organsystem" maxLength={PTDISEASE_LIMITS.organsystem} />
+      <RecordInput field={field} name="longshortproblem" maxLength={PTDISEASE_LIMITS.longshortproblem} />
     </Section>
   )
 }
@@ -240,23 +225,17 @@ function TrackingInformation({
 }) {
   return (
     <Section title="Tracking Information">
-      <InputField field={field('dateentered')} label={LABELS.dateentered} type="date" />
-      <InputField field={field('lastreviewed')} label={LABELS.lastreviewed} type="date" />
-      <InputField
-        field={field('reviewInterval')}
-        label={LABELS.reviewInterval}
+      <RecordInput field={field} name="dateentered" type="date" />
+      <RecordInput field={field} name="lastreviewed" type="date" />
+      <RecordInput
+        field={field}
+        name="reviewInterval"
         type="number"
         min={0}
         max={PTDISEASE_LIMITS.reviewIntervalMaxDays}
         step={1}
       />
-      <InputField
-        field={field('questionsToAsk')}
-        label={LABELS.questionsToAsk}
-        type="number"
-        min={0}
-        step={1}
-      />
+      <RecordInput field={field} name="questionsToAsk" type="number" min={0} step={1} />
       <div className="grid grid-cols-2 gap-3 sm:col-span-2">
         {checkbox('choose')}
         {checkbox('finished')}

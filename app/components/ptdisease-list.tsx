@@ -125,22 +125,50 @@ function RecordTableRow({ record, keep }: { record: RecordRow; keep: string }) {
       <td className="px-4 py-3 whitespace-nowrap">{formatRecordDate(record.dateentered)}</td>
       <td className="px-4 py-3 whitespace-nowrap">{formatRecordDate(record.lastreviewed)}</td>
       <td className="px-4 py-3 whitespace-nowrap">
-        <Link
-          to={`/patient-diseases/${record.ptdiseaseID}/edit${keep}`}
-          preventScrollReset
+        <RecordLink
+          record={record}
+          keep={keep}
+          action="edit"
           className="font-medium text-brand-700 underline"
         >
-          Edit<span className="sr-only"> record {record.mrn}</span>
-        </Link>
-        <Link
-          to={`/patient-diseases/${record.ptdiseaseID}/delete${keep}`}
-          preventScrollReset
+          Edit
+        </RecordLink>
+        <RecordLink
+          record={record}
+          keep={keep}
+          action="delete"
           className="ml-4 font-medium text-red-700 underline"
         >
-          Delete<span className="sr-only"> record {record.mrn}</span>
-        </Link>
+          Delete
+        </RecordLink>
       </td>
     </tr>
+  )
+}
+
+/** A row's link to edit or delete its record; a screen reader hears which record ("Edit record MRN-1"). */
+function RecordLink({
+  record,
+  keep,
+  action,
+  className,
+  children,
+}: {
+  record: RecordRow
+  keep: string
+  action: 'edit' | 'delete'
+  className: string
+  children: string
+}) {
+  return (
+    <Link
+      to={`/patient-diseases/${record.ptdiseaseID}/${action}${keep}`}
+      preventScrollReset
+      className={className}
+    >
+      {children}
+      <span className="sr-only"> record {record.mrn}</span>
+    </Link>
   )
 }
 

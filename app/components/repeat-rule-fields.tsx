@@ -38,6 +38,38 @@ export function RepeatKindOption({
   )
 }
 
+/** How long each rule runs: its field, the unit it counts in and the most it may be. */
+const REPEAT_COUNTS = {
+  weekly: { name: 'repeatWeeks', unit: 'weeks', max: REPEAT_WEEKS_MAX },
+  monthly: { name: 'repeatMonths', unit: 'months', max: REPEAT_MONTHS_MAX },
+} as const
+
+/** "for [N] weeks" or "for [N] months": changing it chooses its rule. */
+function RepeatCountField({
+  rule,
+  values,
+  set,
+  className,
+}: { rule: keyof typeof REPEAT_COUNTS; className: string } & Pick<RepeatRuleProps, 'values' | 'set'>) {
+  const { name, unit, max } = REPEAT_COUNTS[rule]
+  return (
+    <label className={className}>
+      for
+      <input
+        type="number"
+        name={name}
+        aria-label={`Number of ${unit}`}
+        min={1}
+        max={max}
+        value={values[name]}
+        onChange={(e) => set({ repeat: rule, [name]: e.target.value })}
+        className={`${repeatInputClass} w-20`}
+      />
+      {unit}
+    </label>
+  )
+}
+
 /** "Repeat every week on [weekdays] for [N] weeks". */
 export function WeeklyRuleFields({ values, set, errorsOf }: RepeatRuleProps) {
   function toggleWeekday(day: string, on: boolean) {
@@ -64,22 +96,47 @@ export function WeeklyRuleFields({ values, set, errorsOf }: RepeatRuleProps) {
         ))}
       </div>
       {errorsOf('repeatWeekday')}
-      <label className="ml-6 mt-1 flex items-center gap-2">
-        for
-        <input
-          type="number"
-          name="repeatWeeks"
-          aria-label="Number of weeks"
-          min={1}
-          max={REPEAT_WEEKS_MAX}
-          value={values.repeatWeeks}
-          onChange={(e) => set({ repeat: 'weekly', repeatWeeks: e.target.value })}
-          className={`${repeatInputClass} w-20`}
-        />
-        weeks
-      </label>
+      <RepeatCountField
+        rule="weekly"
+        values={values}
+        set={set}
+        className="ml-6 mt-1 flex items-center gap-2"
+      />
       {errorsOf('repeatWeeks')}
     </div>
+  )
+}
+
+/** The monthly rule's two choices: its label and options (value, name) of each. */
+const MONTHLY_CHOICES = {
+  repeatNth: {
+    label: 'Which weekday of the month',
+    options: WEEKDAY_OF_MONTH_NAMES.map(([nth, name]) => [String(nth), name]),
+  },
+  repeatMonthWeekday: { label: 'Weekday', options: WEEKDAY_NAMES.map((name, day) => [String(day), name]) },
+} satisfies Record<string, { label: string; options: Array<[value: string, name: string]> }>
+
+/** The nth or the weekday of the monthly rule: choosing one chooses the monthly rule. */
+function MonthlyRuleSelect({
+  name,
+  values,
+  set,
+}: { name: keyof typeof MONTHLY_CHOICES } & Pick<RepeatRuleProps, 'values' | 'set'>) {
+  const { label, options } = MONTHLY_CHOICES[name]
+  return (
+    <select
+      name={name}
+      aria-label={label}
+      value={values[name]}
+      onChange={(e) => set({ repeat: 'monthly', [name]: e.target.value })}
+      className={repeatInputClass}
+    >
+      {options.map(([value, optionName]) => (
+        <option key={value} value={value}>
+          {optionName}
+        </option>
+      ))}
+    </select>
   )
 }
 
@@ -89,46 +146,9 @@ export function MonthlyRuleFields({ values, set, errorsOf }: RepeatRuleProps) {
     <div>
       <RepeatKindOption value="monthly" label="Repeat every month on the:" values={values} set={set} />
       <div className="ml-6 mt-1 flex flex-wrap items-center gap-2">
-        <select
-          name="repeatNth"
-          aria-label="Which weekday of the month"
-          value={values.repeatNth}
-          onChange={(e) => set({ repeat: 'monthly', repeatNth: e.target.value })}
-          className={repeatInputClass}
-        >
-          {WEEKDAY_OF_MONTH_NAMES.map(([nth, name]) => (
-            <option key={nth} value={String(nth)}>
-              {name}
-            </option>
-          ))}
-        </select>
-        <select
-          name="repeatMonthWeekday"
-          aria-label="Weekday"
-          value={values.repeatMonthWeekday}
-          onChange={(e) => set({ repeat: 'monthly', repeatMonthWeekday: e.target.value })}
-          className={repeatInputClass}
-        >
-          {WEEKDAY_NAMES.map((name, day) => (
-            <option key={name} value={String(day)}>
-              {name}
-            </option>
-          ))}
-        </select>
-        <label className="flex items-center gap-2">
-          for
-          <input
-            type="number"
-            name="repeatMonths"
-            aria-label="Number of months"
-            min={1}
-            max={REPEAT_MONTHS_MAX}
-            value={values.repeatMonths}
-            onChange={(e) => set({ repeat: 'monthly', repeatMonths: e.target.value })}
-            className={`${repeatInputClass} w-20`}
-          />
-          months
-        </label>
+        <MonthlyRuleSelect name="repeatNth" values={values} set={set} />
+        <MonthlyRuleSelect name="repeatMonthWeekday" values={values} set={set} />
+        <RepeatCountField rule="monthly" values={values} set={set} className="flex items-center gap-2" />
       </div>
       {errorsOf('repeatNth')}
       {errorsOf('repeatMonths')}

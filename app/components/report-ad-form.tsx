@@ -4,6 +4,7 @@ import { SIGNUP_HONEYPOT_FIELD, SIGNUP_STARTED_FIELD } from '#app/constants.ts'
 import { REPORT_DETAILS_MAX, REPORT_REASONS } from '#app/models/moderation/report-rules.ts'
 import { reportFormSchema } from '#app/models/moderation/report-schema.ts'
 import { useCheckedForm, type FormReply } from './checked-form.tsx'
+import { ChoiceOptions } from './form-controls.tsx'
 import { FormField } from './form-field.tsx'
 import { zodCheck } from './zod-check.ts'
 
@@ -64,11 +65,7 @@ export function ReportAdForm({
             <option value="" disabled>
               Choose a reason
             </option>
-            {REPORT_REASONS.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
+            <ChoiceOptions choices={REPORT_REASONS} />
           </select>
         )}
       </FormField>

@@ -1,4 +1,3 @@
-import type { InputHTMLAttributes } from 'react'
 import { calendarSearchParams, type CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
 import {
   checkSubscriptionForm,
@@ -10,31 +9,10 @@ import {
 } from '#app/models/subscriptions/subscription-rules.ts'
 import { inputClass, primaryButtonClass } from './account-ui.tsx'
 import { useCheckedForm, type FormReply } from './checked-form.tsx'
-import { FieldErrors, FormField, type FieldState } from './form-field.tsx'
+import { InputField } from './form-controls.tsx'
+import { FieldErrors } from './form-field.tsx'
 
 export const SUBSCRIBE_PATH = '/subscribe'
-
-function EmailField({
-  field,
-}: {
-  field: FieldState & { inputProps: InputHTMLAttributes<HTMLInputElement> }
-}) {
-  return (
-    <FormField field={field} label="Your email address" className="mt-3">
-      {(control) => (
-        <input
-          {...field.inputProps}
-          {...control}
-          type="email"
-          autoComplete="email"
-          required
-          maxLength={SUBSCRIPTION_EMAIL_MAX}
-          className={`mt-1 ${inputClass}`}
-        />
-      )}
-    </FormField>
-  )
-}
 
 /**
  * "Email me these events": a plain form (no script needed) posting the calendar's filters on screen — dates become
@@ -79,7 +57,16 @@ export function SubscribeForm({
       {[...calendarSearchParams(saved)].map(([name, value]) => (
         <input key={`${name}=${value}`} type="hidden" name={name} value={value} />
       ))}
-      <EmailField field={email} />
+      <InputField
+        field={email}
+        label="Your email address"
+        fieldClassName="mt-3"
+        type="email"
+        autoComplete="email"
+        required
+        maxLength={SUBSCRIPTION_EMAIL_MAX}
+        className={`mt-1 ${inputClass}`}
+      />
       <fieldset className="mt-3" aria-describedby={frequency.errors?.length ? frequency.errorId : undefined}>
         <legend className="text-sm font-medium text-slate-800">How often</legend>
         {SEARCH_FREQUENCIES.map((value) => (

@@ -1,7 +1,7 @@
 import { Form } from '@remix-run/react'
 import { reportDecisionSchema, TAKEDOWN_REASON_MAX } from '#app/models/moderation/report-schema.ts'
 import { useCheckedForm, type FormReply } from './checked-form.tsx'
-import { FormField } from './form-field.tsx'
+import { ReasonField } from './reason-field.tsx'
 import { zodCheck } from './zod-check.ts'
 
 const takedownButtonClass = 'rounded-md bg-red-700 px-4 py-2 font-semibold text-white hover:bg-red-800'
@@ -32,26 +32,14 @@ export function TakedownForm({
     check: checkTakedown,
     browserChecksWithoutJs: true,
   })
-  const reason = field('reason')
   return (
     <Form method="post" action={action} {...formProps} className="grid gap-2">
       <input type="hidden" name="eventID" value={eventID} />
-      <FormField
-        field={reason}
+      <ReasonField
+        field={field('reason')}
         label="Reason for a takedown (required; the advertiser reads it)"
-        labelClassName="text-sm font-medium text-slate-800"
-      >
-        {(control) => (
-          <textarea
-            {...reason.inputProps}
-            {...control}
-            rows={2}
-            required
-            maxLength={TAKEDOWN_REASON_MAX}
-            className="mt-2 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
-          />
-        )}
-      </FormField>
+        maxLength={TAKEDOWN_REASON_MAX}
+      />
       <div className="flex justify-end">
         <button type="submit" name="intent" value="takedown" className={takedownButtonClass}>
           Take the ad down

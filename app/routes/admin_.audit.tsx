@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { ChoiceOptions, InputField } from '#app/components/form-controls.tsx'
 import { FormField, type FieldState } from '#app/components/form-field.tsx'
 import { ModerationAuditTable } from '#app/components/moderation-audit-table.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
@@ -48,6 +49,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 const input = 'mt-1 block max-w-full rounded-md border border-slate-300 px-3 py-2'
 const linkClass = 'font-medium text-brand-700 underline'
+const DATE_BOUNDS = [
+  ['from', 'From'],
+  ['to', 'To'],
+] as const
 
 /** The decisions, with the filters as a plain GET form (no JavaScript needed) and the CSV of the same filters. */
 export default function ModerationAudit() {
@@ -83,32 +88,23 @@ export default function ModerationAudit() {
             {formErrors.join(' ')}
           </p>
         ) : null}
-        <FormField field={field('from')} label="From">
-          {(control) => (
-            <input
-              {...control}
-              name="from"
-              type="date"
-              defaultValue={filters.from}
-              required
-              className={input}
-            />
-          )}
-        </FormField>
-        <FormField field={field('to')} label="To">
-          {(control) => (
-            <input {...control} name="to" type="date" defaultValue={filters.to} required className={input} />
-          )}
-        </FormField>
+        {DATE_BOUNDS.map(([name, label]) => (
+          <InputField
+            key={name}
+            field={field(name)}
+            label={label}
+            name={name}
+            type="date"
+            defaultValue={filters[name]}
+            required
+            className={input}
+          />
+        ))}
         <FormField field={field('decision')} label="Decision" className="max-w-full min-w-0">
           {(control) => (
             <select {...control} name="decision" defaultValue={filters.decision} className={input}>
               <option value="">Any decision</option>
-              {decisions.map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
+              <ChoiceOptions choices={decisions} />
             </select>
           )}
         </FormField>

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { UtcTime } from '#app/components/utc-time.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { listOutbox, OUTBOX_PAGE_SIZE } from '#app/models/mail/outbox.server.ts'
 import { requireRole } from '#app/services/http/auth.server.ts'
@@ -63,7 +64,7 @@ export default function AdminOutbox() {
             {messages.map((m) => (
               <tr key={m.id} className="border-b border-slate-100 align-top">
                 <td className="py-2 pr-3 whitespace-nowrap">
-                  <time dateTime={m.createdAt}>{m.createdAt.slice(0, 16).replace('T', ' ')} UTC</time>
+                  <UtcTime iso={m.createdAt} />
                 </td>
                 <td className="py-2 pr-3">
                   {m.status}

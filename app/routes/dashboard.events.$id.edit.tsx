@@ -7,15 +7,13 @@ import { ReviewReason } from '#app/components/review-reason.tsx'
 import { RouteDialog } from '#app/components/route-dialog.tsx'
 import { EventForm } from '#app/components/event-form.tsx'
 import { requireBusiness } from '#app/services/http/auth.server.ts'
-import { getEventDraft, setEventDraft } from '#app/services/ads/draft.server.ts'
-import { EVENT_FORM_UPLOAD, postedFormValues, stageEventDraft } from '#app/services/ads/draft-form.server.ts'
+import { getEventDraft } from '#app/services/ads/draft.server.ts'
+import { eventFormPost } from '#app/services/ads/draft-form.server.ts'
 import { requireEditableEvent } from '#app/services/ads/editable.server.ts'
 import { editEventFormPage } from '#app/services/ads/form-page.server.ts'
-import { refusalReply } from '#app/services/http/form-submission.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
-import { getSession, sessionStorage } from '#app/services/http/session.server.ts'
-import { readMultipartUpload } from '#app/services/http/multipart-upload.server.ts'
-import { mediaUpload, type ParsedUpload } from '#app/services/media/media-upload.server.ts'
+import { getSession } from '#app/services/http/session.server.ts'
+import { stageFormPost } from '#app/services/http/staged-form-post.server.ts'
 
 export const meta: MetaFunction = () => [{ title: 'Edit Event Listing · EventShout' }]
 
@@ -36,21 +34,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const edited = await requireEditableEvent(business, params.id).catch((error: unknown) => {
     throw errorResponse(error, { request })
   })
-  const session = await getSession(request)
-  let post: ParsedUpload | null = null
-  try {
-    post = await readMultipartUpload(request, mediaUpload(EVENT_FORM_UPLOAD))
-    setEventDraft(session, await stageEventDraft(post, { previous: getEventDraft(session), edited }))
-    return redirect('/dashboard/events/preview', {
-      headers: { 'Set-Cookie': await sessionStorage.commitSession(session) },
-    })
-  } catch (error) {
-    const posted = post && postedFormValues(post)
-    return errorResponse(error, {
-      request,
-      reply: (refusal) => ({ result: refusalReply(refusal, posted, posted ? '' : 'image') }),
-    })
-  }
+  return stageFormPost(request, eventFormPost(edited), '/dashboard/events/preview')
 }
 
 export default function EditEventPage() {

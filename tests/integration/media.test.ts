@@ -80,6 +80,14 @@ function file(bytes: Uint8Array, type = 'application/octet-stream') {
   return new Blob([new Uint8Array(bytes)], { type })
 }
 
+/** The upload form of a small photo (a.jpg) for the event `eventID`. */
+async function photoForm(eventID: number | string) {
+  return form([
+    ['image', file(await exifJpeg(), 'image/jpeg'), 'a.jpg'],
+    ['eventID', String(eventID)],
+  ])
+}
+
 function post(
   handler: Parameters<typeof callRoute>[0],
   url: string,
@@ -313,28 +321,13 @@ describe('POST /api/file-storage/upload-image', () => {
   })
 
   test('signed out: 401, nothing stored', async () => {
-    const res = await post(
-      uploadImage,
-      '/api/file-storage/upload-image',
-      form([
-        ['image', file(await exifJpeg(), 'image/jpeg'), 'a.jpg'],
-        ['eventID', String(ownEventID)],
-      ]),
-      null,
-    )
+    const res = await post(uploadImage, '/api/file-storage/upload-image', await photoForm(ownEventID), null)
     expect(res.status).toBe(401)
     expect(await res.json()).toEqual({ publicUrl: null, error: 'Please sign in', message: 'Please sign in' })
   })
 
   test("another business's event: 403 and the staged file is removed", async () => {
-    const res = await post(
-      uploadImage,
-      '/api/file-storage/upload-image',
-      form([
-        ['image', file(await exifJpeg(), 'image/jpeg'), 'a.jpg'],
-        ['eventID', String(otherEventID)],
-      ]),
-    )
+    const res = await post(uploadImage, '/api/file-storage/upload-image', await photoForm(otherEventID))
     expect(res.status).toBe(403)
     expect(await res.json()).toMatchObject({ publicUrl: null })
     expect(await tmpFiles()).toEqual([])
@@ -344,14 +337,7 @@ describe('POST /api/file-storage/upload-image', () => {
   })
 
   test.each(['', 'abc', '0', '-1', '1.5', '99999999999'])('eventID %j is a 400', async (eventID) => {
-    const res = await post(
-      uploadImage,
-      '/api/file-storage/upload-image',
-      form([
-        ['image', file(await exifJpeg(), 'image/jpeg'), 'a.jpg'],
-        ['eventID', eventID],
-      ]),
-    )
+    const res = await post(uploadImage, '/api/file-storage/upload-image', await photoForm(eventID))
     expect(res.status).toBe(400)
     expect(await tmpFiles()).toEqual([])
   })
@@ -631,14 +617,7 @@ describe('POST /api/test-upload', () => {
 
 describe('POST /file-storage-test (the upload test page without JavaScript)', () => {
   test("a refusal comes back in the form's reply at its field; a stored file as its URL", async () => {
-    const badEvent = await post(
-      uploadPage,
-      '/file-storage-test?kind=photo',
-      form([
-        ['image', file(await exifJpeg(), 'image/jpeg'), 'a.jpg'],
-        ['eventID', 'abc'],
-      ]),
-    )
+    const badEvent = await post(uploadPage, '/file-storage-test?kind=photo', await photoForm('abc'))
     expect(badEvent.status).toBe(400)
     expect(await badEvent.json()).toMatchObject({
       kind: 'photo',
@@ -660,14 +639,7 @@ describe('POST /file-storage-test (the upload test page without JavaScript)', ()
       result: { error: { video: ['Please select a video file'] } },
     })
 
-    const stored = await post(
-      uploadPage,
-      '/file-storage-test?kind=photo',
-      form([
-        ['image', file(await exifJpeg(), 'image/jpeg'), 'a.jpg'],
-        ['eventID', String(ownEventID)],
-      ]),
-    )
+    const stored = await post(uploadPage, '/file-storage-test?kind=photo', await photoForm(ownEventID))
     expect(stored.status).toBe(200)
     expect(await stored.json()).toEqual({
       kind: 'photo',
@@ -723,14 +695,7 @@ type State = keyof typeof STATES
 /** A new event of the owner with a photo uploaded while it was unpaid, then moved to `state`. */
 async function adWithPhoto(state: State) {
   const event = await insertEvent(owner.businessID)
-  const res = await post(
-    uploadImage,
-    '/api/file-storage/upload-image',
-    form([
-      ['image', file(await exifJpeg(), 'image/jpeg'), 'a.jpg'],
-      ['eventID', String(event.eventID)],
-    ]),
-  )
+  const res = await post(uploadImage, '/api/file-storage/upload-image', await photoForm(event.eventID))
   expect(res.status).toBe(200)
   const { publicUrl } = (await res.json()) as { publicUrl: string }
   const { showAdOnDates, ...statuses } = STATES[state]

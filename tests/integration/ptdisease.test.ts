@@ -25,6 +25,7 @@ import { db } from '#db/client.server.ts'
 import { insertBusiness, insertUser } from '#db/factories.ts'
 import { ptdisease, ptdiseaseAudit, type PtDisease, type User } from '#db/schema.ts'
 import { sessionCookieFor } from '#tests/support/auth.ts'
+import { textOf } from '#tests/support/document-request.ts'
 import { expectConsoleError } from '#tests/support/fail-on-console-error.ts'
 import { callRoute } from '#tests/support/routes.ts'
 
@@ -192,18 +193,6 @@ function control(html: string, name: string) {
   const match = new RegExp(`<(?:input|select|textarea)[^>]*name="${name}"[^>]*>`).exec(html)
   expect(match, name).not.toBeNull()
   return match![0]
-}
-
-/** The visible text of some HTML, whitespace collapsed. */
-function textOf(html: string) {
-  return html
-    .replace(/<!-- -->/g, '')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim()
 }
 
 // ---------------------------------------------------------------------------------------------------------------

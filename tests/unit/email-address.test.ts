@@ -1,8 +1,10 @@
 import { describe, expect, test } from 'vitest'
 import { z } from 'zod'
+import { registrationSchema } from '#app/models/accounts/business-schema.ts'
 import { registrationFieldProblem } from '#app/models/accounts/registration-rules.ts'
 import { isPlainEmail, mailboxKey } from '#app/models/platform/email-address.ts'
 import { emailProblem, SUBSCRIPTION_TEXT } from '#app/models/subscriptions/subscription-rules.ts'
+import { HOSTILE_EMAILS } from '#tests/support/hostile-emails.ts'
 
 const NORMAL = [
   'name@example.com',
@@ -14,16 +16,7 @@ const NORMAL = [
   'x@y.io',
 ]
 
-const HOSTILE = [
-  'box@example.com(7)',
-  'box(5)@example.com',
-  'x3<box@example.com>',
-  '<script>@x.co',
-  'Box Owner <box@example.com>',
-  '"box"@example.com',
-  'box@example.com, other@example.com',
-  'box@example.com\r\nBcc: other@example.com',
-]
+const HOSTILE = [...HOSTILE_EMAILS, 'box@example.com\r\nBcc: other@example.com']
 
 describe('the plain address rule', () => {
   test('takes the addresses zod’s z.email() takes, and no other, so the browser and the server agree', () => {
@@ -45,7 +38,9 @@ describe('the plain address rule', () => {
     for (const address of HOSTILE) {
       expect(isPlainEmail(address), address).toBe(false)
       expect(emailProblem(address), address).toBe(SUBSCRIPTION_TEXT.emailPlainOnly)
-      expect(registrationFieldProblem('businessEmail', { businessEmail: address }), address).toBe(
+      // The registration page's browser check is the looser sign-in one; the server's schema decides.
+      const registration = registrationSchema.safeParse({ businessEmail: address })
+      expect(registration.error?.issues.find((i) => i.path[0] === 'businessEmail')?.message, address).toBe(
         'Please enter a valid email address',
       )
     }

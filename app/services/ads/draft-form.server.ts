@@ -9,14 +9,15 @@ import { FACT_FIELD_NAMES, type PracticalFactFields } from '#app/models/ads/prac
 import { AppError } from '#app/utils/app-error.ts'
 import type { Event } from '#db/schema.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
-import type { ParsedUpload, ParseUploadOptions } from '../media/media-upload.server.ts'
+import type { StagedFormPost } from '../http/staged-form-post.server.ts'
+import { mediaUpload, type ParsedUpload, type ParseUploadOptions } from '../media/media-upload.server.ts'
 import { discardStaged, type StagedFile } from '../media/media.server.ts'
-import type { EventDraft } from './draft.server.ts'
+import { getEventDraft, setEventDraft, type EventDraft } from './draft.server.ts'
 import { parseEventInput } from './parse.server.ts'
 import { assertCategoriesOffered, priceFor } from './save.server.ts'
 
 /** What the form's post may hold: its two files, and up to MAX_DISPLAY_DATES dates and every category as fields. */
-export const EVENT_FORM_UPLOAD = {
+const EVENT_FORM_UPLOAD = {
   files: { image: 'photo', video: 'video' },
   maxFields: 128,
 } as const satisfies ParseUploadOptions
@@ -36,7 +37,7 @@ function postedLists({ fieldLists }: Pick<ParsedUpload, 'fieldLists'>) {
  * earlier upload is kept, and files of the previous draft nobody needs any more are removed. Throws an AppError with
  * the messages per field (the post's own files removed).
  */
-export async function stageEventDraft(
+async function stageEventDraft(
   post: ParsedUpload,
   { previous, edited }: { previous: EventDraft | null; edited?: Event },
 ): Promise<EventDraft> {
@@ -82,7 +83,7 @@ function withRepeatDates(repeat: RepeatFormValues, chosen: string[]) {
 }
 
 /** What a form post held, as the form's values (a field that was not sent is blank), its repeat fields included. */
-export function postedFormValues(post: Pick<ParsedUpload, 'fields' | 'fieldLists'>) {
+function postedFormValues(post: Pick<ParsedUpload, 'fields' | 'fieldLists'>) {
   const { fields, fieldLists } = post
   const lists = postedLists(post)
   return {
@@ -100,4 +101,18 @@ export function postedFormValues(post: Pick<ParsedUpload, 'fields' | 'fieldLists
     } as PracticalFactFields,
     repeat: repeatFormValues(fields, fieldLists),
   } satisfies EventFormValues
+}
+
+/**
+ * The event form's post, staged as the session's draft of a new ad or (with `edited`) of that ad's edit. When the
+ * body could not be read the refusal is shown at the photo.
+ */
+export function eventFormPost(edited?: Event): StagedFormPost<StagedFile, EventFormValues> {
+  return {
+    upload: mediaUpload(EVENT_FORM_UPLOAD),
+    stage: async (post, session) =>
+      setEventDraft(session, await stageEventDraft(post, { previous: getEventDraft(session), edited })),
+    typed: postedFormValues,
+    unreadField: 'image',
+  }
 }

@@ -2,7 +2,6 @@
  * Who may see a stored media file: a live ad's media everyone, any other only its advertiser and administrators.
  * The answer itself (validators, caching, ranges) is built in app/services/http/media-response.server.ts.
  */
-import type { Readable } from 'node:stream'
 import { getEventMediaAudience } from '#app/models/ads/event.server.ts'
 import { parseId } from '#app/models/platform/input-rules.ts'
 import { isLive } from '#app/models/ads/event-status.ts'
@@ -12,7 +11,7 @@ import {
   parseMediaFileName,
   type MediaName,
 } from '#app/utils/media-types.ts'
-import type { ByteRange } from './media-storage.server.ts'
+import type { ServedMedia } from '../http/media-response.server.ts'
 import { mediaStorage } from './media.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
 
@@ -21,19 +20,6 @@ export interface MediaViewer {
   /** The signed-in business's id, or null. */
   businessID(): Promise<number | null>
   isAdmin(): Promise<boolean>
-}
-
-/** A stored file the viewer may see, described for its answer. */
-export interface ViewableMedia {
-  contentType: string
-  size: number
-  modified: Date
-  /** Changes whenever the file is replaced. */
-  version: string
-  /** Everyone may see it (a live ad's); otherwise only this viewer. */
-  isPublic: boolean
-  /** The bytes of `range`; null when the file has been replaced or removed since it was described. */
-  read(range: ByteRange): Promise<Readable | null>
 }
 
 /**
@@ -67,7 +53,7 @@ async function mediaAudience(media: MediaName, viewer: MediaViewer): Promise<'ev
 export async function viewableMedia(
   fileName: string | undefined,
   viewer: MediaViewer,
-): Promise<ViewableMedia | null> {
+): Promise<ServedMedia | null> {
   const media = fileName === undefined ? null : parseMediaFileName(fileName)
   if (!media) return null
   const audience = await mediaAudience(media, viewer)
