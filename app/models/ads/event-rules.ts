@@ -15,8 +15,7 @@ import {
   practicalFactProblems,
   type PracticalFactFields,
 } from '#app/models/ads/practical-facts.ts'
-import { INVALID_EMAIL_MESSAGE } from '#app/models/accounts/sign-in-rules.ts'
-import { isPlainEmail } from '#app/models/platform/email-address.ts'
+import { INVALID_EMAIL_MESSAGE, isSignInEmail } from '#app/models/accounts/sign-in-rules.ts'
 
 interface TextRule {
   /** The message for an empty value; an optional field has none. */
@@ -86,7 +85,9 @@ function textProblem(rule: TextRule, value: string) {
 /** The contact email is stored as sent (not trimmed): empty, or an address. */
 function contactEmailProblem(value: string) {
   if (value === '') return undefined
-  if (!isPlainEmail(value)) return INVALID_EMAIL_MESSAGE
+  // The looser sign-in check: the browser never refuses an address the server takes (event-schema.ts holds it to a
+  // plain one).
+  if (!isSignInEmail(value)) return INVALID_EMAIL_MESSAGE
   return value.length > CONTACT_EMAIL_MAX ? CONTACT_EMAIL_TOO_LONG_MESSAGE : undefined
 }
 
