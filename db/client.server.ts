@@ -137,7 +137,7 @@ export const SERVER_POOL_OPTIONS = {
  * Applies the migrations not applied yet. Servers started together each call this: the advisory lock lets one
  * migrate while the others wait, and then find nothing left to do.
  */
-export async function migrateServerDatabase(url: string) {
+export async function migrateServerDatabase(url: string, migrationsFolder = MIGRATIONS_FOLDER) {
   // Its own connection, without the statement timeout: a migration may rightly take longer than a request. One
   // connection, so the session lock and the migration share it.
   const client = postgres(url, {
@@ -147,8 +147,8 @@ export async function migrateServerDatabase(url: string) {
   })
   try {
     await client`select pg_advisory_lock(${ADVISORY_LOCK_SPACE}, hashtext('migrations'))`
-    await migratePostgres(drizzlePostgres(client) as never, { migrationsFolder: MIGRATIONS_FOLDER })
-    await applyOnlineSteps(client)
+    await migratePostgres(drizzlePostgres(client) as never, { migrationsFolder })
+    await applyOnlineSteps(client, migrationsFolder)
   } finally {
     // Ending the connection releases the lock.
     await client.end({ timeout: 2 })
@@ -161,8 +161,8 @@ export async function migrateServerDatabase(url: string) {
  * its table meanwhile. An index left invalid by a build that was cut short (the server stopped mid-way) is dropped and
  * built again; a valid one is left alone.
  */
-async function applyOnlineSteps(client: postgres.Sql) {
-  for (const step of listOnlineSteps(MIGRATIONS_FOLDER)) {
+async function applyOnlineSteps(client: postgres.Sql, migrationsFolder: string) {
+  for (const step of listOnlineSteps(migrationsFolder)) {
     if (step.index) {
       const [state] = await client.unsafe<{ valid: boolean }[]>(INDEX_STATE_SQL, [step.index])
       if (state?.valid) continue

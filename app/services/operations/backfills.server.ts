@@ -17,10 +17,16 @@ import { takeJobLock } from '#app/models/platform/job-runs.server.ts'
 import { logError, logger } from '../platform/logger.server.ts'
 import { registers } from '../platform/metrics.server.ts'
 
-/** Rows a batch fills: one statement of a few milliseconds, so a row lock is never held long. */
-export const BACKFILL_BATCH_ROWS = 1000
-/** Between two batches, so the backfill takes a small share of the database. */
-const PAUSE_BETWEEN_BATCHES_MS = 20
+/**
+ * Rows a batch fills at most, and at least: between them, the size that takes about BATCH_TARGET_MS, from the
+ * previous batch's time. A batch holds its rows' locks, and on the embedded database the only session, that long:
+ * 1,000 ads with many indexes take ~250 ms there, a few ms on PostgreSQL.
+ */
+const MAX_BATCH_ROWS = 1000
+const MIN_BATCH_ROWS = 50
+const BATCH_TARGET_MS = 50
+/** Between two batches: as long as the last one took (at least 20 ms), so a backfill has at most half the database. */
+const MIN_PAUSE_MS = 20
 /** The first look waits for start-up to be over; then again this often while one is left (running elsewhere). */
 const FIRST_LOOK_AFTER_MS = 5000
 const LOOK_AGAIN_AFTER_MS = 30_000
@@ -47,8 +53,15 @@ const runningGauge = new Gauge({
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** Runs `backfill` to its end unless another server holds it; false when it is left to that server (or stopped). */
-async function runToTheEnd(backfill: Backfill, stopped: () => boolean) {
+/** The next batch's size, from the last one's: about BATCH_TARGET_MS of work. */
+const nextBatchSize = (rows: number, ms: number) =>
+  Math.max(MIN_BATCH_ROWS, Math.min(MAX_BATCH_ROWS, Math.round((rows * BATCH_TARGET_MS) / Math.max(ms, 1))))
+
+/**
+ * Runs `backfill` to its end unless another server holds it: its batches and the longest one's time, or false when
+ * it is left to that server (or stopped). Also for `npm run bench:rolling-deploy`.
+ */
+export async function runToTheEnd(backfill: Backfill, stopped: () => boolean = () => false) {
   const labels = { backfill: backfill.name }
   const release = await takeJobLock(`backfill:${backfill.name}`)
   if (!release) return false
@@ -61,21 +74,36 @@ async function runToTheEnd(backfill: Backfill, stopped: () => boolean) {
     rowsDoneGauge.set(labels, before?.rowsDone ?? 0)
     rowsRemainingGauge.set(labels, remaining)
     logger.info({ backfill: backfill.name, remaining, from: before?.lastKey ?? 0 }, 'Backfill running')
+    // Small at first: how long a row takes is known after the first batch.
+    let size = MIN_BATCH_ROWS * 2
+    let longestBatchMs = 0
+    let batches = 0
     while (!stopped()) {
-      const { rows, state } = await runBackfillBatch(backfill, BACKFILL_BATCH_ROWS)
+      const batchStart = performance.now()
+      const { rows, state } = await runBackfillBatch(backfill, size)
+      const batchMs = performance.now() - batchStart
+      batches++
+      longestBatchMs = Math.max(longestBatchMs, batchMs)
       rowsDoneGauge.set(labels, state.rowsDone)
       if (state.finishedAt) {
         rowsRemainingGauge.set(labels, 0)
         logger.info(
-          { backfill: backfill.name, rows: state.rowsDone, rowsHere: doneHere, ms: Date.now() - startedAt },
+          {
+            backfill: backfill.name,
+            rows: state.rowsDone,
+            rowsHere: doneHere,
+            ms: Date.now() - startedAt,
+            longestBatchMs: Math.round(longestBatchMs),
+          },
           'Backfill finished',
         )
-        return true
+        return { batches, longestBatchMs }
       }
       doneHere += rows
       remaining = Math.max(0, remaining - rows)
       rowsRemainingGauge.set(labels, remaining)
-      await sleep(PAUSE_BETWEEN_BATCHES_MS)
+      size = nextBatchSize(rows, batchMs)
+      await sleep(Math.max(MIN_PAUSE_MS, batchMs))
     }
     return false
   } finally {
