@@ -36,6 +36,7 @@ const OWN_DATABASE_TESTS = [
   'tests/integration/data-folder-lock.test.ts',
   'tests/integration/shared-database.test.ts',
   'tests/integration/two-servers.test.ts',
+  'tests/integration/rolling-deploy.test.ts',
 ]
 const onDatabaseServer = Boolean(process.env.DATABASE_URL)
 

@@ -9,6 +9,7 @@ import { NonceProvider } from '#app/components/nonce.tsx'
 import type { RouteHandle } from '#app/root.tsx'
 import { startAdminSocket } from '#app/services/operations/admin-socket.server.ts'
 import { startCleanupSchedule } from '#app/services/operations/cleanup.server.ts'
+import { startBackfills } from '#app/services/operations/backfills.server.ts'
 import { noteRequestError } from '#app/services/platform/database-health.server.ts'
 import { startDatabase, stopBeforeDatabaseCloses } from '#app/services/platform/database.server.ts'
 import { startMailWorker } from '#app/services/mail/mail.server.ts'
@@ -33,6 +34,8 @@ try {
   stopBeforeDatabaseCloses(startViewCounting())
   countPageViewsWith((eventIDs, viewer) => viewCounter.count(eventIDs, viewer))
   stopBeforeDatabaseCloses(startAdminSocket())
+  // After start-up: a migration's backfill runs in batches while the server answers (decision 041).
+  stopBeforeDatabaseCloses(startBackfills())
 } catch (error) {
   if (error instanceof DatabaseLockedError) {
     logError(error)

@@ -9,6 +9,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator'
 import postgres from 'postgres'
 import { lockDataFolder, stillHeld } from './data-folder-lock.server.ts'
+import { INDEX_STATE_SQL, listOnlineSteps, quoteIdentifier } from './online-steps.js'
 import { PGliteThread } from './pglite-thread.server.ts'
 import { timePostgresQueries } from './query-timing.server.ts'
 import * as schema from './schema.ts'
@@ -54,7 +55,9 @@ const LOCK_WATCH_MS = 500
  * another writer: it stops at once, without closing the database (closing writes to the folder).
  */
 function exitOnLostLock(folder: string) {
-  console.error(`The lock on ${folder} was removed or taken by another process: stopping now, writing nothing more.`)
+  console.error(
+    `The lock on ${folder} was removed or taken by another process: stopping now, writing nothing more.`,
+  )
   process.exit(1)
 }
 
@@ -134,7 +137,7 @@ export const SERVER_POOL_OPTIONS = {
  * Applies the migrations not applied yet. Servers started together each call this: the advisory lock lets one
  * migrate while the others wait, and then find nothing left to do.
  */
-export async function migrateServerDatabase(url: string) {
+export async function migrateServerDatabase(url: string, migrationsFolder = MIGRATIONS_FOLDER) {
   // Its own connection, without the statement timeout: a migration may rightly take longer than a request. One
   // connection, so the session lock and the migration share it.
   const client = postgres(url, {
@@ -144,10 +147,28 @@ export async function migrateServerDatabase(url: string) {
   })
   try {
     await client`select pg_advisory_lock(${ADVISORY_LOCK_SPACE}, hashtext('migrations'))`
-    await migratePostgres(drizzlePostgres(client) as never, { migrationsFolder: MIGRATIONS_FOLDER })
+    await migratePostgres(drizzlePostgres(client) as never, { migrationsFolder })
+    await applyOnlineSteps(client, migrationsFolder)
   } finally {
     // Ending the connection releases the lock.
     await client.end({ timeout: 2 })
+  }
+}
+
+/**
+ * The steps of `<migrations>/concurrent/` (db/online-steps.js), after the transactional migrations, each on its own
+ * outside any transaction: an index built CONCURRENTLY lets the servers still running the previous release write to
+ * its table meanwhile. An index left invalid by a build that was cut short (the server stopped mid-way) is dropped and
+ * built again; a valid one is left alone.
+ */
+async function applyOnlineSteps(client: postgres.Sql, migrationsFolder: string) {
+  for (const step of listOnlineSteps(migrationsFolder)) {
+    if (step.index) {
+      const [state] = await client.unsafe<{ valid: boolean }[]>(INDEX_STATE_SQL, [step.index])
+      if (state?.valid) continue
+      if (state) await client.unsafe(`drop index concurrently if exists ${quoteIdentifier(step.index)}`)
+    }
+    await client.unsafe(step.sql)
   }
 }
 

@@ -11,6 +11,7 @@ import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { drizzle } from 'drizzle-orm/pglite'
 import { migrate } from 'drizzle-orm/pglite/migrator'
+import { listOnlineSteps, withoutConcurrently } from './online-steps.js'
 import { preparedStatements } from './pglite-prepared.js'
 
 const asText = (value) => value
@@ -70,6 +71,9 @@ async function main() {
   const client = new PGlite({ dataDir: workerData.dataDir, extensions: { pg_trgm, btree_gin } })
   await client.waitReady
   await migrate(drizzle(client), { migrationsFolder: workerData.migrationsFolder })
+  // The concurrent steps (online-steps.js), built the ordinary way: one process, nobody else writing meanwhile.
+  for (const step of listOnlineSteps(workerData.migrationsFolder))
+    await client.exec(withoutConcurrently(step.sql))
 
   const prepared = preparedStatements(client, { parsers: DRIZZLE_PARSERS })
   /** Open transactions by id: PGlite's own transaction object and how to end it. */

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import {
+  bigint,
   boolean,
   check,
   date,
@@ -621,6 +622,20 @@ export const jobRuns = pgTable('job_runs', {
   startedAt: timestamp('startedAt', { withTimezone: true, mode: 'date' }).notNull(),
   finishedAt: timestamp('finishedAt', { withTimezone: true, mode: 'date' }),
   runs: integer('runs').notNull().default(1),
+})
+
+/**
+ * Where each background backfill (docs/decisions/041) stands: the last key it filled up to, the rows it has gone
+ * through, when it started and finished. A batch and its line here are written in one transaction, so a server that
+ * stops mid-way leaves the next one to continue from the last batch it committed.
+ */
+export const backfillRuns = pgTable('backfill_runs', {
+  name: varchar('name', { length: 128 }).primaryKey(),
+  lastKey: bigint('lastKey', { mode: 'number' }).notNull().default(0),
+  rowsDone: bigint('rowsDone', { mode: 'number' }).notNull().default(0),
+  startedAt: timestamp('startedAt', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updatedAt: timestamp('updatedAt', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  finishedAt: timestamp('finishedAt', { withTimezone: true, mode: 'date' }),
 })
 
 /**

@@ -4,6 +4,7 @@ import postgres from 'postgres'
 import type { TestProject } from 'vitest/node'
 import { MIGRATIONS_FOLDER, openPglite, openServerDatabase } from '#db/client.server.ts'
 import { migrate } from 'drizzle-orm/pglite/migrator'
+import { listOnlineSteps, withoutConcurrently } from '#db/online-steps.js'
 import path from 'node:path'
 import { quoteIdent, TMP_DIR, withDatabase } from './test-database.ts'
 
@@ -22,6 +23,7 @@ export default async function setup(project: TestProject) {
     const PGLITE_TEMPLATE_FILE = path.join(TMP_DIR, `pglite-template-${process.pid}.tar.gz`)
     const { client, db } = await openPglite()
     await migrate(db as never, { migrationsFolder: MIGRATIONS_FOLDER })
+    for (const step of listOnlineSteps(MIGRATIONS_FOLDER)) await client.exec(withoutConcurrently(step.sql))
     const dump = await client.dumpDataDir('gzip')
     fs.writeFileSync(PGLITE_TEMPLATE_FILE, Buffer.from(await dump.arrayBuffer()))
     await client.close()

@@ -7,7 +7,11 @@ export type JobOutcome<T> = { ran: true; result: T } | { ran: false; reason: 'ru
 /** Jobs running in this process, for the embedded database (one process) where there is no advisory lock. */
 const runningHere = new Set<string>()
 
-async function takeLock(name: string): Promise<(() => Promise<void>) | null> {
+/**
+ * The lock of `name` on every server of the database (a PostgreSQL advisory lock; in memory on the embedded database,
+ * which has one process): its release, or null when another holds it.
+ */
+export async function takeJobLock(name: string): Promise<(() => Promise<void>) | null> {
   const handle = getDatabaseHandle()
   if (handle.tryLock) return handle.tryLock(`job:${name}`)
   if (runningHere.has(name)) return null
@@ -39,7 +43,7 @@ export async function runJobOnce<T>(
   { notWithinMs, now = new Date() }: { notWithinMs: number; now?: Date },
   job: () => Promise<T>,
 ): Promise<JobOutcome<T>> {
-  const release = await takeLock(name)
+  const release = await takeJobLock(name)
   if (!release) return { ran: false, reason: 'running' }
   try {
     if (!(await claimRun(name, now, new Date(now.getTime() - notWithinMs))))

@@ -1,0 +1,231 @@
+/**
+ * A rolling deploy with a migration, on PostgreSQL (a cluster of the test's own, whatever DATABASE_URL says): two
+ * servers of the current build behind a round-robin proxy take a steady load (the calendar, the public events API,
+ * clicks on live ads), then each is replaced, one at a time, by the "new build": the same build started with
+ * MIGRATIONS_DIR pointing at db/migrations plus tests/fixtures/rolling-deploy-migration (a nullable column, its index
+ * built CONCURRENTLY, a background backfill; docs/decisions/041). The proxy drains a server before it gets SIGTERM.
+ * No request fails, the old servers answer while the new one migrates, and the backfill runs to its end once.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import postgres from 'postgres'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { addDaysIso, todayInZone } from '#app/utils/time.ts'
+import {
+  getDatabaseHandle,
+  MIGRATIONS_FOLDER,
+  openServerDatabase,
+  useDatabase,
+  type DatabaseHandle,
+} from '#db/client.server.ts'
+import { insertBusiness } from '#db/factories.ts'
+import { ensureBuild } from '#tests/support/built-app.ts'
+import { insertTestEvent } from '#tests/support/events.ts'
+import { startPrivateCluster, type PrivateCluster } from '#tests/support/private-postgres.ts'
+import {
+  failed,
+  longestPause,
+  replaceOneAtATime,
+  startDrainingProxy,
+  startLoad,
+  withFixtureMigrations,
+  type DrainingProxy,
+  type LoadResult,
+  type Replacement,
+} from '#tests/support/rolling-deploy.ts'
+import { startServerProcess, stopServer, type ServerProcess } from '#tests/support/server-process.ts'
+import { TMP_DIR, withDatabase } from '#tests/support/test-database.ts'
+
+/** Ads besides the live ones, so the index build and the backfill have a few batches to do. */
+const OTHER_ADS = 4_500
+
+let cluster: PrivateCluster
+let runDatabase: DatabaseHandle
+let database: DatabaseHandle
+let url: string
+let proxy: DrainingProxy
+const running: ServerProcess[] = []
+const dataDir = path.join(TMP_DIR, `rolling-deploy-${process.pid}`)
+const newMigrations = path.join(dataDir, 'migrations')
+const today = todayInZone('America/New_York')
+
+let results: LoadResult[] = []
+let replacements: Replacement[] = []
+let deployStart = 0
+let deployEnd = 0
+let addedTags: string[] = []
+
+const env = (name: string, migrationsDir?: string) => ({
+  ...process.env,
+  NODE_ENV: 'production' as const,
+  APP_ENV: 'test',
+  DATABASE_URL: url,
+  DATA_DIR: path.join(dataDir, name),
+  TRUST_PROXY: 'loopback',
+  METRICS_TOKEN,
+  ...(migrationsDir ? { MIGRATIONS_DIR: migrationsDir } : {}),
+})
+
+const METRICS_TOKEN = 'rolling-deploy-metrics-token-0123456789'
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+beforeAll(async () => {
+  await ensureBuild()
+  runDatabase = getDatabaseHandle()
+  cluster = await startPrivateCluster()
+  const admin = postgres(cluster.url, { onnotice: () => {}, max: 1 })
+  await admin.unsafe('create database rolling_deploy')
+  await admin.end()
+  url = withDatabase(cluster.url, 'rolling_deploy')
+  addedTags = withFixtureMigrations(newMigrations)
+
+  const [a, b] = await Promise.all([
+    startServerProcess({ env: env('a') }),
+    startServerProcess({ env: env('b') }),
+  ])
+  running.push(a!, b!)
+  database = await openServerDatabase(url, { runMigrations: false })
+  useDatabase(database)
+  const business = await insertBusiness(database.db)
+  const live: number[] = []
+  for (let n = 0; n < 12; n++)
+    live.push(
+      (await insertTestEvent(business, { showAdOnDates: [addDaysIso(today, n % 4), addDaysIso(today, 5)] }))
+        .eventID,
+    )
+  const client = postgres(url, { onnotice: () => {}, max: 1 })
+  const columns = (
+    await client<{ name: string }[]>`
+      select column_name as name from information_schema.columns
+      where table_name = 'events' and column_name <> 'eventID' and is_generated = 'NEVER'`
+  ).map((row) => `"${row.name}"`)
+  await client.unsafe(
+    `insert into events (${columns.join(', ')})
+     select ${columns.map((c) => (c === '"eventTitle"' ? `'Archived ' || n` : `e.${c}`)).join(', ')}
+     from events e, generate_series(1, ${OTHER_ADS}) n where e."eventID" = ${live[0]}`,
+  )
+  await client.end()
+
+  proxy = await startDrainingProxy([a!.base, b!.base])
+  const load = startLoad(proxy.base, { liveEventIds: live })
+  await sleep(1500)
+  deployStart = Date.now()
+  replacements = await replaceOneAtATime(proxy, [a!, b!], (i) => env(`new-${i}`, newMigrations))
+  running.push(...replacements.map((r) => r.next))
+  deployEnd = Date.now()
+  // The backfill starts a few seconds after the first new server answers; the load goes on until it is over.
+  const probe = postgres(url, { onnotice: () => {}, max: 1 })
+  for (let waited = 0; waited < 30_000; waited += 200) {
+    const [row] = await probe`select "finishedAt" from backfill_runs where name = ${addedTags[0]!}`
+    if (row?.finishedAt) break
+    await sleep(200)
+  }
+  await probe.end()
+  await sleep(500)
+  results = await load.stop()
+}, 240_000)
+
+afterAll(async () => {
+  useDatabase(runDatabase)
+  await proxy?.close()
+  await Promise.all(running.map((s) => stopServer(s.server)))
+  await database?.close()
+  await cluster?.destroy()
+  fs.rmSync(dataDir, { recursive: true, force: true })
+})
+
+test('no request fails while each server is replaced by the build with a migration', () => {
+  const during = results.filter((r) => r.end >= deployStart && r.end <= deployEnd)
+  const pause = longestPause(results, deployStart, deployEnd)
+  console.info(
+    `${results.length} requests (${during.length} during the deploy of ${deployEnd - deployStart} ms), ` +
+      `${failed(results).length} failed; longest gap between answers ${pause.gapMs} ms, slowest request ` +
+      `${pause.slowestRequestMs} ms`,
+  )
+  expect(failed(results)).toEqual([])
+  expect(proxy.log.filter((r) => r.status >= 500)).toEqual([])
+  expect(during.length).toBeGreaterThan(50)
+  // Every kind of request, the writes included, answered as it should.
+  for (const r of results) expect(r.status, r.path).toBe(r.path.endsWith('/track-click') ? 204 : 200)
+  for (const r of replacements) expect(r.oldExitCode, 'an old server cut requests at its shutdown').toBe(0)
+})
+
+test('the old servers answer while the first new server migrates', async () => {
+  const first = replacements[0]!
+  const oldBases = new Set(replacements.map((r) => r.old.base))
+  const answeredByOld = proxy.log.filter(
+    (r) => oldBases.has(r.target) && r.start >= first.startedAt && r.end <= first.upAt && r.status < 500,
+  )
+  console.info(
+    `The first new server took ${first.upAt - first.startedAt} ms from its start to answering (its migration ` +
+      `included); the old servers answered ${answeredByOld.length} requests meanwhile`,
+  )
+  expect(answeredByOld.length).toBeGreaterThan(0)
+
+  const client = postgres(url, { onnotice: () => {}, max: 1 })
+  try {
+    const journal = JSON.parse(
+      fs.readFileSync(path.join(MIGRATIONS_FOLDER, 'meta/_journal.json'), 'utf8'),
+    ) as {
+      entries: unknown[]
+    }
+    const [applied] = await client<
+      [{ count: number }]
+    >`select count(*)::int as count from drizzle.__drizzle_migrations`
+    expect(applied!.count).toBe(journal.entries.length + addedTags.length)
+    const [index] = await client<[{ valid: boolean }]>`
+      select i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid
+      where c.relname = 'events_title_length_idx'`
+    expect(index).toEqual({ valid: true })
+  } finally {
+    await client.end()
+  }
+})
+
+test('the backfill fills every ad once, on one server, and /metrics shows it done', async () => {
+  const client = postgres(url, { onnotice: () => {}, max: 1 })
+  try {
+    const [run] = await client<[{ rowsDone: number; finishedAt: Date | null }]>`
+      select "rowsDone"::int as "rowsDone", "finishedAt" from backfill_runs where name = ${addedTags[0]!}`
+    const [counts] = await client<[{ total: number; empty: number }]>`
+      select count(*)::int as total, count(*) filter (where "titleLength" is null)::int as empty from events`
+    expect(run!.finishedAt).not.toBeNull()
+    // Each ad gone through once: a batch counted twice (two servers at once, or a batch done again) would exceed it.
+    expect(run!.rowsDone).toBe(counts!.total)
+    expect(counts!.empty).toBe(0)
+    const [wrong] = await client<[{ count: number }]>`
+      select count(*)::int as count from events where "titleLength" <> char_length("eventTitle")`
+    expect(wrong!.count).toBe(0)
+  } finally {
+    await client.end()
+  }
+  const finishedLines = replacements.flatMap((r) =>
+    r.next
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('"Backfill finished"')),
+  )
+  expect(finishedLines).toHaveLength(1)
+
+  const metric = (text: string, name: string) =>
+    new RegExp(`^${name}\\{backfill="${addedTags[0]}"\\} (\\d+)$`, 'm').exec(text)?.[1]
+  const scrape = () =>
+    Promise.all(
+      replacements.map((r) =>
+        fetch(`${r.next.base}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } }).then(
+          (res) => res.text(),
+        ),
+      ),
+    )
+  // Each server looks at the backfills a few seconds after it starts: the second one may not have looked yet.
+  await expect
+    .poll(async () => (await scrape()).map((text) => metric(text, 'eventshout_backfill_rows_remaining')), {
+      timeout: 10_000,
+    })
+    .toEqual(['0', '0'])
+  for (const text of await scrape()) {
+    expect(metric(text, 'eventshout_backfill_running')).toBe('0')
+    expect(metric(text, 'eventshout_backfill_rows_done')).toBe(String(OTHER_ADS + 12))
+  }
+})
