@@ -7,7 +7,6 @@
  */
 import type { ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
-import http from 'node:http'
 import path from 'node:path'
 import postgres from 'postgres'
 import { afterAll, beforeAll, expect, test } from 'vitest'
@@ -31,6 +30,7 @@ import { insertTestEvent } from '#tests/support/events.ts'
 import { mp4Bytes } from '#tests/support/media.ts'
 import { startPrivateCluster, type PrivateCluster } from '#tests/support/private-postgres.ts'
 import { s3Environment, startS3Server } from '#tests/support/s3-server.ts'
+import { startDrainingProxy, type DrainingProxy } from '#tests/support/rolling-deploy.ts'
 import { startServerProcess, stopServer, type ServerProcess } from '#tests/support/server-process.ts'
 import { TMP_DIR, withDatabase } from '#tests/support/test-database.ts'
 
@@ -42,7 +42,7 @@ let runDatabase: DatabaseHandle
 let database: DatabaseHandle
 let a: ServerProcess
 let b: ServerProcess
-let proxy: http.Server
+let proxy: DrainingProxy
 let proxyBase: string
 let s3: Awaited<ReturnType<typeof startS3Server>>
 let startedAt: number
@@ -52,30 +52,6 @@ const db = () => database.db
 
 const filesIn = (dir: string) =>
   fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }) : []
-
-/** Round robin over the servers, passing everything through (as a load balancer does). */
-function startProxy(targets: string[]) {
-  let next = 0
-  const server = http.createServer((req, res) => {
-    const target = new URL(targets[next++ % targets.length]!)
-    const forward = http.request(
-      {
-        host: target.hostname,
-        port: target.port,
-        method: req.method,
-        path: req.url,
-        headers: { ...req.headers, 'x-forwarded-for': req.socket.remoteAddress ?? '' },
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(res)
-      },
-    )
-    forward.on('error', () => res.destroy())
-    req.pipe(forward)
-  })
-  return new Promise<http.Server>((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)))
-}
 
 beforeAll(async () => {
   await ensureBuild()
@@ -101,13 +77,14 @@ beforeAll(async () => {
   ;[a, b] = await Promise.all([startServerProcess({ env: env('a') }), startServerProcess({ env: env('b') })])
   database = await openServerDatabase(url, { runMigrations: false })
   useDatabase(database)
-  proxy = await startProxy([a.base, b.base])
-  proxyBase = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`
+  // Round robin over the servers, passing everything through (as a load balancer does).
+  proxy = await startDrainingProxy([a.base, b.base])
+  proxyBase = proxy.base
 }, 360_000)
 
 afterAll(async () => {
   useDatabase(runDatabase)
-  proxy?.close()
+  await proxy?.close()
   await Promise.all([a, b].filter(Boolean).map((s) => stopServer(s.server as ChildProcess)))
   await database?.close()
   await cluster?.destroy()
