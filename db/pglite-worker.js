@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { performance } from 'node:perf_hooks'
 import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite, types } from '@electric-sql/pglite'
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin'
@@ -66,10 +67,41 @@ function ensureLockHeld() {
   throw new Error('PGlite is closed: the data folder lock was lost')
 }
 
+/**
+ * What the folder's control file says before PostgreSQL opens it (global/pg_control: the state at byte 16, the last
+ * checkpoint's redo pointer at byte 40): whether it was shut down cleanly, and where replaying the WAL would start.
+ */
+function controlFileState(dataDir) {
+  try {
+    const control = fs.readFileSync(path.join(dataDir, 'global', 'pg_control'))
+    // DBState: 1 shut down, 2 shut down in recovery, 6 in production (a crash, or a process still running)
+    const state = control.readInt32LE(16)
+    return { cleanShutdown: state === 1 || state === 2, redo: control.readBigUInt64LE(40) }
+  } catch {
+    return undefined // a new folder
+  }
+}
+
+/** Milliseconds since `start`, rounded to a tenth. */
+const since = (start) => Math.round((performance.now() - start) * 10) / 10
+
 async function main() {
+  const timings = {}
+  const before = controlFileState(workerData.dataDir)
+  let started = performance.now()
   const client = new PGlite({ dataDir: workerData.dataDir, extensions: { pg_trgm, btree_gin } })
   await client.waitReady
+  // Opening includes replaying the WAL written since the last checkpoint when the last process did not shut down.
+  timings.openMs = since(started)
+  if (before) {
+    const [{ lsn }] = (await client.query(`select pg_current_wal_insert_lsn() - '0/0'::pg_lsn as lsn`)).rows
+    timings.cleanShutdown = before.cleanShutdown
+    // The WAL from the last checkpoint's redo point to now: what recovery replayed (plus its own checkpoint record).
+    timings.walReplayedBytes = before.cleanShutdown ? 0 : Number(BigInt(lsn) - before.redo)
+  }
+  started = performance.now()
   await migrate(drizzle(client), { migrationsFolder: workerData.migrationsFolder })
+  timings.migrationsMs = since(started)
 
   const prepared = preparedStatements(client, { parsers: DRIZZLE_PARSERS })
   /** Open transactions by id: PGlite's own transaction object and how to end it. */
@@ -192,7 +224,7 @@ async function main() {
       parentPort.postMessage({ id, error: describeError(error) })
     }
   })
-  parentPort.postMessage({ ready: true })
+  parentPort.postMessage({ ready: true, timings })
 }
 
 main().catch((error) => parentPort.postMessage({ failed: describeError(error) }))
