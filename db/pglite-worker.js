@@ -6,6 +6,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
+import { clearInterval, setInterval } from 'node:timers'
 import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite, types } from '@electric-sql/pglite'
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin'
@@ -85,6 +86,41 @@ function controlFileState(dataDir) {
 /** Milliseconds since `start`, rounded to a tenth. */
 const since = (start) => Math.round((performance.now() - start) * 10) / 10
 
+/** How often the WAL written since the last checkpoint is looked at (env EMBEDDED_CHECKPOINT_MS; 0 = never). */
+const CHECKPOINT_EVERY_MS = Number(process.env.EMBEDDED_CHECKPOINT_MS ?? 2000)
+
+/**
+ * PGlite runs PostgreSQL as one single-user process: there is no checkpointer, and a checkpoint happens only when
+ * asked for or at a clean shutdown. Without one the WAL grows for as long as the server runs, and a start after a
+ * crash replays all of it (and a shutdown writes all the pages it holds dirty). Every CHECKPOINT_EVERY_MS, when
+ * anything was written since the last one, a CHECKPOINT bounds what a crash leaves to replay to the writes of the
+ * last seconds. With fsync off (PGlite's default) it only hands the changed pages to the operating system: a few
+ * milliseconds, queued like any statement.
+ */
+function checkpointPolicy(client) {
+  let lastLsn
+  let running = false
+  const lsnNow = async () =>
+    BigInt((await client.query(`select pg_current_wal_insert_lsn() - '0/0'::pg_lsn as lsn`)).rows[0].lsn)
+  async function maybeCheckpoint() {
+    if (running || lockLost || client.closed) return
+    running = true
+    try {
+      const lsn = await lsnNow()
+      if (lastLsn !== undefined && lsn === lastLsn) return
+      ensureLockHeld()
+      await client.exec('CHECKPOINT')
+      lastLsn = await lsnNow()
+    } catch {
+      // closing, or the lock is lost (the server stops): nothing to do
+    } finally {
+      running = false
+    }
+  }
+  const timer = CHECKPOINT_EVERY_MS > 0 ? setInterval(maybeCheckpoint, CHECKPOINT_EVERY_MS) : undefined
+  return { stop: () => clearInterval(timer) }
+}
+
 async function main() {
   const timings = {}
   const before = controlFileState(workerData.dataDir)
@@ -103,6 +139,7 @@ async function main() {
   await migrate(drizzle(client), { migrationsFolder: workerData.migrationsFolder })
   timings.migrationsMs = since(started)
 
+  const checkpoints = checkpointPolicy(client)
   const prepared = preparedStatements(client, { parsers: DRIZZLE_PARSERS })
   /** Open transactions by id: PGlite's own transaction object and how to end it. */
   const transactions = new Map()
@@ -211,6 +248,7 @@ async function main() {
       await client.query('select pg_backup_stop(false)').catch(() => {})
     },
     async close() {
+      checkpoints.stop()
       await client.close()
     },
   }
