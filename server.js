@@ -4,9 +4,11 @@
 // With NODE_ENV=development (`npm run dev`) Vite builds the app from its sources as they change (middleware mode); the
 // middleware in front of Remix is the same in both modes, only where the build and the browser's files come from
 // differs.
+import { Buffer } from 'node:buffer'
 import fs from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
+import { performance } from 'node:perf_hooks'
 import { pathToFileURL } from 'node:url'
 import { createReadableStreamFromReadable, createRequestHandler, installGlobals } from '@remix-run/node'
 import compression from 'compression'
@@ -17,8 +19,55 @@ import { refuseUnreadableUrls } from './server/request-urls.js'
 
 process.env.NODE_ENV ??= 'production'
 
+/** Milliseconds since the process started (Node's time origin) when this file's modules had loaded. */
+const serverModulesLoaded = performance.now()
+/** The same, once the port listens. */
+let listeningAt = /** @type {number | undefined} */ (undefined)
+
 const app = express()
-const server = http.createServer(app)
+/** Until the app is ready every request is answered 503 (answerStarting); then Express answers them. */
+let ready = false
+const server = http.createServer((req, res) => (ready ? app(req, res) : answerStarting(req, res)))
+
+const STARTING_MESSAGE = 'The server is starting. Please try again in a moment.'
+
+/**
+ * While the app loads and the database opens (a restart replays the database's log), a client is told to come back
+ * in a second (503 with `Retry-After: 1`) rather than finding the port closed. `/healthz` answers 503 too, so a
+ * load balancer keeps traffic away until it answers 200. The connection is closed: a request body is not read.
+ * @param {import('node:http').IncomingMessage} req
+ * @param {import('node:http').ServerResponse} res
+ */
+function answerStarting(req, res) {
+  const json = /^\/(api\/|healthz)/.test(req.url ?? '')
+  const body = json
+    ? JSON.stringify(req.url?.startsWith('/healthz') ? { status: 'starting' } : { message: STARTING_MESSAGE })
+    : STARTING_MESSAGE
+  res.writeHead(503, {
+    'Retry-After': '1',
+    'Cache-Control': 'no-store',
+    Connection: 'close',
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Type': json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+  })
+  res.end(body)
+}
+
+const port = Number(process.env.PORT || 3000)
+const host = process.env.HOST || undefined
+/** Listening before the app is loaded: see answerStarting. */
+await new Promise((resolve, reject) => {
+  server.once('error', reject)
+  const onListening = () => {
+    server.off('error', reject)
+    listeningAt = performance.now()
+    resolve(undefined)
+  }
+  // Without HOST, every interface (as Node does by default).
+  if (host) server.listen(port, host, onListening)
+  else server.listen(port, onListening)
+})
 
 /** Development only: Vite (a development dependency, never imported in production). */
 const vite = process.env.NODE_ENV === 'development' ? await startVite() : undefined
@@ -76,6 +125,7 @@ const {
   NUL_MESSAGE,
   shutdownTimeoutMs,
   stopJobsAndCloseDatabase,
+  logStarted,
   createRequestObserver,
   logError,
   REQUEST_ID_HEADER,
@@ -281,9 +331,6 @@ app.use(
   },
 )
 
-const port = Number(process.env.PORT || 3000)
-const host = process.env.HOST || undefined
-const onListen = () => console.info(`EventShout is listening on http://${host ?? 'localhost'}:${port}`)
-// Without HOST, every interface (as Node does by default).
-if (host) server.listen(port, host, onListen)
-else server.listen(port, onListen)
+ready = true
+logStarted({ serverModules: serverModulesLoaded, listening: listeningAt, serving: performance.now() })
+console.info(`EventShout is listening on http://${host ?? 'localhost'}:${port}`)

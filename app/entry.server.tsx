@@ -1,3 +1,4 @@
+import { performance as nodePerformance } from 'node:perf_hooks'
 import { PassThrough } from 'node:stream'
 import type { EntryContext, HandleDocumentRequestFunction } from '@remix-run/node'
 import { createReadableStreamFromReadable } from '@remix-run/node'
@@ -24,11 +25,17 @@ import { countPageViewsWith } from '#app/services/http/page-cache.server.ts'
 import { createCachedMarkupRenderer } from '#app/components/cached-markup.server.ts'
 import { DatabaseLockedError } from '#db/client.server.ts'
 
+/** Milliseconds since the process started (Node's time origin): when the app's code began to run. */
+const appStartedAt = performance.now()
 const env = getEnv()
 for (const { variable, message } of productionWarnings(env)) logger.warn({ variable }, message)
 
+/** Milliseconds since the process started at which each step of the app's start ended. */
+const startupMarks: { databaseOpen?: number; jobsStarted?: number } = {}
+let databaseStartup: Record<string, number | boolean> | undefined
 try {
-  await startDatabase()
+  databaseStartup = (await startDatabase()).startup
+  startupMarks.databaseOpen = performance.now()
   stopBeforeDatabaseCloses(startCleanupSchedule())
   stopBeforeDatabaseCloses(startMailWorker())
   stopBeforeDatabaseCloses(startViewCounting())
@@ -36,6 +43,7 @@ try {
   stopBeforeDatabaseCloses(startAdminSocket())
   // After start-up: a migration's backfill runs in batches while the server answers (decision 041).
   stopBeforeDatabaseCloses(startBackfills())
+  startupMarks.jobsStarted = performance.now()
 } catch (error) {
   if (error instanceof DatabaseLockedError) {
     logError(error)
@@ -45,6 +53,33 @@ try {
 }
 
 export const streamTimeout = 5000
+
+/**
+ * For server.js, once it serves: one log line with where the start-up went, in milliseconds. `server` holds the
+ * marks server.js took (ms since the process started): its modules loaded, listening, serving.
+ */
+export function logStarted(server: { serverModules: number; listening?: number; serving: number }) {
+  const round = (ms: number) => Math.round(ms)
+  const nodeReady = nodePerformance.nodeTiming.bootstrapComplete
+  const databaseOpen = startupMarks.databaseOpen ?? appStartedAt
+  const jobsStarted = startupMarks.jobsStarted ?? databaseOpen
+  logger.info(
+    {
+      phasesMs: {
+        node: round(nodeReady),
+        serverModules: round(server.serverModules - nodeReady),
+        build: round(appStartedAt - server.serverModules),
+        database: round(databaseOpen - appStartedAt),
+        jobs: round(jobsStarted - databaseOpen),
+        routes: round(server.serving - jobsStarted),
+        total: round(server.serving),
+      },
+      ...(server.listening !== undefined && { listeningAtMs: round(server.listening) }),
+      database: databaseStartup,
+    },
+    'started',
+  )
+}
 
 /** Event tiles rendered once and reused by every page that lists them (see CachedListItem). */
 const renderCachedMarkup = createCachedMarkupRenderer()

@@ -20,6 +20,8 @@ export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0]
 export interface DatabaseHandle {
   db: Database
   kind: 'pglite' | 'postgres'
+  /** How the opening went (milliseconds of its steps, whether the WAL was replayed), for the start-up line. */
+  startup?: Record<string, number | boolean>
   close(): Promise<void>
   /**
    * PostgreSQL only: calls `onNotify` for every NOTIFY on `channel`, from any server on the database, and
@@ -83,7 +85,9 @@ export async function openEmbeddedDatabase(
   { restoreFrom }: { restoreFrom?: string } = {},
 ): Promise<DatabaseHandle> {
   const folder = path.resolve(dataDir, 'pg')
+  const lockStarted = performance.now()
   const lock = await lockDataFolder(folder)
+  const lockMs = Math.round((performance.now() - lockStarted) * 10) / 10
   const onLockLost = () => exitOnLostLock(folder)
   const watch = setInterval(() => stillHeld(lock.identity) || onLockLost(), LOCK_WATCH_MS).unref()
   try {
@@ -96,6 +100,7 @@ export async function openEmbeddedDatabase(
     return {
       db: drizzlePglite(client as unknown as PGlite, { schema }) as unknown as Database,
       kind: 'pglite',
+      startup: { lockMs, ...client.startup },
       copyDataDir: (into, factsSql) => client.copyDataDir(folder, into, factsSql),
       async close() {
         await client.close()
@@ -176,13 +181,16 @@ export async function openServerDatabase(
   url: string,
   { runMigrations = true } = {},
 ): Promise<DatabaseHandle> {
+  const started = performance.now()
   if (runMigrations) await migrateServerDatabase(url)
+  const migrationsMs = Math.round((performance.now() - started) * 10) / 10
   const client = timePostgresQueries(postgres(url, { onnotice: () => {}, ...SERVER_POOL_OPTIONS }))
   const db = drizzlePostgres(client, { schema }) as unknown as Database
   const followers = new Set<() => Promise<void>>()
   return {
     db,
     kind: 'postgres',
+    startup: { migrationsMs },
     follow(channel, handlers) {
       const stop = followChannel(url, channel, handlers)
       const stopAndForget = () => (followers.delete(stopAndForget), stop())

@@ -79,9 +79,12 @@ export class PGliteThread implements QueryClient {
   >()
   #nextId = 1
   #closed = false
+  /** How the opening went, in milliseconds (see the worker's `timings`), for the server's start-up line. */
+  readonly startup: Record<string, number | boolean>
 
-  private constructor(worker: Worker, onLockLost: () => void) {
+  private constructor(worker: Worker, onLockLost: () => void, startup: Record<string, number | boolean>) {
     this.#worker = worker
+    this.startup = startup
     worker.on('message', (reply: Reply | { lockLost: true }) => {
       if ('lockLost' in reply) return onLockLost()
       const pending = this.#pending.get(reply.id)
@@ -115,19 +118,26 @@ export class PGliteThread implements QueryClient {
     migrationsFolder: string,
     { lock, onLockLost = () => {} }: { lock?: ThreadLock; onLockLost?: () => void } = {},
   ): Promise<PGliteThread> {
+    const started = performance.now()
     const worker = new Worker(WORKER_FILE, { workerData: { dataDir, migrationsFolder, lock } })
     return new Promise((resolve, reject) => {
       const onExit = (code: number) =>
         reject(new Error(`The embedded database exited (${code}) while opening`))
       worker.once('error', reject)
       worker.once('exit', onExit)
-      worker.once('message', (message: { ready?: true; failed?: Reply['error'] }) => {
-        worker.off('error', reject)
-        worker.off('exit', onExit)
-        if (message.ready) return resolve(new PGliteThread(worker, onLockLost))
-        void worker.terminate()
-        reject(message.failed ? asError(message.failed) : new Error('The embedded database did not open'))
-      })
+      worker.once(
+        'message',
+        (message: { ready?: true; timings?: Record<string, number | boolean>; failed?: Reply['error'] }) => {
+          worker.off('error', reject)
+          worker.off('exit', onExit)
+          if (message.ready) {
+            const threadMs = Math.round((performance.now() - started) * 10) / 10
+            return resolve(new PGliteThread(worker, onLockLost, { threadMs, ...message.timings }))
+          }
+          void worker.terminate()
+          reject(message.failed ? asError(message.failed) : new Error('The embedded database did not open'))
+        },
+      )
     })
   }
 

@@ -5,6 +5,8 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { clearInterval, setInterval } from 'node:timers'
 import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite, types } from '@electric-sql/pglite'
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin'
@@ -67,14 +69,81 @@ function ensureLockHeld() {
   throw new Error('PGlite is closed: the data folder lock was lost')
 }
 
+/**
+ * What the folder's control file says before PostgreSQL opens it (global/pg_control: the state at byte 16, the last
+ * checkpoint's redo pointer at byte 40): whether it was shut down cleanly, and where replaying the WAL would start.
+ */
+function controlFileState(dataDir) {
+  try {
+    const control = fs.readFileSync(path.join(dataDir, 'global', 'pg_control'))
+    // DBState: 1 shut down, 2 shut down in recovery, 6 in production (a crash, or a process still running)
+    const state = control.readInt32LE(16)
+    return { cleanShutdown: state === 1 || state === 2, redo: control.readBigUInt64LE(40) }
+  } catch {
+    return undefined // a new folder
+  }
+}
+
+/** Milliseconds since `start`, rounded to a tenth. */
+const since = (start) => Math.round((performance.now() - start) * 10) / 10
+
+/** How often the WAL written since the last checkpoint is looked at (env EMBEDDED_CHECKPOINT_MS; 0 = never). */
+const CHECKPOINT_EVERY_MS = Number(process.env.EMBEDDED_CHECKPOINT_MS ?? 2000)
+
+/**
+ * PGlite runs PostgreSQL as one single-user process: there is no checkpointer, and a checkpoint happens only when
+ * asked for or at a clean shutdown. Without one the WAL grows for as long as the server runs, and a start after a
+ * crash replays all of it (and a shutdown writes all the pages it holds dirty). Every CHECKPOINT_EVERY_MS, when
+ * anything was written since the last one, a CHECKPOINT bounds what a crash leaves to replay to the writes of the
+ * last seconds. With fsync off (PGlite's default) it only hands the changed pages to the operating system: a few
+ * milliseconds, queued like any statement.
+ */
+function checkpointPolicy(client) {
+  let lastLsn
+  let running = false
+  const lsnNow = async () =>
+    BigInt((await client.query(`select pg_current_wal_insert_lsn() - '0/0'::pg_lsn as lsn`)).rows[0].lsn)
+  async function maybeCheckpoint() {
+    if (running || lockLost || client.closed) return
+    running = true
+    try {
+      const lsn = await lsnNow()
+      if (lastLsn !== undefined && lsn === lastLsn) return
+      ensureLockHeld()
+      await client.exec('CHECKPOINT')
+      lastLsn = await lsnNow()
+    } catch {
+      // closing, or the lock is lost (the server stops): nothing to do
+    } finally {
+      running = false
+    }
+  }
+  const timer = CHECKPOINT_EVERY_MS > 0 ? setInterval(maybeCheckpoint, CHECKPOINT_EVERY_MS) : undefined
+  return { stop: () => clearInterval(timer) }
+}
+
 async function main() {
+  const timings = {}
+  const before = controlFileState(workerData.dataDir)
+  let started = performance.now()
   const client = new PGlite({ dataDir: workerData.dataDir, extensions: { pg_trgm, btree_gin } })
   await client.waitReady
+  // Opening includes replaying the WAL written since the last checkpoint when the last process did not shut down.
+  timings.openMs = since(started)
+  if (before) {
+    const [{ lsn }] = (await client.query(`select pg_current_wal_insert_lsn() - '0/0'::pg_lsn as lsn`)).rows
+    timings.cleanShutdown = before.cleanShutdown
+    // The WAL from the last checkpoint's redo point to now: what recovery replayed (plus its own checkpoint record).
+    timings.walReplayedBytes = before.cleanShutdown ? 0 : Number(BigInt(lsn) - before.redo)
+  }
+  started = performance.now()
   await migrate(drizzle(client), { migrationsFolder: workerData.migrationsFolder })
   // The concurrent steps (online-steps.js), built the ordinary way: one process, nobody else writing meanwhile.
   for (const step of listOnlineSteps(workerData.migrationsFolder))
     await client.exec(withoutConcurrently(step.sql))
+  timings.migrationsMs = since(started)
 
+  const checkpoints = checkpointPolicy(client)
   const prepared = preparedStatements(client, { parsers: DRIZZLE_PARSERS })
   /** Open transactions by id: PGlite's own transaction object and how to end it. */
   const transactions = new Map()
@@ -183,6 +252,7 @@ async function main() {
       await client.query('select pg_backup_stop(false)').catch(() => {})
     },
     async close() {
+      checkpoints.stop()
       await client.close()
     },
   }
@@ -196,7 +266,7 @@ async function main() {
       parentPort.postMessage({ id, error: describeError(error) })
     }
   })
-  parentPort.postMessage({ ready: true })
+  parentPort.postMessage({ ready: true, timings })
 }
 
 main().catch((error) => parentPort.postMessage({ failed: describeError(error) }))
