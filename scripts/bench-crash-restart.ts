@@ -22,6 +22,7 @@ import { inArray } from 'drizzle-orm'
 import postgres from 'postgres'
 import sharp from 'sharp'
 import { benchEnvironment, builtAppExists, sleep } from './bench-server.ts'
+import { registrationFields } from '#tests/support/registration-fields.ts'
 import { freePort, SERVER_BUILD, SERVER_SCRIPT } from '#tests/support/server-process.ts'
 import { quoteIdent, withDatabase } from '#tests/support/test-database.ts'
 
@@ -85,24 +86,6 @@ async function servingAfter(base: string, server: ChildProcess, since: number) {
   throw new Error('Not serving after 60 s')
 }
 
-/** A valid registration's fields (as the registration form posts them). */
-function registration(email: string) {
-  return {
-    businessName: 'Restart Bench Cafe',
-    businessAddress: '12 Main Street',
-    businessCity: 'Springfield',
-    businessState: 'IL',
-    businessZip: '62701',
-    businessPhone: '2175550123',
-    businessFax: '',
-    businessEmail: email,
-    businessPassword: 'secret123',
-    verifyPassword: 'secret123',
-    businessContact: 'Pat Owner',
-    businessWebsite: 'bluedoor.example',
-  }
-}
-
 /** The dates of an ad: the next three days (UTC is close enough for a benchmark's ad). */
 function nextDays(n: number) {
   return Array.from({ length: n }, (_, i) =>
@@ -147,9 +130,13 @@ function writeLoad(base: string, cookie: string, photo: Buffer) {
   async function registrations() {
     while (running) {
       const email = `restart-${crypto.randomBytes(6).toString('hex')}@example.com`
-      const res = await post('/api/business', JSON.stringify(registration(email)), {
-        'Content-Type': 'application/json',
-      })
+      const res = await post(
+        '/api/business',
+        JSON.stringify(registrationFields(email, { businessName: 'Restart Bench Cafe' })),
+        {
+          'Content-Type': 'application/json',
+        },
+      )
       if (res.status >= 200 && res.status < 300) acknowledged.emails.push(email)
       else await sleep(20)
     }
@@ -193,7 +180,7 @@ async function signedInCookie(base: string) {
   const registered = await fetch(`${base}/api/business`, {
     method: 'POST',
     headers: { Origin: base, 'Content-Type': 'application/json' },
-    body: JSON.stringify(registration(email)),
+    body: JSON.stringify(registrationFields(email, { businessName: 'Restart Bench Cafe' })),
   })
   if (registered.status !== 201) throw new Error(`Registration failed: ${registered.status}`)
   const res = await fetch(`${base}/api/business/login`, {

@@ -11,25 +11,13 @@ import { openEmbeddedDatabase } from '#db/client.server.ts'
 import { lockFileFor } from '#db/data-folder-lock.server.ts'
 import { business } from '#db/schema.ts'
 import { ensureBuild } from '#tests/support/built-app.ts'
-import { startServerProcess, stopServer } from '#tests/support/server-process.ts'
+import { embeddedServerEnv, exitOf, startServerProcess, stopServer } from '#tests/support/server-process.ts'
 import { registeredCookie, registrationRequest, uniqueEmail } from '#tests/support/server-requests.ts'
 import { TMP_DIR } from '#tests/support/test-database.ts'
 
 const root = path.join(TMP_DIR, `embedded-server-lock-${process.pid}`)
 
-const serverEnv = (dataDir: string) => ({
-  ...process.env,
-  APP_ENV: 'test',
-  NODE_ENV: 'production' as const,
-  DATA_DIR: dataDir,
-  DATABASE_URL: '',
-  SMTP_URL: '',
-})
-
-const exitOf = (server: import('node:child_process').ChildProcess) =>
-  new Promise<number | null>((resolve) =>
-    server.exitCode !== null ? resolve(server.exitCode) : server.once('exit', (code) => resolve(code)),
-  )
+const serverEnv = (dataDir: string) => embeddedServerEnv(dataDir)
 
 async function businessExists(dataDir: string, email: string) {
   const handle = await openEmbeddedDatabase(dataDir)

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { openEmbeddedDatabase, openServerDatabase, type DatabaseHandle } from '#db/client.server.ts'
 import { business, events } from '#db/schema.ts'
 import { ensureBuild } from '#tests/support/built-app.ts'
-import { startServerProcess, type ServerProcess } from '#tests/support/server-process.ts'
+import { exitOf, startServerProcess, type ServerProcess } from '#tests/support/server-process.ts'
 import {
   photoUploadRequest,
   registeredCookie,
@@ -41,10 +41,6 @@ const serverEnv = (extra: Record<string, string> = {}) => ({
   ...extra,
 })
 
-const exitOf = (server: import('node:child_process').ChildProcess) =>
-  new Promise<number | null>((resolve) =>
-    server.exitCode !== null ? resolve(server.exitCode) : server.once('exit', (code) => resolve(code)),
-  )
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 async function openTheDatabase(): Promise<DatabaseHandle> {

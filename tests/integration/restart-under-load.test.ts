@@ -13,6 +13,8 @@ import { openEmbeddedDatabase } from '#db/client.server.ts'
 import { business, eventMedia, events } from '#db/schema.ts'
 import { ensureBuild } from '#tests/support/built-app.ts'
 import {
+  embeddedServerEnv,
+  exitOf,
   freePort,
   SERVER_BUILD,
   SERVER_SCRIPT,
@@ -29,22 +31,10 @@ import { TMP_DIR } from '#tests/support/test-database.ts'
 
 const root = path.join(TMP_DIR, `restart-under-load-${process.pid}`)
 
-const serverEnv = (dataDir: string) => ({
-  ...process.env,
-  APP_ENV: 'test',
-  NODE_ENV: 'production' as const,
-  DATA_DIR: dataDir,
-  DATABASE_URL: '',
-  SMTP_URL: '',
-  REGISTRATIONS_PER_ADDRESS_PER_HOUR: '10000',
-})
+const serverEnv = (dataDir: string) =>
+  embeddedServerEnv(dataDir, { REGISTRATIONS_PER_ADDRESS_PER_HOUR: '10000' })
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-const exitOf = (server: import('node:child_process').ChildProcess) =>
-  new Promise<number | null>((resolve) =>
-    server.exitCode !== null ? resolve(server.exitCode) : server.once('exit', (code) => resolve(code)),
-  )
 
 interface Seen {
   status: number

@@ -91,3 +91,23 @@ export async function stopServer(server: ChildProcess) {
   const timeout = sleep(8000).then(() => 'timeout')
   if ((await Promise.race([exited, timeout])) === 'timeout') server.kill('SIGKILL')
 }
+
+/** The exit code of a server process, once it has exited. */
+export function exitOf(server: ChildProcess) {
+  return new Promise<number | null>((resolve) =>
+    server.exitCode !== null ? resolve(server.exitCode) : server.once('exit', (code) => resolve(code)),
+  )
+}
+
+/** The environment of a built server on an embedded database in `dataDir`, under production's server settings. */
+export function embeddedServerEnv(dataDir: string, extra: Record<string, string> = {}) {
+  return {
+    ...process.env,
+    APP_ENV: 'test',
+    NODE_ENV: 'production' as const,
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    SMTP_URL: '',
+    ...extra,
+  }
+}

@@ -1,3 +1,4 @@
+import { daysInRange } from '#app/models/analytics/analytics-range.ts'
 import { AppError, type FieldErrors } from '#app/utils/app-error.ts'
 import { isValidIsoDate } from '#app/utils/time.ts'
 import { AUDIT_ACTIONS, type AuditAction } from './moderation-audit.server.ts'
@@ -29,8 +30,6 @@ export interface AuditPageFilters extends AuditFilters {
 }
 
 const shown = (value: string) => `"${value.slice(0, 20)}"`
-const days = (from: string, to: string) =>
-  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1
 
 function dateProblem(name: string, value: string | null): string | null {
   if (!value) return `${name}: a date (yyyy-mm-dd) is required`
@@ -67,7 +66,7 @@ export function parseAuditFilters(
   add('to', dateProblem('to', to))
   if (!problems.from && !problems.to) {
     if (to! < from!) add('to', 'to: the range ends before it starts')
-    else if (days(from!, to!) > AUDIT_MAX_DAYS) add('to', `The range is longer than ${AUDIT_MAX_DAYS} days`)
+    else if (daysInRange({ from: from!, to: to! }) > AUDIT_MAX_DAYS) add('to', `The range is longer than ${AUDIT_MAX_DAYS} days`)
   }
   if (decision !== null && !(AUDIT_ACTIONS as readonly string[]).includes(decision))
     add('decision', `decision: ${shown(decision)} is not a kind of decision`)
