@@ -13,6 +13,7 @@ import {
   pgTable,
   primaryKey,
   text,
+  time,
   timestamp,
   uniqueIndex,
   uuid,
@@ -193,6 +194,22 @@ export const events = pgTable(
      */
     placeLatitude: doublePrecision('placeLatitude'),
     placeLongitude: doublePrecision('placeLongitude'),
+    /**
+     * When the event starts and ends on each of its dates (platform time zone, hh:mm:ss); no start = all day. An end
+     * before the start ends after midnight (event-times.ts).
+     */
+    startTime: time('startTime'),
+    endTime: time('endTime'),
+    /** Whether a live ad is off: cancelled, postponed or sold_out (schedule-status.ts); null = as advertised. */
+    scheduleStatus: varchar('scheduleStatus', { length: 20 }),
+    /** The advertiser's short note to visitors with the status ("Moved to the gym"). */
+    scheduleNote: varchar('scheduleNote', { length: 140 }).notNull().default(''),
+    scheduleChangedAt: timestamp('scheduleChangedAt', { withTimezone: true, mode: 'date' }),
+    /**
+     * The iCalendar SEQUENCE of the ad's entries: raised by the database whenever what a calendar app shows changes
+     * (its title, dates, times, place or status; db/migrations/0025_event_times_and_status.sql).
+     */
+    calendarSequence: integer('calendarSequence').notNull().default(0),
   },
   (t) => [
     index('events_business_idx').on(t.businessID, t.createdDate),
@@ -236,6 +253,10 @@ export const events = pgTable(
     index('events_live_place_idx')
       .on(t.placeLatitude, t.placeLongitude, t.lastShowDate)
       .where(sql`"eventStatus" = 'approved' AND "paymentStatus" = 'paid' AND "placeLatitude" IS NOT NULL`),
+    // "Hide cancelled" and the digests' changes read the few ads that are off.
+    index('events_schedule_status_idx')
+      .on(t.scheduleStatus, t.lastShowDate)
+      .where(sql`"scheduleStatus" IS NOT NULL`),
   ],
 )
 
@@ -267,6 +288,8 @@ export const eventRevisions = pgTable(
     stillPhotoURL: text('still_photo_url').notNull().default(''),
     videoURL: text('video_url').notNull().default(''),
     ...practicalFactColumnsNamed((camelCase) => camelCase.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)),
+    startTime: time('start_time'),
+    endTime: time('end_time'),
     reason: text('reason').notNull().default(''),
     reviewedByUserId: uuid('reviewed_by_user_id').references(() => users.id, { onDelete: 'set null' }),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true, mode: 'date' }),
@@ -310,13 +333,26 @@ export const eventShowDates = pgTable(
     gridDay: boolean('grid_day').notNull().default(true),
     /** The event's last date (its last row): the event is live while this is today or later. */
     lastDate: date('last_date', { mode: 'string' }).notNull(),
+    /** The event's start time (null: all day), so a day's events are listed all-day first, then by time. */
+    startTime: time('start_time'),
   },
   (t) => [
     primaryKey({ columns: [t.eventID, t.showDate] }),
     index('event_show_dates_date_idx').on(t.showDate, t.eventID, t.previousDate),
+    // The listing's walk in date, then time order (all-day first).
+    index('event_show_dates_time_idx').on(
+      t.showDate,
+      t.startTime.asc().nullsFirst(),
+      t.eventID,
+      t.previousDate,
+    ),
     // The month grid's days read from the rows alone: who shows on a day, first by id, and whether still live.
     index('event_show_dates_grid_idx')
       .on(t.showDate, t.eventID, t.lastDate, t.category)
+      .where(sql`grid_day`),
+    // The month grid's days in time order (all-day first).
+    index('event_show_dates_grid_time_idx')
+      .on(t.showDate, t.startTime.asc().nullsFirst(), t.eventID, t.lastDate, t.category)
       .where(sql`grid_day`),
   ],
 )

@@ -25,6 +25,10 @@ const PUBLIC_EVENT_FIELDS = [
   'contactPerson',
   'contactEmail',
   'contactPhone',
+  'startTime',
+  'endTime',
+  'scheduleStatus',
+  'scheduleNote',
 ] as const
 
 export const PUBLIC_FIELDS: ReadonlyArray<PublicEventField> = [

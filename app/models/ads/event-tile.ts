@@ -11,6 +11,16 @@ export interface EventTileData {
   businessCity?: string
   /** The date the card shows (`nextEventDate`): the event's own date, else its next display date. */
   date: string | null
+  /** The event's times on that date (`hh:mm`; no start = all day). */
+  startTime?: string | null
+  endTime?: string | null
+  /** Cancelled, postponed or sold out (schedule-status.ts); null or absent = as advertised. */
+  scheduleStatus?: string | null
+  /**
+   * Under a date filter, when the event's own date is outside the window: the display date that matched ("Advertised
+   * today" or on that date).
+   */
+  advertisedOn?: string | null
   /** The practical facts a tile has room for (price, online, step-free access); none on older tiles. */
   facts?: Pick<PracticalFacts, 'priceCents' | 'attendanceMode' | 'accessibilityFeatures'>
 }

@@ -59,6 +59,12 @@ const liveEventColumns = {
   approvedDateByAdmin: events.approvedDateByAdmin,
   paymentStatus: events.paymentStatus,
   eventStatus: events.eventStatus,
+  startTime: events.startTime,
+  endTime: events.endTime,
+  scheduleStatus: events.scheduleStatus,
+  scheduleNote: events.scheduleNote,
+  scheduleChangedAt: events.scheduleChangedAt,
+  calendarSequence: events.calendarSequence,
   ...pickColumns(events, practicalFactColumns),
   ...businessPublicColumns,
 }
@@ -231,6 +237,10 @@ export interface LiveEventCard {
   stillPhotoPath: string
   businessName: string
   date: string
+  /** `hh:mm:ss` as stored (event-times.ts reads it); null = all day. */
+  startTime: string | null
+  endTime: string | null
+  scheduleStatus: string | null
   priceCents: number | null
   attendanceMode: string
   accessibilityFeatures: string[]
@@ -249,6 +259,9 @@ function liveEventCardJson(listedDate: SQLWrapper) {
     'stillPhotoPath', ${events.stillPhotoURL},
     'businessName', ${events.businessName},
     'date', CASE WHEN ${events.eventDate} <> ${UNSET_DATE}::date THEN ${events.eventDate} ELSE ${listedDate} END,
+    'startTime', ${events.startTime},
+    'endTime', ${events.endTime},
+    'scheduleStatus', ${events.scheduleStatus},
     'priceCents', ${events.priceCents},
     'attendanceMode', ${events.attendanceMode},
     'accessibilityFeatures', ${events.accessibilityFeatures})`
