@@ -8,6 +8,8 @@ import {
   type PracticalFacts,
   type StoredFacts,
 } from '#app/models/ads/practical-facts.ts'
+import { eventTimesOf, type EventTimes } from '#app/models/ads/event-times.ts'
+import { scheduleStatusOf, type ScheduleStatus } from '#app/models/ads/schedule-status.ts'
 
 export { CARD_BUSINESS_FIELDS, URL_FIELDS, type CardBusiness } from '#app/models/ads/card-business.ts'
 
@@ -29,11 +31,27 @@ export interface CardAd extends Partial<StoredFacts> {
   /** Stored path or URL of the photo and video; served from /api/media/{last segment}. */
   stillPhotoPath?: string | null
   videoPath?: string | null
+  /** Its times of day (as stored, `hh:mm:ss`, or as typed, `hh:mm`); none = all day. */
+  startTime?: string | null
+  endTime?: string | null
+  /** Cancelled, postponed or sold out, with the advertiser's note (schedule-status.ts). */
+  scheduleStatus?: string | null
+  scheduleNote?: string | null
 }
+
+type CardOwnFields = Omit<
+  CardAd,
+  keyof StoredFacts | 'factFields' | 'startTime' | 'endTime' | 'scheduleStatus' | 'scheduleNote'
+>
 
 /** Everything the card reads. */
 export type CustomerCardData = CardBusiness &
-  Required<Omit<CardAd, keyof StoredFacts | 'factFields'>> & { facts: PracticalFacts }
+  Required<CardOwnFields> & {
+    facts: PracticalFacts
+    times: EventTimes
+    scheduleStatus: ScheduleStatus | null
+    scheduleNote: string
+  }
 
 /** The ad's practical facts: as typed in the form, or those it holds (none given = none said). */
 export function cardFacts(ad: Pick<CardAd, keyof StoredFacts | 'factFields'>): PracticalFacts {
@@ -71,5 +89,8 @@ export function customerCardData(business: CardBusiness, ad: CardAd): CustomerCa
     stillPhotoPath: ad.stillPhotoPath ?? '',
     videoPath: ad.videoPath ?? '',
     facts: cardFacts(ad),
+    times: eventTimesOf(ad),
+    scheduleStatus: scheduleStatusOf(ad.scheduleStatus),
+    scheduleNote: ad.scheduleStatus ? (ad.scheduleNote ?? '') : '',
   }
 }
