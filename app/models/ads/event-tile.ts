@@ -17,10 +17,10 @@ export interface EventTileData {
   /** Cancelled, postponed or sold out (schedule-status.ts); null or absent = as advertised. */
   scheduleStatus?: string | null
   /**
-   * Under a date filter, when the event's own date is outside the window: the display date that matched ("Advertised
-   * today" or on that date).
+   * Under a date filter, when the event's own date is outside the window: which display date matched
+   * (`advertisedText`: "Advertised today", "Advertised Sat, Nov 28").
    */
-  advertisedOn?: string | null
+  advertisedText?: string | null
   /** The practical facts a tile has room for (price, online, step-free access); none on older tiles. */
   facts?: Pick<PracticalFacts, 'priceCents' | 'attendanceMode' | 'accessibilityFeatures'>
 }

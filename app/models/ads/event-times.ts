@@ -128,3 +128,11 @@ export function formatEventWhen(isoDate: string, times: EventTimes): string {
 export function endDateOf(isoDate: string, times: EventTimes): string {
   return endsAfterMidnight(times) ? addDaysIso(isoDate, 1) : isoDate
 }
+
+/**
+ * Under a date filter, what a card says when the event's own date is outside the window and the ad matched on one of
+ * its display dates: "Advertised today", or "Advertised Sat, Nov 28".
+ */
+export function advertisedText(displayDate: string, today: string): string {
+  return displayDate === today ? 'Advertised today' : `Advertised ${formatShortDate(displayDate)}`
+}
