@@ -60,6 +60,13 @@ BEGIN
 END;
 $$ LANGUAGE plpgsql;
 --> statement-breakpoint
+DROP TRIGGER "events_show_dates_sync" ON "events";
+--> statement-breakpoint
+CREATE TRIGGER events_show_dates_sync
+  AFTER INSERT OR DELETE OR UPDATE OF "showAdOnDates", "eventDate", "eventStatus", "paymentStatus", "category",
+    "startTime" ON "events"
+  FOR EACH ROW EXECUTE FUNCTION events_show_dates_sync();
+--> statement-breakpoint
 -- A calendar app that subscribed to an ad replaces its entry only when SEQUENCE rises (RFC 5545): every change of
 -- what the entry shows raises it, whichever code made the change.
 CREATE FUNCTION events_raise_calendar_sequence() RETURNS trigger AS $$
