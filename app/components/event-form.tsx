@@ -11,6 +11,7 @@ import { CountedText } from './event-form/counted-text.tsx'
 import { DateFields } from './event-form/date-fields.tsx'
 import { FormActions } from './event-form/form-actions.tsx'
 import { MediaInputs } from './event-form/media-inputs.tsx'
+import { TimeFields } from './event-form/time-fields.tsx'
 import { PreviewDialog } from './event-form/preview-dialog.tsx'
 import { initialFactFields, PracticalFactsFields } from './practical-facts-fields.tsx'
 import { useAdCost } from './event-form/use-ad-cost.ts'
@@ -173,6 +174,7 @@ export function EventForm({
           onEventDate={set.setEventDate}
           field={field}
         />
+        <TimeFields initial={initial} field={field} />
         <MediaInputs
           photoRef={photoRef}
           videoRef={videoRef}

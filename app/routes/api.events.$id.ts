@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { getEventForViewer } from '#app/models/ads/event.server.ts'
 import { eventFor } from '#app/models/ads/event-projection.server.ts'
+import { withTimesOfDay } from '#app/models/ads/event-times.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { eventAudience } from '#app/services/http/public-events.server.ts'
@@ -9,7 +10,7 @@ import { parseId } from '#app/models/platform/input-rules.ts'
 
 /**
  * GET /api/events/{id}: a live event, or any of the signed-in business's own; otherwise 404 "Event not found".
- * Visitors get its public fields, its owner and administrators the whole row.
+ * Visitors get its public fields, its owner and administrators the whole row; its times are `hh:mm` or null.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
@@ -20,7 +21,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       ? await getEventForViewer(eventID, { businessID: audience.businessID, today })
       : null
     if (!found) throw new AppError('Event not found', 'not_found')
-    return Response.json(eventFor(audience, found.event), { headers: { Vary: 'Cookie' } })
+    return Response.json(eventFor(audience, withTimesOfDay(found.event)), { headers: { Vary: 'Cookie' } })
   } catch (error) {
     return errorResponse(error, { request })
   }

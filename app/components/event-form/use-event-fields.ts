@@ -5,6 +5,7 @@ import { MAX_DISPLAY_DATES, UNSET_DATE } from '#app/constants.ts'
 import { eventFormProblems, MAX_DATES_MESSAGE } from '#app/models/ads/event-rules.ts'
 import { factFieldsIn } from '#app/components/practical-facts-fields.tsx'
 import { CONTACT_FIELD_NAMES } from './contact-fields.tsx'
+import { timesIn } from './time-fields.tsx'
 import type { EventFormValues, FieldErrors } from './values.ts'
 
 const FORM_ID = 'event-form'
@@ -80,6 +81,7 @@ export function useEventFields({
       contactPerson: contact('contactPerson'),
       contactPhone: contact('contactPhone'),
       contactEmail: contact('contactEmail'),
+      ...timesIn(form),
       factFields: factFieldsIn(form),
     }
   }

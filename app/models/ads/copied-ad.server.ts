@@ -15,6 +15,8 @@ export const runAgainCopiedColumns = [
   'contactPhone',
   'contactEmail',
   ...practicalFactColumns,
+  'startTime',
+  'endTime',
 ] as const satisfies ReadonlyArray<keyof Event>
 
 type CopiedContent = Pick<Event, (typeof runAgainCopiedColumns)[number]>

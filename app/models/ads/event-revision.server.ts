@@ -21,6 +21,7 @@ import {
   type PracticalFacts,
   type StoredFacts,
 } from '#app/models/ads/practical-facts.ts'
+import { eventTimesOf, formatTimeRange, type EventTimes } from '#app/models/ads/event-times.ts'
 import { enqueueRevisionDecidedEmail } from '#app/models/mail/notifications.server.ts'
 import { announcePublicPagesChanged } from '#app/models/calendar/public-pages-changes.server.ts'
 import { recordModerationDecision } from '#app/models/moderation/moderation-audit.server.ts'
@@ -28,7 +29,7 @@ import { recordModerationDecision } from '#app/models/moderation/moderation-audi
 /** An open revision is pending or sent back; at most one per event (a unique partial index). */
 const OPEN_STATUSES = ['pending', CHANGES_REQUESTED]
 
-export interface RevisionText extends PracticalFacts {
+export interface RevisionText extends PracticalFacts, Partial<EventTimes> {
   eventTitle: string
   eventDescription: string
   eventCategory: string[]
@@ -71,6 +72,8 @@ export async function saveOpenRevision(tx: Transaction, eventID: number, text: R
     contactPhone: text.contactPhone,
     contactEmail: text.contactEmail,
     ...practicalFactsOf(text),
+    startTime: text.startTime ?? null,
+    endTime: text.endTime ?? null,
     status: 'pending',
     submittedAt: new Date(),
   }
@@ -193,7 +196,19 @@ const TEXT_FIELDS = [
 type TextField = (typeof TEXT_FIELDS)[number][0]
 
 /** What an edit of a live ad may change. */
-type RevisableField = TextField | 'category' | 'stillPhotoURL' | 'videoURL' | keyof StoredFacts
+type RevisableField =
+  | TextField
+  | 'category'
+  | 'stillPhotoURL'
+  | 'videoURL'
+  | 'startTime'
+  | 'endTime'
+  | keyof StoredFacts
+
+/** The times as the reviewer reads them: "7:30 PM – 10 PM", or "All day". */
+function timesText(row: Pick<Event, 'startTime' | 'endTime'>) {
+  return formatTimeRange(eventTimesOf(row)) ?? 'All day'
+}
 
 /** Field by field, what the revision changes in the live ad (unchanged fields left out). */
 export function revisionDiff(
@@ -212,6 +227,10 @@ export function revisionDiff(
   const newCategory = revision.category.join(', ')
   if (oldCategory !== newCategory) {
     changes.push({ field: 'category', label: 'Category', kind: 'text', old: oldCategory, new: newCategory })
+  }
+  const [oldTimes, newTimes] = [timesText(event), timesText(revision)]
+  if (oldTimes !== newTimes) {
+    changes.push({ field: 'times', label: 'Time', kind: 'text', old: oldTimes, new: newTimes })
   }
   oldFacts.forEach(([field, label, old], i) => {
     const now = newFacts[i]![2]
@@ -249,6 +268,8 @@ export function revisedAd(event: Event, revision: EventRevision): Event {
     contactPhone: revision.contactPhone,
     contactEmail: revision.contactEmail,
     ...practicalFactsOf(revision),
+    startTime: revision.startTime,
+    endTime: revision.endTime,
     stillPhotoURL: revision.stillPhotoURL || event.stillPhotoURL,
     videoURL: revision.videoURL || event.videoURL,
   }
@@ -368,6 +389,8 @@ async function applyRevision(tx: Transaction, event: Event, revision: EventRevis
       contactPhone: revised.contactPhone,
       contactEmail: revised.contactEmail,
       ...practicalFactsOf(revised),
+      startTime: revised.startTime,
+      endTime: revised.endTime,
       stillPhotoURL: revised.stillPhotoURL,
       videoURL: revised.videoURL,
     })

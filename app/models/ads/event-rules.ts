@@ -16,6 +16,7 @@ import {
   type PracticalFactFields,
 } from '#app/models/ads/practical-facts.ts'
 import { INVALID_EMAIL_MESSAGE, isSignInEmail } from '#app/models/accounts/sign-in-rules.ts'
+import { eventTimesProblems } from '#app/models/ads/event-times.ts'
 
 interface TextRule {
   /** The message for an empty value; an optional field has none. */
@@ -116,6 +117,11 @@ export function eventFormProblems(
       (dates.length > MAX_DISPLAY_DATES ? MAX_DATES_MESSAGE : undefined)
     problems.eventDate = eventDateProblem((values.eventDate ?? '').trim(), today)
   }
+  // Times stay editable after payment, unlike dates.
+  Object.assign(
+    problems,
+    eventTimesProblems(values.startTime ?? '', values.endTime ?? '', values.endsNextDay !== undefined),
+  )
   const factFields = Object.fromEntries(FACT_FIELD_NAMES.map((name) => [name, values[name] ?? '']))
   Object.assign(
     problems,

@@ -26,6 +26,12 @@ import {
   type PracticalFactFields,
   type PracticalFacts,
 } from '#app/models/ads/practical-facts.ts'
+import {
+  eventTimesOf,
+  eventTimesProblems,
+  parseTimeOfDay,
+  type EventTimes,
+} from '#app/models/ads/event-times.ts'
 
 export {
   DATES_LOCKED_MESSAGE,
@@ -48,6 +54,11 @@ export interface EventFormValues extends Partial<PracticalFacts> {
   contactPerson: string
   contactPhone: string
   contactEmail: string
+  /** Its times of day (`hh:mm`, or as typed after a refused post); none = all day. */
+  startTime?: string | null
+  endTime?: string | null
+  /** "Ends after midnight" as ticked (a saved ad's is read from its times). */
+  endsNextDay?: boolean
   /** The repeat fields a refused post without JavaScript sent (the form shows them again). */
   repeat?: RepeatFormValues
   factFields?: PracticalFactFields
@@ -116,6 +127,36 @@ function withPracticalFacts<T extends PracticalFactFields>(
   return { ...(rest as Omit<T, keyof PracticalFactFields>), ...factsFromFields(input) }
 }
 
+/** A ticked checkbox (`on`, or the value it carries) or JSON's true. */
+export function isTicked(value: unknown) {
+  return value === true || value === 'on' || value === 'true' || value === '1'
+}
+
+/** The times as the form and JSON calls send them, checked as a whole by `withEventTimes`. */
+const eventTimesFieldsShape = {
+  startTime: z.unknown().optional(),
+  endTime: z.unknown().optional(),
+  endsNextDay: z.unknown().optional().transform(isTicked),
+}
+
+/**
+ * The posted times checked (event-times.ts, whose messages the browser shows too) and stored as `hh:mm` or null
+ * (optional in the type only for inputs built in code: every parsed one has them).
+ */
+function withEventTimes<T extends { startTime?: unknown; endTime?: unknown; endsNextDay: boolean }>(
+  input: T,
+  ctx: z.RefinementCtx,
+): Omit<T, 'startTime' | 'endTime' | 'endsNextDay'> & Partial<EventTimes> {
+  const { startTime, endTime, endsNextDay, ...rest } = input
+  for (const [field, message] of Object.entries(eventTimesProblems(startTime, endTime, endsNextDay)))
+    ctx.addIssue({ code: 'custom', path: [field], message })
+  return { ...rest, ...eventTimesOf({ startTime: timeOrNull(startTime), endTime: timeOrNull(endTime) }) }
+}
+
+function timeOrNull(value: unknown) {
+  return parseTimeOfDay(value) ?? null
+}
+
 /** The dates an ad was paid for; an edit after payment must send them unchanged. */
 export interface PaidDates {
   showAdDates: string[]
@@ -129,7 +170,9 @@ const sortedUnique = (dates: string[]) => [...new Set(dates)].sort()
  * runs too. With `paidDates` (an edit after payment) the dates must be exactly those paid for, past ones included.
  */
 export function eventInputSchema(options: EventSchemaOptions) {
-  return eventFieldsSchema(options).transform(withPracticalFacts)
+  return eventFieldsSchema(options).transform((input, ctx) =>
+    withEventTimes(withPracticalFacts(input, ctx), ctx),
+  )
 }
 
 interface EventSchemaOptions {
@@ -180,6 +223,7 @@ function eventFieldsSchema({ today, paidDates, categoryLater = false }: EventSch
       .optional()
       .default(''),
     ...practicalFactFieldsShape,
+    ...eventTimesFieldsShape,
   })
 }
 
@@ -193,8 +237,8 @@ export function isOlderEventForm(payload: Record<string, unknown>) {
 /**
  * The older, unused event form (eventTitle, eventDescription, eventDate, …, contactName, contactPhone,
  * contactEmail, …) as an ad: its event date is the one display date, contactName the contact person, and the
- * category is left for the advertiser to choose before checkout. Its other fields (times, place, tickets, links,
- * audience, acts, ad period) have no place on an ad and are ignored.
+ * category is left for the advertiser to choose before checkout; its start and end times are the ad's. Its other
+ * fields (place, tickets, links, audience, acts, ad period) have no place on an ad and are ignored.
  */
 export function olderEventFormSchema({ today }: { today: string }) {
   return z.preprocess(
@@ -211,7 +255,7 @@ export function olderEventFormSchema({ today }: { today: string }) {
         }
       })
       .transform((input, ctx): EventInput => ({
-        ...withPracticalFacts(input, ctx),
+        ...withEventTimes(withPracticalFacts(input, ctx), ctx),
         showAdDates: [input.eventDate],
       })),
   )
@@ -236,6 +280,7 @@ export function eventInputFromEvent(event: Event): EventInput {
     contactPhone: event.contactPhone,
     contactEmail: event.contactEmail,
     ...practicalFactsOf(event),
+    ...eventTimesOf(event),
   }
 }
 

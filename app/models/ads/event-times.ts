@@ -136,3 +136,9 @@ export function endDateOf(isoDate: string, times: EventTimes): string {
 export function advertisedText(displayDate: string, today: string): string {
   return displayDate === today ? 'Advertised today' : `Advertised ${formatShortDate(displayDate)}`
 }
+
+/** A row with its times as `hh:mm` or null (the database answers `hh:mm:ss`), as the JSON calls return it. */
+export function withTimesOfDay<T extends { startTime?: string | null; endTime?: string | null }>(row: T): T {
+  if (!('startTime' in row)) return row
+  return { ...row, ...eventTimesOf(row) }
+}

@@ -66,7 +66,10 @@ export interface NewEventData extends EventInput {
   approvedDateByBusiness: string
 }
 
-/** What an advertiser may still change once the ad is paid for: its text, contact and practical facts (media apart). */
+/**
+ * What an advertiser may still change once the ad is paid for: its text, contact, practical facts and times of day
+ * (media apart).
+ */
 function adTextColumns(data: Omit<NewEventData, 'totalCents' | 'approvedDateByBusiness'>) {
   return {
     businessName: data.businessName,
@@ -77,6 +80,8 @@ function adTextColumns(data: Omit<NewEventData, 'totalCents' | 'approvedDateByBu
     contactPhone: data.contactPhone,
     contactEmail: data.contactEmail,
     ...practicalFactsOf(data),
+    startTime: data.startTime ?? null,
+    endTime: data.endTime ?? null,
   }
 }
 

@@ -31,6 +31,7 @@ export interface RevisionChange {
     | 'category'
     | 'photo'
     | 'video'
+    | 'times'
     | PracticalFactField
   label: string
   kind: 'text' | 'photo' | 'video'

@@ -3,7 +3,7 @@
  * preview shows it next; a refused post comes back to the form with what was typed.
  */
 import { UNSET_DATE } from '#app/constants.ts'
-import { paidDatesOf, type EventFormValues } from '#app/models/ads/event-schema.ts'
+import { isTicked, paidDatesOf, type EventFormValues } from '#app/models/ads/event-schema.ts'
 import { datesWithRepeat, repeatFormValues, type RepeatFormValues } from '#app/models/ads/repeat-rules.ts'
 import { FACT_FIELD_NAMES, type PracticalFactFields } from '#app/models/ads/practical-facts.ts'
 import { AppError } from '#app/utils/app-error.ts'
@@ -95,6 +95,9 @@ function postedFormValues(post: Pick<ParsedUpload, 'fields' | 'fieldLists'>) {
     contactPerson: fields.contactPerson ?? '',
     contactPhone: fields.contactPhone ?? '',
     contactEmail: fields.contactEmail ?? '',
+    startTime: fields.startTime ?? '',
+    endTime: fields.endTime ?? '',
+    endsNextDay: isTicked(fields.endsNextDay),
     factFields: {
       ...Object.fromEntries(FACT_FIELD_NAMES.map((name) => [name, fields[name] ?? ''])),
       accessibilityFeatures: lists.accessibilityFeatures,

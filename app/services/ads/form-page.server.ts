@@ -9,6 +9,7 @@ import {
   paidDatesOf,
   type EventInput,
 } from '#app/models/ads/event-schema.ts'
+import { NO_TIMES } from '#app/models/ads/event-times.ts'
 import { formatDollars, PRICE_TIERS } from '#app/utils/pricing.ts'
 import type { BusinessSessionCopy } from '../http/auth.server.ts'
 import { trustOf } from '../moderation/trust.server.ts'
@@ -93,5 +94,6 @@ function blankFormValues(business: BusinessSessionCopy): EventInput {
     contactPhone: business.businessPhone,
     contactEmail: business.businessEmail,
     ...EMPTY_PRACTICAL_FACTS,
+    ...NO_TIMES,
   }
 }

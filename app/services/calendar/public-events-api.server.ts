@@ -5,6 +5,7 @@ import {
   type CalendarFilters,
 } from '#app/models/calendar/calendar-filters.ts'
 import { eventFor, type EventAudience, type PublicEvent } from '#app/models/ads/event-projection.server.ts'
+import { withTimesOfDay } from '#app/models/ads/event-times.ts'
 import { getLiveEventsCount, getLiveEventsPage } from '#app/models/calendar/cached-listing.server.ts'
 import { isKnownZip } from '#app/models/calendar/zip-centroids.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
@@ -61,7 +62,8 @@ export interface LiveEventsList {
  * GET /api/events, /api/events/active and /api/public-events: live events, soonest first, with the calendar's
  * filters from the query string (keyword, category, zip, from, to, near, radius, sort), one page at a time (`page`,
  * 1-based; `limit` events a page, at most 100). A bad filter or page is an invalid AppError saying what is wrong.
- * Visitors get each event's public fields; its owner and administrators the whole row (see `eventFor`).
+ * Visitors get each event's public fields; its owner and administrators the whole row (see `eventFor`). Times are
+ * `hh:mm` or null.
  */
 export async function listLiveEvents(
   searchParams: URLSearchParams,
@@ -78,7 +80,7 @@ export async function listLiveEvents(
     getLiveEventsCount(filters, { today }),
   ])
   return {
-    events: events.map((event) => eventFor(audience, event)),
+    events: events.map((event) => eventFor(audience, withTimesOfDay(event))),
     page,
     pageCount: Math.max(1, Math.ceil(total / limit)),
     total,
