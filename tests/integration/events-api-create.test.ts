@@ -212,7 +212,47 @@ describe('POST /api/events with the older form’s fields', () => {
       contactEmail: 'sam@lakeside.example',
       paymentStatus: 'pending',
       approvedDateByBusiness: UNSET_DATE,
+      startTime: '10:00:00',
+      endTime: '13:00:00',
     })
+  })
+
+  test('its start and end time are kept, in 12-hour form too, and an all-day one has none', async () => {
+    const { id } = (await (
+      await post({ ...olderFormFields(), startTime: '4:00 PM', endTime: '6:30 PM' })
+    ).json()) as {
+      id: number
+    }
+    const [row] = await db.select().from(events).where(eq(events.eventID, id))
+    expect(row).toMatchObject({ startTime: '16:00:00', endTime: '18:30:00' })
+    const allDay = (await (await post({ ...olderFormFields(), startTime: '', endTime: '' })).json()) as {
+      id: number
+    }
+    const [other] = await db.select().from(events).where(eq(events.eventID, allDay.id))
+    expect(other).toMatchObject({ startTime: null, endTime: null })
+  })
+
+  test('bad times are a 400 with the message, and nothing is saved', async () => {
+    const before = await eventCount()
+    for (const [change, message] of [
+      [{ startTime: '25:00' }, 'Enter a time such as 19:30 (or 7:30 PM)'],
+      [{ endTime: 'abc' }, 'Enter a time such as 19:30 (or 7:30 PM)'],
+      [{ startTime: ['10:00'] }, 'Enter a time such as 19:30 (or 7:30 PM)'],
+      [{ startTime: 'x'.repeat(10_240) }, 'Enter a time such as 19:30 (or 7:30 PM)'],
+      [
+        { startTime: '13:00', endTime: '10:00' },
+        'The end time is before the start time: change it, or tick "Ends after midnight"',
+      ],
+      [{ startTime: '', endTime: '10:00' }, 'Add a start time before an end time'],
+    ] as const) {
+      const response = await post({ ...olderFormFields(), ...change })
+      expect(response.status, JSON.stringify(change).slice(0, 80)).toBe(400)
+      expect(((await response.json()) as { message: string }).message).toBe(message)
+    }
+    // Today's fields are checked the same way.
+    const response = await post({ ...validFields(), startTime: '22:00', endTime: '21:00' })
+    expect(response.status).toBe(400)
+    expect(await eventCount()).toBe(before)
   })
 
   test('it cannot be paid until it has a category, and the dashboard says so', async () => {

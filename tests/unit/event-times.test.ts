@@ -73,7 +73,7 @@ describe('eventTimesOf and withTimesOfDay', () => {
     const row = { eventID: 3, startTime: '10:00:00', endTime: null }
     expect(withTimesOfDay(row)).toEqual({ eventID: 3, startTime: '10:00', endTime: null })
     expect(row.startTime).toBe('10:00:00')
-    const other = { eventID: 4 }
+    const other: { eventID: number; startTime?: string } = { eventID: 4 }
     expect(withTimesOfDay(other)).toBe(other)
   })
 })

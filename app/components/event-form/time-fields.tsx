@@ -13,7 +13,7 @@ function endsNextDayOf(values: EventFormValues) {
 
 /** The times as the form holds them (read when the preview opens). */
 export function timesIn(form: HTMLFormElement) {
-  const value = (name: string) => (form.elements.namedItem(name) as HTMLInputElement | null)
+  const value = (name: string) => form.elements.namedItem(name) as HTMLInputElement | null
   return {
     startTime: value('startTime')?.value ?? '',
     endTime: value('endTime')?.value ?? '',
