@@ -108,6 +108,8 @@ describe('the edit form (GET /dashboard/events/{id}/edit)', () => {
       contactPhone: owner.businessPhone,
       contactEmail: owner.businessEmail,
       ...EMPTY_PRACTICAL_FACTS,
+      startTime: null,
+      endTime: null,
     })
     expect(body.savedMedia.stillPhotoPath).toBe(ad.stillPhotoURL)
     expect(ad.stillPhotoURL).toMatch(/^\/api\/media\//)
