@@ -1,4 +1,8 @@
 import { eq } from 'drizzle-orm'
+import { createElement } from 'react'
+import { renderToStaticMarkup } from 'react-dom/server'
+import { RevisionChanges } from '#app/components/revision-changes.tsx'
+import type { RevisionChange } from '#app/models/moderation/moderation-schema.ts'
 import { beforeAll, describe, expect, test } from 'vitest'
 import {
   END_BEFORE_START_MESSAGE,
@@ -256,6 +260,10 @@ describe('after payment the times stay editable', () => {
       { field: 'times', label: 'Time', kind: 'text', old: '7 PM – 10 PM', new: '7:30 PM – 11 PM' },
     ])
     expect(item!.card.times).toEqual({ startTime: '19:30', endTime: '23:00' })
+    const shown = textOf(
+      renderToStaticMarkup(createElement(RevisionChanges, { changes: item!.changes as RevisionChange[] })),
+    )
+    expect(shown).toContain('Time 7 PM – 10 PM 7:30 PM – 11 PM')
 
     const decided = await callRoute(reviewApi, '/api/admin/review-event', {
       method: 'POST',
