@@ -197,13 +197,7 @@ type TextField = (typeof TEXT_FIELDS)[number][0]
 
 /** What an edit of a live ad may change. */
 type RevisableField =
-  | TextField
-  | 'category'
-  | 'stillPhotoURL'
-  | 'videoURL'
-  | 'startTime'
-  | 'endTime'
-  | keyof StoredFacts
+  TextField | 'category' | 'stillPhotoURL' | 'videoURL' | 'startTime' | 'endTime' | keyof StoredFacts
 
 /** The times as the reviewer reads them: "7:30 PM – 10 PM", or "All day". */
 function timesText(row: Pick<Event, 'startTime' | 'endTime'>) {

@@ -53,10 +53,7 @@ export function storedTimeOfDay(value: string | null | undefined): TimeOfDay | n
 }
 
 /** The ad's times as stored, read as `hh:mm` (null when not set). */
-export function eventTimesOf(row: {
-  startTime?: string | null
-  endTime?: string | null
-}): EventTimes {
+export function eventTimesOf(row: { startTime?: string | null; endTime?: string | null }): EventTimes {
   const startTime = storedTimeOfDay(row.startTime)
   return { startTime, endTime: startTime ? storedTimeOfDay(row.endTime) : null }
 }
