@@ -6,6 +6,9 @@ import { BusinessTrustForm } from '#app/components/business-trust-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { ModerationQueueLink } from '#app/components/moderation-links.tsx'
 import { ModerationAuditTable } from '#app/components/moderation-audit-table.tsx'
+import { ScheduleStatusForm } from '#app/components/schedule-status-form.tsx'
+import { isLive } from '#app/models/ads/event-status.ts'
+import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { requireRole } from '#app/services/http/auth.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
@@ -34,6 +37,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
           businessID: event.businessID,
           eventStatus: event.eventStatus,
           paymentStatus: event.paymentStatus,
+          scheduleStatus: event.scheduleStatus,
+          scheduleNote: event.scheduleNote,
+          live: isLive(event, platformToday()),
         },
         trail,
         trust: await trustOf(event.businessID),
@@ -90,6 +96,13 @@ export default function AdminEvent() {
           The ad as customers see it
         </Link>
       </p>
+      {event.live ? (
+        <ScheduleStatusForm
+          action={`/admin/events/${event.eventID}/status`}
+          status={event.scheduleStatus}
+          note={event.scheduleNote}
+        />
+      ) : null}
       <BusinessTrustForm
         businessID={event.businessID}
         trusted={trust.trusted}

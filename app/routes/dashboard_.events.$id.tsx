@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
 import { AnalyticsChart } from '#app/components/analytics-chart.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { ScheduleStatusForm } from '#app/components/schedule-status-form.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { clickThroughRate } from '#app/models/analytics/analytics-range.ts'
 import { adPageData } from '#app/services/analytics/analytics.server.ts'
@@ -71,14 +72,22 @@ export default function AdPage() {
         ) : null}
       </div>
 
+      {ad.schedule.live ? (
+        <ScheduleStatusForm
+          action={`/dashboard/events/${ad.eventID}/status`}
+          status={ad.schedule.status}
+          note={ad.schedule.note}
+        />
+      ) : null}
+
       <section aria-labelledby="timeline-heading" className="mt-8">
         <h2 id="timeline-heading" className="text-xl font-bold text-ink">
           History
         </h2>
         <ol className="mt-3 grid gap-2 sm:grid-cols-3 lg:grid-cols-6" data-testid="ad-timeline">
-          {ad.timeline.map((step) => (
+          {ad.timeline.map((step, index) => (
             <li
-              key={step.label}
+              key={`${index}-${step.label}`}
               className={`rounded-md px-3 py-2 text-sm ${step.date ? 'bg-brand-50 text-ink' : 'bg-slate-50 text-slate-500'}`}
             >
               <span className="block font-semibold">{step.label}</span>

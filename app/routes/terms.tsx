@@ -42,6 +42,12 @@ export default function Terms() {
           public pages, you are told why by email and on your dashboard, and the payment is kept: the ad was
           approved and shown as paid for until it was found to break the terms.
         </p>
+        <p id="schedule-status-refunds">
+          <strong>Marking an ad cancelled, postponed or sold out does not refund it.</strong> You may mark
+          your live ad Cancelled, Postponed or Sold out from its page on your dashboard, with a short note for
+          visitors; it stays on the calendar, labelled, until its last date, and people who asked to be
+          reminded of it are told.
+        </p>
       </section>
       <p className="mt-8">
         <Link to="/create-account" className="font-medium text-brand-700 underline">

@@ -80,6 +80,19 @@ const GUARDED: GuardedRoute[] = [
     path: (f) => `/admin/events/${f.eventID}`,
     expect: ADMIN_FORM,
   },
+  // A live ad's schedule status: the form lives on the ad's admin page, where a GET goes.
+  {
+    file: 'admin_.events.$id_.status.tsx',
+    method: 'GET',
+    path: (f) => `/admin/events/${f.eventID}/status`,
+    expect: { ...ADMIN_PAGE, admin: expect.stringMatching(/^→\/admin\/events\/\d+$/) },
+  },
+  {
+    file: 'admin_.events.$id_.status.tsx',
+    method: 'POST',
+    path: (f) => `/admin/events/${f.eventID}/status`,
+    expect: ADMIN_FORM,
+  },
   // The form lives on /admin: a GET, or a submit with nothing ticked, goes back there.
   {
     file: 'admin_.bulk-approve.tsx',
@@ -188,6 +201,23 @@ const GUARDED: GuardedRoute[] = [
       otherBusiness: 404,
       owner: expect.stringMatching(/^→\/dashboard\/events\/\d+\/edit$/),
     },
+  },
+  // The owner's status form lives on the ad's page, where a GET goes; an empty post is refused as bad input.
+  {
+    file: 'dashboard_.events.$id_.status.tsx',
+    method: 'GET',
+    path: (f) => `/dashboard/events/${f.eventID}/status`,
+    expect: {
+      ...ADVERTISER_PAGE,
+      otherBusiness: expect.stringMatching(/^→\/dashboard\/events\/\d+$/),
+      owner: expect.stringMatching(/^→\/dashboard\/events\/\d+$/),
+    },
+  },
+  {
+    file: 'dashboard_.events.$id_.status.tsx',
+    method: 'POST',
+    path: (f) => `/dashboard/events/${f.eventID}/status`,
+    expect: { ...OWNED_PAGE, owner: 400 },
   },
   {
     file: 'dashboard_.receipts.$id.tsx',

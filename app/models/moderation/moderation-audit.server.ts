@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, lt, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm'
 import { db, type Transaction } from '#db/client.server.ts'
 import { moderationAudit, users } from '#db/schema.ts'
 
@@ -13,6 +13,10 @@ export const AUDIT_ACTIONS = [
   'trust_granted',
   'trust_revoked',
   'reports_dismissed',
+  'status_cancelled',
+  'status_postponed',
+  'status_sold_out',
+  'status_back_on',
 ] as const
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
@@ -27,12 +31,18 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   trust_granted: 'Trust granted',
   trust_revoked: 'Trust revoked',
   reports_dismissed: 'Reports dismissed',
+  status_cancelled: 'Marked cancelled',
+  status_postponed: 'Marked postponed',
+  status_sold_out: 'Marked sold out',
+  status_back_on: 'Back on',
 }
 
 export interface AuditRecord {
   action: AuditAction
   /** The administrator who decided; none for the platform's own decisions (auto-approval, trust lost by a rule). */
   actorUserId?: string | null
+  /** Who acted when it was not a staff account: the advertiser's email (their own ad's schedule status). */
+  actorEmail?: string
   eventID?: number | null
   businessID?: number | null
   revision?: boolean
@@ -50,7 +60,7 @@ export async function recordModerationDecision(tx: Transaction, record: AuditRec
     actorUserId,
     actorEmail: actorUserId
       ? sql`coalesce((select ${users.email} from ${users} where ${users.id} = ${actorUserId}), '')`
-      : '',
+      : (record.actorEmail ?? ''),
     eventID: record.eventID ?? null,
     businessID: record.businessID ?? null,
     revision: record.revision ?? false,
@@ -65,6 +75,27 @@ export function auditTrailOfEvent(eventID: number) {
     .from(moderationAudit)
     .where(eq(moderationAudit.eventID, eventID))
     .orderBy(desc(moderationAudit.occurredAt), desc(moderationAudit.id))
+}
+
+const SCHEDULE_ACTIONS: AuditAction[] = [
+  'status_cancelled',
+  'status_postponed',
+  'status_sold_out',
+  'status_back_on',
+]
+
+/** An ad's schedule status changes, oldest first, labelled ("Marked cancelled", "Back on"), with their notes. */
+export async function scheduleChangesOf(eventID: number) {
+  const rows = await db
+    .select({
+      action: moderationAudit.action,
+      reason: moderationAudit.reason,
+      occurredAt: moderationAudit.occurredAt,
+    })
+    .from(moderationAudit)
+    .where(and(eq(moderationAudit.eventID, eventID), inArray(moderationAudit.action, SCHEDULE_ACTIONS)))
+    .orderBy(asc(moderationAudit.occurredAt), asc(moderationAudit.id))
+  return rows.map((row) => ({ ...row, label: AUDIT_ACTION_LABELS[row.action as AuditAction] }))
 }
 
 /** Which decisions of the trail: those taken in [start, end), of one kind, by one administrator (null: any). */

@@ -64,34 +64,106 @@ export function confirmSubscriptionMail({
   ])
 }
 
+/** An event a digest listed before whose status changed since: "Cancelled", "Postponed", "Sold out" or "Back on". */
+export interface ChangedEvent extends ListedEvent {
+  status: string
+  note: string
+}
+
+function changeBlocks(list: ChangedEvent[]): MailBlock[] {
+  return list.flatMap((event) => [
+    {
+      rows: [
+        ['Event', event.eventTitle],
+        ['Status', event.status],
+        ...(event.note ? [['Note', event.note] as const] : []),
+        ['When', event.when],
+        ['Where', event.where],
+      ] as const,
+    },
+    { link: `See ${event.eventTitle}`, href: event.href },
+  ])
+}
+
 export function digestMail({
   search,
   fresh,
   comingWeek,
+  changes = [],
   calendarHref,
   links,
 }: {
   search: string
   fresh: ListedEvent[]
   comingWeek: ListedEvent[]
+  /** Events of earlier digests whose status changed since the last email (listed under "Changes"). */
+  changes?: ChangedEvent[]
   calendarHref: string
   links: SubscriberLinks
 }) {
-  const subject = `${fresh.length} new event${fresh.length === 1 ? '' : 's'} for your ${PRODUCT_NAME} search`
+  const subject = fresh.length
+    ? `${fresh.length} new event${fresh.length === 1 ? '' : 's'} for your ${PRODUCT_NAME} search`
+    : `Changes to events of your ${PRODUCT_NAME} search`
   return composeMail(subject, [
     { paragraph: `Your search: ${search}.` },
-    { paragraph: 'New since our last email:' },
-    ...eventBlocks(fresh),
+    ...(fresh.length ? [{ paragraph: 'New since our last email:' }, ...eventBlocks(fresh)] : []),
+    ...(changes.length ? [{ paragraph: 'Changes' }, ...changeBlocks(changes)] : []),
     ...(comingWeek.length ? [{ paragraph: 'On in the coming week:' }, ...eventBlocks(comingWeek)] : []),
     { link: 'See them all on the calendar', href: calendarHref },
     ...footer(links),
   ])
 }
 
-export function reminderMail({ event, links }: { event: ListedEvent; links: SubscriberLinks }) {
+export function reminderMail({
+  event,
+  tomorrow = 'tomorrow',
+  links,
+}: {
+  event: ListedEvent
+  /** "tomorrow at 7:30 PM", "tomorrow, all day". */
+  tomorrow?: string
+  links: SubscriberLinks
+}) {
   return composeMail(`Tomorrow: ${event.eventTitle}`, [
-    { paragraph: `A reminder you asked for: ${event.eventTitle} is tomorrow.` },
+    { paragraph: `A reminder you asked for: ${event.eventTitle} is ${tomorrow}.` },
     ...eventBlocks([event]),
+    ...footer(links),
+  ])
+}
+
+/** The emails a reminder's subscribers get at once when the ad's status changes ("Back on" only after Postponed). */
+export type ScheduleChangeNews = 'cancelled' | 'postponed' | 'back_on'
+
+const SCHEDULE_NEWS_SUBJECTS: Record<ScheduleChangeNews, string> = {
+  cancelled: 'Cancelled',
+  postponed: 'Postponed',
+  back_on: 'Back on',
+}
+
+const SCHEDULE_NEWS_TEXTS: Record<ScheduleChangeNews, (title: string) => string> = {
+  cancelled: (title) => `${title}, which you asked to be reminded of, is cancelled.`,
+  postponed: (title) =>
+    `${title}, which you asked to be reminded of, is postponed. We will not remind you of it while it is.`,
+  back_on: (title) => `${title}, which you asked to be reminded of, is back on.`,
+}
+
+export function scheduleChangeMail({
+  news,
+  eventTitle,
+  note,
+  href,
+  links,
+}: {
+  news: ScheduleChangeNews
+  eventTitle: string
+  note: string
+  href: string
+  links: SubscriberLinks
+}) {
+  return composeMail(`${SCHEDULE_NEWS_SUBJECTS[news]}: ${eventTitle}`, [
+    { paragraph: SCHEDULE_NEWS_TEXTS[news](eventTitle) },
+    ...(note ? [{ rows: [['Note from the organiser', note]] as const }] : []),
+    { link: `See ${eventTitle}`, href },
     ...footer(links),
   ])
 }

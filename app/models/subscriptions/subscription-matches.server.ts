@@ -2,7 +2,21 @@
  * What the subscribers' emails list: each saved search's matches are one query built from the calendar's own filter
  * SQL (calendar-filter-sql.server.ts), and the reminders due tomorrow one query for a page of subscriptions.
  */
-import { and, asc, desc, eq, gt, inArray, isNotNull, lte, or, sql, type SQL } from 'drizzle-orm'
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gt,
+  inArray,
+  isNotNull,
+  isNull,
+  lte,
+  notInArray,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm'
 import { db } from '#db/client.server.ts'
 import { business, events, subscriptions, type Subscription } from '#db/schema.ts'
 import type { CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
@@ -13,6 +27,9 @@ import {
   showsInWindow,
 } from '#app/models/calendar/calendar-filter-sql.server.ts'
 import { UNSET_DATE } from '#app/constants.ts'
+import type { ScheduleStatus } from '#app/models/ads/schedule-status.ts'
+
+const OFF_STATUSES: ScheduleStatus[] = ['cancelled', 'postponed']
 
 /** At most this many events in one email. */
 export const EVENTS_PER_EMAIL = 20
@@ -22,6 +39,8 @@ const listedColumns = {
   eventTitle: events.eventTitle,
   eventDate: events.eventDate,
   showAdOnDates: events.showAdOnDates,
+  startTime: events.startTime,
+  endTime: events.endTime,
   businessName: business.businessName,
   businessAddress: business.businessAddress,
   businessCity: business.businessCity,
@@ -30,8 +49,8 @@ const listedColumns = {
 }
 
 export type ListedEventRow = {
-  [K in keyof typeof listedColumns]: (typeof listedColumns)[K]['_']['data']
-}
+  [K in Exclude<keyof typeof listedColumns, 'startTime' | 'endTime'>]: (typeof listedColumns)[K]['_']['data']
+} & { startTime: string | null; endTime: string | null }
 
 /** The live event's title, or null when it is not live. */
 export async function getLiveEventTitle(eventID: number, today: string) {
@@ -141,6 +160,8 @@ export async function remindersDue(
         isNotNull(subscriptions.confirmedAt),
         gt(subscriptions.id, afterId),
         ...liveEventConditions(today),
+        // No reminder of an event that is off: its subscribers were told at the change.
+        or(isNull(events.scheduleStatus), notInArray(events.scheduleStatus, OFF_STATUSES)),
         or(
           eq(events.eventDate, tomorrow),
           and(eq(events.eventDate, UNSET_DATE), sql`${events.showAdOnDates} @> ARRAY[${tomorrow}]::date[]`),
@@ -155,4 +176,50 @@ export async function remindersDue(
 export async function markCovered(executor: Pick<typeof db, 'update'>, ids: number[], until: Date) {
   if (ids.length === 0) return
   await executor.update(subscriptions).set({ coveredUntil: until }).where(inArray(subscriptions.id, ids))
+}
+
+/** The confirmed "Remind me" subscriptions of one event: who is told at once when its status changes. */
+export async function confirmedRemindersOf(executor: Pick<typeof db, 'select'>, eventID: number) {
+  return executor
+    .select({ id: subscriptions.id, email: subscriptions.email })
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.kind, 'reminder'),
+        eq(subscriptions.eventID, eventID),
+        isNotNull(subscriptions.confirmedAt),
+      ),
+    )
+    .orderBy(asc(subscriptions.id))
+}
+
+/**
+ * The live ads whose schedule status was ever changed, for the digests' "Changes" (each subscriber's are those changed
+ * since its last email): one query a run, answering few rows (the events_schedule_status_idx ones and those back on).
+ */
+export async function scheduleChangedAds(today: string) {
+  return db
+    .select({
+      ...listedColumns,
+      reviewedAt: events.reviewedAt,
+      scheduleStatus: events.scheduleStatus,
+      scheduleNote: events.scheduleNote,
+      scheduleChangedAt: events.scheduleChangedAt,
+    })
+    .from(events)
+    .innerJoin(business, eq(business.businessID, events.businessID))
+    .where(and(...liveEventConditions(today), isNotNull(events.scheduleChangedAt)))
+    .orderBy(asc(events.firstShowDate), asc(events.eventID))
+}
+
+export type ScheduleChangeRow = Awaited<ReturnType<typeof scheduleChangedAds>>[number]
+
+/** Which of these ads (ids) a saved search matches: one query a search, asked only when some ad changed. */
+export async function searchMatchesAmong(filters: CalendarFilters, eventIDs: number[], today: string) {
+  if (eventIDs.length === 0) return new Set<number>()
+  const rows = await joinBusiness(
+    db.select({ eventID: events.eventID }).from(events).$dynamic(),
+    filters,
+  ).where(and(inArray(events.eventID, eventIDs), ...liveEventConditions(today), ...filterConditions(filters)))
+  return new Set(rows.map((row) => row.eventID))
 }

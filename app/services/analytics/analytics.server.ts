@@ -14,6 +14,9 @@ import { getEventForOwnerPage } from '#app/models/ads/event.server.ts'
 import { eventStatusLabel, ownerEditKind } from '#app/models/ads/event-status.ts'
 import { latestRevisions, ownerReviewNotice } from '#app/models/ads/event-revision.server.ts'
 import { canRunAgain, runAgainPath } from '#app/models/ads/copied-ad.server.ts'
+import { isLive } from '#app/models/ads/event-status.ts'
+import { scheduleStatusOf } from '#app/models/ads/schedule-status.ts'
+import { scheduleChangesOf } from '#app/models/moderation/moderation-audit.server.ts'
 import { isoDateInZone } from '#app/utils/time.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { toCsv } from '#app/utils/csv.ts'
@@ -98,6 +101,12 @@ export async function adPageData(
       date: approved && event.lastShowDate && event.lastShowDate < today ? event.lastShowDate : null,
     },
   ]
+  // Each change of the schedule status, oldest first, from the moderation audit.
+  for (const change of await scheduleChangesOf(event.eventID))
+    timeline.push({
+      label: change.reason ? `${change.label} — ${change.reason}` : change.label,
+      date: dayOf(change.occurredAt),
+    })
   const notice = ownerReviewNotice(event, (await latestRevisions([event.eventID])).get(event.eventID), today)
   const totals = days.reduce(
     (sum, day) => ({
@@ -116,6 +125,12 @@ export async function adPageData(
     receiptHref: payment ? `/dashboard/receipts/${payment.paymentID}` : null,
     editHref: ownerEditKind(event, today) ? `/dashboard/events/${event.eventID}/edit` : null,
     runAgainHref: canRunAgain(event) ? runAgainPath(event.eventID) : null,
+    schedule: {
+      status: scheduleStatusOf(event.scheduleStatus),
+      note: event.scheduleNote,
+      /** The status form is shown while the ad is live (once cancelled, only the status and note). */
+      live: isLive(event, today),
+    },
     range,
     days,
     totals: { ...totals, clickThroughRate: clickThroughRate(totals) },

@@ -28,7 +28,12 @@ export function auditRow(entry: ModerationAuditEntry) {
   return {
     id: entry.id,
     occurredAt: entry.occurredAt.toISOString(),
-    who: entry.actorEmail || (entry.actorUserId ? 'a removed account' : 'the platform'),
+    who: entry.actorEmail
+      ? // Only an advertiser acts without a staff account: on their own ad's schedule status.
+        `${entry.actorEmail}${entry.actorUserId ? '' : ' (advertiser)'}`
+      : entry.actorUserId
+        ? 'a removed account'
+        : 'the platform',
     what: `${AUDIT_ACTION_LABELS[entry.action as AuditAction] ?? entry.action}${entry.revision ? ' (edit of a live ad)' : ''}`,
     eventID: entry.eventID,
     businessID: entry.businessID,

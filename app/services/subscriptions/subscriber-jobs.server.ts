@@ -14,8 +14,11 @@ import {
   EVENTS_PER_EMAIL,
   markCovered,
   remindersDue,
+  scheduleChangedAds,
   searchMatches,
+  searchMatchesAmong,
   type ListedEventRow,
+  type ScheduleChangeRow,
 } from '#app/models/subscriptions/subscription-matches.server.ts'
 import {
   digestMail,
@@ -29,6 +32,19 @@ import type { CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
 import type { Subscription } from '#db/schema.ts'
 import { recordSubscriptionRun } from '#app/models/subscriptions/subscription-runs.server.ts'
 import { formatDatesLine } from '#app/utils/format.ts'
+import { UNSET_DATE } from '#app/constants.ts'
+import {
+  eventTimesOf,
+  formatEventWhen,
+  formatTimeOfDay,
+  formatTimeRange,
+} from '#app/models/ads/event-times.ts'
+import {
+  BACK_ON,
+  SCHEDULE_CHOICE_LABELS,
+  SCHEDULE_STATUS_LABELS,
+  scheduleStatusOf,
+} from '#app/models/ads/schedule-status.ts'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { linkOrigin } from '../http/site-url.server.ts'
@@ -61,11 +77,57 @@ export interface SubscriberRunResult {
   durationMs: number
 }
 
+/** The event's own date and time ("Sat, Nov 29 · 7:30 PM – 10 PM"), or its display dates and time. */
+function whenOf(row: ListedEventRow) {
+  const times = eventTimesOf(row)
+  if (row.eventDate !== UNSET_DATE) return formatEventWhen(row.eventDate, times)
+  const range = formatTimeRange(times)
+  const dates = formatDatesLine(row.showAdOnDates, row.eventDate)
+  return range ? `${dates} · ${range}` : dates
+}
+
+/** "tomorrow at 7:30 PM", or "tomorrow, all day". */
+export function tomorrowText(row: Pick<ListedEventRow, 'startTime' | 'endTime'>) {
+  const { startTime } = eventTimesOf(row)
+  return startTime ? `tomorrow at ${formatTimeOfDay(startTime)}` : 'tomorrow, all day'
+}
+
+/** What a digest says of a changed event's status: its label, or "Back on". */
+function changedStatusLabel(status: string | null) {
+  const known = scheduleStatusOf(status)
+  return known ? SCHEDULE_STATUS_LABELS[known] : SCHEDULE_CHOICE_LABELS[BACK_ON]
+}
+
+/**
+ * The changes a subscriber's digest lists: the ads an earlier digest of theirs listed (approved after they confirmed
+ * and up to their mark) that their search matches and whose status changed after the mark.
+ */
+function changesFor(
+  subscription: Subscription,
+  changed: ScheduleChangeRow[],
+  matching: Set<number>,
+  now: Date,
+) {
+  const mark = subscription.coveredUntil
+  const confirmedAt = subscription.confirmedAt
+  if (!mark || !confirmedAt) return []
+  return changed.filter(
+    (row) =>
+      matching.has(row.eventID) &&
+      row.reviewedAt !== null &&
+      row.reviewedAt > confirmedAt &&
+      row.reviewedAt <= mark &&
+      row.scheduleChangedAt !== null &&
+      row.scheduleChangedAt > mark &&
+      row.scheduleChangedAt <= now,
+  )
+}
+
 function listed(row: ListedEventRow, origin: string): ListedEvent {
   return {
     eventID: row.eventID,
     eventTitle: row.eventTitle,
-    when: formatDatesLine(row.showAdOnDates, row.eventDate),
+    when: whenOf(row),
     where: eventLocation(row),
     href: eventPageUrl(row.eventID, origin),
   }
@@ -122,6 +184,21 @@ export async function queueDigests(frequencies: Array<'weekly' | 'daily'>, now =
   const batch: QueuedDigest[] = []
   // Subscribers with the same search, frequency and mark share one query's answer (a mark is usually the last run's).
   const answers = new Map<string, ReturnType<typeof searchMatches>>()
+  // The ads whose status changed (usually none); which of them a search matches is asked once per search.
+  const changed = (await scheduleChangedAds(today)).filter(
+    (row) => row.scheduleChangedAt !== null && row.scheduleChangedAt <= now,
+  )
+  const changedIDs = changed.map((row) => row.eventID)
+  const changedMatches = new Map<string, Promise<Set<number>>>()
+  const changedMatchesOf = (filters: CalendarFilters) => {
+    const key = JSON.stringify(filters)
+    let answer = changedMatches.get(key)
+    if (!answer) {
+      answer = searchMatchesAmong(filters, changedIDs, today)
+      changedMatches.set(key, answer)
+    }
+    return answer
+  }
   const matchesOf = (subscription: Subscription, filters: CalendarFilters) => {
     const since = subscription.coveredUntil ?? subscription.confirmedAt!
     const key = `${subscription.frequency}|${since.getTime()}|${JSON.stringify(filters)}`
@@ -154,13 +231,22 @@ export async function queueDigests(frequencies: Array<'weekly' | 'daily'>, now =
         void matchesOf(next.subscription, next.filters)
       const matches = await matchesOf(subscription, filters)
       const fresh = matches.filter((m) => m.fresh).slice(0, EVENTS_PER_EMAIL)
-      if (fresh.length === 0) continue
+      const changes =
+        changed.length && subscription.coveredUntil
+          ? changesFor(subscription, changed, await changedMatchesOf(filters), now).slice(0, EVENTS_PER_EMAIL)
+          : []
+      if (fresh.length === 0 && changes.length === 0) continue
       const comingWeek = matches.filter((m) => !m.fresh).slice(0, EVENTS_PER_EMAIL)
       const links = subscriberLinks(subscription.id, origin)
       const mail = digestMail({
         search: describeSearch(filters),
         fresh: fresh.map((row) => listed(row, origin)),
         comingWeek: comingWeek.map((row) => listed(row, origin)),
+        changes: changes.map((row) => ({
+          ...listed(row, origin),
+          status: changedStatusLabel(row.scheduleStatus),
+          note: row.scheduleNote,
+        })),
         calendarHref: `${origin}${calendarHref(filters)}`,
         links,
       })
@@ -202,7 +288,11 @@ export async function queueReminders(now = new Date()) {
           kind: 'subscription-reminder',
           to: subscription.email,
           ...reminderMail({
-            event: { ...listed(event, origin), when: `${formatDatesLine([], tomorrow)} (tomorrow)` },
+            event: {
+              ...listed(event, origin),
+              when: `${formatEventWhen(tomorrow, eventTimesOf(event))} (tomorrow)`,
+            },
+            tomorrow: tomorrowText(event),
             links,
           }),
           headers: unsubscribeHeaders(links),
