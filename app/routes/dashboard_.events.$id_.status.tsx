@@ -1,14 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Link, useActionData } from '@remix-run/react'
+import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { ScheduleStatusForm } from '#app/components/schedule-status-form.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
+import { NOT_LIVE_SCHEDULE_MESSAGE } from '#app/models/ads/schedule-status.ts'
 import { scheduleStatusFormSchema } from '#app/models/ads/schedule-status-schema.ts'
 import { changeScheduleStatus, refusedAtForm, scheduleFormOf } from '#app/services/ads/schedule.server.ts'
 import { requireBusiness } from '#app/services/http/auth.server.ts'
 import { parseFormSubmission } from '#app/services/http/form-submission.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
-import { postOnlyPageLoad } from '#app/services/http/post-only-page.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
 import { redirectWithToast } from '#app/services/http/toast.server.ts'
 
@@ -18,15 +18,19 @@ export const meta: MetaFunction = () => [{ title: `Is the event still on? · ${P
 
 const adPage = (id: string | undefined) => `/dashboard/events/${encodeURIComponent(id ?? '')}`
 
-/** The status form lives on the ad's page: a visit here goes there. */
+/** The status form on a page of its own (it is also on the ad's page): 404 for no such ad, 403 for another's. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireBusiness(request)
-  return postOnlyPageLoad(request, adPage(params.id))
+  const actor = { kind: 'business' as const, business: await requireBusiness(request) }
+  try {
+    return await scheduleFormOf(actor, params.id)
+  } catch (error) {
+    throw errorResponse(error, { request })
+  }
 }
 
 /**
  * POST /dashboard/events/{id}/status: the owner marks the live ad Cancelled, Postponed, Sold out or back on, then back
- * to its page with a toast. A refusal of the choice or note is drawn here with the form (`{ result }`, 400/409);
+ * to its page with a toast. A refusal of the choice or note is drawn on this page with the form (`{ result }`, 400/409);
  * another business's ad is 403, none 404.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -46,11 +50,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return redirectWithToast(adPage(params.id), toast)
   } catch (error) {
     if (!refusedAtForm(error)) throw errorResponse(error, { request })
-    const ad = await scheduleFormOf(actor, params.id)
     return errorResponse(error, {
       request,
       reply: (refusal) => ({
-        ad,
         result: submission.reply(
           Object.keys(refusal.fieldErrors).length
             ? { fieldErrors: refusal.fieldErrors }
@@ -61,10 +63,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 }
 
-export default function ScheduleStatusRefused() {
+export default function ScheduleStatusPage() {
+  const ad = useLoaderData<typeof loader>()
   const answer = useActionData<typeof action>()
-  if (!answer) return null
-  const { ad, result } = answer
   return (
     <main className="mx-auto max-w-3xl px-4 py-8">
       <p className="text-sm">
@@ -73,12 +74,16 @@ export default function ScheduleStatusRefused() {
         </Link>
       </p>
       <h1 className="mt-2 text-2xl font-bold break-words text-ink">{ad.eventTitle}</h1>
-      <ScheduleStatusForm
-        action={`/dashboard/events/${ad.eventID}/status`}
-        status={ad.status}
-        note={ad.note}
-        reply={result}
-      />
+      {ad.live ? (
+        <ScheduleStatusForm
+          action={`/dashboard/events/${ad.eventID}/status`}
+          status={ad.status}
+          note={ad.note}
+          reply={answer?.result}
+        />
+      ) : (
+        <p className="mt-4 text-slate-700">{NOT_LIVE_SCHEDULE_MESSAGE}</p>
+      )}
     </main>
   )
 }

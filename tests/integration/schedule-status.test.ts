@@ -263,13 +263,14 @@ describe('the advertiser marks a live ad from its dashboard page, without JavaSc
     expect(await snapshot(ad.eventID)).toEqual(before)
   })
 
-  test('a GET of the status address goes to the ad page', async () => {
+  test('the status address is a page of its own with the form; an ended ad says it cannot change', async () => {
     const ad = await liveAd()
-    const [answer] = await browse([OWNER_PAGES[0]!], `/dashboard/events/${ad.eventID}/status`, {
+    const [shown] = await browse([OWNER_PAGES[0]!], `/dashboard/events/${ad.eventID}/status`, {
       headers: { Cookie: ownerCookie },
     })
-    expect(answer!.status).toBe(302)
-    expect(answer!.location).toBe(`/dashboard/events/${ad.eventID}`)
+    expect(shown!.status).toBe(200)
+    expect(textOf(shown!.html)).toContain('Is the event still on?')
+    expect(shown!.html).toContain('name="status"')
   })
 })
 

@@ -4,6 +4,7 @@ import { db, type Transaction } from '#db/client.server.ts'
 import { events } from '#db/schema.ts'
 import { LIVE_STATUSES } from './event-status.ts'
 import type { ScheduleStatus } from './schedule-status.ts'
+import { announcePublicPagesChanged } from '#app/models/calendar/public-pages-changes.server.ts'
 
 type Executor = Transaction | typeof db
 
@@ -59,5 +60,7 @@ export async function setScheduleStatus(
       scheduleChangedAt: events.scheduleChangedAt,
       calendarSequence: events.calendarSequence,
     })
+  // Every cached listing, event page and feed shows the status from the next request on, on every server.
+  if (row) await announcePublicPagesChanged(tx)
   return row ?? null
 }
