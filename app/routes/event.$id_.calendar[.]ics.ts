@@ -10,8 +10,8 @@ import { AppError } from '#app/utils/app-error.ts'
 import { parseId } from '#app/models/platform/input-rules.ts'
 
 /**
- * GET /event/{id}/calendar.ics: "Add to calendar" for one event, an all-day entry per event date. Who may have it is
- * who may see the page: a live event everyone, any other only its advertiser; everyone else gets 404.
+ * GET /event/{id}/calendar.ics: "Add to calendar" for one event, an entry per event date with its times and status.
+ * Who may have it is who may see the page: a live event everyone, any other only its advertiser; everyone else 404.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   try {

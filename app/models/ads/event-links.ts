@@ -2,11 +2,15 @@ import { cardFacts } from '#app/models/ads/customer-card.ts'
 import { venueLine, type StoredFacts } from '#app/models/ads/practical-facts.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { nextEventDate } from '#app/models/ads/event-dates.ts'
-import { eventPagePath, type EventSeoSource } from '#app/models/ads/event-seo.ts'
+import { eventPagePath, type EventLinkContext, type EventSeoSource } from '#app/models/ads/event-seo.ts'
+import { endDateOf, eventTimesOf } from '#app/models/ads/event-times.ts'
+import { DEFAULT_TIME_ZONE } from '#app/models/ads/zoned-times.ts'
 
 /** What calendar entries and the event page's links read of an event: what search engines read, and its category. */
 export interface CalendarEntrySource extends Omit<EventSeoSource, 'businessWebsite' | 'stillPhotoPath'> {
   category: readonly string[]
+  /** The iCalendar SEQUENCE of its entries (raised by the database on each change a calendar app shows). */
+  calendarSequence?: number
 }
 
 type Place = Pick<
@@ -45,17 +49,29 @@ export function eventIcsPath(eventID: number) {
 }
 
 const compactDate = (isoDate: string) => isoDate.replaceAll('-', '')
+const compactDateTime = (isoDate: string, time: string) =>
+  `${compactDate(isoDate)}T${time.replace(':', '')}00`
 
-/** Google Calendar's "add event" link for the event's next date, all day. */
+/**
+ * Google Calendar's "add event" link for the event's next date: all day, or from its start to its end time (the
+ * next day when it ends after midnight) as local times of the platform zone (`ctz`). Without an end time it ends
+ * when it starts, as the iCalendar entry does: the advertiser did not say how long it lasts.
+ */
 export function googleCalendarUrl(
   event: CalendarEntrySource,
-  { origin, today }: { origin: string; today: string },
+  { origin, today, timeZone = DEFAULT_TIME_ZONE }: EventLinkContext,
 ) {
   const date = nextEventDate(event, today)
+  const times = eventTimesOf(event)
   const url = new URL('https://calendar.google.com/calendar/render')
   url.searchParams.set('action', 'TEMPLATE')
   url.searchParams.set('text', event.eventTitle)
-  if (date) url.searchParams.set('dates', `${compactDate(date)}/${compactDate(addDaysIso(date, 1))}`)
+  if (date && times.startTime) {
+    const start = compactDateTime(date, times.startTime)
+    const end = times.endTime ? compactDateTime(endDateOf(date, times), times.endTime) : start
+    url.searchParams.set('dates', `${start}/${end}`)
+    url.searchParams.set('ctz', timeZone)
+  } else if (date) url.searchParams.set('dates', `${compactDate(date)}/${compactDate(addDaysIso(date, 1))}`)
   url.searchParams.set('details', `${event.eventDescription}\n\n${eventPageUrl(event.eventID, origin)}`)
   url.searchParams.set('location', eventLocation(event))
   return url.toString()

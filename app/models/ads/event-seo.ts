@@ -2,6 +2,9 @@ import { PRODUCT_NAME } from '#app/constants.ts'
 import { eventDates, nextEventDate } from '#app/models/ads/event-dates.ts'
 import { externalUrl, mediaSrc } from '#app/utils/format.ts'
 import { cardFacts } from '#app/models/ads/customer-card.ts'
+import { endDateOf, eventTimesOf, type EventTimes } from '#app/models/ads/event-times.ts'
+import { scheduleStatusOf, type ScheduleStatus } from '#app/models/ads/schedule-status.ts'
+import { DEFAULT_TIME_ZONE, zonedIsoDateTime } from '#app/models/ads/zoned-times.ts'
 import type {
   AccessibilityFeature,
   AgeRange,
@@ -24,6 +27,19 @@ export interface EventSeoSource extends Partial<StoredFacts> {
   businessZip?: string | null
   businessWebsite?: string | null
   stillPhotoPath?: string | null
+  /** As stored (`hh:mm:ss`), in the platform time zone; no start time = all day. */
+  startTime?: string | null
+  endTime?: string | null
+  scheduleStatus?: string | null
+  scheduleNote?: string | null
+}
+
+/** Where an event's links and structured data are read: the site's origin, today and the platform time zone. */
+export interface EventLinkContext {
+  origin: string
+  today: string
+  /** APP_TIME_ZONE; its default when not given. */
+  timeZone?: string
 }
 
 export interface EventSeo {
@@ -45,18 +61,25 @@ function clip(text: string, max: number) {
 }
 
 /**
- * Canonical URL, Open Graph values and schema.org Event data for a live event. Its dates have no times, so start
- * and end are dates: the next of the event's dates (`eventDates`: its own date, else its display dates) and the last.
+ * Canonical URL, Open Graph values and schema.org Event data for a live event. Start and end are the next of the
+ * event's dates (`eventDates`: its own date, else its display dates) and the last: dates for an all-day event, else
+ * date-times with the UTC offset the platform time zone has on that date.
  */
 export function eventSeo(
   event: EventSeoSource,
-  { origin, today }: { origin: string; today: string },
+  { origin, today, timeZone = DEFAULT_TIME_ZONE }: EventLinkContext,
 ): EventSeo {
   const canonicalUrl = new URL(eventPagePath(event.eventID), `${origin}/`).toString()
   const photo = mediaSrc(event.stillPhotoPath)
   const imageUrl = photo && !/^(blob|data):/i.test(photo) ? new URL(photo, `${origin}/`).toString() : null
-  const startDate = nextEventDate(event, today)
-  const endDate = eventDates(event.eventDate, event.showAdOnDates).at(-1)
+  const times = eventTimesOf(event)
+  const { startDate, endDate } = jsonLdDates(
+    nextEventDate(event, today),
+    eventDates(event.eventDate, event.showAdOnDates).at(-1),
+    times,
+    timeZone,
+  )
+  const status = scheduleStatusOf(event.scheduleStatus)
   const description = clip(event.eventDescription, 300)
   const facts = cardFacts(event)
   const website = externalUrl(event.businessWebsite)
@@ -68,8 +91,8 @@ export function eventSeo(
     url: canonicalUrl,
     ...(startDate ? { startDate } : {}),
     ...(endDate ? { endDate } : {}),
-    eventStatus: 'https://schema.org/EventScheduled',
-    ...practicalFactsJsonLd(event, facts, canonicalUrl),
+    eventStatus: EVENT_STATUS_URLS[status ?? 'scheduled'],
+    ...practicalFactsJsonLd(event, facts, canonicalUrl, status === 'sold_out'),
     organizer: { '@type': 'Organization', name: event.businessName, ...(website ? { url: website } : {}) },
     ...(imageUrl ? { image: [imageUrl] } : {}),
   }
@@ -80,6 +103,36 @@ export function eventSeo(
     imageUrl,
     jsonLd,
   }
+}
+
+/** Sold out is still on as scheduled; the offer says it is sold out. */
+const EVENT_STATUS_URLS: Record<ScheduleStatus | 'scheduled', string> = {
+  scheduled: 'https://schema.org/EventScheduled',
+  sold_out: 'https://schema.org/EventScheduled',
+  cancelled: 'https://schema.org/EventCancelled',
+  postponed: 'https://schema.org/EventPostponed',
+}
+
+/**
+ * JSON-LD's start and end: dates for an all-day event; otherwise the start time on the first date, and the end time
+ * on the last (the day after it when the event ends after midnight) or, without an end time, its start time there
+ * (none when that is the start itself).
+ */
+function jsonLdDates(
+  first: string | null | undefined,
+  last: string | undefined,
+  times: EventTimes,
+  timeZone: string,
+): { startDate?: string; endDate?: string } {
+  if (!times.startTime) return { startDate: first ?? undefined, endDate: last }
+  const startDate = first ? zonedIsoDateTime(first, times.startTime, timeZone) : undefined
+  if (!last) return { startDate }
+  const endDate = times.endTime
+    ? zonedIsoDateTime(endDateOf(last, times), times.endTime, timeZone)
+    : last === first
+      ? undefined
+      : zonedIsoDateTime(last, times.startTime, timeZone)
+  return { startDate, endDate }
 }
 
 const ATTENDANCE_MODE_URLS: Record<AttendanceMode, string> = {
@@ -106,7 +159,12 @@ const AGE_RANGE_VALUES: Record<AgeRange, string> = { all_ages: '0-', '18+': '18-
  * (`location` a Place, at the business's or the other address, and/or a VirtualLocation), `offers`,
  * `isAccessibleForFree`, `accessibilityFeature` and `typicalAgeRange`.
  */
-function practicalFactsJsonLd(event: EventSeoSource, facts: PracticalFacts, pageUrl: string) {
+function practicalFactsJsonLd(
+  event: EventSeoSource,
+  facts: PracticalFacts,
+  pageUrl: string,
+  soldOut: boolean,
+) {
   const other = facts.venueAddress !== ''
   const address = {
     '@type': 'PostalAddress',
@@ -134,6 +192,7 @@ function practicalFactsJsonLd(event: EventSeoSource, facts: PracticalFacts, page
             '@type': 'Offer',
             ...(facts.priceCents !== null ? { price: facts.priceCents / 100, priceCurrency: 'USD' } : {}),
             url: facts.ticketUrl || pageUrl,
+            ...(soldOut ? { availability: 'https://schema.org/SoldOut' } : {}),
           },
         }
       : {}),

@@ -1,4 +1,3 @@
-import { createEvents, type DateArray, type EventAttributes } from 'ics'
 import { PRODUCT_NAME, TAGLINE, UNSET_DATE } from '#app/constants.ts'
 import {
   calendarSearchParams,
@@ -10,16 +9,24 @@ import {
   unknownZipMessage,
 } from '#app/models/calendar/calendar-filters.ts'
 import { eventDates, hasOwnDate, nextEventDate } from '#app/models/ads/event-dates.ts'
-import { eventLocation, type CalendarEntrySource } from '#app/models/ads/event-links.ts'
+import { type CalendarEntrySource } from '#app/models/ads/event-links.ts'
 import { eventPagePath } from '#app/models/ads/event-seo.ts'
+import { eventTimesOf, formatTimeRange } from '#app/models/ads/event-times.ts'
+import {
+  eventCalendarEntries,
+  feedTitle,
+  scheduleStatusLine,
+} from '#app/models/calendar/event-calendar-entries.ts'
+import { icalendarText, type ICalEvent } from '#app/models/calendar/icalendar.ts'
+import { timeZoneBlock } from '#app/models/calendar/time-zone-block.server.ts'
 import { cardFacts } from '#app/models/ads/customer-card.ts'
 import { practicalFactLines } from '#app/models/ads/practical-facts.ts'
 import { getLiveEventsPage } from '#app/models/calendar/cached-listing.server.ts'
 import { listLiveEventIds } from '#app/models/calendar/sitemap.server.ts'
 import { isKnownZip } from '#app/models/calendar/zip-centroids.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
+import { getEnv } from '../platform/env.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
-import { addDaysIso } from '#app/utils/time.ts'
 
 /** Feeds list the soonest events; a subscriber does not need thousands at once. */
 export const FEED_EVENTS_LIMIT = 200
@@ -41,64 +48,55 @@ async function feedFilters(searchParams: URLSearchParams) {
   return { filters, today: platformToday() }
 }
 
-function dateArray(isoDate: string): DateArray {
-  const [y, m, d] = isoDate.split('-').map(Number) as [number, number, number]
-  return [y, m, d]
-}
-
-/** One all-day entry per given date of the event, each linking to the event's page. */
-function calendarEntries(
-  event: CalendarEntrySource,
-  dates: readonly string[],
+/**
+ * Writes the entries of the given dates of each event as one calendar, with the VTIMEZONE of the platform time zone
+ * that its timed entries name (UTC times instead in the unlikely case the zone has no VTIMEZONE data).
+ */
+function icsText(
+  items: ReadonlyArray<{ event: CalendarEntrySource; dates: readonly string[] }>,
+  calName: string,
   origin: string,
-): EventAttributes[] {
-  const url = new URL(eventPagePath(event.eventID), `${origin}/`).toString()
-  const host = new URL(origin).host
-  return dates.map((date): EventAttributes => ({
-    uid: `event-${event.eventID}-${date}@${host}`,
-    start: dateArray(date),
-    end: dateArray(addDaysIso(date, 1)),
-    title: event.eventTitle,
-    description: [event.eventDescription, ...practicalFactLines(cardFacts(event)), url].join('\n\n'),
-    location: eventLocation(event),
-    url,
-    categories: event.category.length > 0 ? [...event.category] : undefined,
-    status: 'CONFIRMED',
-    busyStatus: 'FREE',
-    transp: 'TRANSPARENT',
-  }))
-}
-
-function icsText(entries: EventAttributes[], calName: string) {
-  const { error, value } = createEvents(entries, { productId: `-//${PRODUCT_NAME}//Calendar//EN`, calName })
-  if (error || value === null) throw error ?? new Error('The calendar could not be written')
-  return value
+) {
+  const timeZone = getEnv().APP_TIME_ZONE
+  const block = timeZoneBlock(timeZone)
+  const context = { origin, now: new Date(), timeZone, tzid: block?.tzid ?? null }
+  const entries: ICalEvent[] = items.flatMap(({ event, dates }) =>
+    eventCalendarEntries(event, dates, context),
+  )
+  const timed = entries.some((entry) => entry.start.kind === 'local')
+  return icalendarText({
+    prodId: `-//${PRODUCT_NAME}//Calendar//EN`,
+    name: calName,
+    timeZones: timed && block ? [block.vtimezone] : [],
+    events: entries,
+  })
 }
 
 /**
- * The live events matching the calendar's filters (its query string) as iCalendar, one all-day entry per event date
- * from today on: an event's own date, or each of its display dates inside the date filter (when one is set). Each
- * links to the page on the site at `origin`.
+ * The live events matching the calendar's filters (its query string) as iCalendar, one entry per event date from
+ * today on: an event's own date, or each of its display dates inside the date filter (when one is set). Each links
+ * to the page on the site at `origin`. Cancelled and postponed ads stay until their last date, with their status.
  */
 export async function calendarIcs(searchParams: URLSearchParams, origin: string): Promise<string> {
   const { filters, today } = await feedFilters(searchParams)
   const window = dateWindow(filters)
   const inWindow = (d: string) => !window || ((window.from === null || d >= window.from) && d <= window.to)
   const events = await getLiveEventsPage(filters, { today, limit: FEED_EVENTS_LIMIT })
-  const entries = events.flatMap((event) => {
+  const items = events.map((event) => {
     const upcoming = eventDates(event.eventDate, event.showAdOnDates).filter((d) => d >= today)
     // The filter picked the event; its own date is when it happens, whichever display date matched.
     const dates = hasOwnDate(event.eventDate) ? upcoming : upcoming.filter(inWindow)
-    return calendarEntries(event, dates, origin)
+    return { event, dates }
   })
-  return icsText(entries, `${PRODUCT_NAME} events`)
+  return icsText(items, `${PRODUCT_NAME} events`, origin)
 }
 
 /** One event as iCalendar ("Add to calendar"): an entry per event date. */
 export function eventIcs(event: CalendarEntrySource, origin: string): string {
   return icsText(
-    calendarEntries(event, eventDates(event.eventDate, event.showAdOnDates), origin),
+    [{ event, dates: eventDates(event.eventDate, event.showAdOnDates) }],
     event.eventTitle,
+    origin,
   )
 }
 
@@ -125,15 +123,23 @@ export async function calendarRss(searchParams: URLSearchParams, origin: string)
   const items = events.map((event) => {
     const url = new URL(eventPagePath(event.eventID), `${origin}/`).toString()
     const date = nextEventDate(event, listingStart(filters, today))
-    const when = date ? ` (${date})` : ''
+    const time = formatTimeRange(eventTimesOf(event))
+    const when = date ? ` (${[date, time].filter(Boolean).join(', ')})` : ''
     const published =
       event.approvedDateByAdmin !== UNSET_DATE ? rfc822(event.approvedDateByAdmin) : rfc822(event.createdDate)
+    const status = scheduleStatusLine(event)
+    // The same guid with a new title and description: readers update the item they already have.
+    const description = [
+      ...(status ? [status] : []),
+      event.eventDescription,
+      ...practicalFactLines(cardFacts(event)),
+    ]
     return [
       '<item>',
-      `<title>${xml(`${event.eventTitle}${when}`)}</title>`,
+      `<title>${xml(`${feedTitle(event)}${when}`)}</title>`,
       `<link>${xml(url)}</link>`,
       `<guid isPermaLink="true">${xml(url)}</guid>`,
-      `<description>${xml([event.eventDescription, ...practicalFactLines(cardFacts(event))].join('\n'))}</description>`,
+      `<description>${xml(description.join('\n'))}</description>`,
       ...event.category.map((c) => `<category>${xml(c)}</category>`),
       `<pubDate>${published}</pubDate>`,
       '</item>',

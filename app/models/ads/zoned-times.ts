@@ -1,0 +1,34 @@
+/**
+ * An event's local date and time of day (platform time zone) as an instant or as an ISO 8601 date-time with the UTC
+ * offset that zone has on that date (DST included).
+ */
+import { TZDate, tzOffset } from '@date-fns/tz'
+import type { TimeOfDay } from '#app/models/ads/event-times.ts'
+
+/** APP_TIME_ZONE's default (env.server.ts), for callers that are not given the configured zone. */
+export const DEFAULT_TIME_ZONE = 'America/New_York'
+
+const pad = (n: number) => String(n).padStart(2, '0')
+
+function zonedDate(isoDate: string, time: TimeOfDay, timeZone: string) {
+  const [y, m, d] = isoDate.split('-').map(Number) as [number, number, number]
+  const [h, min] = time.split(':').map(Number) as [number, number]
+  return new TZDate(y, m - 1, d, h, min, 0, timeZone)
+}
+
+/** The instant `time` on `isoDate` is in `timeZone`. */
+export function zonedInstant(isoDate: string, time: TimeOfDay, timeZone: string): Date {
+  return new Date(zonedDate(isoDate, time, timeZone).getTime())
+}
+
+/** "2026-11-29T19:30:00-05:00": `time` on `isoDate` in `timeZone`, with that moment's UTC offset. */
+export function zonedIsoDateTime(isoDate: string, time: TimeOfDay, timeZone: string): string {
+  const local = zonedDate(isoDate, time, timeZone)
+  const offset = tzOffset(timeZone, new Date(local.getTime()))
+  const sign = offset < 0 ? '-' : '+'
+  const abs = Math.abs(offset)
+  return (
+    `${local.getFullYear()}-${pad(local.getMonth() + 1)}-${pad(local.getDate())}` +
+    `T${pad(local.getHours())}:${pad(local.getMinutes())}:00${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`
+  )
+}
