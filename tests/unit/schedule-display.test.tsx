@@ -5,7 +5,7 @@ import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
 import { EventPageFacts } from '#app/components/event-facts.tsx'
 import { EventTile, type EventTileData } from '#app/components/event-tile.tsx'
 import { ScheduleBanner } from '#app/components/schedule-status.tsx'
-import { customerCardData } from '#app/models/ads/customer-card.ts'
+import { CARD_BUSINESS_FIELDS, customerCardData, type CardBusiness } from '#app/models/ads/customer-card.ts'
 import { monthGrid } from '#app/models/calendar/calendar-month.ts'
 
 /** The text a visitor reads: tags dropped, entities read, spaces collapsed. */
@@ -68,7 +68,11 @@ describe('the calendar tile', () => {
   })
 })
 
-const business = { businessName: 'Blue Door Cafe', businessCity: 'Springfield' }
+const business = {
+  ...(Object.fromEntries(CARD_BUSINESS_FIELDS.map((field) => [field, ''])) as unknown as CardBusiness),
+  businessName: 'Blue Door Cafe',
+  businessCity: 'Springfield',
+}
 const ad = {
   eventTitle: 'Comedy Night',
   eventDescription: 'Stand-up.',
