@@ -1,4 +1,6 @@
+import { ScheduleStatusBadge } from '#app/components/schedule-status.tsx'
 import { eventPagePath } from '#app/models/ads/event-seo.ts'
+import { formatTimeOfDay, storedTimeOfDay } from '#app/models/ads/event-times.ts'
 import type { DayEvents, MonthGrid } from '#app/models/calendar/calendar-month.ts'
 import { weekdayOf } from '#app/utils/time.ts'
 
@@ -85,6 +87,7 @@ export function CalendarMonth({ grid, days, dayHref, prevHref, nextHref }: Calen
                 <ul className="mt-1 grid gap-1 text-sm">
                   {day.events.map((event) => (
                     <li key={event.eventID} className="min-w-0">
+                      <DayEventWhen startTime={event.startTime} status={event.scheduleStatus} />
                       <a
                         href={eventPagePath(event.eventID)}
                         className="block break-words font-medium text-brand-700 underline sm:line-clamp-2"
@@ -119,5 +122,21 @@ export function CalendarMonth({ grid, days, dayHref, prevHref, nextHref }: Calen
         ))}
       </ol>
     </section>
+  )
+}
+
+/** A listed event's start time ("7:30 PM") and status label, above its title; nothing for an all-day event that is on. */
+function DayEventWhen({ startTime, status }: { startTime?: string | null; status?: string | null }) {
+  const time = storedTimeOfDay(startTime)
+  if (!time && !status) return null
+  return (
+    <span data-testid="day-event-when" className="flex flex-wrap items-center gap-1 text-xs text-slate-700">
+      {time ? (
+        <time dateTime={time} className="font-semibold">
+          {formatTimeOfDay(time)}
+        </time>
+      ) : null}
+      <ScheduleStatusBadge status={status} />
+    </span>
   )
 }

@@ -6,6 +6,9 @@ import { externalUrl, formatPhone, mediaSrc, videoTypeFromUrl } from '#app/utils
 import { MEDIA_FALLBACK_PROPS, MEDIA_PROPS } from '#app/utils/media-fallback.ts'
 import { photoImgProps, type PhotoPriority } from './photo-loading.ts'
 import { PracticalFactsList } from './practical-facts.tsx'
+import { EventWhen } from './event-facts.tsx'
+import { ScheduleStatusBadge } from './schedule-status.tsx'
+import { formatTimeRange } from '#app/models/ads/event-times.ts'
 
 /** The card is at most 48rem wide (the event page's column), the full width of a phone. */
 const CARD_PHOTO_SIZES = '(min-width: 48rem) 46rem, 100vw'
@@ -56,8 +59,10 @@ export interface CustomerEventCardProps {
    * business's contact block after them. Without it, the specification's order (business first).
    */
   eventFirst?: boolean
-  /** Shown under the title, e.g. the event's date and category. */
+  /** Shown under the title, e.g. the event's date and category (then it says when, in place of `date`). */
   details?: ReactNode
+  /** The date the card says the event is on, with its times ("Sat, Nov 29 · 7:30 PM – 10 PM"); without it, the times. */
+  date?: string | null
   /** Shows the link to join an online event (the event's own page). */
   joinLink?: boolean
   /** Whether the photo is the first thing on the screen (fetched first) or further down (fetched lazily). */
@@ -102,6 +107,7 @@ export function CustomerEventCard({
   titleAs: Title = 'h2',
   eventFirst = false,
   details,
+  date = null,
   joinLink = false,
   photoPriority,
   className = '',
@@ -172,9 +178,10 @@ export function CustomerEventCard({
       <Title id={titleId} className="text-2xl font-bold break-words text-ink">
         {event.eventTitle}
       </Title>
-      {details}
+      <ScheduleStatusBadge status={event.scheduleStatus} className="mt-2" />
+      {details ?? <CardWhen date={date} times={event.times} />}
       <p className="mt-2 break-words whitespace-pre-line text-slate-700">{event.eventDescription}</p>
-      <PracticalFactsList facts={event.facts} joinLink={joinLink} />
+      <PracticalFactsList facts={event.facts} joinLink={joinLink} scheduleStatus={event.scheduleStatus} />
     </div>
   )
   const photoBlock = (
@@ -240,6 +247,17 @@ export function CustomerEventCard({
         </footer>
       )}
     </article>
+  )
+}
+
+/** "Sat, Nov 29 · 7:30 PM – 10 PM" with a date, "7:30 PM – 10 PM" without one; nothing for an undated all-day ad. */
+function CardWhen({ date, times }: { date: string | null; times: CustomerEventCardData['times'] }) {
+  const range = formatTimeRange(times)
+  if (!date && !range) return null
+  return (
+    <p data-testid="card-when" className="mt-2 font-medium text-slate-800">
+      {date ? <EventWhen date={date} times={times} /> : range}
+    </p>
   )
 }
 

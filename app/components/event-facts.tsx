@@ -1,3 +1,10 @@
+import {
+  eventTimesOf,
+  formatEventWhen,
+  formatTimeRange,
+  NO_TIMES,
+  type EventTimes,
+} from '#app/models/ads/event-times.ts'
 import { formatShortDate } from '#app/utils/format.ts'
 
 /** A date as visitors read it ("Dec 18, 2026"), machine-readable too. */
@@ -5,13 +12,33 @@ export function EventDate({ date }: { date: string }) {
   return <time dateTime={date}>{formatShortDate(date, { withYear: true })}</time>
 }
 
-/** The card's line under the title: when (the next date) and the category. */
-export function EventWhenLine({ date, category }: { date: string | null; category: readonly string[] }) {
+/** A date with its times: "Sat, Nov 29 · 7:30 PM – 10 PM" (or "Sat, Nov 29" all day), machine-readable too. */
+export function EventWhen({ date, times = NO_TIMES }: { date: string; times?: EventTimes }) {
+  return (
+    <time dateTime={times.startTime ? `${date}T${times.startTime}` : date}>{formatEventWhen(date, times)}</time>
+  )
+}
+
+/**
+ * The card's line under the title: when (the next date, at its times) and the category. `times` as stored
+ * (`hh:mm:ss`) or read (`hh:mm`).
+ */
+export function EventWhenLine({
+  date,
+  category,
+  startTime,
+  endTime,
+}: {
+  date: string | null
+  category: readonly string[]
+  startTime?: string | null
+  endTime?: string | null
+}) {
   const categories = category.join(', ')
   if (!date && !categories) return null
   return (
     <p data-testid="event-when" className="mt-1 text-sm font-medium text-slate-700">
-      {date ? <EventDate date={date} /> : null}
+      {date ? <EventWhen date={date} times={eventTimesOf({ startTime, endTime })} /> : null}
       {date && categories ? ' · ' : null}
       {categories ? <span className="text-brand-700">{categories}</span> : null}
     </p>
@@ -21,6 +48,10 @@ export function EventWhenLine({ date, category }: { date: string | null; categor
 export interface EventPageFactsProps {
   /** Every date of the event (`eventDates`). */
   dates: readonly string[]
+  /** Its times, the same on each date (none: all day). */
+  times?: EventTimes
+  /** Cancelled or postponed: no "Add to calendar" nor Google Calendar link. */
+  off?: boolean
   category: readonly string[]
   /** The street address, '' when the business has none. */
   address: string
@@ -36,6 +67,8 @@ const linkClasses =
 /** The event page's when, what and where, with links to add it to a calendar, find it on a map and share it. */
 export function EventPageFacts({
   dates,
+  times = NO_TIMES,
+  off = false,
   category,
   address,
   mapUrl,
@@ -43,6 +76,7 @@ export function EventPageFacts({
   googleCalendarUrl,
   shareUrl,
 }: EventPageFactsProps) {
+  const timeRange = formatTimeRange(times)
   return (
     <div className="mt-3 grid gap-3">
       <dl
@@ -60,6 +94,12 @@ export function EventPageFacts({
                 </span>
               ))}
         </dd>
+        {timeRange ? (
+          <>
+            <dt className="font-semibold">Time</dt>
+            <dd data-testid="event-time">{timeRange}</dd>
+          </>
+        ) : null}
         {category.length > 0 ? (
           <>
             <dt className="font-semibold">Category</dt>
@@ -84,16 +124,20 @@ export function EventPageFacts({
         ) : null}
       </dl>
       <ul aria-label="Event links" className="flex flex-wrap gap-2">
-        <li>
-          <a href={icsPath} className={linkClasses} download>
-            Add to calendar
-          </a>
-        </li>
-        <li>
-          <a href={googleCalendarUrl} rel="noopener noreferrer" className={linkClasses}>
-            Google Calendar
-          </a>
-        </li>
+        {off ? null : (
+          <>
+            <li>
+              <a href={icsPath} className={linkClasses} download>
+                Add to calendar
+              </a>
+            </li>
+            <li>
+              <a href={googleCalendarUrl} rel="noopener noreferrer" className={linkClasses}>
+                Google Calendar
+              </a>
+            </li>
+          </>
+        )}
         <li>
           <a href={shareUrl} className={linkClasses}>
             Share by email

@@ -1,5 +1,6 @@
 import { EventWhenLine } from '#app/components/event-facts.tsx'
 import { PracticalFactBadges } from '#app/components/practical-facts.tsx'
+import { ScheduleStatusBadge } from '#app/components/schedule-status.tsx'
 import { mediaSrc } from '#app/utils/format.ts'
 import type { EventTileData } from '#app/models/ads/event-tile.ts'
 import { MEDIA_PROPS } from '#app/utils/media-fallback.ts'
@@ -74,9 +75,9 @@ export function EventThumb({
   )
 }
 
-/** A featured tile is 14rem wide; a grid tile up to a third of 80rem, the full width of a phone. */
+/** A featured tile is 14rem wide; a grid tile up to a third of the results' 52rem column, the full width of a phone. */
 const FEATURED_SIZES = '14rem'
-const GRID_SIZES = '(min-width: 80rem) 26rem, (min-width: 40rem) 50vw, 100vw'
+const GRID_SIZES = '(min-width: 80rem) 17rem, (min-width: 40rem) 50vw, 100vw'
 
 export function EventTile({
   event,
@@ -101,8 +102,19 @@ export function EventTile({
       />
       <div className="flex flex-1 flex-col gap-2 p-4">
         <h3 className="font-semibold break-words text-ink">{event.eventTitle}</h3>
+        <ScheduleStatusBadge status={event.scheduleStatus} className="self-start" />
         {compact ? null : <p className="line-clamp-2 text-sm text-slate-600">{event.eventDescription}</p>}
-        <EventWhenLine date={event.date} category={event.category} />
+        <EventWhenLine
+          date={event.date}
+          category={event.category}
+          startTime={event.startTime}
+          endTime={event.endTime}
+        />
+        {event.advertisedText ? (
+          <p data-testid="event-advertised" className="-mt-1 text-sm text-slate-700">
+            {event.advertisedText}
+          </p>
+        ) : null}
         {event.facts ? <PracticalFactBadges facts={event.facts} /> : null}
         <ViewDetailsButton eventID={event.eventID} className="mt-auto pt-2" />
       </div>

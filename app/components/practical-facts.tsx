@@ -1,3 +1,4 @@
+import { hidesTickets, SCHEDULE_STATUS_LABELS } from '#app/models/ads/schedule-status.ts'
 import {
   ACCESSIBILITY_LABELS,
   AGE_LABELS,
@@ -17,21 +18,25 @@ const safeUrl = (value: string) => (isHttpsUrl(value) ? value : null)
 export function PracticalFactsList({
   facts,
   joinLink = false,
+  scheduleStatus = null,
 }: {
   facts: PracticalFacts
   joinLink?: boolean
+  /** Any status hides the tickets link; Sold out says so in its place. */
+  scheduleStatus?: string | null
 }) {
-  const tickets = safeUrl(facts.ticketUrl)
+  const tickets = hidesTickets(scheduleStatus) ? null : safeUrl(facts.ticketUrl)
+  const soldOut = scheduleStatus === 'sold_out' ? SCHEDULE_STATUS_LABELS.sold_out : null
   const join = joinLink ? safeUrl(facts.onlineUrl) : null
   const price = priceLabel(facts.priceCents)
   const place = venueLine(facts)
   const rows: Array<[string, React.ReactNode]> = []
-  if (price || tickets)
+  if (price || tickets || soldOut)
     rows.push([
       'Tickets',
       <>
-        {price}
-        {price && tickets ? ' · ' : null}
+        {[price, soldOut].filter(Boolean).join(' · ')}
+        {(price || soldOut) && tickets ? ' · ' : null}
         {tickets ? (
           <a href={tickets} target="_blank" rel="noopener noreferrer" className="text-brand-700 underline">
             Tickets

@@ -144,7 +144,8 @@ export default function CalendarPage() {
   const feedQuery = calendarSearchParams(filters).toString()
   const feedSuffix = feedQuery ? `?${feedQuery}` : ''
   return (
-    <main className="mx-auto max-w-7xl px-4 py-8">
+    // The site header's column (max-w-6xl, px-4): the page lines up under it at any width.
+    <main className="mx-auto max-w-6xl px-4 py-8">
       {/* The site header above carries the logo; the page shows it once. */}
       <header className="border-b border-slate-200 pb-6">
         <div>

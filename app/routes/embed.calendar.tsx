@@ -4,6 +4,8 @@ import { data } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { EventThumb } from '#app/components/event-tile.tsx'
+import { ScheduleStatusBadge } from '#app/components/schedule-status.tsx'
+import { formatTimeRange } from '#app/models/ads/event-times.ts'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { calendarSearchParams } from '#app/models/calendar/calendar-filters.ts'
 import { EMBED_FRAME_TITLE } from '#app/models/calendar/embed.ts'
@@ -65,8 +67,10 @@ export default function EmbedCalendar() {
                 >
                   {event.eventTitle}
                 </a>
+                <ScheduleStatusBadge status={event.scheduleStatus} className="ml-2" />
                 <p className="text-slate-700">
                   {event.date ? formatShortDate(event.date, { withYear: true }) : 'No dates'}
+                  {event.date && formatTimeRange(event.times) ? ` · ${formatTimeRange(event.times)}` : null}
                 </p>
                 <p className="truncate text-slate-600">
                   {event.place ? `${event.businessName} · ${event.place}` : event.businessName}

@@ -10,6 +10,7 @@ import { ReviewReason } from '#app/components/review-reason.tsx'
 import { RemindMeForm } from '#app/components/remind-me-form.tsx'
 import { GeneralErrorBoundary, NotFoundScreen } from '#app/components/error-boundary.tsx'
 import { EventPageFacts } from '#app/components/event-facts.tsx'
+import { ScheduleBanner } from '#app/components/schedule-status.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { toPublicEvent } from '#app/models/ads/event-projection.server.ts'
 import { eventDates } from '#app/models/ads/event-dates.ts'
@@ -21,6 +22,8 @@ import {
   streetAddress,
 } from '#app/models/ads/event-links.ts'
 import { eventSeo, eventSeoMeta } from '#app/models/ads/event-seo.ts'
+import { eventTimesOf } from '#app/models/ads/event-times.ts'
+import { isOff } from '#app/models/ads/schedule-status.ts'
 import { customerCardData } from '#app/models/ads/customer-card.ts'
 import { latestRevisions, ownerReviewNotice } from '#app/models/ads/event-revision.server.ts'
 import { eventStatusLabel, isLive, ownerEditKind } from '#app/models/ads/event-status.ts'
@@ -106,8 +109,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     statusLabel: found.isOwner ? eventStatusLabel(found.event, today) : null,
     live,
     seo: live ? eventSeo(found.event, { origin, today }) : null,
+    off: isOff(found.event.scheduleStatus),
     facts: {
       dates: eventDates(found.event.eventDate, found.event.showAdOnDates),
+      times: eventTimesOf(found.event),
+      off: isOff(found.event.scheduleStatus),
       category: found.event.category,
       address,
       mapUrl: address ? mapSearchUrl(address) : null,
@@ -150,7 +156,7 @@ const closeClasses =
   'rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50'
 
 export default function EventDetail() {
-  const { event, card, editable, viewMode, statusLabel, live, reviewReason, editNote, resubmitHref, facts } =
+  const { event, card, editable, viewMode, statusLabel, live, off, reviewReason, editNote, resubmitHref, facts } =
     useLoaderData<typeof loader>()
   const paid = 'paymentStatus' in event && event.paymentStatus !== 'pending'
   const sentBack =
@@ -170,6 +176,7 @@ export default function EventDetail() {
           </Link>
         </div>
         {sentBack}
+        <ScheduleBanner status={card.scheduleStatus} note={card.scheduleNote} />
         <CustomerEventCard
           event={card}
           mode="public"
@@ -179,7 +186,8 @@ export default function EventDetail() {
           joinLink
           details={<EventPageFacts {...facts} />}
         />
-        {live ? <RemindMeForm eventID={event.eventID} /> : null}
+        {/* Nothing to be reminded of for an event that is off. */}
+        {live && !off ? <RemindMeForm eventID={event.eventID} /> : null}
         {/* Only a live event's bounces are counted (the endpoint answers 404 for anything else). */}
         {live ? <BounceBeacon eventID={event.eventID} /> : null}
         {live ? <ReportAdLink eventID={event.eventID} /> : null}

@@ -89,7 +89,14 @@ export default function PublicEvents() {
                 mode="public"
                 eventFirst
                 photoPriority={i === 0 ? 'high' : 'lazy'}
-                details={<EventWhenLine date={event.date} category={event.category} />}
+                details={
+                  <EventWhenLine
+                    date={event.date}
+                    category={event.category}
+                    startTime={event.startTime}
+                    endTime={event.endTime}
+                  />
+                }
               />
               <ViewDetailsButton eventID={event.eventID} className="justify-self-end px-1" />
             </li>

@@ -20,6 +20,10 @@ export interface DayEvent {
   eventID: number
   eventTitle: string
   category: string[]
+  /** Its start time (`hh:mm` or `hh:mm:ss`); none = all day. */
+  startTime?: string | null
+  /** Cancelled, postponed or sold out (schedule-status.ts). */
+  scheduleStatus?: string | null
 }
 
 export interface DayEvents {

@@ -1,6 +1,8 @@
 import { practicalFactsOf, type PracticalFacts } from '#app/models/ads/practical-facts.ts'
 import { listingStart, type CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
 import { nextEventDate } from '#app/models/ads/event-dates.ts'
+import { eventTimesOf, type EventTimes } from '#app/models/ads/event-times.ts'
+import { scheduleStatusOf, type ScheduleStatus } from '#app/models/ads/schedule-status.ts'
 import { EMBED_EVENTS_LIMIT, embedFiltersRefused, parseEmbedFilters } from '#app/models/calendar/embed.ts'
 import { getLiveEventsPage } from '#app/models/calendar/cached-listing.server.ts'
 import { nearZipNotices } from './calendar-page.server.ts'
@@ -21,6 +23,9 @@ export interface EmbedEvent {
   eventTitle: string
   /** The date a card shows (`nextEventDate` from the listing's start). */
   date: string | null
+  /** Its times on that date (none: all day). */
+  times: EventTimes
+  scheduleStatus: ScheduleStatus | null
   businessName: string
   /** "City, ST", '' when the business gave neither. */
   place: string
@@ -40,6 +45,8 @@ export async function getEmbedEvents(
       eventID: event.eventID,
       eventTitle: event.eventTitle,
       date: nextEventDate(event, listingStart(filters, today)),
+      times: eventTimesOf(event),
+      scheduleStatus: scheduleStatusOf(event.scheduleStatus),
       businessName: event.businessName,
       place: facts.venueAddress
         ? [facts.venueCity, facts.venueState].filter(Boolean).join(', ')
