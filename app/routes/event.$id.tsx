@@ -40,6 +40,7 @@ import { AppError } from '#app/utils/app-error.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
 import { parseId } from '#app/models/platform/input-rules.ts'
+import { getEnv } from '#app/services/platform/env.server.ts'
 
 /**
  * Plain HTML for visitors: the public view needs only the bounce beacon's inline script, and the owner's preview is
@@ -84,6 +85,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const viewMode = new URL(request.url).searchParams.get('viewMode') === 'true'
   const business = await getBusiness(request)
   const today = platformToday()
+  const timeZone = getEnv().APP_TIME_ZONE
   const found = eventID
     ? await getEventForViewer(eventID, { businessID: business?.businessID, today, ownerOnly: !viewMode })
     : null
@@ -108,7 +110,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     viewMode,
     statusLabel: found.isOwner ? eventStatusLabel(found.event, today) : null,
     live,
-    seo: live ? eventSeo(found.event, { origin, today }) : null,
+    seo: live ? eventSeo(found.event, { origin, today, timeZone }) : null,
     off: isOff(found.event.scheduleStatus),
     facts: {
       dates: eventDates(found.event.eventDate, found.event.showAdOnDates),
@@ -118,7 +120,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       address,
       mapUrl: address ? mapSearchUrl(address) : null,
       icsPath: eventIcsPath(found.event.eventID),
-      googleCalendarUrl: googleCalendarUrl(found.event, { origin, today }),
+      googleCalendarUrl: googleCalendarUrl(found.event, { origin, today, timeZone }),
       shareUrl: shareByEmailUrl(found.event, origin),
     },
   }
@@ -156,8 +158,19 @@ const closeClasses =
   'rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50'
 
 export default function EventDetail() {
-  const { event, card, editable, viewMode, statusLabel, live, off, reviewReason, editNote, resubmitHref, facts } =
-    useLoaderData<typeof loader>()
+  const {
+    event,
+    card,
+    editable,
+    viewMode,
+    statusLabel,
+    live,
+    off,
+    reviewReason,
+    editNote,
+    resubmitHref,
+    facts,
+  } = useLoaderData<typeof loader>()
   const paid = 'paymentStatus' in event && event.paymentStatus !== 'pending'
   const sentBack =
     reviewReason || editNote ? (

@@ -247,7 +247,7 @@ describe('structured data and calendar entries', () => {
     const [row] = await db.select().from(events).where(eq(events.eventID, eventID))
     const { jsonLd } = eventSeo(
       { ...row!, ...owner },
-      { origin: 'https://eventshout.example', today: days(1)[0]! },
+      { origin: 'https://eventshout.example', today: days(1)[0]!, timeZone: 'America/New_York' },
     )
     const data = schemaOrgEvent.parse(jsonLd)
     expect(data).toMatchObject({
@@ -263,7 +263,7 @@ describe('structured data and calendar entries', () => {
     })
     const free = eventSeo(
       { ...row!, ...owner, priceCents: 0, attendanceMode: 'online', ticketUrl: '' },
-      { origin: 'https://eventshout.example', today: days(1)[0]! },
+      { origin: 'https://eventshout.example', today: days(1)[0]!, timeZone: 'America/New_York' },
     )
     expect(schemaOrgEvent.parse(free.jsonLd)).toMatchObject({
       location: { '@type': 'VirtualLocation' },

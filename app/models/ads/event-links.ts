@@ -4,7 +4,6 @@ import { addDaysIso } from '#app/utils/time.ts'
 import { nextEventDate } from '#app/models/ads/event-dates.ts'
 import { eventPagePath, type EventLinkContext, type EventSeoSource } from '#app/models/ads/event-seo.ts'
 import { endDateOf, eventTimesOf } from '#app/models/ads/event-times.ts'
-import { DEFAULT_TIME_ZONE } from '#app/models/ads/zoned-times.ts'
 
 /** What calendar entries and the event page's links read of an event: what search engines read, and its category. */
 export interface CalendarEntrySource extends Omit<EventSeoSource, 'businessWebsite' | 'stillPhotoPath'> {
@@ -57,10 +56,7 @@ const compactDateTime = (isoDate: string, time: string) =>
  * next day when it ends after midnight) as local times of the platform zone (`ctz`). Without an end time it ends
  * when it starts, as the iCalendar entry does: the advertiser did not say how long it lasts.
  */
-export function googleCalendarUrl(
-  event: CalendarEntrySource,
-  { origin, today, timeZone = DEFAULT_TIME_ZONE }: EventLinkContext,
-) {
+export function googleCalendarUrl(event: CalendarEntrySource, { origin, today, timeZone }: EventLinkContext) {
   const date = nextEventDate(event, today)
   const times = eventTimesOf(event)
   const url = new URL('https://calendar.google.com/calendar/render')

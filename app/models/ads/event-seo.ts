@@ -4,7 +4,7 @@ import { externalUrl, mediaSrc } from '#app/utils/format.ts'
 import { cardFacts } from '#app/models/ads/customer-card.ts'
 import { endDateOf, eventTimesOf, type EventTimes } from '#app/models/ads/event-times.ts'
 import { scheduleStatusOf, type ScheduleStatus } from '#app/models/ads/schedule-status.ts'
-import { DEFAULT_TIME_ZONE, zonedIsoDateTime } from '#app/models/ads/zoned-times.ts'
+import { zonedIsoDateTime } from '#app/models/ads/zoned-times.ts'
 import type {
   AccessibilityFeature,
   AgeRange,
@@ -38,8 +38,8 @@ export interface EventSeoSource extends Partial<StoredFacts> {
 export interface EventLinkContext {
   origin: string
   today: string
-  /** APP_TIME_ZONE; its default when not given. */
-  timeZone?: string
+  /** The platform time zone (APP_TIME_ZONE): the times of day are in it. */
+  timeZone: string
 }
 
 export interface EventSeo {
@@ -65,10 +65,7 @@ function clip(text: string, max: number) {
  * event's dates (`eventDates`: its own date, else its display dates) and the last: dates for an all-day event, else
  * date-times with the UTC offset the platform time zone has on that date.
  */
-export function eventSeo(
-  event: EventSeoSource,
-  { origin, today, timeZone = DEFAULT_TIME_ZONE }: EventLinkContext,
-): EventSeo {
+export function eventSeo(event: EventSeoSource, { origin, today, timeZone }: EventLinkContext): EventSeo {
   const canonicalUrl = new URL(eventPagePath(event.eventID), `${origin}/`).toString()
   const photo = mediaSrc(event.stillPhotoPath)
   const imageUrl = photo && !/^(blob|data):/i.test(photo) ? new URL(photo, `${origin}/`).toString() : null

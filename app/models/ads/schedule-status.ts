@@ -24,7 +24,8 @@ export const SCHEDULE_NOTE_TOO_LONG_MESSAGE = `Keep the note to ${SCHEDULE_NOTE_
 export const UNKNOWN_SCHEDULE_STATUS_MESSAGE = 'Choose Cancelled, Postponed, Sold out or Back on'
 export const NOT_LIVE_SCHEDULE_MESSAGE =
   'Only a live ad can be marked cancelled, postponed or sold out (this one is not live)'
-export const CANCELLED_IS_FINAL_MESSAGE = 'This ad is cancelled: a cancelled ad cannot be put back on or changed'
+export const CANCELLED_IS_FINAL_MESSAGE =
+  'This ad is cancelled: a cancelled ad cannot be put back on or changed'
 export const SAME_SCHEDULE_STATUS_MESSAGE = 'The ad already has this status'
 
 /** A stored status as one of the statuses, or null (as advertised; also anything unknown). */

@@ -5,9 +5,6 @@
 import { TZDate, tzOffset } from '@date-fns/tz'
 import type { TimeOfDay } from '#app/models/ads/event-times.ts'
 
-/** APP_TIME_ZONE's default (env.server.ts), for callers that are not given the configured zone. */
-export const DEFAULT_TIME_ZONE = 'America/New_York'
-
 const pad = (n: number) => String(n).padStart(2, '0')
 
 function zonedDate(isoDate: string, time: TimeOfDay, timeZone: string) {
