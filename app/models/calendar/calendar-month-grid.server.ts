@@ -1,12 +1,12 @@
 /** The calendar's month grid: for each day, its first live events matching the filters and how many there are. */
-import { and, asc, eq, gte, lte, sql, type SQLWrapper } from 'drizzle-orm'
+import { and, asc, eq, gte, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
 import { alias, type SubqueryWithSelection } from 'drizzle-orm/pg-core'
 import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { eventShowDates, events, liveEventTexts, showDateCounts } from '#db/schema.ts'
 import { eventTimesOf } from '#app/models/ads/event-times.ts'
 import { scheduleStatusOf } from '#app/models/ads/schedule-status.ts'
-import { dateWindow, type CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
+import { dateWindow, escapeLikePattern, type CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
 import type { DayEvents } from '#app/models/calendar/calendar-month.ts'
 import {
   cancelledEventIds,
@@ -161,12 +161,34 @@ function daysFromCounts(filters: CalendarFilters, range: DayRange) {
     .from(counted)
     .$dynamic()
   if (cancelled) withCancelled.leftJoin(cancelled, eq(cancelled.date, counted.date))
-  const days = withCancelled.as('days')
+  return firstByTime(withCancelled.as('days'), filters, { today, perDay })
+}
+
+/**
+ * Each of `days` (a date and its total) with its first `perDay` events in time order: the day's grid rows read from
+ * `event_show_dates_grid_time_idx` in that order, the first that match kept.
+ */
+function firstByTime(
+  days: SubqueryWithSelection<{ date: SQL.Aliased<string>; dayTotal: SQL.Aliased<number> }, 'days'>,
+  filters: CalendarFilters,
+  { today, perDay }: { today: string; perDay: number },
+) {
   const row = alias(eventShowDates, 'listed_row')
   const listed = db
     .select({ eventID: row.eventID })
     .from(row)
-    .where(and(eq(row.showDate, days.date), gridRow(row, filters, today)))
+    .where(
+      and(
+        eq(row.showDate, days.date),
+        gridRow(row, { ...filters, keyword: '' }, today),
+        // Each row read is checked on its own text (a lookup by key), so the reading stops at the first matches
+        // instead of joining every match.
+        filters.keyword
+          ? sql`(SELECT ${liveEventTexts.description} FROM ${liveEventTexts}
+              WHERE ${liveEventTexts.eventID} = ${row.eventID}) LIKE '%' || lower(${escapeLikePattern(filters.keyword)}) || '%'`
+          : undefined,
+      ),
+    )
     .orderBy(byTime(row.startTime, row.eventID))
     .limit(rowCountInText(perDay))
     .as('listed')
@@ -195,23 +217,20 @@ function daysFromRows(filters: CalendarFilters, range: DayRange) {
 }
 
 /**
- * With a keyword and no filter that needs the event row: the matching rows of `live_event_texts`, each on the days
- * the grid lists it (`grid_dates`), so no show-date row is read; each match's start time is read from its event.
+ * With a keyword and no filter that needs the event row: each day's total from the matching rows of
+ * `live_event_texts` on the days the grid lists them (`grid_dates`), and its first events in time order from the
+ * day's grid rows (`firstByTime`; the keyword's matches are one set, read once), so the matches' own rows and
+ * events are not read.
  */
-function textDays(filters: CalendarFilters, { today, from, to }: DayRange): DayPairs {
-  const day = sql`grid_day.d`
-  return db
-    .select(dayPair(day, liveEventTexts.eventID, events.startTime))
-    .from(
-      sql`${liveEventTexts} JOIN ${events} ON ${events.eventID} = ${liveEventTexts.eventID}
-        CROSS JOIN LATERAL unnest(${liveEventTexts.gridDates}) AS grid_day(d)`,
-    )
+function daysFromTexts(filters: CalendarFilters, { today, from, to, perDay }: DayRange) {
+  const day = sql<string>`grid_day.d`
+  const days = db
+    .select({ date: day.as('date'), dayTotal: sql<number>`count(*)::integer`.as('day_total') })
+    .from(sql`${liveEventTexts} CROSS JOIN LATERAL unnest(${liveEventTexts.gridDates}) AS grid_day(d)`)
     .where(and(sql`${day} BETWEEN ${from}::date AND ${to}::date`, ...liveTextConditions(filters, today)))
-    .as('pairs')
-}
-
-function daysFromTexts(filters: CalendarFilters, range: DayRange) {
-  return firstOfEachDay(textDays(filters, range), range.perDay)
+    .groupBy(day)
+    .as('days')
+  return firstByTime(days, filters, { today, perDay })
 }
 
 /** With a ZIP, distance or practical fact: the matching events joined to their rows. */
