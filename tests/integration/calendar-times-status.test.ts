@@ -1,4 +1,7 @@
+import { createElement } from 'react'
+import { renderToStaticMarkup } from 'react-dom/server'
 import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { CalendarFilterFields } from '#app/components/calendar-filter-fields.tsx'
 import { eq } from 'drizzle-orm'
 import {
   activeFilters,
@@ -273,6 +276,28 @@ describe('"Hide cancelled"', () => {
     const searchWindow = { today, since: new Date(0), until: new Date(0), comingWeekTo: addDaysIso(day, 1) }
     expect(titles(await searchMatches(saved, searchWindow)).sort()).toEqual([...shown].sort())
     expect(titles(await searchMatches({ ...saved, hideCancelled: false }, searchWindow))).toHaveLength(3)
+  })
+
+  test('the form: a plain checkbox "Hide cancelled" (sent without JavaScript as hideCancelled=1)', () => {
+    const render = (hideCancelled: boolean) =>
+      renderToStaticMarkup(
+        createElement(CalendarFilterFields, {
+          idPrefix: 'calendar',
+          categories: [],
+          values: {
+            ...EMPTY_CALENDAR_FILTERS,
+            radius: '10',
+            from: '',
+            to: '',
+            hideCancelled,
+          },
+        }),
+      )
+    const box =
+      /<input type="checkbox" name="hideCancelled"( checked="")? value="1"\/>Hide cancelled<\/label>/
+    expect(render(false)).toMatch(box)
+    expect(render(false).match(box)?.[1]).toBeUndefined()
+    expect(render(true).match(box)?.[1]).toBe(' checked=""')
   })
 
   test('hostile values: the page ignores them, the API refuses them', () => {
