@@ -3,6 +3,7 @@ import {
   ALL_CATEGORIES,
   CALENDAR_FILTER_PARAMS as P,
   FILTER_TEXT_MAX,
+  HIDE_CANCELLED_LABEL,
   NEAR_RADII,
 } from '#app/models/calendar/calendar-filters.ts'
 import { ACCESSIBILITY_FEATURES, ACCESSIBILITY_LABELS } from '#app/models/ads/practical-facts.ts'
@@ -25,6 +26,7 @@ export interface FilterFieldValues {
   free: boolean
   online: boolean
   access: readonly string[]
+  hideCancelled?: boolean
 }
 
 function FilterInput({
@@ -153,6 +155,15 @@ export function CalendarFilterFields({
         </FilterSelect>
       </fieldset>
       <FactFilterFields values={values} />
+      <label className="flex items-center gap-2 text-sm text-slate-800">
+        <input
+          type="checkbox"
+          name={P.hideCancelled}
+          value="1"
+          defaultChecked={values.hideCancelled ?? false}
+        />
+        {HIDE_CANCELLED_LABEL}
+      </label>
     </>
   )
 }

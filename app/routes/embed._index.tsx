@@ -107,6 +107,7 @@ export default function EmbedPage() {
               free: value(P.free) === '1',
               online: value(P.online) === '1',
               access: value(P.access).split(',').filter(Boolean),
+              hideCancelled: value(P.hideCancelled) === '1',
             }}
           />
           <button

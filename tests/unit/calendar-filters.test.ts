@@ -138,8 +138,10 @@ describe('calendarSearchParams', () => {
       free: true,
       online: false,
       access: ['step_free' as const, 'captions' as const],
+      hideCancelled: true,
     }
     const params = calendarSearchParams(filters, 2)
+    expect(params.get('hideCancelled')).toBe('1')
     expect(normalizeCalendarFilters(params)).toEqual({ filters, page: 2, notices: [] })
   })
 

@@ -14,6 +14,7 @@ import {
   type LiveEventCard,
 } from '#app/models/calendar/calendar-listing.server.ts'
 import { cachedLiveEvents } from '#app/models/calendar/live-events-cache.server.ts'
+import { isOff } from '#app/models/ads/schedule-status.ts'
 
 export const CALENDAR_PAGE_SIZE = 24
 
@@ -60,9 +61,15 @@ export function getLiveEventCardsPage(filters: CalendarFilters, window: ListWind
   })
 }
 
+/** The featured strip of a page of matches: its first ones that are on (a cancelled or postponed ad leaves it). */
+function featuredOf(cards: LiveEventCard[]) {
+  return cards.filter((card) => !isOff(card.scheduleStatus)).slice(0, FEATURED_EVENTS_LIMIT)
+}
+
 /**
  * What the calendar page shows for these filters: the number of matches, the featured strip and one page of the
- * grid. On page 1 the featured strip is the grid's own first rows; later pages share page 1's cached strip and count.
+ * grid. On page 1 the featured strip is the grid's own first rows that are on; later pages share page 1's cached
+ * strip and count.
  */
 export async function loadCalendarListing(
   filters: CalendarFilters,
@@ -78,7 +85,7 @@ export async function loadCalendarListing(
   ])
   return {
     total,
-    featured: featured ?? pageEvents.slice(0, FEATURED_EVENTS_LIMIT),
+    featured: featuredOf(featured ?? pageEvents),
     events: pageEvents,
     page,
     pageCount: Math.max(1, Math.ceil(total / pageSize)),

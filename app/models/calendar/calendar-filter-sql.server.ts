@@ -124,12 +124,36 @@ export const showDateKeys: EventKeys = { eventID: eventShowDates.eventID, catego
 /** The keys of a row of `live_event_texts`, which answers the keyword itself. */
 const textRowKeys: EventKeys = { eventID: liveEventTexts.eventID, category: liveEventTexts.category }
 
+/** The status "Hide cancelled" leaves out (schedule-status.ts). */
+export const CANCELLED = 'cancelled'
+
+/** An event marked cancelled, on the event row. */
+export const isCancelledEvent = sql`${events.scheduleStatus} = ${sql.raw(`'${CANCELLED}'`)}`
+
+const cancelledEvent = alias(events, 'cancelled_event')
+
+/**
+ * The ids of the cancelled events still running from `today` (all of them without `today`): few, read from
+ * `events_schedule_status_idx`, so a row that carries only the event's id is checked against them without the event.
+ */
+export function cancelledEventIds(today?: string) {
+  return sql`SELECT ${cancelledEvent.eventID} FROM ${events} AS ${sql.identifier('cancelled_event')}
+    WHERE ${cancelledEvent.scheduleStatus} = ${sql.raw(`'${CANCELLED}'`)}${
+      today === undefined ? sql`` : sql` AND ${cancelledEvent.lastShowDate} >= ${today}::date`
+    }`
+}
+
 /**
  * Filters on the event's own columns and its business's ZIP and place, combined with AND. `keys` are the
  * columns the event's id and categories are read from: the event's, or the copies on its show-date rows (which then
- * answer the category and keyword filters without the event).
+ * answer the category and keyword filters without the event). `today` bounds the cancelled events a row without its
+ * event is checked against ("Hide cancelled") to those still running.
  */
-export function eventFilterConditions(filters: CalendarFilters, keys: EventKeys = eventKeys): SQL[] {
+export function eventFilterConditions(
+  filters: CalendarFilters,
+  keys: EventKeys = eventKeys,
+  today?: string,
+): SQL[] {
   const conditions: SQL[] = filters.zip || filters.near ? [plannedWithValues] : []
   if (filters.near) conditions.push(...withinRadius(filters.radius))
   if (filters.category) {
@@ -148,6 +172,13 @@ export function eventFilterConditions(filters: CalendarFilters, keys: EventKeys 
         : keys === textRowKeys
           ? textMatches(filters.keyword)
           : sql`${keys.eventID} IN (SELECT ${liveEventTexts.eventID} FROM ${liveEventTexts} WHERE ${textMatches(filters.keyword)})`,
+    )
+  }
+  if (filters.hideCancelled) {
+    conditions.push(
+      keys === eventKeys
+        ? sql`${events.scheduleStatus} IS DISTINCT FROM ${sql.raw(`'${CANCELLED}'`)}`
+        : sql`${keys.eventID} NOT IN (${cancelledEventIds(today)})`,
     )
   }
   // The practical facts: each written as its partial index's condition, so the index can answer it.
@@ -169,7 +200,7 @@ export function eventFilterConditions(filters: CalendarFilters, keys: EventKeys 
  * approved, paid events, so a last date from today on means live. The date filter is `showsInWindow`'s.
  */
 export function liveTextConditions(filters: CalendarFilters, today: string): SQL[] {
-  return [gte(liveEventTexts.lastDate, today), ...eventFilterConditions(filters, textRowKeys)]
+  return [gte(liveEventTexts.lastDate, today), ...eventFilterConditions(filters, textRowKeys, today)]
 }
 
 /** The date filter: one of the event's show dates lies in the window (a probe of the show-date table's key). */

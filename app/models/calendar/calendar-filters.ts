@@ -30,6 +30,8 @@ export interface CalendarFilters {
   online: boolean
   /** Only events with every one of these accessibility facts, in the facts' order. */
   access: AccessibilityFeature[]
+  /** Leave out the ads marked cancelled (schedule-status.ts). */
+  hideCancelled: boolean
 }
 
 export const NEAR_RADII = [5, 10, 25, 50] as const
@@ -50,6 +52,7 @@ export const CALENDAR_FILTER_PARAMS = {
   free: 'free',
   online: 'online',
   access: 'access',
+  hideCancelled: 'hideCancelled',
   page: 'page',
 } as const
 
@@ -67,6 +70,7 @@ export const EMPTY_CALENDAR_FILTERS: CalendarFilters = {
   free: false,
   online: false,
   access: [],
+  hideCancelled: false,
 }
 
 /** Longer input is cut (the API refuses it), so a pasted essay cannot become an expensive pattern. */
@@ -144,7 +148,11 @@ const isAccessibilityFeature = (value: string): value is AccessibilityFeature =>
 /** What is wrong with the practical facts' filters of a query string (Free, Online, accessibility). */
 export function factFilterErrors(searchParams: URLSearchParams): string[] {
   const errors: string[] = []
-  for (const name of [CALENDAR_FILTER_PARAMS.free, CALENDAR_FILTER_PARAMS.online]) {
+  for (const name of [
+    CALENDAR_FILTER_PARAMS.free,
+    CALENDAR_FILTER_PARAMS.online,
+    CALENDAR_FILTER_PARAMS.hideCancelled,
+  ]) {
     const value = (searchParams.get(name) ?? '').trim().toLowerCase()
     if (!FLAG_VALUES.includes(value)) errors.push(`${name} must be 1 or 0`)
   }
@@ -228,7 +236,18 @@ export function normalizeCalendarFilters(searchParams: URLSearchParams): Normali
   const page = Math.min(Math.max(pageNumber, 1), MAX_PAGE)
 
   return {
-    filters: { keyword, category, zip, from, to, near: near ?? '', radius, sort, ...facts },
+    filters: {
+      keyword,
+      category,
+      zip,
+      from,
+      to,
+      near: near ?? '',
+      radius,
+      sort,
+      ...facts,
+      hideCancelled: flag(CALENDAR_FILTER_PARAMS.hideCancelled),
+    },
     page,
     notices,
   }
@@ -250,6 +269,10 @@ export function dateWindow(
 export function listingStart(filters: Pick<CalendarFilters, 'from'>, today: string): string {
   return filters.from && filters.from > today ? filters.from : today
 }
+
+/** The filter's checkbox and its chip. */
+export const HIDE_CANCELLED_LABEL = 'Hide cancelled'
+export const HIDING_CANCELLED_LABEL = 'Hiding cancelled'
 
 export interface ActiveFilter {
   /** What is set, in a few words ("Keyword “jazz”", "Music", "from Dec 1, 2026"). */
@@ -280,6 +303,7 @@ export function activeFilters(filters: CalendarFilters): ActiveFilter[] {
   if (filters.online) add('Online', { online: false })
   for (const feature of filters.access)
     add(ACCESSIBILITY_LABELS[feature], { access: filters.access.filter((f) => f !== feature) })
+  if (filters.hideCancelled) add(HIDING_CANCELLED_LABEL, { hideCancelled: false })
   return active
 }
 
@@ -291,6 +315,7 @@ export function hasActiveFilters(filters: CalendarFilters) {
     filters.from ||
     filters.to ||
     filters.near ||
+    filters.hideCancelled ||
     hasFactFilters(filters),
   )
 }
@@ -316,6 +341,7 @@ export function calendarSearchParams(filters: CalendarFilters, page = 1): URLSea
   if (filters.free) params.set(CALENDAR_FILTER_PARAMS.free, '1')
   if (filters.online) params.set(CALENDAR_FILTER_PARAMS.online, '1')
   for (const feature of filters.access) params.append(CALENDAR_FILTER_PARAMS.access, feature)
+  if (filters.hideCancelled) params.set(CALENDAR_FILTER_PARAMS.hideCancelled, '1')
   if (page > 1) params.set(CALENDAR_FILTER_PARAMS.page, String(page))
   return params
 }

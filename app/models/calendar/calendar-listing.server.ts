@@ -18,6 +18,7 @@ import {
   EVERY_CATEGORY,
   filterConditions,
   hasEventFilters,
+  isCancelledEvent,
   joinBusiness,
   listingRow,
   liveEventConditions,
@@ -102,6 +103,27 @@ export function listingStrategy({
   return rows * live < matches * matches ? 'walk' : 'candidates'
 }
 
+/** A listed row's start time, carried out of the ranked subquery so the page keeps its order. */
+const startOf = (row: typeof showDates) => sql<string | null>`${row.startTime}`.as('start')
+
+/**
+ * "Soonest first": by date, then start time (all-day first), then id — the order of `event_show_dates_time_idx`, so
+ * a walk reads that index in order.
+ */
+function soonestFirst(eventID: SQLWrapper) {
+  return [asc(showDates.showDate), sql`${showDates.startTime} ASC NULLS FIRST`, sql`${eventID} ASC`]
+}
+
+/** The same order on the ranked subquery's columns, for the page around it. */
+function rankedOrder(ranked: { distance: SQLWrapper; next: SQLWrapper; start: SQLWrapper; id: SQLWrapper }) {
+  return [
+    sql`${ranked.distance} ASC`,
+    sql`${ranked.next} ASC`,
+    sql`${ranked.start} ASC NULLS FIRST`,
+    sql`${ranked.id} ASC`,
+  ]
+}
+
 /**
  * The ids and next show dates of one page of matches (not run), so the benchmark can EXPLAIN what the pages run.
  */
@@ -118,6 +140,7 @@ export function rankedLiveEventsQuery(
       .select({
         id: sql<number>`${showDates.eventID}`.as('id'),
         next: sql<string>`${showDates.showDate}`.as('next'),
+        start: startOf(showDates),
         distance: sql<number>`0`.as('distance'),
       })
       .from(showDates)
@@ -129,11 +152,11 @@ export function rankedLiveEventsQuery(
       .where(
         and(
           listingRow(showDates, filters, today),
-          ...eventFilterConditions(filters, showDateKeys),
+          ...eventFilterConditions(filters, showDateKeys, today),
           inWindow?.(showDates.eventID, filters),
         ),
       )
-      .orderBy(asc(showDates.showDate), asc(showDates.eventID))
+      .orderBy(...soonestFirst(showDates.eventID))
       .limit(rowCountInText(limit))
       .offset(rowCountInText(offset))
   }
@@ -143,6 +166,7 @@ export function rankedLiveEventsQuery(
       .select({
         id: sql<number>`${liveEventTexts.eventID}`.as('id'),
         next: sql<string>`${showDates.showDate}`.as('next'),
+        start: startOf(showDates),
         distance: sql<number>`0`.as('distance'),
       })
       .from(liveEventTexts)
@@ -151,7 +175,7 @@ export function rankedLiveEventsQuery(
         and(eq(showDates.eventID, liveEventTexts.eventID), listingRow(showDates, filters, today)),
       )
       .where(and(...liveTextConditions(filters, today), inWindow?.(liveEventTexts.eventID, filters)))
-      .orderBy(asc(showDates.showDate), asc(liveEventTexts.eventID))
+      .orderBy(...soonestFirst(liveEventTexts.eventID))
       .limit(rowCountInText(limit))
       .offset(rowCountInText(offset))
   }
@@ -159,12 +183,13 @@ export function rankedLiveEventsQuery(
     .select({
       id: sql<number>`${events.eventID}`.as('id'),
       next: sql<string>`${showDates.showDate}`.as('next'),
+      start: startOf(showDates),
       distance: (filters.sort === 'nearest' ? sql<number>`${distanceMiles}` : sql<number>`0`).as('distance'),
     })
     .from(events)
     .innerJoin(showDates, and(eq(showDates.eventID, events.eventID), listingRow(showDates, filters, today)))
     .$dynamic()
-  const order = [asc(showDates.showDate), asc(events.eventID)]
+  const order = soonestFirst(events.eventID)
   return joinBusiness(candidates, filters)
     .where(and(...liveEventConditions(today), ...filterConditions(filters)))
     .orderBy(...(filters.sort === 'nearest' ? [asc(distanceMiles), ...order] : order))
@@ -194,8 +219,22 @@ export function countLiveEventsQuery(filters: CalendarFilters, { today }: { toda
     const from = listingStart(filters, today)
     const fromToday = !window || windowFromToday(filters, today)
     const earlierStart = window?.from ?? null
+    // The counts hold every live event: "Hide cancelled" takes away the cancelled matches, which the status index
+    // finds among few.
+    const cancelled = filters.hideCancelled
+      ? sql` - (${db
+          .select({ n: count() })
+          .from(events)
+          .where(
+            and(
+              isCancelledEvent,
+              ...liveEventConditions(today),
+              ...filterConditions({ ...filters, hideCancelled: false }),
+            ),
+          )})`
+      : sql``
     return db
-      .select({ n: sql<number>`coalesce(sum(${showDateCounts.events}), 0)::integer` })
+      .select({ n: sql<number>`(coalesce(sum(${showDateCounts.events}), 0)${cancelled})::integer` })
       .from(showDateCounts)
       .where(
         and(
@@ -237,6 +276,8 @@ export interface LiveEventCard {
   stillPhotoPath: string
   businessName: string
   date: string
+  /** The listed row's date: the display date (or own date) the event is listed at, from the listing's start. */
+  listedDate: string
   /** `hh:mm:ss` as stored (event-times.ts reads it); null = all day. */
   startTime: string | null
   endTime: string | null
@@ -259,6 +300,7 @@ function liveEventCardJson(listedDate: SQLWrapper) {
     'stillPhotoPath', ${events.stillPhotoURL},
     'businessName', ${events.businessName},
     'date', CASE WHEN ${events.eventDate} <> ${UNSET_DATE}::date THEN ${events.eventDate} ELSE ${listedDate} END,
+    'listedDate', ${listedDate},
     'startTime', ${events.startTime},
     'endTime', ${events.endTime},
     'scheduleStatus', ${events.scheduleStatus},
@@ -278,7 +320,7 @@ export function liveEventsPageQuery(filters: CalendarFilters, window: ListWindow
     .from(ranked)
     .innerJoin(events, eq(events.eventID, ranked.id))
     .innerJoin(business, eq(business.businessID, events.businessID))
-    .orderBy(asc(ranked.distance), asc(ranked.next), asc(ranked.id))
+    .orderBy(...rankedOrder(ranked))
 }
 
 /** The same page as `liveEventsPageQuery` as cards (not run). */
@@ -292,7 +334,7 @@ export function liveEventCardsPageQuery(
     .select({ card: liveEventCardJson(ranked.next) })
     .from(ranked)
     .innerJoin(events, eq(events.eventID, ranked.id))
-    .orderBy(asc(ranked.distance), asc(ranked.next), asc(ranked.id))
+    .orderBy(...rankedOrder(ranked))
 }
 
 /** Without counts, a walk is used when no filter but dates is set. */

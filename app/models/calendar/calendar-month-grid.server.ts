@@ -1,12 +1,15 @@
 /** The calendar's month grid: for each day, its first live events matching the filters and how many there are. */
-import { and, asc, eq, gte, lte, sql, type SQLWrapper } from 'drizzle-orm'
+import { and, asc, eq, gte, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
 import { alias, type SubqueryWithSelection } from 'drizzle-orm/pg-core'
 import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { eventShowDates, events, liveEventTexts, showDateCounts } from '#db/schema.ts'
-import { dateWindow, type CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
+import { eventTimesOf } from '#app/models/ads/event-times.ts'
+import { scheduleStatusOf } from '#app/models/ads/schedule-status.ts'
+import { dateWindow, escapeLikePattern, type CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
 import type { DayEvents } from '#app/models/calendar/calendar-month.ts'
 import {
+  cancelledEventIds,
   eventFilterConditions,
   EVERY_CATEGORY,
   joinBusiness,
@@ -38,14 +41,22 @@ function gridRow(
   return and(
     sql`${row.gridDay}`,
     sql`${row.lastDate} >= ${today}::date`,
-    ...eventFilterConditions(filters, row),
+    ...eventFilterConditions(filters, row, today),
   )
 }
 
-/** The columns of a subquery of day pairs: a day of the grid and an event it lists. */
-function dayPair(day: SQLWrapper, eventID: SQLWrapper) {
-  return { date: sql<string>`${day}`.as('date'), eventID: sql<number>`${eventID}`.as('event_id') }
+/** The columns of a subquery of day pairs: a day of the grid, an event it lists and the event's start time. */
+function dayPair(day: SQLWrapper, eventID: SQLWrapper, startTime: SQLWrapper) {
+  return {
+    date: sql<string>`${day}`.as('date'),
+    eventID: sql<number>`${eventID}`.as('event_id'),
+    startTime: sql<string | null>`${startTime}`.as('start_time'),
+  }
 }
+
+/** A day's events in start-time order, all-day first, then by id. */
+const byTime = (startTime: SQLWrapper, eventID: SQLWrapper) =>
+  sql`${startTime} ASC NULLS FIRST, ${eventID} ASC`
 
 type DayPairs = SubqueryWithSelection<ReturnType<typeof dayPair>, 'pairs'>
 
@@ -56,12 +67,17 @@ function listedEvent<D, T>(day: { date: D; dayTotal: T }) {
     eventID: events.eventID,
     eventTitle: events.eventTitle,
     category: events.category,
+    startTime: events.startTime,
+    scheduleStatus: events.scheduleStatus,
     dayTotal: day.dayTotal,
   }
 }
 
+/** The order of a day's listed events: the grid's days, each in time order. */
+const dayOrder = (date: SQLWrapper) => [asc(date), byTime(events.startTime, events.eventID)]
+
 /**
- * Each day of `pairs`: how many events it lists, and the first `perDay` of them by id with what the grid shows of
+ * Each day of `pairs`: how many events it lists, and the first `perDay` of them by time with what the grid shows of
  * them. One aggregate per day, its ids in order, cut to the first ones: no window over the pairs, and only the
  * listed events are read (a month with a broad keyword: 5 ms where two windows took 14).
  */
@@ -72,7 +88,9 @@ function firstOfEachDay(pairs: DayPairs, perDay: number) {
       dayTotal: sql<number>`count(*)::integer`.as('day_total'),
       firstIds: sql<
         number[]
-      >`(array_agg(${pairs.eventID} ORDER BY ${pairs.eventID}))[1:${rowCountInText(perDay)}]`.as('first_ids'),
+      >`(array_agg(${pairs.eventID} ORDER BY ${byTime(pairs.startTime, pairs.eventID)}))[1:${rowCountInText(perDay)}]`.as(
+        'first_ids',
+      ),
     })
     .from(pairs)
     .groupBy(pairs.date)
@@ -81,18 +99,44 @@ function firstOfEachDay(pairs: DayPairs, perDay: number) {
     .select(listedEvent(days))
     .from(days)
     .innerJoin(events, sql`${events.eventID} = ANY(${days.firstIds})`)
-    .orderBy(asc(days.date), asc(events.eventID))
+    .orderBy(...dayOrder(days.date))
 }
 
 const daysBetween = (from: string, to: string) =>
   sql`${showDates.showDate} BETWEEN ${from}::date AND ${to}::date`
 
-/** The grid's days from today on: each day's total summed from the counts, and its first events from the rows. */
-function daysFromCounts(filters: CalendarFilters, { today, from, to, perDay }: DayRange) {
-  const days = db
+/**
+ * "Hide cancelled" on the counts: how many of each day's grid rows are cancelled events', found from those few
+ * events (`cancelledEventIds`) rather than from the day's rows.
+ */
+function cancelledPerDay(filters: CalendarFilters, { today, from, to }: DayRange) {
+  return db
     .select({
-      date: showDateCounts.showDate,
-      dayTotal: sql<number>`sum(${showDateCounts.events})::integer`.as('day_total'),
+      date: sql<string>`${showDates.showDate}`.as('cancelled_date'),
+      events: sql<number>`count(*)::integer`.as('cancelled'),
+    })
+    .from(showDates)
+    .where(
+      and(
+        daysBetween(from, to),
+        gridRow(showDates, { ...filters, hideCancelled: false }, today),
+        sql`${showDates.eventID} IN (${cancelledEventIds(today)})`,
+      ),
+    )
+    .groupBy(showDates.showDate)
+    .as('cancelled_days')
+}
+
+/**
+ * The grid's days from today on: each day's total summed from the counts (less its cancelled events' rows when
+ * they are hidden), and its first events from the rows.
+ */
+function daysFromCounts(filters: CalendarFilters, range: DayRange) {
+  const { today, from, to, perDay } = range
+  const counted = db
+    .select({
+      date: sql<string>`${showDateCounts.showDate}`.as('date'),
+      dayTotal: sql<number>`sum(${showDateCounts.events})::integer`.as('counted_total'),
     })
     .from(showDateCounts)
     .where(
@@ -104,13 +148,48 @@ function daysFromCounts(filters: CalendarFilters, { today, from, to, perDay }: D
       ),
     )
     .groupBy(showDateCounts.showDate)
-    .as('days')
+    .as('counted')
+  const cancelled = filters.hideCancelled ? cancelledPerDay(filters, range) : null
+  const withCancelled = db
+    .select({
+      date: counted.date,
+      dayTotal: (cancelled
+        ? sql<number>`${counted.dayTotal} - coalesce(${cancelled.events}, 0)`
+        : sql<number>`${counted.dayTotal}`
+      ).as('day_total'),
+    })
+    .from(counted)
+    .$dynamic()
+  if (cancelled) withCancelled.leftJoin(cancelled, eq(cancelled.date, counted.date))
+  return firstByTime(withCancelled.as('days'), filters, { today, perDay })
+}
+
+/**
+ * Each of `days` (a date and its total) with its first `perDay` events in time order: the day's grid rows read from
+ * `event_show_dates_grid_time_idx` in that order, the first that match kept.
+ */
+function firstByTime(
+  days: SubqueryWithSelection<{ date: SQL.Aliased<string>; dayTotal: SQL.Aliased<number> }, 'days'>,
+  filters: CalendarFilters,
+  { today, perDay }: { today: string; perDay: number },
+) {
   const row = alias(eventShowDates, 'listed_row')
   const listed = db
     .select({ eventID: row.eventID })
     .from(row)
-    .where(and(eq(row.showDate, days.date), gridRow(row, filters, today)))
-    .orderBy(asc(row.eventID))
+    .where(
+      and(
+        eq(row.showDate, days.date),
+        gridRow(row, { ...filters, keyword: '' }, today),
+        // Each row read is checked on its own text (a lookup by key), so the reading stops at the first matches
+        // instead of joining every match.
+        filters.keyword
+          ? sql`(SELECT ${liveEventTexts.description} FROM ${liveEventTexts}
+              WHERE ${liveEventTexts.eventID} = ${row.eventID}) LIKE '%' || lower(${escapeLikePattern(filters.keyword)}) || '%'`
+          : undefined,
+      ),
+    )
+    .orderBy(byTime(row.startTime, row.eventID))
     .limit(rowCountInText(perDay))
     .as('listed')
   return db
@@ -118,7 +197,7 @@ function daysFromCounts(filters: CalendarFilters, { today, from, to, perDay }: D
     .from(days)
     .crossJoinLateral(listed)
     .innerJoin(events, eq(events.eventID, listed.eventID))
-    .orderBy(asc(days.date), asc(events.eventID))
+    .orderBy(...dayOrder(days.date))
 }
 
 /**
@@ -127,7 +206,7 @@ function daysFromCounts(filters: CalendarFilters, { today, from, to, perDay }: D
  */
 function dayRows(filters: CalendarFilters, { today, from, to }: DayRange): DayPairs {
   return db
-    .select(dayPair(showDates.showDate, showDates.eventID))
+    .select(dayPair(showDates.showDate, showDates.eventID, showDates.startTime))
     .from(showDates)
     .where(and(daysBetween(from, to), gridRow(showDates, filters, today)))
     .as('pairs')
@@ -138,26 +217,26 @@ function daysFromRows(filters: CalendarFilters, range: DayRange) {
 }
 
 /**
- * With a keyword and no filter that needs the event row: the matching rows of `live_event_texts`, each on the days
- * the grid lists it (`grid_dates`), so no show-date row is read.
+ * With a keyword and no filter that needs the event row: each day's total from the matching rows of
+ * `live_event_texts` on the days the grid lists them (`grid_dates`), and its first events in time order from the
+ * day's grid rows (`firstByTime`; the keyword's matches are one set, read once), so the matches' own rows and
+ * events are not read.
  */
-function textDays(filters: CalendarFilters, { today, from, to }: DayRange): DayPairs {
-  const day = sql`grid_day.d`
-  return db
-    .select(dayPair(day, liveEventTexts.eventID))
+function daysFromTexts(filters: CalendarFilters, { today, from, to, perDay }: DayRange) {
+  const day = sql<string>`grid_day.d`
+  const days = db
+    .select({ date: day.as('date'), dayTotal: sql<number>`count(*)::integer`.as('day_total') })
     .from(sql`${liveEventTexts} CROSS JOIN LATERAL unnest(${liveEventTexts.gridDates}) AS grid_day(d)`)
     .where(and(sql`${day} BETWEEN ${from}::date AND ${to}::date`, ...liveTextConditions(filters, today)))
-    .as('pairs')
-}
-
-function daysFromTexts(filters: CalendarFilters, range: DayRange) {
-  return firstOfEachDay(textDays(filters, range), range.perDay)
+    .groupBy(day)
+    .as('days')
+  return firstByTime(days, filters, { today, perDay })
 }
 
 /** With a ZIP, distance or practical fact: the matching events joined to their rows. */
 function matchingDays(filters: CalendarFilters, { today, from, to }: DayRange): DayPairs {
   const query = db
-    .select(dayPair(showDates.showDate, showDates.eventID))
+    .select(dayPair(showDates.showDate, showDates.eventID, showDates.startTime))
     .from(showDates)
     .innerJoin(events, eq(events.eventID, showDates.eventID))
     .$dynamic()
@@ -179,7 +258,7 @@ function daysFromMatches(filters: CalendarFilters, range: DayRange) {
 
 /**
  * The queries (not run) for the live events matching `filters` on each day from `from` to `to`: the first `perDay`
- * of each day by id, and the day's count. A day lists an event on its own date when it has one, else on each of its
+ * of each day by start time (all-day first, then id), and the day's count. A day lists an event on its own date when it has one, else on each of its
  * display dates (`eventDates`): the show-date rows are both, and `grid_day` says which of them the grid lists.
  * Without a keyword, ZIP, distance or practical fact, the days from today on cost the month's days (counts), and
  * the days before today their rows; with a keyword alone (or with a category), the matching rows of the keyword's
@@ -223,7 +302,13 @@ export async function listEventsByDay(
   for (const row of parts.flat()) {
     let day = days.get(row.date)
     if (!day) days.set(row.date, (day = { date: row.date, events: [], total: Number(row.dayTotal) }))
-    day.events.push({ eventID: row.eventID, eventTitle: row.eventTitle, category: row.category })
+    day.events.push({
+      eventID: row.eventID,
+      eventTitle: row.eventTitle,
+      category: row.category,
+      startTime: eventTimesOf(row).startTime,
+      scheduleStatus: scheduleStatusOf(row.scheduleStatus),
+    })
   }
   return [...days.values()]
 }

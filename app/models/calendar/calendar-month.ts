@@ -20,15 +20,15 @@ export interface DayEvent {
   eventID: number
   eventTitle: string
   category: string[]
-  /** Its start time (`hh:mm` or `hh:mm:ss`); none = all day. */
+  /** `hh:mm`; null = all day (listed first on its day). */
   startTime?: string | null
-  /** Cancelled, postponed or sold out (schedule-status.ts). */
+  /** Cancelled, postponed or sold out (schedule-status.ts); null = as advertised. */
   scheduleStatus?: string | null
 }
 
 export interface DayEvents {
   date: string
-  /** The first `perDay` of the day's matches, by id. */
+  /** The first `perDay` of the day's matches, by start time (all-day first), then id. */
   events: DayEvent[]
   /** Every match of the day. */
   total: number

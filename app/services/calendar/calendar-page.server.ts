@@ -1,5 +1,6 @@
 import {
   CALENDAR_FILTER_PARAMS,
+  dateWindow,
   unknownZipMessage,
   type CalendarFilters,
 } from '#app/models/calendar/calendar-filters.ts'
@@ -11,6 +12,8 @@ import {
 } from '#app/models/calendar/calendar-month.ts'
 import type { EventTileData } from '#app/models/ads/event-tile.ts'
 import { practicalFactsOf, type PracticalFacts } from '#app/models/ads/practical-facts.ts'
+import { advertisedText, eventTimesOf } from '#app/models/ads/event-times.ts'
+import { scheduleStatusOf } from '#app/models/ads/schedule-status.ts'
 import { cachedLiveEvents } from '#app/models/calendar/live-events-cache.server.ts'
 import { loadCalendarListing } from '#app/models/calendar/cached-listing.server.ts'
 import type { LiveEventCard } from '#app/models/calendar/calendar-listing.server.ts'
@@ -27,8 +30,26 @@ export interface CalendarPageResults {
   events: EventTileData[]
 }
 
+/** What a tile needs of the request to say which of an event's dates matched. */
+interface TileContext {
+  filters: CalendarFilters
+  today: string
+}
+
+/**
+ * Under a date filter, an event whose own date lies outside the window matched on a display date: the tile says
+ * which ("Advertised today"). Its `date` stays the event's own.
+ */
+function tileAdvertisedText(event: LiveEventCard, { filters, today }: TileContext): string | null {
+  const window = dateWindow(filters)
+  if (!window || event.date === event.listedDate) return null
+  const inWindow = (date: string) => (window.from === null || date >= window.from) && date <= window.to
+  return !inWindow(event.date) && inWindow(event.listedDate) ? advertisedText(event.listedDate, today) : null
+}
+
 /** A card of the listing as a tile. */
-function toTile(event: LiveEventCard): EventTileData {
+function toTile(event: LiveEventCard, context: TileContext): EventTileData {
+  const { startTime, endTime } = eventTimesOf(event)
   return {
     eventID: event.eventID,
     eventTitle: event.eventTitle,
@@ -37,6 +58,10 @@ function toTile(event: LiveEventCard): EventTileData {
     stillPhotoPath: event.stillPhotoPath,
     businessName: event.businessName,
     date: event.date,
+    startTime,
+    endTime,
+    scheduleStatus: scheduleStatusOf(event.scheduleStatus),
+    advertisedText: tileAdvertisedText(event, context),
     facts: tileFacts(practicalFactsOf(event)),
   }
 }
@@ -62,8 +87,8 @@ export function getCalendarResults(
       total: listing.total,
       page: listing.page,
       pageCount: listing.pageCount,
-      featured: listing.featured.map(toTile),
-      events: listing.events.map(toTile),
+      featured: listing.featured.map((event) => toTile(event, { filters, today })),
+      events: listing.events.map((event) => toTile(event, { filters, today })),
     }
   })
 }
