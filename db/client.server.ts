@@ -139,6 +139,20 @@ export const SERVER_POOL_OPTIONS = {
 } satisfies postgres.Options<Record<string, never>>
 
 /**
+ * Takes the advisory lock `migrations`, asking again every 100 ms rather than waiting in `pg_advisory_lock`: a
+ * session blocked in a statement holds a snapshot, and `CREATE INDEX CONCURRENTLY` (the online steps, run under the
+ * lock) waits for every such snapshot to end — the holder would wait for the waiter, a deadlock.
+ */
+async function waitForMigrationsLock(client: postgres.Sql) {
+  for (;;) {
+    const [row] = await client<{ locked: boolean }[]>`
+      select pg_try_advisory_lock(${ADVISORY_LOCK_SPACE}, hashtext('migrations')) as locked`
+    if (row?.locked) return
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+/**
  * Applies the migrations not applied yet. Servers started together each call this: the advisory lock lets one
  * migrate while the others wait, and then find nothing left to do.
  */
@@ -151,7 +165,7 @@ export async function migrateServerDatabase(url: string, migrationsFolder = MIGR
     connect_timeout: SERVER_POOL_OPTIONS.connect_timeout,
   })
   try {
-    await client`select pg_advisory_lock(${ADVISORY_LOCK_SPACE}, hashtext('migrations'))`
+    await waitForMigrationsLock(client)
     await migratePostgres(drizzlePostgres(client) as never, { migrationsFolder })
     await applyOnlineSteps(client, migrationsFolder)
   } finally {

@@ -85,5 +85,7 @@ test("the fixture release's concurrent step is an index build; anything else the
     'UPDATE events SET "eventTitle" = "eventTitle";',
   )
   expect(() => listOnlineSteps(bad)).toThrow(/CREATE \[UNIQUE\] INDEX CONCURRENTLY IF NOT EXISTS/)
-  expect(listOnlineSteps(path.resolve('db/migrations'))).toEqual([])
+  const releaseSteps = listOnlineSteps(path.resolve('db/migrations'))
+  expect(releaseSteps.length).toBeGreaterThan(0)
+  expect(releaseSteps.every((step) => step.index !== null && /CONCURRENTLY/.test(step.sql))).toBe(true)
 })
