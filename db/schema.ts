@@ -773,3 +773,29 @@ export const subscriptionRuns = pgTable(
   },
   (t) => [index('subscription_runs_job_idx').on(t.job, t.startedAt)],
 )
+
+/**
+ * The price list, one row per version (append-only): the current prices are the newest row (read by its primary
+ * key), the older rows are the history of who changed what and when. Money in whole cents.
+ */
+export const priceLists = pgTable(
+  'price_lists',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    /** The price of an ad by its number of display days: `[{ upToDays, cents }]`, `upToDays` increasing. */
+    tiers: jsonb('tiers').$type<Array<{ upToDays: number; cents: number }>>().notNull(),
+    sponsoredCentsPerDay: integer('sponsoredCentsPerDay').notNull().default(500),
+    sponsoredSlots: integer('sponsoredSlots').notNull().default(2),
+    createdAt: createdNow('createdAt'),
+    changedByUserId: uuid('changedByUserId').references(() => users.id, { onDelete: 'set null' }),
+    /** Copied, so the history still names who changed the prices if the account goes. */
+    changedByEmail: varchar('changedByEmail', { length: 255 }).notNull().default(''),
+    note: text('note').notNull().default(''),
+  },
+  (t) => [
+    check('price_lists_sponsored_cents_check', sql`${t.sponsoredCentsPerDay} >= 0`),
+    check('price_lists_sponsored_slots_check', sql`${t.sponsoredSlots} >= 0`),
+  ],
+)
+
+export type PriceListRow = typeof priceLists.$inferSelect

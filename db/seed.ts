@@ -3,7 +3,8 @@ import { count, eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { showDateBounds } from '#app/models/ads/event-dates.ts'
 import { PHOTO_SRCSET_WIDTHS, photoVariantKey } from '#app/utils/media-types.ts'
-import { centsToDollars, chargeCentsForDays } from '#app/utils/pricing.ts'
+import { chargeCentsFor, DEFAULT_PRICE_LIST } from '#app/models/payments/price-list.ts'
+import { centsToDollars } from '#app/utils/pricing.ts'
 import { addDaysIso, isoDateInZone, todayInZone } from '#app/utils/time.ts'
 import type { Database, Transaction } from './client.server.ts'
 import { DEMO_BUSINESSES, DEMO_EVENT_IDEAS, DEMO_STAFF, DEMO_ZIPS } from './demo-data.ts'
@@ -76,7 +77,7 @@ async function seedEmptyDatabase(
     const eventDate = i % 3 === 0 ? addDaysIso(start, dayCount - 1) : UNSET_DATE
     // 30 live, 4 paid and awaiting review, 2 saved but never paid.
     const state = i < 30 ? 'live' : i < 34 ? 'review' : 'unpaid'
-    const cents = chargeCentsForDays(showAdOnDates.length)
+    const cents = chargeCentsFor(showAdOnDates.length, DEFAULT_PRICE_LIST)
     const [row] = await db
       .insert(events)
       .values({

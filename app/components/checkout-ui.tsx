@@ -136,6 +136,8 @@ export function TestCardForm({
         <input type="hidden" name="intent" value="pay" />
         {/* Which ad: a second payment of it (another tab) is told it is paid once the first cleared checkout. */}
         <input type="hidden" name="eventID" value={eventID} />
+        {/* The total shown: if the prices changed since, the payment is refused and the new total shown. */}
+        <input type="hidden" name="totalAmount" value={total} />
         {/* With JavaScript the page shows the success itself and leaves after a pause; without, the server redirects. */}
         {hydrated ? <input type="hidden" name="js" value="1" /> : null}
         <InputField

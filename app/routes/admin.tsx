@@ -99,6 +99,10 @@ export default function AdminModeration() {
           Categories
         </Link>{' '}
         (the ads' categories),{' '}
+        <Link to="/admin/pricing" className="font-medium text-brand-700 underline">
+          Prices
+        </Link>{' '}
+        (what ads cost, with its history),{' '}
         <Link to="/admin/audit" className="font-medium text-brand-700 underline">
           Audit
         </Link>{' '}

@@ -168,6 +168,7 @@ export async function action({ request }: ActionFunctionArgs) {
       businessID: business.businessID,
       stored: readPaymentData(session),
       postedEventID: posted.eventID,
+      claimedTotalDollars: posted.totalAmount,
       card: { number: posted.cardNumber, expiry: posted.expiry, cvc: posted.cvc },
       mail: mailContext(request),
       requestId,

@@ -5,7 +5,8 @@ import { REPEAT_KIND_MESSAGE, REPEAT_WEEKS_MESSAGE } from '#app/models/ads/repea
 import { action as editAction } from '#app/routes/dashboard.events.$id.edit.tsx'
 import { action as newEventAction } from '#app/routes/dashboard.events.new.tsx'
 import { action as previewAction, loader as previewLoader } from '#app/routes/dashboard.events.preview.tsx'
-import { chargeCentsForDays, formatDollars } from '#app/utils/pricing.ts'
+import { chargeCentsFor, DEFAULT_PRICE_LIST } from '#app/models/payments/price-list.ts'
+import { formatDollars } from '#app/utils/pricing.ts'
 import { expandRepeatRule } from '#app/utils/repeat-dates.ts'
 import { weekdayOf } from '#app/utils/time.ts'
 import { addDaysIso } from '#app/utils/time.ts'
@@ -69,7 +70,7 @@ describe('repeat dates posted without JavaScript', () => {
     const expected = [...new Set([single, ...fridays(6)])].sort()
     const shown = await preview()
     expect(shown.dates).toEqual(expected)
-    expect(shown.cost).toBe(formatDollars(chargeCentsForDays(expected.length)))
+    expect(shown.cost).toBe(formatDollars(chargeCentsFor(expected.length, DEFAULT_PRICE_LIST)))
 
     const approve = new FormData()
     approve.set('intent', 'approve')

@@ -9,6 +9,7 @@ import {
 } from './checkout-rules.ts'
 
 export const UNKNOWN_CHECKOUT_ACTION = 'Unknown action'
+export const TOTAL_AMOUNT_MESSAGE = 'totalAmount must be an amount in dollars'
 
 const cardField = (field: TestCardField) =>
   z
@@ -18,7 +19,7 @@ const cardField = (field: TestCardField) =>
 
 /**
  * The checkout page's forms: "Cancel" (leave checkout), and "Pay" with the test provider's card form. The pay form
- * names its ad (`eventID`), so a second payment of it is told it is paid once the first cleared checkout; `js` says
+ * names its ad (`eventID`) and the total it showed (`totalAmount`), so a second payment of it is told it is paid once the first cleared checkout; `js` says
  * the page shows the success itself.
  */
 export const checkoutFormSchema = z.discriminatedUnion(
@@ -29,6 +30,13 @@ export const checkoutFormSchema = z.discriminatedUnion(
       intent: z.literal('pay'),
       eventID: idSchema.optional(),
       js: z.literal('1').optional(),
+      /** The total the page showed, in dollars: a payment at any other price is refused. */
+      totalAmount: z
+        .string()
+        .max(20, TOTAL_AMOUNT_MESSAGE)
+        .regex(/^\d{1,7}(\.\d{1,2})?$/, TOTAL_AMOUNT_MESSAGE)
+        .transform(Number)
+        .optional(),
       cardNumber: cardField('cardNumber'),
       expiry: cardField('expiry'),
       cvc: cardField('cvc'),

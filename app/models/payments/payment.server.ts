@@ -109,6 +109,26 @@ export interface NewPayment {
 }
 
 /**
+ * An unpaid ad's total set to what it costs now (checkout shows it before the payment); a paid or refunded ad keeps
+ * the total it was paid. True when the saved total changed.
+ */
+export async function setUnpaidEventTotal(eventID: number, cents: number, executor: Executor = db) {
+  const total = centsToDollars(cents)
+  const changed = await executor
+    .update(events)
+    .set({ totalCost: total })
+    .where(
+      and(
+        eq(events.eventID, eventID),
+        notInArray(events.paymentStatus, [...SETTLED]),
+        sql`${events.totalCost} <> ${total}`,
+      ),
+    )
+    .returning({ eventID: events.eventID })
+  return changed.length > 0
+}
+
+/**
  * Records a new attempt. Two set-ups racing for one event get the same intent from the provider (same idempotency
  * key), so the second insert finds the first row instead of failing.
  */
@@ -200,7 +220,12 @@ export async function markPaymentPaid(details: PaidDetails, executor?: Executor)
   if (payment) {
     await executor
       .update(events)
-      .set({ paymentStatus: 'paid', payment_intent_id: details.paymentIntentId })
+      .set({
+        paymentStatus: 'paid',
+        payment_intent_id: details.paymentIntentId,
+        // The ad keeps the price it was paid, whatever the prices become.
+        totalCost: centsToDollars(payment.amount_due_cents),
+      })
       .where(eq(events.eventID, payment.eventID))
     return { outcome: 'paid', payment }
   }

@@ -51,7 +51,7 @@ async function stageEventDraft(
       edited ? paidDatesOf(edited) : undefined,
     )
     await assertCategoriesOffered(input.eventCategory, edited?.category)
-    const totalCents = priceFor(input)
+    const totalCents = await priceFor(input)
     const earlier = previous && previous.eventID === eventID ? previous.files : {}
     const kept = { photo: files.image ?? earlier.photo, video: files.video ?? earlier.video }
     // Files of a draft that is being replaced (a newer file, or a draft for another ad) are not needed any more.

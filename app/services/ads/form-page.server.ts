@@ -10,9 +10,10 @@ import {
   type EventInput,
 } from '#app/models/ads/event-schema.ts'
 import { NO_TIMES } from '#app/models/ads/event-times.ts'
-import { formatDollars, PRICE_TIERS } from '#app/utils/pricing.ts'
+import { formatDollars } from '#app/utils/pricing.ts'
 import type { BusinessSessionCopy } from '../http/auth.server.ts'
 import { trustOf } from '../moderation/trust.server.ts'
+import { currentPriceTable } from '../payments/pricing.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
 import { draftFor, type EventDraft } from './draft.server.ts'
 import { adAsEdited, requireEditableEvent } from './editable.server.ts'
@@ -24,12 +25,10 @@ import { adAsEdited, requireEditableEvent } from './editable.server.ts'
 async function eventFormOptions(keep: readonly string[] = []) {
   const day = platformToday()
   const categories = (await listCategories({ keep })).map((c) => c.categoryName)
-  let from = 1
-  const priceTable = PRICE_TIERS.map((tier) => {
-    const label = `${from}–${tier.upToDays} days`
-    from = tier.upToDays + 1
-    return { label, price: formatDollars(tier.cents) }
-  })
+  const priceTable = (await currentPriceTable()).map((row) => ({
+    label: row.label,
+    price: formatDollars(row.cents),
+  }))
   const lastDate = lastBookableDate(day)
   return { today: day, lastDate, categories, months: calendarMonths(day, 3, lastDate), priceTable }
 }

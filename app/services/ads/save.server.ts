@@ -17,9 +17,10 @@ import { ownerEditKind } from '#app/models/ads/event-status.ts'
 import type { EventInput } from '#app/models/ads/event-schema.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { mediaFileName } from '#app/utils/media-types.ts'
-import { chargeCentsForDays, claimedTotalMatches, TOTAL_MISMATCH_MESSAGE } from '#app/utils/pricing.ts'
+import { claimedTotalMatches, TOTAL_MISMATCH_MESSAGE } from '#app/utils/pricing.ts'
 import type { BusinessSessionCopy } from '../http/auth.server.ts'
 import { autoApplyRevisionIfTrusted } from '../moderation/trust.server.ts'
+import { currentChargeCents } from '../payments/pricing.server.ts'
 import { deleteStoredMedia, storeMediaForEvent, type StagedFile } from '../media/media.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
 
@@ -39,9 +40,12 @@ export async function assertCategoriesOffered(names: readonly string[], keep: re
   }
 }
 
-/** The price in cents for the chosen dates; a differing total sent by the browser is refused, never charged. */
-export function priceFor(input: EventInput, claimedDollars?: number | null) {
-  const totalCents = chargeCentsForDays(input.showAdDates.length)
+/**
+ * The price in cents for the chosen dates at the current prices; a differing total sent by the browser is refused,
+ * never charged.
+ */
+export async function priceFor(input: EventInput, claimedDollars?: number | null) {
+  const totalCents = await currentChargeCents(input.showAdDates.length)
   if (!claimedTotalMatches(claimedDollars, totalCents)) {
     throw new AppError(TOTAL_MISMATCH_MESSAGE, 'invalid', {
       fieldErrors: { totalAmount: [TOTAL_MISMATCH_MESSAGE] },
@@ -77,7 +81,7 @@ export async function saveEventWithMedia({
 }) {
   const edited = editedID === undefined ? null : await getOwnedEvent(editedID, business.businessID)
   await assertCategoriesOffered(input.eventCategory, edited?.category)
-  const totalCents = priceFor(input, claimedTotal)
+  const totalCents = await priceFor(input, claimedTotal)
   const storedKeys: string[] = []
   let replacedUrls: string[] = []
   let resubmitted = false

@@ -5,6 +5,7 @@
  * the session and answers; a refusal that ends checkout carries one of the codes below, or ALREADY_PAID_CODE.
  */
 import { getOwnedEvent } from '#app/models/ads/event.server.ts'
+import { setUnpaidEventTotal } from '#app/models/payments/payment.server.ts'
 import type { MailContext } from '#app/models/mail/notifications.server.ts'
 import { parseId } from '#app/models/platform/input-rules.ts'
 import type { Event } from '#db/schema.ts'
@@ -90,7 +91,7 @@ export async function checkoutPage({
     const owned = eventID ? await getOwnedEvent(eventID, businessID) : null
     if (!owned) throw new AppError('Event not found', 'not_found')
     if (isPaid(owned)) return { kind: 'paid_ad', eventID: owned.eventID }
-    confirmed = paymentDataFromEvent(owned)
+    confirmed = await paymentDataFromEvent(owned)
   }
 
   const paymentData = confirmed ?? storedOrRefused(stored)
@@ -103,7 +104,9 @@ export async function checkoutPage({
   let setupError: string | null = null
   let totalCents = 0
   try {
-    totalCents = amountDueCents(event)
+    totalCents = await amountDueCents(event)
+    // A draft saved before the prices changed: its total becomes the one shown here, which the payment must claim.
+    await setUnpaidEventTotal(event.eventID, totalCents)
     if (mode === 'test') await setUpEventPayment({ businessID, eventID: event.eventID })
   } catch (error) {
     if (!(error instanceof AppError)) logError(error, { requestId, msg: 'Setting up a payment failed' })
@@ -147,6 +150,7 @@ export async function payAtCheckout({
   businessID,
   stored,
   postedEventID,
+  claimedTotalDollars,
   card,
   mail,
   requestId,
@@ -154,6 +158,8 @@ export async function payAtCheckout({
   businessID: number
   stored: StoredPaymentData
   postedEventID?: number
+  /** The total the page showed; a payment at another price is refused (the page then shows the new one). */
+  claimedTotalDollars?: number
   card: TestCardInput
   mail?: MailContext
   requestId?: string
@@ -163,5 +169,5 @@ export async function payAtCheckout({
     if (owned && isPaid(owned)) throw alreadyPaid()
   }
   const { eventID } = storedOrRefused(stored)
-  return payWithTestCard({ businessID, eventID, card, mail, requestId })
+  return payWithTestCard({ businessID, eventID, claimedTotalDollars, card, mail, requestId })
 }

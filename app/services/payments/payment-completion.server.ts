@@ -116,18 +116,20 @@ export async function completeEventPayment({
 export async function payWithTestCard({
   businessID,
   eventID,
+  claimedTotalDollars,
   card,
   mail,
   requestId,
 }: {
   businessID: number
   eventID: number
+  claimedTotalDollars?: number
   card: TestCardInput
   mail?: MailContext
   requestId?: string
 }): Promise<CompletedPayment> {
   if (getPaymentProvider()?.kind !== 'test') throw new AppError(PAYMENTS_UNAVAILABLE_MESSAGE, 'unavailable')
-  const setup = await setUpEventPayment({ businessID, eventID })
+  const setup = await setUpEventPayment({ businessID, eventID, claimedTotalDollars })
   try {
     await testProvider().confirmCard(setup.paymentIntentId, card)
   } catch (error) {

@@ -6,7 +6,8 @@
 import { z } from 'zod'
 import { eventInputFromEvent, type EventInput } from '#app/models/ads/event-schema.ts'
 import type { Event } from '#db/schema.ts'
-import { centsToDollars, chargeCentsForDays } from '#app/utils/pricing.ts'
+import { centsToDollars } from '#app/utils/pricing.ts'
+import { currentChargeCents } from './pricing.server.ts'
 
 /** What checkout needs (eventPaymentData), kept in the server session rather than the browser. */
 export interface EventPaymentData {
@@ -63,13 +64,13 @@ export function paymentDataFor(ad: {
   }
 }
 
-/** The eventPaymentData rebuilt from an event row, its total from its own display dates. */
-export function paymentDataFromEvent(event: Event): EventPaymentData {
+/** The eventPaymentData rebuilt from an event row, its total from its own display dates at the current prices. */
+export async function paymentDataFromEvent(event: Event): Promise<EventPaymentData> {
   return paymentDataFor({
     businessID: event.businessID,
     eventID: event.eventID,
     input: eventInputFromEvent(event),
-    totalCents: chargeCentsForDays(event.showAdOnDates.length),
+    totalCents: await currentChargeCents(event.showAdOnDates.length),
   })
 }
 

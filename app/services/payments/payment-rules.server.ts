@@ -7,8 +7,8 @@ import type { Event } from '#db/schema.ts'
 import { getEventRow } from '#app/models/payments/payment.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
-import { chargeCentsForDays } from '#app/utils/pricing.ts'
 import { getPaymentProvider, type PaymentProvider } from './payment-providers.server.ts'
+import { currentChargeCents } from './pricing.server.ts'
 
 export const CURRENCY = 'usd'
 /** An unpaid draft is removed this long after it was saved (cleanup.server.ts); its intent expires with it. */
@@ -58,9 +58,12 @@ export function assertPayable(event: Event) {
   }
 }
 
-/** What the event costs, from its own display dates. */
-export function amountDueCents(event: Event) {
-  const cents = chargeCentsForDays(event.showAdOnDates.length)
+/**
+ * What the unpaid event costs now: its own display dates at the current prices (a draft saved before a price change
+ * is charged the new price, which checkout shows before the payment).
+ */
+export async function amountDueCents(event: Event) {
+  const cents = await currentChargeCents(event.showAdOnDates.length)
   if (cents <= 0) throw new AppError('This ad has no display dates to pay for.', 'invalid')
   return cents
 }

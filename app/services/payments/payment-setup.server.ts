@@ -13,7 +13,7 @@ import {
   lockEventRow,
 } from '#app/models/payments/payment.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
-import { claimedTotalMatches, TOTAL_MISMATCH_MESSAGE } from '#app/utils/pricing.ts'
+import { claimedTotalMatches, totalChangedMessage } from '#app/utils/pricing.ts'
 import { recordIntentOutcome } from './payment-outcome.server.ts'
 import { getPaymentProvider, type PaymentProvider, type ProviderIntent } from './payment-providers.server.ts'
 import {
@@ -80,9 +80,9 @@ async function setUpLockedEventPayment(
   },
 ): Promise<PaymentSetup> {
   assertPayable(event)
-  const cents = amountDueCents(event)
+  const cents = await amountDueCents(event)
   if (!claimedTotalMatches(claimedTotalDollars, cents)) {
-    throw new AppError(TOTAL_MISMATCH_MESSAGE, 'invalid', { code: 'amount_mismatch' })
+    throw new AppError(totalChangedMessage(cents), 'invalid', { code: 'amount_mismatch' })
   }
   const result = (intent: ProviderIntent): PaymentSetup => ({
     clientSecret: intent.clientSecret ?? '',

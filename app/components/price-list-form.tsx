@@ -1,0 +1,113 @@
+/** The administrators' price list form: the tiers (up to how many days, and the price), the sponsored settings. */
+import { Form, useNavigation } from '@remix-run/react'
+import { MAX_DISPLAY_DATES } from '#app/constants.ts'
+import {
+  MAX_PRICE_TIERS,
+  MAX_SPONSORED_SLOTS,
+  NOTE_FIELD,
+  NOTE_MAX,
+  readPriceListForm,
+  SLOTS_FIELD,
+  SPONSORED_FIELD,
+  tierDaysField,
+  tierPriceField,
+} from '#app/models/payments/price-list.ts'
+import { useCheckedForm, type FormCheck, type FormReply } from './checked-form.tsx'
+import { InputField } from './form-controls.tsx'
+
+const checkPriceList: FormCheck = (values) => readPriceListForm(values).problems ?? {}
+const control = 'mt-1 block w-full rounded-md border border-slate-300 px-3 py-2'
+const ROWS = Array.from({ length: MAX_PRICE_TIERS }, (_, i) => i + 1)
+
+export function PriceListForm({
+  values,
+  reply,
+}: {
+  values: Record<string, string>
+  reply?: FormReply | null
+}) {
+  const navigation = useNavigation()
+  const saving = navigation.state !== 'idle'
+  const { formProps, field, formErrors, formErrorId } = useCheckedForm({
+    id: 'price-list',
+    reply,
+    check: checkPriceList,
+    // A refused post shows what was sent, an emptied row too.
+    defaultValue: reply ? {} : values,
+    browserChecksWithoutJs: true,
+  })
+  return (
+    <Form method="post" {...formProps} className="mt-4 grid gap-5">
+      {formErrors.length ? (
+        <div
+          id={formErrorId}
+          role="alert"
+          className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800"
+        >
+          {formErrors.map((message) => (
+            <p key={message}>{message}</p>
+          ))}
+        </div>
+      ) : null}
+      <fieldset>
+        <legend className="text-sm font-medium text-slate-800">
+          Price by number of display days (up to {MAX_PRICE_TIERS} tiers; the last one up to{' '}
+          {MAX_DISPLAY_DATES} days; leave unused rows empty)
+        </legend>
+        <div className="mt-2 grid gap-3">
+          {ROWS.map((n) => (
+            <div key={n} className="grid grid-cols-2 gap-3">
+              <InputField
+                field={field(tierDaysField(n))}
+                label={`Tier ${n}: up to how many days`}
+                inputMode="numeric"
+                maxLength={3}
+                className={control}
+              />
+              <InputField
+                field={field(tierPriceField(n))}
+                label={`Tier ${n}: price in dollars`}
+                inputMode="decimal"
+                maxLength={12}
+                className={control}
+              />
+            </div>
+          ))}
+        </div>
+      </fieldset>
+      <div className="grid grid-cols-2 gap-3">
+        <InputField
+          field={field(SPONSORED_FIELD)}
+          label="Sponsored surcharge per day, in dollars"
+          inputMode="decimal"
+          maxLength={12}
+          required
+          className={control}
+        />
+        <InputField
+          field={field(SLOTS_FIELD)}
+          label={`Sponsored slots (0 to ${MAX_SPONSORED_SLOTS})`}
+          inputMode="numeric"
+          maxLength={2}
+          required
+          className={control}
+        />
+      </div>
+      <InputField
+        field={field(NOTE_FIELD)}
+        label="Note for the history (optional)"
+        maxLength={NOTE_MAX}
+        className={control}
+      />
+      <div className="flex justify-end">
+        <button
+          type="submit"
+          disabled={saving}
+          className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
+        >
+          {saving ? 'Saving...' : 'Save prices'}
+        </button>
+      </div>
+    </Form>
+  )
+}

@@ -1,0 +1,51 @@
+/** The prices in force, for every charge and form, and the administrators' pricing page that changes them. */
+import { appendPriceList, currentPriceList, listPriceLists } from '#app/models/payments/price-list.server.ts'
+import {
+  chargeCentsFor,
+  priceListChanges,
+  priceListFormValues,
+  priceTableRows,
+  type PriceList,
+} from '#app/models/payments/price-list.ts'
+
+/** What an ad shown on `days` dates costs now, in cents; a count without a price is an `invalid` AppError. */
+export async function currentChargeCents(days: number) {
+  return chargeCentsFor(days, await currentPriceList())
+}
+
+/** The event form's price table at today's prices. */
+export async function currentPriceTable() {
+  return priceTableRows(await currentPriceList())
+}
+
+const HISTORY_SHOWN = 50
+
+/** The pricing page: the current list (and its values for the form), and the history of changes, newest first. */
+export async function pricingPage() {
+  const versions = await listPriceLists(HISTORY_SHOWN)
+  const current = versions[0] ?? null
+  const list: PriceList = current ?? (await currentPriceList())
+  return {
+    table: priceTableRows(list),
+    sponsoredCentsPerDay: list.sponsoredCentsPerDay,
+    sponsoredSlots: list.sponsoredSlots,
+    formValues: priceListFormValues(list),
+    history: versions.slice(0, HISTORY_SHOWN).map((version, i) => ({
+      id: version.id,
+      at: version.createdAt.toISOString(),
+      by: version.changedByEmail,
+      note: version.note,
+      changes: priceListChanges(versions[i + 1] ?? null, version),
+    })),
+  }
+}
+
+/** Saves a new price list as the current one, changed by the administrator `userId`; the toast saying so. */
+export async function changePrices(list: PriceList & { note: string }, userId: string) {
+  const { before, after } = await appendPriceList(list, userId)
+  const changes = priceListChanges(before, after)
+  return {
+    title: 'Prices saved',
+    description: changes.length > 0 ? 'The new prices apply to every ad not yet paid.' : 'Nothing changed.',
+  }
+}
