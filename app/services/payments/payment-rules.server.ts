@@ -3,6 +3,7 @@
  * costs. Whatever the browser says, the amount comes from the event row (`amountDueCents`), and "paid" comes from
  * the provider (payment-outcome.server.ts).
  */
+import type { Transaction } from '#db/client.server.ts'
 import type { Event } from '#db/schema.ts'
 import { getEventRow } from '#app/models/payments/payment.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
@@ -62,8 +63,8 @@ export function assertPayable(event: Event) {
  * What the unpaid event costs now: its own display dates at the current prices (a draft saved before a price change
  * is charged the new price, which checkout shows before the payment).
  */
-export async function amountDueCents(event: Event) {
-  const cents = await currentChargeCents(event.showAdOnDates.length)
+export async function amountDueCents(event: Event, tx?: Transaction) {
+  const cents = await currentChargeCents(event.showAdOnDates.length, tx)
   if (cents <= 0) throw new AppError('This ad has no display dates to pay for.', 'invalid')
   return cents
 }

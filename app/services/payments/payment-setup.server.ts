@@ -80,7 +80,7 @@ async function setUpLockedEventPayment(
   },
 ): Promise<PaymentSetup> {
   assertPayable(event)
-  const cents = await amountDueCents(event)
+  const cents = await amountDueCents(event, tx)
   if (!claimedTotalMatches(claimedTotalDollars, cents)) {
     throw new AppError(totalChangedMessage(cents), 'invalid', { code: 'amount_mismatch' })
   }

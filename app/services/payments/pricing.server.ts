@@ -1,4 +1,5 @@
 /** The prices in force, for every charge and form, and the administrators' pricing page that changes them. */
+import type { Transaction } from '#db/client.server.ts'
 import { appendPriceList, currentPriceList, listPriceLists } from '#app/models/payments/price-list.server.ts'
 import {
   chargeCentsFor,
@@ -8,9 +9,12 @@ import {
   type PriceList,
 } from '#app/models/payments/price-list.ts'
 
-/** What an ad shown on `days` dates costs now, in cents; a count without a price is an `invalid` AppError. */
-export async function currentChargeCents(days: number) {
-  return chargeCentsFor(days, await currentPriceList())
+/**
+ * What an ad shown on `days` dates costs now, in cents; a count without a price is an `invalid` AppError. Inside a
+ * transaction, read with it (the embedded database has one connection).
+ */
+export async function currentChargeCents(days: number, tx?: Transaction) {
+  return chargeCentsFor(days, await currentPriceList(tx))
 }
 
 /** The event form's price table at today's prices. */
