@@ -129,6 +129,7 @@ async function advertiserPaths(page: Page) {
     PREVIEW,
     '/checkout',
     `/dashboard/events/${paidID}`,
+    `/dashboard/events/${paidID}/status`,
     `/dashboard/events/${paidID}/edit`,
     `/dashboard/receipts/${paymentID}`,
     `/event/${paidID}`,
@@ -170,11 +171,13 @@ async function adminPaths(page: Page) {
     '/admin',
     '/admin?date=all',
     '/admin/categories',
+    '/admin/pricing',
     '/admin/outbox',
     `/admin/outbox/${messageID}`,
     '/admin/reports',
     '/admin/audit',
     `/admin/events/${liveID}`,
+    `/admin/events/${liveID}/status`,
   ]
 }
 
