@@ -225,6 +225,7 @@ export class PGliteThread implements QueryClient {
         linked: string[]
       }>('backupStop', { factsSql, walInto })
       if (linked.length) await copyAtLowPriority(['segments', path.join(from, 'pg_wal'), walInto, ...linked])
+      await this.#call('backupDone', {})
       await fsp.writeFile(path.join(into, 'backup_label'), label, { mode: 0o600 })
       return { facts }
     } catch (error) {

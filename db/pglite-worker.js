@@ -101,10 +101,12 @@ const CHECKPOINT_EVERY_MS = Number(process.env.EMBEDDED_CHECKPOINT_MS ?? 2000)
 function checkpointPolicy(client) {
   let lastLsn
   let running = false
+  // Backups in progress: a checkpoint may recycle a WAL segment a backup has yet to copy, so none runs meanwhile.
+  let held = 0
   const lsnNow = async () =>
     BigInt((await client.query(`select pg_current_wal_insert_lsn() - '0/0'::pg_lsn as lsn`)).rows[0].lsn)
   async function maybeCheckpoint() {
-    if (running || lockLost || client.closed) return
+    if (running || held > 0 || lockLost || client.closed) return
     running = true
     try {
       const lsn = await lsnNow()
@@ -119,7 +121,11 @@ function checkpointPolicy(client) {
     }
   }
   const timer = CHECKPOINT_EVERY_MS > 0 ? setInterval(maybeCheckpoint, CHECKPOINT_EVERY_MS) : undefined
-  return { stop: () => clearInterval(timer) }
+  return {
+    stop: () => clearInterval(timer),
+    hold: () => void held++,
+    release: () => void (held = Math.max(0, held - 1)),
+  }
 }
 
 async function main() {
@@ -203,6 +209,11 @@ async function main() {
     async backupStart() {
       ensureLockHeld()
       await client.query(`select pg_backup_start('eventshout', true)`)
+      checkpoints.hold()
+    },
+    /** The hot copy has its WAL segments: checkpoints may recycle them again. */
+    async backupDone() {
+      checkpoints.release()
     },
     /**
      * Ends the hot copy: reads `factsSql`'s row and ends the backup inside one transaction, so no other transaction
@@ -249,6 +260,7 @@ async function main() {
     },
     /** Ends a hot copy that failed part-way (nothing to answer). */
     async backupAbort() {
+      checkpoints.release()
       await client.query('select pg_backup_stop(false)').catch(() => {})
     },
     async close() {
