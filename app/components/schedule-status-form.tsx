@@ -2,12 +2,13 @@
  * A live ad's schedule status and the form that changes it (Cancelled, Postponed, Sold out, Back on, with a note for
  * visitors): a plain post (a document request even with JavaScript, so a refusal is drawn by the page it goes to). Once cancelled there is nothing left to choose.
  */
-import { Form } from '@remix-run/react'
+import { Form, Link } from '@remix-run/react'
 import {
   SCHEDULE_CHOICE_LABELS,
   SCHEDULE_NOTE_MAX,
   SCHEDULE_NOTE_TOO_LONG_MESSAGE,
   SCHEDULE_STATUS_LABELS,
+  NOT_LIVE_SCHEDULE_MESSAGE,
   UNKNOWN_SCHEDULE_STATUS_MESSAGE,
   isScheduleChoice,
   scheduleChoices,
@@ -124,5 +125,35 @@ export function ScheduleStatusForm({
         </Form>
       )}
     </section>
+  )
+}
+
+/**
+ * The status form on a page of its own (`/dashboard/events/{id}/status`, `/admin/events/{id}/status`): the ad's title,
+ * a link back to its page (`adPath`), and the form while the ad is live.
+ */
+export function ScheduleStatusPage({
+  ad,
+  adPath,
+  reply,
+}: {
+  ad: { eventTitle: string; status: string | null; note: string; live: boolean }
+  adPath: string
+  reply?: FormReply | null
+}) {
+  return (
+    <main className="mx-auto max-w-3xl px-4 py-8">
+      <p className="text-sm">
+        <Link to={adPath} className="font-medium text-brand-700 underline">
+          ← Back to {ad.eventTitle}
+        </Link>
+      </p>
+      <h1 className="mt-2 text-2xl font-bold break-words text-ink">{ad.eventTitle}</h1>
+      {ad.live ? (
+        <ScheduleStatusForm action={`${adPath}/status`} status={ad.status} note={ad.note} reply={reply} />
+      ) : (
+        <p className="mt-4 text-slate-700">{NOT_LIVE_SCHEDULE_MESSAGE}</p>
+      )}
+    </main>
   )
 }

@@ -1,16 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Link, useActionData, useLoaderData } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
-import { ScheduleStatusForm } from '#app/components/schedule-status-form.tsx'
+import { ScheduleStatusPage } from '#app/components/schedule-status-form.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { NOT_LIVE_SCHEDULE_MESSAGE } from '#app/models/ads/schedule-status.ts'
+import { requireRole } from '#app/services/http/auth.server.ts'
 import { scheduleStatusFormSchema } from '#app/models/ads/schedule-status-schema.ts'
 import { changeScheduleStatus, refusedAtForm, scheduleFormOf } from '#app/services/ads/schedule.server.ts'
-import { requireRole } from '#app/services/http/auth.server.ts'
-import { parseFormSubmission } from '#app/services/http/form-submission.server.ts'
+import { answerFormPost } from '#app/services/http/form-post.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
-import { readFormData } from '#app/services/http/request-body.server.ts'
-import { redirectWithToast } from '#app/services/http/toast.server.ts'
 
 export const meta: MetaFunction = () => [{ title: `Is the event still on? · ${PRODUCT_NAME}` }]
 
@@ -27,63 +24,24 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 /**
- * POST /admin/events/{id}/status: an administrator marks the live ad Cancelled, Postponed, Sold out or back on, then back
- * to its page with a toast. A refusal of the choice or note is drawn on this page with the form (`{ result }`, 400/409);
- * no such ad is 404.
+ * POST /admin/events/{id}/status: an administrator marks the live ad Cancelled, Postponed, Sold out or back on, then back to its
+ * page with a toast; a refusal of the choice or note is drawn on this page with the form (400/409).
  */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireRole(request, 'admin')
-  const form = await readFormData(request).catch((error: unknown) => {
-    throw errorResponse(error, { request })
+  const actor = { kind: 'admin' as const, user: await requireRole(request, 'admin') }
+  return answerFormPost(request, {
+    schema: scheduleStatusFormSchema,
+    change: (form) =>
+      changeScheduleStatus({ actor, eventID: params.id, choice: form.get('status'), note: form.get('note') }),
+    refusedAtForm,
+    redirectTo: adPage(params.id),
   })
-  const submission = parseFormSubmission(form, scheduleStatusFormSchema)
-  const actor = { kind: 'admin' as const, user }
-  try {
-    const { toast } = await changeScheduleStatus({
-      actor,
-      eventID: params.id,
-      choice: form.get('status'),
-      note: form.get('note'),
-    })
-    return redirectWithToast(adPage(params.id), toast)
-  } catch (error) {
-    if (!refusedAtForm(error)) throw errorResponse(error, { request })
-    return errorResponse(error, {
-      request,
-      reply: (refusal) => ({
-        result: submission.reply(
-          Object.keys(refusal.fieldErrors).length
-            ? { fieldErrors: refusal.fieldErrors }
-            : { formErrors: [refusal.message] },
-        ),
-      }),
-    })
-  }
 }
 
-export default function ScheduleStatusPage() {
+export default function ScheduleStatusRoute() {
   const ad = useLoaderData<typeof loader>()
   const answer = useActionData<typeof action>()
-  return (
-    <main className="mx-auto max-w-3xl px-4 py-8">
-      <p className="text-sm">
-        <Link to={`/admin/events/${ad.eventID}`} className="font-medium text-brand-700 underline">
-          ← Back to {ad.eventTitle}
-        </Link>
-      </p>
-      <h1 className="mt-2 text-2xl font-bold break-words text-ink">{ad.eventTitle}</h1>
-      {ad.live ? (
-        <ScheduleStatusForm
-          action={`/admin/events/${ad.eventID}/status`}
-          status={ad.status}
-          note={ad.note}
-          reply={answer?.result}
-        />
-      ) : (
-        <p className="mt-4 text-slate-700">{NOT_LIVE_SCHEDULE_MESSAGE}</p>
-      )}
-    </main>
-  )
+  return <ScheduleStatusPage ad={ad} adPath={`/admin/events/${ad.eventID}`} reply={answer?.result} />
 }
 
 export function ErrorBoundary() {

@@ -1,16 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Link, useActionData, useLoaderData } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
-import { ScheduleStatusForm } from '#app/components/schedule-status-form.tsx'
+import { ScheduleStatusPage } from '#app/components/schedule-status-form.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { NOT_LIVE_SCHEDULE_MESSAGE } from '#app/models/ads/schedule-status.ts'
+import { requireBusiness } from '#app/services/http/auth.server.ts'
 import { scheduleStatusFormSchema } from '#app/models/ads/schedule-status-schema.ts'
 import { changeScheduleStatus, refusedAtForm, scheduleFormOf } from '#app/services/ads/schedule.server.ts'
-import { requireBusiness } from '#app/services/http/auth.server.ts'
-import { parseFormSubmission } from '#app/services/http/form-submission.server.ts'
+import { answerFormPost } from '#app/services/http/form-post.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
-import { readFormData } from '#app/services/http/request-body.server.ts'
-import { redirectWithToast } from '#app/services/http/toast.server.ts'
 
 export const handle = { hydrate: false }
 
@@ -18,7 +15,7 @@ export const meta: MetaFunction = () => [{ title: `Is the event still on? · ${P
 
 const adPage = (id: string | undefined) => `/dashboard/events/${encodeURIComponent(id ?? '')}`
 
-/** The status form on a page of its own (it is also on the ad's page): 404 for no such ad, 403 for another's. */
+/** The status form on a page of its own (it is also on the ad's page): 404 for no such ad, 403 for another business's. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const actor = { kind: 'business' as const, business: await requireBusiness(request) }
   try {
@@ -29,63 +26,24 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 /**
- * POST /dashboard/events/{id}/status: the owner marks the live ad Cancelled, Postponed, Sold out or back on, then back
- * to its page with a toast. A refusal of the choice or note is drawn on this page with the form (`{ result }`, 400/409);
- * another business's ad is 403, none 404.
+ * POST /dashboard/events/{id}/status: the owner marks the live ad Cancelled, Postponed, Sold out or back on, then back to its
+ * page with a toast; a refusal of the choice or note is drawn on this page with the form (400/409).
  */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const business = await requireBusiness(request)
-  const form = await readFormData(request).catch((error: unknown) => {
-    throw errorResponse(error, { request })
+  const actor = { kind: 'business' as const, business: await requireBusiness(request) }
+  return answerFormPost(request, {
+    schema: scheduleStatusFormSchema,
+    change: (form) =>
+      changeScheduleStatus({ actor, eventID: params.id, choice: form.get('status'), note: form.get('note') }),
+    refusedAtForm,
+    redirectTo: adPage(params.id),
   })
-  const submission = parseFormSubmission(form, scheduleStatusFormSchema)
-  const actor = { kind: 'business' as const, business }
-  try {
-    const { toast } = await changeScheduleStatus({
-      actor,
-      eventID: params.id,
-      choice: form.get('status'),
-      note: form.get('note'),
-    })
-    return redirectWithToast(adPage(params.id), toast)
-  } catch (error) {
-    if (!refusedAtForm(error)) throw errorResponse(error, { request })
-    return errorResponse(error, {
-      request,
-      reply: (refusal) => ({
-        result: submission.reply(
-          Object.keys(refusal.fieldErrors).length
-            ? { fieldErrors: refusal.fieldErrors }
-            : { formErrors: [refusal.message] },
-        ),
-      }),
-    })
-  }
 }
 
-export default function ScheduleStatusPage() {
+export default function ScheduleStatusRoute() {
   const ad = useLoaderData<typeof loader>()
   const answer = useActionData<typeof action>()
-  return (
-    <main className="mx-auto max-w-3xl px-4 py-8">
-      <p className="text-sm">
-        <Link to={`/dashboard/events/${ad.eventID}`} className="font-medium text-brand-700 underline">
-          ← Back to {ad.eventTitle}
-        </Link>
-      </p>
-      <h1 className="mt-2 text-2xl font-bold break-words text-ink">{ad.eventTitle}</h1>
-      {ad.live ? (
-        <ScheduleStatusForm
-          action={`/dashboard/events/${ad.eventID}/status`}
-          status={ad.status}
-          note={ad.note}
-          reply={answer?.result}
-        />
-      ) : (
-        <p className="mt-4 text-slate-700">{NOT_LIVE_SCHEDULE_MESSAGE}</p>
-      )}
-    </main>
-  )
+  return <ScheduleStatusPage ad={ad} adPath={`/dashboard/events/${ad.eventID}`} reply={answer?.result} />
 }
 
 export function ErrorBoundary() {

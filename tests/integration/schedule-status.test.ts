@@ -12,6 +12,7 @@ import {
   SCHEDULE_NOTE_TOO_LONG_MESSAGE,
   UNKNOWN_SCHEDULE_STATUS_MESSAGE,
 } from '#app/models/ads/schedule-status.ts'
+import { NUL_MESSAGE } from '#app/models/platform/input-rules.ts'
 import { NO_REFUND_LINE } from '#app/components/schedule-status-form.tsx'
 import * as adminAdRoute from '#app/routes/admin_.events.$id.tsx'
 import * as adminStatusRoute from '#app/routes/admin_.events.$id_.status.tsx'
@@ -315,6 +316,15 @@ describe('refusals: 4xx with a message, and nothing changes', () => {
       200,
     )
     expect((await rowOf(ad.eventID)).scheduleNote).toBe('y'.repeat(140))
+  })
+
+  test('a NUL character in the note is refused at the note, and nothing changes', async () => {
+    const ad = await liveAd()
+    const before = await snapshot(ad.eventID)
+    const shown = last(await ownerPosts(ad.eventID, { status: 'postponed', note: 'Rain\u0000out' }))
+    expect(shown.status).toBe(400)
+    expect(textOf(shown.html)).toContain(NUL_MESSAGE)
+    expect(await snapshot(ad.eventID)).toEqual(before)
   })
 
   test.each([['deleted'], ['CANCELLED'], ['']])('the status %j is refused', async (status) => {

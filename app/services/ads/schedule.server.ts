@@ -5,10 +5,7 @@
  */
 import {
   scheduleChangeProblem,
-  SCHEDULE_NOTE_MAX,
-  SCHEDULE_NOTE_TOO_LONG_MESSAGE,
   BACK_ON,
-  isScheduleChoice,
   UNKNOWN_SCHEDULE_STATUS_MESSAGE,
   NOT_LIVE_SCHEDULE_MESSAGE,
   SCHEDULE_CHOICE_LABELS,
@@ -16,6 +13,8 @@ import {
   type ScheduleChoice,
 } from '#app/models/ads/schedule-status.ts'
 import { scheduleStateOf, setScheduleStatus } from '#app/models/ads/schedule-status.server.ts'
+import { scheduleStatusFormSchema } from '#app/models/ads/schedule-status-schema.ts'
+import { z } from 'zod'
 import { eventPageUrl } from '#app/models/ads/event-links.ts'
 import { parseId } from '#app/models/platform/input-rules.ts'
 import { enqueueMessages } from '#app/models/mail/outbox.server.ts'
@@ -97,31 +96,34 @@ export async function changeScheduleStatus({
   note?: unknown
 }) {
   const ad = await reachableAd(actor, idParam)
-  if (!isScheduleChoice(choice))
-    throw new AppError(UNKNOWN_SCHEDULE_STATUS_MESSAGE, 'invalid', {
-      fieldErrors: { status: [UNKNOWN_SCHEDULE_STATUS_MESSAGE] },
-    })
-  const note = typeof rawNote === 'string' ? rawNote.trim() : ''
-  if (note.length > SCHEDULE_NOTE_MAX)
-    throw new AppError(SCHEDULE_NOTE_TOO_LONG_MESSAGE, 'invalid', {
-      fieldErrors: { note: [SCHEDULE_NOTE_TOO_LONG_MESSAGE] },
-    })
+  // The form's own rules (the browser checks the same): a known choice, a note within its limit and without NUL.
+  const parsed = scheduleStatusFormSchema.safeParse({
+    status: choice ?? undefined,
+    note: rawNote ?? undefined,
+  })
+  if (!parsed.success) {
+    const fieldErrors = z.flattenError(parsed.error).fieldErrors as Record<string, string[]>
+    const message = Object.values(fieldErrors).flat()[0] ?? UNKNOWN_SCHEDULE_STATUS_MESSAGE
+    throw new AppError(message, 'invalid', { fieldErrors })
+  }
+  const { status: chosen } = parsed.data
+  const note = parsed.data.note ?? ''
   const today = platformToday()
-  const problem = scheduleChangeProblem(ad, choice, today)
+  const problem = scheduleChangeProblem(ad, chosen, today)
   if (problem) throw new AppError(problem, 'invalid')
   const origin = linkOrigin()
-  const news = newsOf(ad.scheduleStatus, choice)
+  const news = newsOf(ad.scheduleStatus, chosen)
   const told = await db.transaction(async (tx) => {
     const changed = await setScheduleStatus(tx, {
       eventID: ad.eventID,
       from: ad.scheduleStatus,
-      to: choice === BACK_ON ? null : choice,
+      to: chosen === BACK_ON ? null : chosen,
       note,
       today,
     })
     if (!changed) throw new AppError(SCHEDULE_CHANGED_MEANWHILE_MESSAGE, 'conflict')
     await recordModerationDecision(tx, {
-      action: AUDIT_ACTION_OF[choice],
+      action: AUDIT_ACTION_OF[chosen],
       actorUserId: actor.kind === 'admin' ? actor.user.id : null,
       actorEmail: actor.kind === 'business' ? actor.business.businessEmail : undefined,
       eventID: ad.eventID,
@@ -147,7 +149,7 @@ export async function changeScheduleStatus({
     )
     return queued.length
   })
-  return { told, toast: scheduleChangeToast(choice, told) }
+  return { told, toast: scheduleChangeToast(chosen, told) }
 }
 
 /** A refusal the status form shows beside itself (a choice or note it cannot take); the others are the page's. */
