@@ -376,6 +376,8 @@ export const liveEventTexts = pgTable(
     lastDate: date('last_date', { mode: 'string' }).notNull(),
     /** The days the month grid lists the ad on: its own date when it has one, else its display dates. */
     gridDates: date('grid_dates', { mode: 'string' }).array().notNull(),
+    /** The ad's start time (null = all day), so the month grid orders a day's matches without reading the ads. */
+    startTime: time('start_time'),
   },
   (t) => [index('live_event_texts_description_idx').using('gin', t.description.op('gin_trgm_ops'))],
 )

@@ -56,6 +56,7 @@ async function expectedTexts() {
         e.category.join(','),
         e.lastShowDate,
         gridDates.join(','),
+        e.startTime,
       ]
     })
     .sort((a, b) => Number(a[0]) - Number(b[0]))
@@ -64,7 +65,7 @@ async function expectedTexts() {
 async function textsTable() {
   const rows = await db.select().from(liveEventTexts)
   return rows
-    .map((r) => [r.eventID, r.description, r.category.join(','), r.lastDate, r.gridDates.join(',')])
+    .map((r) => [r.eventID, r.description, r.category.join(','), r.lastDate, r.gridDates.join(','), r.startTime])
     .sort((a, b) => Number(a[0]) - Number(b[0]))
 }
 
@@ -106,7 +107,10 @@ describe('the table follows the ads', () => {
       .set({ showAdOnDates: [day(5)], eventDate: day(6), firstShowDate: day(5), lastShowDate: day(6) })
       .where(eq(events.eventID, own.eventID))
     await db.update(events).set({ paymentStatus: 'refunded' }).where(eq(events.eventID, refunded.eventID))
+    // The month grid orders a day's keyword matches by the start time the row carries.
+    await db.update(events).set({ startTime: '19:30:00' }).where(eq(events.eventID, own.eventID))
     expect(await textsTable()).toEqual(await expectedTexts())
+    expect((await textsTable()).find((r) => r[0] === own.eventID)?.[5]).toBe('19:30:00')
     expect((await textsTable()).find((r) => r[0] === live.eventID)?.[1]).toBe('live blues')
     expect((await textsTable()).map((r) => r[0])).not.toContain(refunded.eventID)
 

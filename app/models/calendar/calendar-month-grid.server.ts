@@ -6,7 +6,7 @@ import { db } from '#db/client.server.ts'
 import { eventShowDates, events, liveEventTexts, showDateCounts } from '#db/schema.ts'
 import { eventTimesOf } from '#app/models/ads/event-times.ts'
 import { scheduleStatusOf } from '#app/models/ads/schedule-status.ts'
-import { dateWindow, escapeLikePattern, type CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
+import { dateWindow, type CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
 import type { DayEvents } from '#app/models/calendar/calendar-month.ts'
 import {
   cancelledEventIds,
@@ -180,13 +180,7 @@ function firstByTime(
     .where(
       and(
         eq(row.showDate, days.date),
-        gridRow(row, { ...filters, keyword: '' }, today),
-        // Each row read is checked on its own text (a lookup by key), so the reading stops at the first matches
-        // instead of joining every match.
-        filters.keyword
-          ? sql`(SELECT ${liveEventTexts.description} FROM ${liveEventTexts}
-              WHERE ${liveEventTexts.eventID} = ${row.eventID}) LIKE '%' || lower(${escapeLikePattern(filters.keyword)}) || '%'`
-          : undefined,
+        gridRow(row, filters, today),
       ),
     )
     .orderBy(byTime(row.startTime, row.eventID))
@@ -217,20 +211,20 @@ function daysFromRows(filters: CalendarFilters, range: DayRange) {
 }
 
 /**
- * With a keyword and no filter that needs the event row: each day's total from the matching rows of
- * `live_event_texts` on the days the grid lists them (`grid_dates`), and its first events in time order from the
- * day's grid rows (`firstByTime`; the keyword's matches are one set, read once), so the matches' own rows and
- * events are not read.
+ * With a keyword and no filter that needs the event row: the matching rows of `live_event_texts`, each on the days
+ * the grid lists it (`grid_dates`) with its start time, so no show-date row or event is read but the listed ones.
  */
-function daysFromTexts(filters: CalendarFilters, { today, from, to, perDay }: DayRange) {
-  const day = sql<string>`grid_day.d`
-  const days = db
-    .select({ date: day.as('date'), dayTotal: sql<number>`count(*)::integer`.as('day_total') })
+function textDays(filters: CalendarFilters, { today, from, to }: DayRange): DayPairs {
+  const day = sql`grid_day.d`
+  return db
+    .select(dayPair(day, liveEventTexts.eventID, liveEventTexts.startTime))
     .from(sql`${liveEventTexts} CROSS JOIN LATERAL unnest(${liveEventTexts.gridDates}) AS grid_day(d)`)
     .where(and(sql`${day} BETWEEN ${from}::date AND ${to}::date`, ...liveTextConditions(filters, today)))
-    .groupBy(day)
-    .as('days')
-  return firstByTime(days, filters, { today, perDay })
+    .as('pairs')
+}
+
+function daysFromTexts(filters: CalendarFilters, range: DayRange) {
+  return firstOfEachDay(textDays(filters, range), range.perDay)
 }
 
 /** With a ZIP, distance or practical fact: the matching events joined to their rows. */
