@@ -75,7 +75,7 @@ export default function Listings() {
     <main className="mx-auto max-w-5xl px-4 py-10 print:max-w-none print:p-0">
       <header>
         <h1 className="text-3xl font-bold text-ink print:text-2xl">
-          {LISTINGS_TITLE}
+          {LISTINGS_TITLE}{' '}
           {range ? <span className="block text-xl font-semibold">{formatRange(range)}</span> : null}
         </h1>
         <p className="mt-2 text-slate-600 print:hidden">
