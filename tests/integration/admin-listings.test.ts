@@ -122,10 +122,14 @@ describe('GET /admin/listings', () => {
     )
   })
 
-  test('a week from today when no range is given', async () => {
+  test('a week from today when no range is given, the week from `from` or up to `to` when only one is', async () => {
     const page = await listingsPage('')
     expect(page.status).toBe(200)
     expect((page.loaderData as { range: unknown }).range).toEqual({ from: today, to: addDaysIso(today, 6) })
+    const fromOnly = await listingsPage(`from=${start}`)
+    expect((fromOnly.loaderData as { range: unknown }).range).toEqual({ from: start, to: day(6) })
+    const toOnly = await listingsPage(`to=${day(6)}`)
+    expect((toOnly.loaderData as { range: unknown }).range).toEqual({ from: start, to: day(6) })
   })
 
   test.each([

@@ -72,7 +72,7 @@ function dateProblem(name: string, value: string): string | null {
 
 /**
  * The range and filters of a query string (`from`, `to` and the calendar's other filters): a week from `today` when
- * neither date is given, `to` six days after `from` when only `from` is. An invalid AppError naming each problem at
+ * neither date is given, the week from `from` or up to `to` when only one is. An invalid AppError naming each problem at
  * its field for a malformed or out-of-range date, a range that ends before it starts or is longer than
  * LISTINGS_MAX_DAYS, a category that is not one of `categories`, and any filter the calendar's API refuses.
  */
@@ -100,7 +100,8 @@ export function parseListingsQuery(
   const others = new URLSearchParams(query)
   others.delete('from')
   others.delete('to')
-  for (const problem of calendarFilterErrors(others)) add(problem.split(/[: ]/)[0]!, problem)
+  // Each of the calendar's messages starts with its parameter's name.
+  for (const problem of calendarFilterErrors(others)) add(/^[a-zA-Z]+/.exec(problem)?.[0] ?? '', problem)
   const { filters } = normalizeCalendarFilters(others)
   if (filters.category && !categories.some((name) => name.toLowerCase() === filters.category.toLowerCase()))
     add('category', `category: ${shown(filters.category)} is not a category`)
