@@ -22,6 +22,9 @@ import {
   listingsPage,
 } from '#app/services/calendar/listings.server.ts'
 
+/** Plain HTML: a GET form and links, so the page ships no JavaScript and its listing is not encoded twice. */
+export const handle = { hydrate: false }
+
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   {
     title: `${LISTINGS_TITLE}${data?.range ? ` ${formatRange(data.range)}` : ''} · ${PRODUCT_NAME}`,
