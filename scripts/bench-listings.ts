@@ -4,8 +4,8 @@
  * `/admin/listings` for a month (31 days) at 100,000 events (10,000 live: bench-calendar's seed, bench-events.ts),
  * asked by a signed-in administrator, each request a month starting on another day, so nothing answers it from
  * memory: the server's CPU per request (user + system, from /proc: both threads, the embedded database's too),
- * and the same for the month's CSV. A month of every category lists more than LISTINGS_MAX_ENTRIES ads, so the page
- * is cut there, as it is for anyone; a category's month is measured too (a few hundred entries, not cut).
+ * and the same for the month's CSV and for a month of one category. At this size a month holds more than
+ * LISTINGS_MAX_ENTRIES entries even in one category, so each is cut there, as it is for anyone.
  *
  * Budget (exit 1 over it): at most 50 ms of server CPU per request for each.
  *

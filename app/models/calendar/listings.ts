@@ -26,7 +26,7 @@ import { addDaysIso, isValidIsoDate } from '#app/utils/time.ts'
 /** The longest range listed at once, in days (both ends included). */
 export const LISTINGS_MAX_DAYS = 366
 /** The most entries (ad and day) a page or a download lists; more asks for a narrower range or a filter. */
-export const LISTINGS_MAX_ENTRIES = 1000
+export const LISTINGS_MAX_ENTRIES = 500
 /** The range listed when none is given: a week from today. */
 export const DEFAULT_LISTINGS_DAYS = 7
 /** The years a date of the range may name: every date helper and the database handle them alike. */
