@@ -1,4 +1,5 @@
 /** One item of the moderation queue: the ad (or the edit of a live ad) with its card, and the reviewer's buttons. */
+import { POSSIBLE_DUPLICATE_LABEL } from '#app/models/ads/duplicate-warning.ts'
 import { Form, Link, useNavigation } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import {
@@ -78,6 +79,17 @@ export function PendingEventItem({
         <h2 id={`pending-${event.eventID}`} className="text-xl font-bold break-words text-ink">
           {event.eventTitle}
         </h2>
+        {event.possibleDuplicate ? (
+          <p data-testid="possible-duplicate" className="mt-1 text-sm text-amber-900">
+            <span className="rounded bg-amber-100 px-2 py-0.5 font-semibold uppercase">
+              {POSSIBLE_DUPLICATE_LABEL}
+            </span>{' '}
+            of{' '}
+            <Link to={event.possibleDuplicate.href} className="text-brand-700 underline">
+              “{event.possibleDuplicate.eventTitle}” ({event.possibleDuplicate.businessName})
+            </Link>
+          </p>
+        ) : null}
         <BulkApproveCheckbox eventID={event.eventID} />
         <dl className="mt-4 grid gap-2">
           <Field label="Event ID">

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { redirect } from '@remix-run/node'
-import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { ChosenDates } from '#app/components/chosen-dates.tsx'
 import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
 import { RESUBMIT_LABEL } from '#app/components/event-form.tsx'
@@ -10,6 +10,7 @@ import { RouteDialog } from '#app/components/route-dialog.tsx'
 import { requireBusiness } from '#app/services/http/auth.server.ts'
 import { FieldErrors } from '#app/components/form-field.tsx'
 import { previewDecisionSchema } from '#app/models/ads/preview-schema.ts'
+import { CONTINUE_ANYWAY_TEXT, ownDuplicateParts } from '#app/models/ads/duplicate-warning.ts'
 import { LIVE_EDIT_TOAST, rememberPayment, RESUBMITTED_TOAST } from '#app/services/ads/approval.server.ts'
 import { getEventDraft, setEventDraft } from '#app/services/ads/draft.server.ts'
 import { approveDraft, draftFormPath, draftPreview } from '#app/services/ads/preview.server.ts'
@@ -107,7 +108,9 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function PreviewPage() {
-  const { card, cost, dates, afterPayment, photoFileName, videoFileName } = useLoaderData<typeof loader>()
+  const { card, cost, dates, afterPayment, photoFileName, videoFileName, duplicate } =
+    useLoaderData<typeof loader>()
+  const warning = duplicate ? ownDuplicateParts(duplicate.eventTitle, duplicate.date) : null
   const answer = useActionData<typeof action>()
   const refused = Object.values(answer?.result.error ?? {}).flatMap((messages) => messages ?? [])
   const navigation = useNavigation()
@@ -122,6 +125,22 @@ export default function PreviewPage() {
         {afterPayment ? ' (paid)' : ''}
       </p>
       <ChosenDates dates={dates} />
+      {duplicate && warning ? (
+        <div
+          role="status"
+          data-testid="duplicate-warning"
+          className="mt-4 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-amber-950"
+        >
+          <p className="font-semibold">
+            {warning.before}
+            <Link to={duplicate.href} className="underline">
+              {warning.title}
+            </Link>
+            {warning.after}
+          </p>
+          <p className="mt-1 text-sm">{CONTINUE_ANYWAY_TEXT}</p>
+        </div>
+      ) : null}
       <Form method="post" id="preview-form" />
       <FieldErrors id="preview-form-error" errors={refused} />
       <CustomerEventCard

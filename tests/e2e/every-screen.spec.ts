@@ -176,6 +176,7 @@ async function adminPaths(page: Page) {
     `/admin/outbox/${messageID}`,
     '/admin/reports',
     '/admin/audit',
+    '/admin/listings',
     `/admin/events/${liveID}`,
     `/admin/events/${liveID}/status`,
   ]

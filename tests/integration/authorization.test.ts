@@ -64,6 +64,13 @@ const GUARDED: GuardedRoute[] = [
   { file: 'admin_.reports.tsx', method: 'GET', path: () => '/admin/reports', expect: ADMIN_PAGE },
   { file: 'admin_.reports.tsx', method: 'POST', path: () => '/admin/reports', expect: ADMIN_FORM },
   { file: 'admin_.audit.tsx', method: 'GET', path: () => '/admin/audit', expect: ADMIN_PAGE },
+  { file: 'admin_.listings.tsx', method: 'GET', path: () => '/admin/listings', expect: ADMIN_PAGE },
+  ...(['csv', 'txt', 'html'] as const).map((extension) => ({
+    file: `admin_.listings[.]${extension}.ts`,
+    method: 'GET' as const,
+    path: () => `/admin/listings.${extension}?from=2026-01-01&to=2026-01-31`,
+    expect: ADMIN_PAGE,
+  })),
   {
     file: 'admin_.audit[.]csv.ts',
     method: 'GET',

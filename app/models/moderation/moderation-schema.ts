@@ -59,6 +59,8 @@ export interface ReviewQueueItem {
   earlierRequest: string
   card: CustomerCardData
   changes: RevisionChange[] | null
+  /** Another business's ad it looks like (a similar title, a date in common, the same ZIP), with its admin page. */
+  possibleDuplicate: { eventID: number; eventTitle: string; businessName: string; href: string } | null
 }
 
 /** approve and reject are the spec's; request_changes sends a paid ad back to its advertiser to fix and resubmit. */

@@ -1,6 +1,7 @@
 /** The draft's preview page: the card as customers will see it, and its buttons (save and pay, or back to the form). */
 import { getCardBusiness } from '#app/models/accounts/business.server.ts'
 import { customerCardData } from '#app/models/ads/customer-card.ts'
+import { ownSimilarAd } from '#app/models/ads/duplicate-ads.server.ts'
 import { paidDatesOf } from '#app/models/ads/event-schema.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { formatDollars } from '#app/utils/pricing.ts'
@@ -11,13 +12,22 @@ import type { EventDraft } from './draft.server.ts'
 import { adAsEdited, requireEditableEvent } from './editable.server.ts'
 
 /**
- * The preview page: the draft's card as customers will see it (media kept from the edited ad unless replaced). Null
- * when the business has no record any more (it signs in again); the edited ad no longer editable is its AppError.
+ * The preview page: the draft's card as customers will see it (media kept from the edited ad unless replaced), and the
+ * business's own unpaid, paid or live ad it looks like (a similar title on a date in common), to warn before checkout.
+ * Null when the business has no record any more (it signs in again); the edited ad no longer editable is its AppError.
  */
 export async function draftPreview(business: BusinessSessionCopy, draft: EventDraft) {
   const edited = draft.eventID === undefined ? null : await requireEditableEvent(business, draft.eventID)
   const media = edited ? (await adAsEdited(edited)).media : null
-  const cardBusiness = await getCardBusiness(business.businessID)
+  const [cardBusiness, similar] = await Promise.all([
+    getCardBusiness(business.businessID),
+    ownSimilarAd({
+      businessID: business.businessID,
+      title: draft.input.eventTitle,
+      dates: draft.input.showAdDates,
+      exceptEventID: draft.eventID,
+    }),
+  ])
   if (!cardBusiness) return null
   return {
     // The same card data as the public page builds from the saved ad.
@@ -29,6 +39,8 @@ export async function draftPreview(business: BusinessSessionCopy, draft: EventDr
     afterPayment: Boolean(edited && paidDatesOf(edited)),
     photoFileName: draft.files.photo?.originalName,
     videoFileName: draft.files.video?.originalName,
+    /** The business's ad this one looks like, with its page: the advertiser may still continue. */
+    duplicate: similar ? { ...similar, href: `/dashboard/events/${similar.eventID}` } : null,
   }
 }
 

@@ -7,6 +7,7 @@ import { practicalFactsOf, type PracticalFacts } from '#app/models/ads/practical
 import { TZDate } from '@date-fns/tz'
 import { format } from 'date-fns'
 import { customerCardData, type CardBusiness } from '#app/models/ads/customer-card.ts'
+import { possibleDuplicatesOf } from '#app/models/ads/duplicate-ads.server.ts'
 import {
   listPendingRevisions,
   pendingRevisionCountsByDay,
@@ -57,7 +58,7 @@ function queueItem(
   cardBusiness: Omit<CardBusiness, 'businessName'>,
   review: { submittedAt: Date; reviewedAt: Date | null; reason: string },
   timeZone: string,
-): Omit<ReviewQueueItem, 'changes'> {
+): Omit<ReviewQueueItem, 'changes' | 'possibleDuplicate'> {
   return {
     eventID: event.eventID,
     eventTitle: event.eventTitle,
@@ -88,7 +89,8 @@ export function otherDaysText(count: number) {
 }
 
 /**
- * `date` is a yyyy-mm-dd upload day in `timeZone`, or {@link ALL_DAYS}. Four queries, whatever the queue's length.
+ * `date` is a yyyy-mm-dd upload day in `timeZone`, or {@link ALL_DAYS}. Five queries, whatever the queue's length
+ * (the last marks each ad that looks like another business's ad on the same date at the same ZIP).
  * `emptyText` is what the page shows when the day has nothing to review; `otherDaysSummary`, above the links to the
  * other days, is null when none waits there.
  */
@@ -107,7 +109,7 @@ export async function reviewQueue(date: string, { timeZone }: { timeZone: string
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([day, count]) => ({ date: day, count }))
   const otherDaysTotal = otherDays.reduce((sum, day) => sum + day.count, 0)
-  const events: ReviewQueueItem[] = [
+  const items = [
     ...ads.map(({ event, ...business }) => ({
       ...queueItem(
         event,
@@ -122,6 +124,14 @@ export async function reviewQueue(date: string, { timeZone }: { timeZone: string
       changes: revisionDiff(event, revision),
     })),
   ]
+  const duplicates = await possibleDuplicatesOf(items.map((item) => item.eventID))
+  const events: ReviewQueueItem[] = items.map((item) => {
+    const duplicate = duplicates.get(item.eventID)
+    return {
+      ...item,
+      possibleDuplicate: duplicate ? { ...duplicate, href: `/admin/events/${duplicate.eventID}` } : null,
+    }
+  })
   return {
     otherDays,
     otherDaysTotal,
