@@ -80,6 +80,8 @@ export interface SubscriberRunResult {
   checked: number
   queued: number
   durationMs: number
+  /** The digest job's part for followed businesses (included in the totals). */
+  follows?: { checked: number; queued: number; durationMs: number }
 }
 
 /** The event's own date and time ("Sat, Nov 29 · 7:30 PM – 10 PM"), or its display dates and time. */
@@ -324,13 +326,17 @@ export async function queueFollows(now = new Date()) {
 }
 
 /** The digests, then the follows: one run of the digest job. */
-async function queueDigestsAndFollows(frequencies: Array<'weekly' | 'daily'>, now: Date) {
+async function queueDigestsAndFollows(
+  frequencies: Array<'weekly' | 'daily'>,
+  now: Date,
+): Promise<SubscriberRunResult> {
   const digests = await queueDigests(frequencies, now)
   const follows = await queueFollows(now)
   return {
     checked: digests.checked + follows.checked,
     queued: digests.queued + follows.queued,
     durationMs: digests.durationMs + follows.durationMs,
+    follows,
   }
 }
 
@@ -394,7 +400,10 @@ export async function runSubscriberJob(
           queueDigestsAndFollows(force || weekday === DIGEST_DAY ? ['weekly', 'daily'] : ['daily'], now),
         )
       : await runJobOnce(REMINDER_JOB, { notWithinMs, now }, () => queueReminders(now))
-  if (outcome.ran) await recordSubscriptionRun({ job, startedAt: now, ...outcome.result })
+  if (outcome.ran) {
+    const { checked, queued, durationMs } = outcome.result
+    await recordSubscriptionRun({ job, startedAt: now, checked, queued, durationMs })
+  }
   return outcome
 }
 
