@@ -18,8 +18,8 @@ export function BulkApproveForm({ date, count }: { date: string; count: number }
     >
       <input type="hidden" name="date" value={date} />
       <p className="text-sm text-slate-700">
-        Tick &ldquo;Select for bulk approval&rdquo; on the ads to approve ({count} in this list), then approve
-        them at once. Each advertiser is told as if approved alone.
+        Tick &ldquo;Select for bulk approval&rdquo; on the ads to approve ({count} in this list), then approve them
+        at once. Each advertiser is told as if approved alone.
       </p>
       <button
         type="submit"

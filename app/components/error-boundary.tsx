@@ -5,8 +5,7 @@ type StatusHandler = (info: { status: number; message: string }) => ReactNode
 
 function messageOf(data: unknown, fallback: string) {
   if (typeof data === 'string' && data) return data
-  if (data && typeof data === 'object' && 'message' in data && typeof data.message === 'string')
-    return data.message
+  if (data && typeof data === 'object' && 'message' in data && typeof data.message === 'string') return data.message
   return fallback
 }
 
@@ -15,13 +14,8 @@ export function NotFoundScreen({ title = 'Page Not Found', message }: { title?: 
     <main className="mx-auto max-w-xl px-4 py-20 text-center">
       <p className="text-6xl font-black text-brand-600">404</p>
       <h1 className="mt-4 text-3xl font-bold text-ink">{title}</h1>
-      <p className="mt-3 text-slate-600">
-        {message ?? "The page you're looking for doesn't exist or has moved."}
-      </p>
-      <Link
-        to="/landing"
-        className="mt-8 inline-block rounded-md bg-brand-600 px-4 py-2 font-medium text-white"
-      >
+      <p className="mt-3 text-slate-600">{message ?? "The page you're looking for doesn't exist or has moved."}</p>
+      <Link to="/landing" className="mt-8 inline-block rounded-md bg-brand-600 px-4 py-2 font-medium text-white">
         Go to the home page
       </Link>
     </main>
@@ -29,7 +23,11 @@ export function NotFoundScreen({ title = 'Page Not Found', message }: { title?: 
 }
 
 /** One error screen for every route; callers may give their own text per status. */
-export function GeneralErrorBoundary({ statusHandlers }: { statusHandlers?: Record<number, StatusHandler> }) {
+export function GeneralErrorBoundary({
+  statusHandlers,
+}: {
+  statusHandlers?: Record<number, StatusHandler>
+}) {
   const error = useRouteError()
   if (isRouteErrorResponse(error)) {
     const message = messageOf(error.data, error.statusText)
@@ -40,11 +38,7 @@ export function GeneralErrorBoundary({ statusHandlers }: { statusHandlers?: Reco
       <main className="mx-auto max-w-xl px-4 py-20 text-center">
         <p className="text-5xl font-black text-brand-600">{error.status}</p>
         <h1 className="mt-4 text-2xl font-bold text-ink">
-          {error.status === 403
-            ? 'Access denied'
-            : error.status === 401
-              ? 'Please sign in'
-              : 'Something went wrong'}
+          {error.status === 403 ? 'Access denied' : error.status === 401 ? 'Please sign in' : 'Something went wrong'}
         </h1>
         <p className="mt-3 text-slate-600">{message}</p>
       </main>

@@ -15,9 +15,7 @@ export function EventDate({ date }: { date: string }) {
 /** A date with its times: "Sat, Nov 29 · 7:30 PM – 10 PM" (or "Sat, Nov 29" all day), machine-readable too. */
 export function EventWhen({ date, times = NO_TIMES }: { date: string; times?: EventTimes }) {
   return (
-    <time dateTime={times.startTime ? `${date}T${times.startTime}` : date}>
-      {formatEventWhen(date, times)}
-    </time>
+    <time dateTime={times.startTime ? `${date}T${times.startTime}` : date}>{formatEventWhen(date, times)}</time>
   )
 }
 

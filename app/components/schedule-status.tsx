@@ -1,8 +1,4 @@
-import {
-  SCHEDULE_STATUS_LABELS,
-  scheduleStatusOf,
-  type ScheduleStatus,
-} from '#app/models/ads/schedule-status.ts'
+import { SCHEDULE_STATUS_LABELS, scheduleStatusOf, type ScheduleStatus } from '#app/models/ads/schedule-status.ts'
 
 /** Dark text on a pale shade of the same hue, with a border: readable (over 7:1) and never colour alone. */
 const BADGE_CLASSES: Record<ScheduleStatus, string> = {
