@@ -255,6 +255,10 @@ export const events = pgTable(
     index('events_live_place_idx')
       .on(t.placeLatitude, t.placeLongitude, t.lastShowDate)
       .where(sql`"eventStatus" = 'approved' AND "paymentStatus" = 'paid' AND "placeLatitude" IS NOT NULL`),
+    // A business's page: whether it has a live ad, its live ads and its past ones, read by business.
+    index('events_live_business_idx')
+      .on(t.businessID, t.lastShowDate)
+      .where(sql`"eventStatus" = 'approved' AND "paymentStatus" = 'paid'`),
     // "Hide cancelled" and the digests' changes read the few ads that are off.
     index('events_schedule_status_idx')
       .on(t.scheduleStatus, t.lastShowDate)

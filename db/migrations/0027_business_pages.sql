@@ -1,6 +1,6 @@
 -- Business pages: the advertiser's "Show my business page" (on by default), and visitors following a business
--- (a subscription of kind 'business'). The follows' index is built without blocking writes:
--- concurrent/0027_business_pages.sql.
+-- (a subscription of kind 'business'). The indexes (the follows', and the ads' by business for the pages) are
+-- built without blocking writes: concurrent/0027_business_pages.sql.
 ALTER TABLE "subscriptions" DROP CONSTRAINT "subscriptions_kind_check";--> statement-breakpoint
 ALTER TABLE "business" ADD COLUMN "showBusinessPage" boolean DEFAULT true NOT NULL;--> statement-breakpoint
 ALTER TABLE "subscriptions" ADD COLUMN "businessId" integer;--> statement-breakpoint
