@@ -56,6 +56,8 @@ export const business = pgTable(
      */
     latitude: doublePrecision('latitude'),
     longitude: doublePrecision('longitude'),
+    /** "Show my business page": its public page at /business/{id}-{slug} while it has a live ad (on by default). */
+    showBusinessPage: boolean('showBusinessPage').notNull().default(true),
   },
   (t) => [
     uniqueIndex('business_email_unique').on(t.businessEmail),
@@ -253,6 +255,10 @@ export const events = pgTable(
     index('events_live_place_idx')
       .on(t.placeLatitude, t.placeLongitude, t.lastShowDate)
       .where(sql`"eventStatus" = 'approved' AND "paymentStatus" = 'paid' AND "placeLatitude" IS NOT NULL`),
+    // A business's page: whether it has a live ad, its live ads and its past ones, read by business.
+    index('events_live_business_idx')
+      .on(t.businessID, t.lastShowDate)
+      .where(sql`"eventStatus" = 'approved' AND "paymentStatus" = 'paid'`),
     // "Hide cancelled" and the digests' changes read the few ads that are off.
     index('events_schedule_status_idx')
       .on(t.scheduleStatus, t.lastShowDate)
@@ -722,7 +728,8 @@ export type OutboxMessage = typeof outbox.$inferSelect
 
 /**
  * A visitor's email subscription, without an account: a saved search of the calendar (`search`: a weekly digest or
- * a daily batch of the ads gone live since the last email) or a reminder the day before one event (`reminder`). The
+ * a daily batch of the ads gone live since the last email), a reminder the day before one event (`reminder`), or
+ * the new live ads of one business (`business`: "Email me new events from …", daily). The
  * address is kept only here and in the outbox; a subscription is unconfirmed (`confirmedAt` null) until its
  * confirmation link is followed and is deleted after 7 days if it never is. Unsubscribing deletes the row.
  */
@@ -738,11 +745,13 @@ export const subscriptions = pgTable(
     frequency: varchar('frequency', { length: 10 }).notNull(),
     /** The calendar's filters without dates (a search); the empty filters for a reminder. */
     filters: jsonb('filters').notNull(),
-    /** What makes two subscriptions the same: the filters' query string, or `event:<id>`. */
+    /** What makes two subscriptions the same: the filters' query string, `event:<id>` or `business:<id>`. */
     filterKey: text('filterKey').notNull(),
     eventID: integer('eventId').references(() => events.eventID, { onDelete: 'cascade' }),
+    /** The business followed (kind `business`). */
+    businessID: integer('businessId').references(() => business.businessID, { onDelete: 'cascade' }),
     confirmedAt: timestamp('confirmedAt', { withTimezone: true, mode: 'date' }),
-    /** Ads approved up to this instant have been told about (a search); set at confirmation and by each email. */
+    /** Ads approved up to this instant have been told about (a search, a follow); set at confirmation and by each email. */
     coveredUntil: timestamp('coveredUntil', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
@@ -754,7 +763,8 @@ export const subscriptions = pgTable(
       .on(t.createdAt)
       .where(sql`"confirmedAt" IS NULL`),
     index('subscriptions_event_idx').on(t.eventID),
-    check('subscriptions_kind_check', sql`${t.kind} in ('search', 'reminder')`),
+    index('subscriptions_business_idx').on(t.businessID),
+    check('subscriptions_kind_check', sql`${t.kind} in ('search', 'reminder', 'business')`),
     check('subscriptions_frequency_check', sql`${t.frequency} in ('weekly', 'daily', 'once')`),
   ],
 )

@@ -3,12 +3,15 @@
  *
  * 100,000 events (bench-events.ts, as bench:calendar loads them; the live ones approved over the last 30 days, so
  * about a quarter during the last week) and 10,000 confirmed subscribers with varied saved searches (keyword, category, part of a ZIP, near a ZIP,
- * several together, none) on the embedded database. The built server runs; `/calendar` is loaded on cache misses at
+ * several together, none), and 10,000 confirmed follows of businesses (their new live ads, daily), on the embedded
+ * database. The built server runs; `/calendar` is loaded on cache misses at
  * half the server's throughput, first alone, then while `npm run jobs -- digests --now` asks the server to queue
  * every digest.
  *
- * Budget (exit 1 over it): the digests are queued in ≤ 60 s, and the `/calendar` p99 meanwhile is within 2× of idle.
- * Options: --events=<n> (default 100000), --subscribers=<n> (default 10000), --duration=<idle seconds> (default 15),
+ * Budget (exit 1 over it): the digests and the follows' emails are queued in ≤ 60 s, and the `/calendar` p99 meanwhile
+ * is within 2× of idle (the command prints the follows' part on its own).
+ * Options: --events=<n> (default 100000), --subscribers=<n> (default 10000), --follows=<n> (default 10000),
+ * --duration=<idle seconds> (default 15),
  * --seed-only (seed, print the data folder and keep it, e.g. to profile the job on it; no server).
  */
 import { execFile } from 'node:child_process'
@@ -25,6 +28,7 @@ import { benchEnvironment, builtAppExists, option } from './bench-server.ts'
 
 const EVENTS = Number(option('events') ?? 100_000)
 const SUBSCRIBERS = Number(option('subscribers') ?? 10_000)
+const FOLLOWS = Number(option('follows') ?? 10_000)
 const DURATION_S = Number(option('duration') ?? 15)
 const SEED_ONLY = option('seed-only') !== undefined
 const BUDGET_MS = 60_000
@@ -63,6 +67,17 @@ async function seedData() {
       FROM generate_series(1, ${SUBSCRIBERS}) AS g`),
     )
     console.info(`${SUBSCRIBERS} confirmed subscribers (a third daily, the rest weekly)`)
+    // Followers spread over the businesses, each told of the ads approved up to a week ago.
+    await handle.db.execute(
+      sql.raw(`INSERT INTO subscriptions (email, kind, frequency, filters, "filterKey", "businessId", "confirmedAt",
+        "coveredUntil")
+      SELECT 'follower-' || g || '@example.com', 'business', 'daily', '{}'::jsonb, 'business:' || b."businessID",
+        b."businessID", now() - interval '8 days', now() - interval '7 days'
+      FROM generate_series(1, ${FOLLOWS}) AS g
+      JOIN (SELECT "businessID", row_number() OVER (ORDER BY "businessID") - 1 AS n, count(*) OVER () AS total
+        FROM business) AS b ON b.n = g % b.total`),
+    )
+    console.info(`${FOLLOWS} confirmed follows of businesses`)
     // As the hourly maintenance leaves a running site: the approvals' update above left stale statistics behind.
     await handle.db.execute(sql`VACUUM ANALYZE`)
   } finally {
@@ -121,7 +136,7 @@ async function main() {
     const wallMs = performance.now() - started
     console.info(stdout.trim())
     console.info(
-      `digests: ${(wallMs / 1000).toFixed(1)} s from the command's start to its exit (budget ${BUDGET_MS / 1000} s)`,
+      `digests and follows: ${(wallMs / 1000).toFixed(1)} s from the command's start to its exit (budget ${BUDGET_MS / 1000} s)`,
     )
     const ratio = during.p99 / Math.max(1, idle.p99)
     console.info(

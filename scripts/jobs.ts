@@ -75,6 +75,10 @@ async function main(args: string[]) {
   console.info(
     `${job}: ${result.queued} email(s) queued in the outbox for ${result.checked} subscription(s) in ${(result.durationMs / 1000).toFixed(1)} s by ${by}.`,
   )
+  if (result.follows)
+    console.info(
+      `of which followed businesses: ${result.follows.queued} email(s) for ${result.follows.checked} follow(s) in ${(result.follows.durationMs / 1000).toFixed(1)} s.`,
+    )
   return 0
 }
 

@@ -9,6 +9,7 @@ import { PracticalFactsList } from './practical-facts.tsx'
 import { EventWhen } from './event-facts.tsx'
 import { ScheduleStatusBadge } from './schedule-status.tsx'
 import { formatTimeRange } from '#app/models/ads/event-times.ts'
+import { moreFromText } from '#app/models/calendar/business-links.ts'
 
 /** The card is at most 48rem wide (the event page's column), the full width of a phone. */
 const CARD_PHOTO_SIZES = '(min-width: 48rem) 46rem, 100vw'
@@ -67,6 +68,8 @@ export interface CustomerEventCardProps {
   joinLink?: boolean
   /** Whether the photo is the first thing on the screen (fetched first) or further down (fetched lazily). */
   photoPriority?: PhotoPriority
+  /** The business's page, when it has one: "More from Blue Door Cafe" under its details. */
+  businessHref?: string | null
   className?: string
 }
 
@@ -92,6 +95,35 @@ const SOCIAL_LINKS = [
   ['tiktokURL', 'TikTok'],
 ] as const satisfies ReadonlyArray<readonly [keyof CustomerEventCardData, string]>
 
+/** The web links the business gave (its website and social pages), each opening in a new tab. */
+export function BusinessContactLinks({
+  business,
+}: {
+  business: Pick<CustomerEventCardData, (typeof SOCIAL_LINKS)[number][0]>
+}) {
+  const links = SOCIAL_LINKS.flatMap(([field, label]) => {
+    const href = externalUrl(business[field])
+    return href ? [{ label, href }] : []
+  })
+  if (links.length === 0) return null
+  return (
+    <ul className="mt-3 flex flex-wrap gap-2 text-sm" aria-label="Links">
+      {links.map((link) => (
+        <li key={link.label}>
+          <a
+            href={link.href}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="inline-block rounded-full border border-slate-300 bg-white px-3 py-1 font-medium text-slate-800 hover:border-brand-500 hover:text-brand-700"
+          >
+            {link.label}
+          </a>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
 function text(value: string | null | undefined) {
   return (value ?? '').trim()
 }
@@ -110,6 +142,7 @@ export function CustomerEventCard({
   date = null,
   joinLink = false,
   photoPriority,
+  businessHref = null,
   className = '',
 }: CustomerEventCardProps) {
   const titleId = useId()
@@ -122,10 +155,6 @@ export function CustomerEventCard({
   ]
     .filter(Boolean)
     .join(', ')
-  const links = SOCIAL_LINKS.flatMap(([field, label]) => {
-    const href = externalUrl(event[field])
-    return href ? [{ label, href }] : []
-  })
   const preview = mode === 'preview'
   const photoFileName = preview ? text(media?.photoFileName) : ''
   const videoFileName = preview ? text(media?.videoFileName) : ''
@@ -155,21 +184,13 @@ export function CustomerEventCard({
           </span>
         ) : null}
       </address>
-      {links.length > 0 ? (
-        <ul className="mt-3 flex flex-wrap gap-2 text-sm" aria-label="Links">
-          {links.map((link) => (
-            <li key={link.label}>
-              <a
-                href={link.href}
-                target="_blank"
-                rel="noopener noreferrer"
-                className="inline-block rounded-full border border-slate-300 bg-white px-3 py-1 font-medium text-slate-800 hover:border-brand-500 hover:text-brand-700"
-              >
-                {link.label}
-              </a>
-            </li>
-          ))}
-        </ul>
+      <BusinessContactLinks business={event} />
+      {businessHref ? (
+        <p className="mt-3 text-sm">
+          <a href={businessHref} className="font-medium text-brand-700 underline">
+            {moreFromText(event.businessName)}
+          </a>
+        </p>
       ) : null}
     </header>
   )

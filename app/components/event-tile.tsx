@@ -4,6 +4,7 @@ import { ScheduleStatusBadge } from '#app/components/schedule-status.tsx'
 import { mediaSrc } from '#app/utils/format.ts'
 import type { EventTileData } from '#app/models/ads/event-tile.ts'
 import { MEDIA_PROPS } from '#app/utils/media-fallback.ts'
+import { moreFromText } from '#app/models/calendar/business-links.ts'
 import { photoImgProps, type PhotoPriority, WIDE_PHOTO_HEIGHT, WIDE_PHOTO_WIDTH } from './photo-loading.ts'
 
 export type { EventTileData }
@@ -116,6 +117,11 @@ export function EventTile({
           </p>
         ) : null}
         {event.facts ? <PracticalFactBadges facts={event.facts} /> : null}
+        {event.businessHref ? (
+          <a href={event.businessHref} className="text-sm font-medium text-brand-700 underline">
+            {moreFromText(event.businessName)}
+          </a>
+        ) : null}
         <ViewDetailsButton eventID={event.eventID} className="mt-auto pt-2" />
       </div>
     </article>

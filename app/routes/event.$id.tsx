@@ -28,6 +28,8 @@ import { customerCardData } from '#app/models/ads/customer-card.ts'
 import { latestRevisions, ownerReviewNotice } from '#app/models/ads/event-revision.server.ts'
 import { eventStatusLabel, isLive, ownerEditKind } from '#app/models/ads/event-status.ts'
 import { getEventForViewer } from '#app/models/ads/event.server.ts'
+import { businessPagePath } from '#app/models/calendar/business-links.ts'
+import { businessPageShown } from '#app/services/calendar/business-page.server.ts'
 import { getBusiness, requireBusiness } from '#app/services/http/auth.server.ts'
 import { approveAdForPayment } from '#app/services/ads/approval.server.ts'
 import { formRefusal, parseFormSubmission } from '#app/services/http/form-submission.server.ts'
@@ -92,6 +94,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!found) throw eventNotFound()
   const live = isLive(found.event, today)
   const origin = siteOrigin(request)
+  // A live ad's business has a page unless its advertiser turned it off.
+  const businessHref =
+    live && (await businessPageShown(found.event.businessID))
+      ? businessPagePath(found.event.businessID, found.event.businessName)
+      : null
   const address = streetAddress(found.event)
   const payload = {
     event: found.isOwner ? found.event : toPublicEvent(found.event),
@@ -108,6 +115,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       : { reviewReason: null, editNote: null, resubmitHref: null }),
     isOwner: found.isOwner,
     viewMode,
+    businessHref,
     statusLabel: found.isOwner ? eventStatusLabel(found.event, today) : null,
     live,
     seo: live ? eventSeo(found.event, { origin, today, timeZone }) : null,
@@ -170,6 +178,7 @@ export default function EventDetail() {
     editNote,
     resubmitHref,
     facts,
+    businessHref,
   } = useLoaderData<typeof loader>()
   const paid = 'paymentStatus' in event && event.paymentStatus !== 'pending'
   const sentBack =
@@ -197,6 +206,7 @@ export default function EventDetail() {
           eventFirst
           photoPriority="high"
           joinLink
+          businessHref={businessHref}
           details={<EventPageFacts {...facts} />}
         />
         {/* Nothing to be reminded of for an event that is off. */}

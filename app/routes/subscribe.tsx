@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
+import { FollowBusinessForm } from '#app/components/follow-business-form.tsx'
 import { RemindMeForm } from '#app/components/remind-me-form.tsx'
 import { SubscribeForm } from '#app/components/subscribe-form.tsx'
 import { SubscriptionLinkBoundary, SubscriptionPage } from '#app/components/subscription-pages.tsx'
@@ -11,6 +12,7 @@ import { parseId } from '#app/models/platform/input-rules.ts'
 import { subscribeFormSchema } from '#app/models/subscriptions/subscription-schema.ts'
 import { savedSearchFilters } from '#app/models/subscriptions/subscription-rules.ts'
 import { formRefusal, parseFormSubmission } from '#app/services/http/form-submission.server.ts'
+import { followableBusiness } from '#app/services/calendar/business-page.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { clientIp } from '#app/services/http/client-address.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
@@ -31,7 +33,7 @@ export function loader({ request }: LoaderFunctionArgs) {
   return data({ filters: savedSearchFilters(filters) }, { headers: { 'Cache-Control': 'no-store' } })
 }
 
-/** "Email me these events" and "Remind me" post here; the answer never tells whether the address is known. */
+/** "Email me these events", "Remind me" and "Email me new events from …" post here; the answer never tells whether the address is known. */
 export async function action({ request }: ActionFunctionArgs) {
   const headers = { 'Cache-Control': 'no-store' }
   let form: FormData
@@ -42,11 +44,21 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const filters = postedFilters(form)
   const eventID = parseId(form.get('eventID'))
+  const businessID = parseId(form.get('businessID'))
+  // A refused follow draws its form again, with the business's name.
+  const followed = async () =>
+    form.get('kind') === 'business' && businessID ? await followableBusiness(businessID) : null
   const submission = parseFormSubmission(form, subscribeFormSchema)
   if (submission.status !== 'success') {
     return formRefusal(submission.reply(), {
       headers,
-      extra: { filters, message: null, kind: String(form.get('kind') ?? ''), eventID },
+      extra: {
+        filters,
+        message: null,
+        kind: String(form.get('kind') ?? ''),
+        eventID,
+        business: await followed(),
+      },
     })
   }
   try {
@@ -55,8 +67,12 @@ export async function action({ request }: ActionFunctionArgs) {
       submission.value,
       filters,
     )
-    return data({ filters, result: null, message, kind: submission.value.kind, eventID }, { headers })
+    return data(
+      { filters, result: null, message, kind: submission.value.kind, eventID, business: null },
+      { headers },
+    )
   } catch (error) {
+    const business = await followed()
     return errorResponse(error, {
       request,
       headers,
@@ -66,6 +82,7 @@ export async function action({ request }: ActionFunctionArgs) {
         message: null,
         kind: submission.value.kind,
         eventID,
+        business,
       }),
     })
   }
@@ -94,7 +111,15 @@ export default function Subscribe() {
     )
   }
   return (
-    <SubscriptionPage title={answer?.kind === 'reminder' ? 'Remind me' : 'Email me these events'}>
+    <SubscriptionPage
+      title={
+        answer?.kind === 'reminder'
+          ? 'Remind me'
+          : answer?.kind === 'business'
+            ? 'Email me new events'
+            : 'Email me these events'
+      }
+    >
       {refusal ? (
         <p
           role="alert"
@@ -105,6 +130,12 @@ export default function Subscribe() {
       ) : null}
       {answer?.kind === 'reminder' && answer.eventID ? (
         <RemindMeForm eventID={answer.eventID} reply={answer.result} />
+      ) : answer?.kind === 'business' && answer.business ? (
+        <FollowBusinessForm
+          businessID={answer.business.businessID}
+          businessName={answer.business.businessName}
+          reply={answer.result}
+        />
       ) : (
         <SubscribeForm filters={filters} reply={answer?.result} />
       )}

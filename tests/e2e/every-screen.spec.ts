@@ -77,6 +77,8 @@ async function visitorPaths(page: Page) {
   await page.goto('/calendar')
   const action = await page.locator('form[action^="/event/"]').first().getAttribute('action')
   const liveID = idFrom(action, /^\/event\/(\d+)\/view$/)
+  const businessPage = await page.getByRole('link', { name: /^More from / }).first().getAttribute('href')
+  expect(businessPage).toMatch(/^\/business\/\d+-[a-z0-9-]+$/)
   return [
     '/landing',
     '/public',
@@ -86,6 +88,8 @@ async function visitorPaths(page: Page) {
     '/embed/calendar',
     `/event/${liveID}?viewMode=true`,
     `/event/${liveID}/report`,
+    businessPage!,
+    '/business/999999999-nobody',
     '/terms',
     '/',
     '/login',

@@ -25,6 +25,8 @@ type Expectations = Partial<Record<Actor, Answer | ReturnType<typeof expect.stri
 interface Fixture {
   eventID: number
   businessID: number
+  /** A business whose only ad was taken down: it has no page. */
+  takenDownBusinessID: number
   paymentID: number
   recordID: number
   messageID: number
@@ -169,6 +171,55 @@ const GUARDED: GuardedRoute[] = [
     expect: CLINICIAN_PAGE,
   },
   { file: 'dashboard.tsx', method: 'GET', path: () => '/dashboard', expect: ADVERTISER_PAGE },
+  {
+    file: 'dashboard.tsx',
+    method: 'POST',
+    path: () => '/dashboard',
+    // "Show my business page", sent empty: refused as bad input.
+    expect: { anonymous: BUSINESS_SIGN_IN, clinician: BUSINESS_SIGN_IN, owner: 400 },
+  },
+  {
+    file: 'business.$slug.tsx',
+    method: 'GET',
+    path: (f) => `/business/${f.businessID}`,
+    // Everyone is sent to the page's own address, which everyone may read.
+    expect: {
+      anonymous: expect.stringMatching(/^→\/business\/\d+-[a-z0-9-]+$/),
+      otherBusiness: expect.stringMatching(/^→\/business\/\d+-[a-z0-9-]+$/),
+      owner: expect.stringMatching(/^→\/business\/\d+-[a-z0-9-]+$/),
+    },
+  },
+  {
+    file: 'business.$slug.tsx',
+    method: 'GET',
+    path: (f) => `/business/${f.takenDownBusinessID}`,
+    // A business whose ad was taken down has no page, for anyone.
+    expect: { anonymous: 404, otherBusiness: 404, admin: 404 },
+  },
+  {
+    file: 'business.$id_.calendar[.]ics.ts',
+    method: 'GET',
+    path: (f) => `/business/${f.businessID}/calendar.ics`,
+    expect: { anonymous: 200, otherBusiness: 200 },
+  },
+  {
+    file: 'business.$id_.calendar[.]ics.ts',
+    method: 'GET',
+    path: (f) => `/business/${f.takenDownBusinessID}/calendar.ics`,
+    expect: { anonymous: 404, admin: 404 },
+  },
+  {
+    file: 'business.$id_.calendar[.]rss.ts',
+    method: 'GET',
+    path: (f) => `/business/${f.businessID}/calendar.rss`,
+    expect: { anonymous: 200, otherBusiness: 200 },
+  },
+  {
+    file: 'business.$id_.calendar[.]rss.ts',
+    method: 'GET',
+    path: (f) => `/business/${f.takenDownBusinessID}/calendar.rss`,
+    expect: { anonymous: 404, admin: 404 },
+  },
   {
     file: 'dashboard.events.new.tsx',
     method: 'GET',
@@ -367,6 +418,11 @@ beforeAll(async () => {
   const other = await insertBusiness(db)
   const event = await insertTestEvent(owner, { showAdOnDates: [addDaysIso(platformToday(), 3)] })
   const payment = await insertPaidPayment(event.eventID)
+  const takenDown = await insertBusiness(db)
+  await insertTestEvent(takenDown, {
+    showAdOnDates: [addDaysIso(platformToday(), 3)],
+    eventStatus: 'taken_down',
+  })
   const [record] = await db.insert(ptdisease).values({ mrn: 'MRN-1', disease: 'Influenza' }).returning()
   const messageID = await enqueueMessage(db, {
     kind: 'test',
@@ -378,6 +434,7 @@ beforeAll(async () => {
   fixture = {
     eventID: event.eventID,
     businessID: owner.businessID,
+    takenDownBusinessID: takenDown.businessID,
     paymentID: payment.paymentID,
     recordID: record!.ptdiseaseID,
     messageID: messageID!,

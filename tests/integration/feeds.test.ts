@@ -14,6 +14,7 @@ import type { Business, Event } from '#db/schema.ts'
 import { sessionCookieFor } from '#tests/support/auth.ts'
 import { BUILD_TIMEOUT_MS, builtRequestHandler } from '#tests/support/built-app.ts'
 import { insertBusiness, insertTestEvent } from '#tests/support/events.ts'
+import { businessPagePath } from '#app/models/calendar/business-links.ts'
 import { callRoute } from '#tests/support/routes.ts'
 
 const today = platformToday()
@@ -129,7 +130,7 @@ describe('/calendar.rss', () => {
 })
 
 describe('sitemap.xml and robots.txt', () => {
-  test('the sitemap lists the public pages and every live event, and nothing else', async () => {
+  test('the sitemap lists the public pages, every live event and every business page, and nothing else', async () => {
     const response = await get(sitemapLoader, '/sitemap.xml')
     expect(response.headers.get('Content-Type')).toMatch(/^application\/xml/)
     const xml = await response.text()
@@ -140,6 +141,7 @@ describe('sitemap.xml and robots.txt', () => {
       'http://localhost/calendar',
       `http://localhost/event/${concert.eventID}?viewMode=true`,
       `http://localhost/event/${picnic.eventID}?viewMode=true`,
+      `http://localhost${businessPagePath(owner.businessID, owner.businessName)}`,
     ])
     expect(xml).not.toContain(`/event/${ended.eventID}?`)
     expect(xml).not.toContain(`/event/${pending.eventID}?`)

@@ -23,4 +23,6 @@ export interface EventTileData {
   advertisedText?: string | null
   /** The practical facts a tile has room for (price, online, step-free access); none on older tiles. */
   facts?: Pick<PracticalFacts, 'priceCents' | 'attendanceMode' | 'accessibilityFeatures'>
+  /** The business's page, when it has one ("More from Blue Door Cafe"). */
+  businessHref?: string | null
 }

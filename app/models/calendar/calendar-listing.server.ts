@@ -37,7 +37,7 @@ function pickColumns<T, K extends keyof T>(table: T, keys: readonly K[]) {
 }
 
 /** What public pages, feeds and the public API show of a live event: no provider or staff bookkeeping. */
-const liveEventColumns = {
+export const liveEventColumns = {
   eventID: events.eventID,
   createdDate: events.createdDate,
   businessID: events.businessID,
@@ -274,7 +274,10 @@ export interface LiveEventCard {
   eventDescription: string
   category: string[]
   stillPhotoPath: string
+  businessID: number
   businessName: string
+  /** Whether its business shows its page (the ad being live, the business has one then). */
+  businessPage: boolean
   date: string
   /** The listed row's date: the display date (or own date) the event is listed at, from the listing's start. */
   listedDate: string
@@ -298,7 +301,10 @@ function liveEventCardJson(listedDate: SQLWrapper) {
     'eventDescription', ${events.eventDescription},
     'category', ${events.category},
     'stillPhotoPath', ${events.stillPhotoURL},
+    'businessID', ${events.businessID},
     'businessName', ${events.businessName},
+    'businessPage', (SELECT page_business."showBusinessPage" FROM ${business} AS page_business
+      WHERE page_business."businessID" = ${events.businessID}),
     'date', CASE WHEN ${events.eventDate} <> ${UNSET_DATE}::date THEN ${events.eventDate} ELSE ${listedDate} END,
     'listedDate', ${listedDate},
     'startTime', ${events.startTime},

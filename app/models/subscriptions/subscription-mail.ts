@@ -1,4 +1,7 @@
-/** The subscribers' emails: the confirmation, the digest of a saved search and an event's reminder. */
+/**
+ * The subscribers' emails: the confirmation, the digest of a saved search, an event's reminder and the news of a
+ * followed business.
+ */
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { composeMail, type MailBlock } from '#app/models/mail/mail-templates.ts'
 
@@ -110,6 +113,30 @@ export function digestMail({
     ...(changes.length ? [{ paragraph: 'Changes' }, ...changeBlocks(changes)] : []),
     ...(comingWeek.length ? [{ paragraph: 'On in the coming week:' }, ...eventBlocks(comingWeek)] : []),
     { link: 'See them all on the calendar', href: calendarHref },
+    ...footer(links),
+  ])
+}
+
+/** A followed business's new live ads, since the follower's last email. */
+export function followMail({
+  businessName,
+  fresh,
+  pageHref,
+  links,
+}: {
+  businessName: string
+  fresh: ListedEvent[]
+  pageHref: string
+  links: SubscriberLinks
+}) {
+  const subject =
+    fresh.length === 1
+      ? `New from ${businessName}: ${fresh[0]!.eventTitle}`
+      : `${fresh.length} new events from ${businessName}`
+  return composeMail(subject, [
+    { paragraph: `You follow ${businessName} on ${PRODUCT_NAME}. New since our last email:` },
+    ...eventBlocks(fresh),
+    { link: `See every event of ${businessName}`, href: pageHref },
     ...footer(links),
   ])
 }

@@ -27,6 +27,7 @@ import {
   showsInWindow,
 } from '#app/models/calendar/calendar-filter-sql.server.ts'
 import { UNSET_DATE } from '#app/constants.ts'
+import { hasBusinessPage } from '#app/models/calendar/business-page.server.ts'
 import type { ScheduleStatus } from '#app/models/ads/schedule-status.ts'
 
 const OFF_STATUSES: ScheduleStatus[] = ['cancelled', 'postponed']
@@ -223,3 +224,51 @@ export async function searchMatchesAmong(filters: CalendarFilters, eventIDs: num
   ).where(and(inArray(events.eventID, eventIDs), ...liveEventConditions(today), ...filterConditions(filters)))
   return new Set(rows.map((row) => row.eventID))
 }
+
+/**
+ * A page of confirmed follows (kind business) of businesses that have a page today, by id after `afterId`, with the
+ * business's name: a business whose page is off, or that has no live ad, has no news for its followers.
+ */
+export async function confirmedFollows(afterId: number, limit: number, today: string) {
+  return db
+    .select({ subscription: subscriptions, businessName: business.businessName })
+    .from(subscriptions)
+    .innerJoin(business, eq(business.businessID, subscriptions.businessID))
+    .where(
+      and(
+        eq(subscriptions.kind, 'business'),
+        eq(subscriptions.frequency, 'daily'),
+        isNotNull(subscriptions.confirmedAt),
+        gt(subscriptions.id, afterId),
+        ...hasBusinessPage(today),
+      ),
+    )
+    .orderBy(asc(subscriptions.id))
+    .limit(limit)
+}
+
+/**
+ * The live ads of these businesses approved after `since` and up to `until`, soonest first: what their followers
+ * have not been told of yet (each follower's own mark is at or after `since`).
+ */
+export async function businessesNews(
+  businessIDs: number[],
+  { today, since, until }: { today: string; since: Date; until: Date },
+) {
+  if (businessIDs.length === 0) return []
+  return db
+    .select({ ...listedColumns, businessID: events.businessID, reviewedAt: events.reviewedAt })
+    .from(events)
+    .innerJoin(business, eq(business.businessID, events.businessID))
+    .where(
+      and(
+        inArray(events.businessID, businessIDs),
+        ...liveEventConditions(today),
+        gt(events.reviewedAt, since),
+        lte(events.reviewedAt, until),
+      ),
+    )
+    .orderBy(asc(events.firstShowDate), asc(events.eventID))
+}
+
+export type BusinessNewsRow = Awaited<ReturnType<typeof businessesNews>>[number]

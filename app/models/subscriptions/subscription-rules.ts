@@ -68,7 +68,7 @@ export function checkSubscriptionForm(values: Record<string, string>): Record<st
   const problems: Record<string, string> = {}
   const email = emailProblem(values.email ?? '')
   if (email) problems.email = email
-  if (values.kind !== 'reminder' && !isSearchFrequency(values.frequency ?? '')) {
+  if ((values.kind ?? 'search') === 'search' && !isSearchFrequency(values.frequency ?? '')) {
     problems.frequency = SUBSCRIPTION_TEXT.frequencyInvalid
   }
   return problems
@@ -94,6 +94,19 @@ export function searchFilterKey(filters: CalendarFilters) {
 
 export function reminderFilterKey(eventID: number) {
   return `event:${eventID}`
+}
+
+export function businessFilterKey(businessID: number) {
+  return `business:${businessID}`
+}
+
+/** The follow form's title, and a follow in words (the manage page, the confirmation email). */
+export function followBusinessText(businessName: string) {
+  return `Email me new events from ${businessName}`
+}
+
+export function describeFollow(businessName: string) {
+  return `New events from ${businessName}`
 }
 
 /** A saved search in words: "Upcoming events: Keyword “jazz”, Family, within 10 mi of 62704". */

@@ -16,9 +16,19 @@ const emailField = z
   })
   .transform(normalEmail)
 
+const idField = (message: string) =>
+  z.string({ error: message }).transform((value, ctx) => {
+    const id = parseId(value)
+    if (id === null) {
+      ctx.addIssue({ code: 'custom', message })
+      return z.NEVER
+    }
+    return id
+  })
+
 /**
- * "Email me these events" (kind search, with a frequency; the calendar's filters travel as their own fields) and
- * "Remind me" (kind reminder, with the event's id).
+ * "Email me these events" (kind search, with a frequency; the calendar's filters travel as their own fields),
+ * "Remind me" (kind reminder, with the event's id) and "Email me new events from …" (kind business, with its id).
  */
 export const subscribeFormSchema = z.discriminatedUnion(
   'kind',
@@ -31,17 +41,15 @@ export const subscribeFormSchema = z.discriminatedUnion(
     z.object({
       kind: z.literal('reminder'),
       email: emailField,
-      eventID: z.string({ error: 'eventID must be the id of an event' }).transform((value, ctx) => {
-        const id = parseId(value)
-        if (id === null) {
-          ctx.addIssue({ code: 'custom', message: 'eventID must be the id of an event' })
-          return z.NEVER
-        }
-        return id
-      }),
+      eventID: idField('eventID must be the id of an event'),
+    }),
+    z.object({
+      kind: z.literal('business'),
+      email: emailField,
+      businessID: idField('businessID must be the id of a business'),
     }),
   ],
-  { error: 'kind must be search or reminder' },
+  { error: 'kind must be search, reminder or business' },
 )
 
 export type SubscribeForm = z.output<typeof subscribeFormSchema>

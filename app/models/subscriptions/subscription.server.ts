@@ -9,11 +9,12 @@ type Executor = Transaction | typeof db
 
 export interface NewSubscription {
   email: string
-  kind: 'search' | 'reminder'
+  kind: 'search' | 'reminder' | 'business'
   frequency: SubscriptionFrequency
   filters: CalendarFilters
   filterKey: string
   eventID: number | null
+  businessID?: number | null
 }
 
 /** Adds the subscription, or finds the one this address already has for the same filters (`created` false). */

@@ -14,6 +14,7 @@ import type { EventTileData } from '#app/models/ads/event-tile.ts'
 import { practicalFactsOf, type PracticalFacts } from '#app/models/ads/practical-facts.ts'
 import { advertisedText, eventTimesOf } from '#app/models/ads/event-times.ts'
 import { scheduleStatusOf } from '#app/models/ads/schedule-status.ts'
+import { businessPagePath } from '#app/models/calendar/business-links.ts'
 import { cachedLiveEvents } from '#app/models/calendar/live-events-cache.server.ts'
 import { loadCalendarListing } from '#app/models/calendar/cached-listing.server.ts'
 import type { LiveEventCard } from '#app/models/calendar/calendar-listing.server.ts'
@@ -63,6 +64,7 @@ function toTile(event: LiveEventCard, context: TileContext): EventTileData {
     scheduleStatus: scheduleStatusOf(event.scheduleStatus),
     advertisedText: tileAdvertisedText(event, context),
     facts: tileFacts(practicalFactsOf(event)),
+    businessHref: event.businessPage ? businessPagePath(event.businessID, event.businessName) : null,
   }
 }
 

@@ -23,10 +23,13 @@ import { cardFacts } from '#app/models/ads/customer-card.ts'
 import { practicalFactLines } from '#app/models/ads/practical-facts.ts'
 import { getLiveEventsPage } from '#app/models/calendar/cached-listing.server.ts'
 import { listLiveEventIds } from '#app/models/calendar/sitemap.server.ts'
+import { businessPagePath, businessRssPath } from '#app/models/calendar/business-links.ts'
+import { listBusinessPages } from '#app/models/calendar/business-page.server.ts'
 import { isKnownZip } from '#app/models/calendar/zip-centroids.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { getEnv } from '../platform/env.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
+import { businessFeedAds } from './business-page.server.ts'
 
 /** Feeds list the soonest events; a subscriber does not need thousands at once. */
 export const FEED_EVENTS_LIMIT = 200
@@ -113,55 +116,104 @@ function rfc822(isoDateOrInstant: string | Date) {
   return date.toUTCString()
 }
 
-/** The live events matching the calendar's filters (its query string) as RSS 2.0, soonest first. */
-export async function calendarRss(searchParams: URLSearchParams, origin: string): Promise<string> {
-  const { filters, today } = await feedFilters(searchParams)
-  const events = await getLiveEventsPage(filters, { today, limit: FEED_EVENTS_LIMIT })
-  const query = calendarSearchParams(filters).toString()
-  const pageUrl = `${origin}/calendar${query ? `?${query}` : ''}`
-  const selfUrl = `${origin}/calendar.rss${query ? `?${query}` : ''}`
-  const items = events.map((event) => {
-    const url = new URL(eventPagePath(event.eventID), `${origin}/`).toString()
-    const date = nextEventDate(event, listingStart(filters, today))
-    const time = formatTimeRange(eventTimesOf(event))
-    const when = date ? ` (${[date, time].filter(Boolean).join(', ')})` : ''
-    const published =
-      event.approvedDateByAdmin !== UNSET_DATE ? rfc822(event.approvedDateByAdmin) : rfc822(event.createdDate)
-    const status = scheduleStatusLine(event)
-    // The same guid with a new title and description: readers update the item they already have.
-    const description = [
-      ...(status ? [status] : []),
-      event.eventDescription,
-      ...practicalFactLines(cardFacts(event)),
-    ]
-    return [
-      '<item>',
-      `<title>${xml(`${feedTitle(event)}${when}`)}</title>`,
-      `<link>${xml(url)}</link>`,
-      `<guid isPermaLink="true">${xml(url)}</guid>`,
-      `<description>${xml(description.join('\n'))}</description>`,
-      ...event.category.map((c) => `<category>${xml(c)}</category>`),
-      `<pubDate>${published}</pubDate>`,
-      '</item>',
-    ].join('')
-  })
+type FeedEvent = Omit<Awaited<ReturnType<typeof getLiveEventsPage>>[number], 'nextShowDate'>
+
+/** One event as an RSS item: its title with its date from `start` and time, its status, description and facts. */
+function rssItem(event: FeedEvent, origin: string, start: string) {
+  const url = new URL(eventPagePath(event.eventID), `${origin}/`).toString()
+  const date = nextEventDate(event, start)
+  const time = formatTimeRange(eventTimesOf(event))
+  const when = date ? ` (${[date, time].filter(Boolean).join(', ')})` : ''
+  const published =
+    event.approvedDateByAdmin !== UNSET_DATE ? rfc822(event.approvedDateByAdmin) : rfc822(event.createdDate)
+  const status = scheduleStatusLine(event)
+  // The same guid with a new title and description: readers update the item they already have.
+  const description = [
+    ...(status ? [status] : []),
+    event.eventDescription,
+    ...practicalFactLines(cardFacts(event)),
+  ]
+  return [
+    '<item>',
+    `<title>${xml(`${feedTitle(event)}${when}`)}</title>`,
+    `<link>${xml(url)}</link>`,
+    `<guid isPermaLink="true">${xml(url)}</guid>`,
+    `<description>${xml(description.join('\n'))}</description>`,
+    ...event.category.map((c) => `<category>${xml(c)}</category>`),
+    `<pubDate>${published}</pubDate>`,
+    '</item>',
+  ].join('')
+}
+
+function rssText(
+  channel: { title: string; pageUrl: string; selfUrl: string; description: string },
+  items: string[],
+) {
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel>',
-    `<title>${xml(`${PRODUCT_NAME} events`)}</title>`,
-    `<link>${xml(pageUrl)}</link>`,
-    `<description>${xml(`${TAGLINE} Upcoming events from local businesses.`)}</description>`,
-    `<atom:link href="${xml(selfUrl)}" rel="self" type="application/rss+xml"/>`,
+    `<title>${xml(channel.title)}</title>`,
+    `<link>${xml(channel.pageUrl)}</link>`,
+    `<description>${xml(channel.description)}</description>`,
+    `<atom:link href="${xml(channel.selfUrl)}" rel="self" type="application/rss+xml"/>`,
     `<lastBuildDate>${new Date().toUTCString()}</lastBuildDate>`,
     ...items,
     '</channel></rss>',
   ].join('\n')
 }
 
-/** The public pages and every live event's page. */
+/** The live events matching the calendar's filters (its query string) as RSS 2.0, soonest first. */
+export async function calendarRss(searchParams: URLSearchParams, origin: string): Promise<string> {
+  const { filters, today } = await feedFilters(searchParams)
+  const events = await getLiveEventsPage(filters, { today, limit: FEED_EVENTS_LIMIT })
+  const query = calendarSearchParams(filters).toString()
+  const start = listingStart(filters, today)
+  return rssText(
+    {
+      title: `${PRODUCT_NAME} events`,
+      pageUrl: `${origin}/calendar${query ? `?${query}` : ''}`,
+      selfUrl: `${origin}/calendar.rss${query ? `?${query}` : ''}`,
+      description: `${TAGLINE} Upcoming events from local businesses.`,
+    },
+    events.map((event) => rssItem(event, origin, start)),
+  )
+}
+
+/** A business page's live ads as iCalendar, an entry per event date from today on (`not_found` without a page). */
+export async function businessIcs(businessID: number, origin: string): Promise<string> {
+  const { business, today, ads } = await businessFeedAds(businessID)
+  const items = ads.map((event) => ({
+    event,
+    dates: eventDates(event.eventDate, event.showAdOnDates).filter((d) => d >= today),
+  }))
+  return icsText(items, `${business.businessName} · ${PRODUCT_NAME}`, origin)
+}
+
+/** A business page's live ads as RSS 2.0, soonest first (`not_found` without a page). */
+export async function businessRss(businessID: number, origin: string): Promise<string> {
+  const { business, today, ads } = await businessFeedAds(businessID)
+  const items = ads
+    .map((event) => ({ event, date: nextEventDate(event, today) ?? '' }))
+    .sort((a, b) => a.date.localeCompare(b.date) || a.event.eventID - b.event.eventID)
+  return rssText(
+    {
+      title: `${business.businessName} · ${PRODUCT_NAME}`,
+      pageUrl: new URL(businessPagePath(businessID, business.businessName), `${origin}/`).toString(),
+      selfUrl: new URL(businessRssPath(businessID), `${origin}/`).toString(),
+      description: `Upcoming events from ${business.businessName}.`,
+    },
+    items.map(({ event }) => rssItem(event, origin, today)),
+  )
+}
+
+/** The public pages, every live event's page and every business page. */
 export async function sitemapXml(origin: string): Promise<string> {
   const today = platformToday()
   const live = await listLiveEventIds({ today, limit: SITEMAP_URL_LIMIT - PUBLIC_PAGE_PATHS.length })
+  const businesses = await listBusinessPages({
+    today,
+    limit: SITEMAP_URL_LIMIT - PUBLIC_PAGE_PATHS.length - live.length,
+  })
   const urls = [
     ...PUBLIC_PAGE_PATHS.map(
       (p) => `<url><loc>${xml(`${origin}${p}`)}</loc><changefreq>daily</changefreq></url>`,
@@ -171,6 +223,10 @@ export async function sitemapXml(origin: string): Promise<string> {
       const lastmod =
         e.approvedDateByAdmin !== UNSET_DATE ? `<lastmod>${e.approvedDateByAdmin}</lastmod>` : ''
       return `<url><loc>${xml(loc)}</loc>${lastmod}</url>`
+    }),
+    ...businesses.map((b) => {
+      const loc = new URL(businessPagePath(b.businessID, b.businessName), `${origin}/`).toString()
+      return `<url><loc>${xml(loc)}</loc><changefreq>daily</changefreq></url>`
     }),
   ]
   return [

@@ -1,6 +1,8 @@
 /** What a subscriber's links do: confirm, see and change the subscription, unsubscribe. The token is the only key. */
 import { getLiveEventTitle } from '#app/models/subscriptions/subscription-matches.server.ts'
+import { getBusinessById } from '#app/models/accounts/business.server.ts'
 import {
+  describeFollow,
   describeSearch,
   FREQUENCY_LABELS,
   SUBSCRIPTION_TEXT,
@@ -35,7 +37,7 @@ function tokenId(token: string | null, purpose: TokenPurpose) {
 /** What the manage page shows: the address (only here), the search in words, the frequency. */
 export interface ManagedSubscription {
   email: string
-  kind: 'search' | 'reminder'
+  kind: 'search' | 'reminder' | 'business'
   what: string
   frequency: Subscription['frequency']
   frequencyLabel: string
@@ -44,17 +46,26 @@ export interface ManagedSubscription {
   token: string
 }
 
+/** A subscription in words: the search, the event reminded of, or the business followed. */
+async function describeWhat(subscription: Subscription) {
+  if (subscription.kind === 'business') {
+    const followed = subscription.businessID ? await getBusinessById(subscription.businessID) : null
+    return describeFollow(followed?.businessName ?? 'a business that is no longer here')
+  }
+  if (subscription.kind === 'reminder') {
+    const eventTitle = subscription.eventID
+      ? await getLiveEventTitle(subscription.eventID, platformToday())
+      : null
+    return `A reminder the day before ${eventTitle ? `“${eventTitle}”` : 'an event that is no longer on the calendar'}`
+  }
+  return describeSearch(storedSearchFilters(subscription.filters))
+}
+
 async function describe(subscription: Subscription): Promise<Omit<ManagedSubscription, 'token'>> {
-  const eventTitle = subscription.eventID
-    ? await getLiveEventTitle(subscription.eventID, platformToday())
-    : null
   return {
     email: subscription.email,
     kind: subscription.kind as ManagedSubscription['kind'],
-    what:
-      subscription.kind === 'reminder'
-        ? `A reminder the day before ${eventTitle ? `“${eventTitle}”` : 'an event that is no longer on the calendar'}`
-        : describeSearch(storedSearchFilters(subscription.filters)),
+    what: await describeWhat(subscription),
     frequency: subscription.frequency,
     frequencyLabel: FREQUENCY_LABELS[subscription.frequency as SearchFrequency] ?? subscription.frequency,
     confirmed: subscription.confirmedAt !== null,

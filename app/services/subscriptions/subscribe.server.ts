@@ -4,10 +4,12 @@
  * nobody which addresses are known.
  */
 import { normalizeCalendarFilters, type CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
+import { getPublishedBusiness } from '#app/models/calendar/business-page.server.ts'
 import { enqueueMessage } from '#app/models/mail/outbox.server.ts'
 import { getLiveEventTitle } from '#app/models/subscriptions/subscription-matches.server.ts'
 import { confirmSubscriptionMail, unsubscribeHeaders } from '#app/models/subscriptions/subscription-mail.ts'
 import {
+  businessFilterKey,
   describeSearch,
   reminderFilterKey,
   savedSearchFilters,
@@ -33,6 +35,8 @@ import { confirmLink, subscriberLinks } from './subscriber-links.server.ts'
 export const TOO_MANY_SUBSCRIPTIONS = (seconds: number) =>
   `Too many subscriptions were asked for from your network. Try again in ${Math.ceil(seconds / 60)} minute(s).`
 export const EVENT_NOT_LIVE = 'This event is not on the calendar any more, so no reminder can be set for it.'
+export const BUSINESS_WITHOUT_PAGE =
+  'This business has no page here (it has no event on the calendar now), so it cannot be followed.'
 
 /** The calendar's filters a subscribe form carries as its own fields (keyword, category, zip, near, radius). */
 export function postedFilters(form: FormData): CalendarFilters {
@@ -96,6 +100,19 @@ export async function requestSubscription(
       eventID: form.eventID,
     }
     what = `a reminder the day before “${title}”`
+  } else if (form.kind === 'business') {
+    const followed = await getPublishedBusiness(form.businessID, platformToday())
+    if (!followed) throw new AppError(BUSINESS_WITHOUT_PAGE, 'not_found')
+    wanted = {
+      email: form.email,
+      kind: 'business',
+      frequency: 'daily',
+      filters: savedSearchFilters(normalizeCalendarFilters(new URLSearchParams()).filters),
+      filterKey: businessFilterKey(form.businessID),
+      eventID: null,
+      businessID: form.businessID,
+    }
+    what = `new events from ${followed.businessName}, at most one email a day`
   } else {
     wanted = {
       email: form.email,

@@ -1,6 +1,7 @@
 /**
  * The subscribers' scheduled emails, queued through the outbox (the mail worker sends them; /admin/outbox lists
- * them): the digests of saved searches — daily for "as they go live", weekly on DIGEST_DAY — and the reminders of
+ * them): the digests of saved searches — daily for "as they go live", weekly on DIGEST_DAY — with the new events of
+ * followed businesses (daily, in the same run), and the reminders of
  * events that are on tomorrow, from DIGEST_HOUR in the platform time zone. Each runs under runJobOnce, so one server
  * does it per day. An email's dedupe key names its period: a second run in the same period queues nothing again.
  */
@@ -10,6 +11,8 @@ import { eventLocation, eventPageUrl } from '#app/models/ads/event-links.ts'
 import { runJobOnce, type JobOutcome } from '#app/models/platform/job-runs.server.ts'
 import { enqueueMessage, enqueueMessages, type NewMessage } from '#app/models/mail/outbox.server.ts'
 import {
+  businessesNews,
+  confirmedFollows,
   confirmedSearches,
   EVENTS_PER_EMAIL,
   markCovered,
@@ -22,11 +25,13 @@ import {
 } from '#app/models/subscriptions/subscription-matches.server.ts'
 import {
   digestMail,
+  followMail,
   reminderMail,
   unsubscribeHeaders,
   type ListedEvent,
 } from '#app/models/subscriptions/subscription-mail.ts'
 import { describeSearch, storedSearchFilters } from '#app/models/subscriptions/subscription-rules.ts'
+import { businessPagePath } from '#app/models/calendar/business-links.ts'
 import { deleteSubscription, deleteUnconfirmedBefore } from '#app/models/subscriptions/subscription.server.ts'
 import type { CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
 import type { Subscription } from '#db/schema.ts'
@@ -66,7 +71,7 @@ const QUERIES_AHEAD = 2
 
 const queuedEmails = new Counter({
   name: 'eventshout_subscriber_emails_queued_total',
-  help: 'Subscriber emails queued in the outbox by the scheduled jobs, by kind (digest, reminder).',
+  help: 'Subscriber emails queued in the outbox by the scheduled jobs, by kind (digest, follow, reminder).',
   labelNames: ['kind'] as const,
   registers,
 })
@@ -75,6 +80,8 @@ export interface SubscriberRunResult {
   checked: number
   queued: number
   durationMs: number
+  /** The digest job's part for followed businesses (included in the totals). */
+  follows?: { checked: number; queued: number; durationMs: number }
 }
 
 /** The event's own date and time ("Sat, Nov 29 · 7:30 PM – 10 PM"), or its display dates and time. */
@@ -268,6 +275,71 @@ export async function queueDigests(frequencies: Array<'weekly' | 'daily'>, now =
   return { checked, queued, durationMs: Math.round(performance.now() - started) }
 }
 
+/**
+ * Queues, for each confirmed follow of a business that has a page, one email with the business's live ads approved
+ * since the follower's last email (or confirmation): each ad once, since the mark moves with the email. A page of
+ * follows costs one query for the news of all their businesses.
+ */
+export async function queueFollows(now = new Date()) {
+  const started = performance.now()
+  const { today } = platformClock(now)
+  const origin = linkOrigin()
+  let checked = 0
+  let queued = 0
+  const batch: QueuedDigest[] = []
+  for (let afterId = 0; ;) {
+    const page = await confirmedFollows(afterId, PAGE_SIZE, today)
+    if (page.length === 0) break
+    afterId = page.at(-1)!.subscription.id
+    const marks = page.map(({ subscription }) => subscription.coveredUntil ?? subscription.confirmedAt!)
+    const since = new Date(Math.min(...marks.map((mark) => mark.getTime())))
+    const businessIDs = [...new Set(page.map(({ subscription }) => subscription.businessID!))]
+    const news = await businessesNews(businessIDs, { today, since, until: now })
+    for (const [index, { subscription, businessName }] of page.entries()) {
+      checked++
+      const mark = marks[index]!
+      const fresh = news
+        .filter((row) => row.businessID === subscription.businessID && row.reviewedAt! > mark)
+        .slice(0, EVENTS_PER_EMAIL)
+      if (fresh.length === 0) continue
+      const links = subscriberLinks(subscription.id, origin)
+      const pageHref = new URL(
+        businessPagePath(subscription.businessID!, businessName),
+        `${origin}/`,
+      ).toString()
+      batch.push({
+        subscriptionId: subscription.id,
+        message: {
+          kind: 'subscription-follow',
+          to: subscription.email,
+          ...followMail({ businessName, fresh: fresh.map((row) => listed(row, origin)), pageHref, links }),
+          headers: unsubscribeHeaders(links),
+          dedupeKey: `follow:${subscription.id}:${today}`,
+        },
+      })
+      if (batch.length >= WRITE_BATCH) queued += await queueBatch(batch.splice(0), now)
+    }
+  }
+  queued += await queueBatch(batch, now)
+  queuedEmails.inc({ kind: 'follow' }, queued)
+  return { checked, queued, durationMs: Math.round(performance.now() - started) }
+}
+
+/** The digests, then the follows: one run of the digest job. */
+async function queueDigestsAndFollows(
+  frequencies: Array<'weekly' | 'daily'>,
+  now: Date,
+): Promise<SubscriberRunResult> {
+  const digests = await queueDigests(frequencies, now)
+  const follows = await queueFollows(now)
+  return {
+    checked: digests.checked + follows.checked,
+    queued: digests.queued + follows.queued,
+    durationMs: digests.durationMs + follows.durationMs,
+    follows,
+  }
+}
+
 /** Queues the reminders of the events that are on tomorrow and deletes those subscriptions: one email each. */
 export async function queueReminders(now = new Date()) {
   const started = performance.now()
@@ -325,10 +397,13 @@ export async function runSubscriberJob(
   const outcome =
     job === 'digests'
       ? await runJobOnce(DIGEST_JOB, { notWithinMs, now }, () =>
-          queueDigests(force || weekday === DIGEST_DAY ? ['weekly', 'daily'] : ['daily'], now),
+          queueDigestsAndFollows(force || weekday === DIGEST_DAY ? ['weekly', 'daily'] : ['daily'], now),
         )
       : await runJobOnce(REMINDER_JOB, { notWithinMs, now }, () => queueReminders(now))
-  if (outcome.ran) await recordSubscriptionRun({ job, startedAt: now, ...outcome.result })
+  if (outcome.ran) {
+    const { checked, queued, durationMs } = outcome.result
+    await recordSubscriptionRun({ job, startedAt: now, checked, queued, durationMs })
+  }
   return outcome
 }
 

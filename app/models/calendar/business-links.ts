@@ -1,0 +1,39 @@
+/** A business page's addresses (`/business/{id}-{slug}`, the slug made from the business's name) and texts. */
+import { PRODUCT_NAME } from '#app/constants.ts'
+
+const SLUG_MAX = 60
+
+/** "Blue Door Café & Bar" → "blue-door-cafe-bar": lower-case letters and digits joined by single hyphens. */
+export function slugify(name: string) {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, SLUG_MAX)
+    .replace(/^-+|-+$/g, '')
+  return slug || 'business'
+}
+
+/** The business page's own address (what every other spelling of it redirects to). */
+export function businessPagePath(businessID: number, businessName: string) {
+  return `/business/${businessID}-${slugify(businessName)}`
+}
+
+export function businessIcsPath(businessID: number) {
+  return `/business/${businessID}/calendar.ics`
+}
+
+export function businessRssPath(businessID: number) {
+  return `/business/${businessID}/calendar.rss`
+}
+
+/** "More from Blue Door Cafe": the link on a card and an event page to its business's page. */
+export function moreFromText(businessName: string) {
+  return `More from ${businessName}`
+}
+
+/** The page's count of the business's events that are over. */
+export function pastEventsText(n: number) {
+  return n === 0 ? 'No past events here yet.' : `${n} past event${n === 1 ? '' : 's'} on ${PRODUCT_NAME}.`
+}
