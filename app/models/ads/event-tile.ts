@@ -23,4 +23,6 @@ export interface EventTileData {
   advertisedText?: string | null
   /** The practical facts a tile has room for (price, online, step-free access); none on older tiles. */
   facts?: Pick<PracticalFacts, 'priceCents' | 'attendanceMode' | 'accessibilityFeatures'>
+  /** Shown in a Sponsored slot: labelled "Sponsored", and a click from it is counted as a slot click. */
+  sponsored?: boolean
 }

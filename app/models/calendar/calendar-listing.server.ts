@@ -37,7 +37,7 @@ function pickColumns<T, K extends keyof T>(table: T, keys: readonly K[]) {
 }
 
 /** What public pages, feeds and the public API show of a live event: no provider or staff bookkeeping. */
-const liveEventColumns = {
+export const liveEventColumns = {
   eventID: events.eventID,
   createdDate: events.createdDate,
   businessID: events.businessID,
@@ -291,7 +291,7 @@ export interface LiveEventCard {
  * A card as one JSON object, built by the database: the row reaches the app as one value, with no column (the arrays
  * least of all, which the embedded database's driver parses slowly) parsed and mapped one by one.
  */
-function liveEventCardJson(listedDate: SQLWrapper) {
+export function liveEventCardJson(listedDate: SQLWrapper) {
   return sql<LiveEventCard>`json_build_object(
     'eventID', ${events.eventID},
     'eventTitle', ${events.eventTitle},
