@@ -12,7 +12,7 @@ async function sidewaysOverflow(page: Page) {
 async function liveEventPath(page: Page) {
   await page.goto('/calendar')
   const action = await page.locator('form[action^="/event/"]').first().getAttribute('action')
-  const id = /^\/event\/(\d+)\/view$/.exec(action ?? '')?.[1]
+  const id = /^\/event\/(\d+)\/view(?:\?from=sponsored)?$/.exec(action ?? '')?.[1]
   expect(id, 'a live event on the calendar').toBeTruthy()
   return `/event/${id}?viewMode=true`
 }
