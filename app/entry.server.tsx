@@ -20,7 +20,11 @@ import { REQUEST_ID_HEADER } from '#app/services/http/request-log.server.ts'
 import { createRequestGuard } from '#app/services/http/request-guard.server.ts'
 import { applySecurityHeaders, createNonce, securityHeaders } from '#app/services/http/security.server.ts'
 import { sessionCookie } from '#app/services/http/session.server.ts'
-import { startViewCounting, viewCounter } from '#app/services/analytics/view-counter.server.ts'
+import {
+  slotViewCounter,
+  startViewCounting,
+  viewCounter,
+} from '#app/services/analytics/view-counter.server.ts'
 import { countPageViewsWith } from '#app/services/http/page-cache.server.ts'
 import { createCachedMarkupRenderer } from '#app/components/cached-markup.server.ts'
 import { DatabaseLockedError } from '#db/client.server.ts'
@@ -39,7 +43,10 @@ try {
   stopBeforeDatabaseCloses(startCleanupSchedule())
   stopBeforeDatabaseCloses(startMailWorker())
   stopBeforeDatabaseCloses(startViewCounting())
-  countPageViewsWith((eventIDs, viewer) => viewCounter.count(eventIDs, viewer))
+  countPageViewsWith(
+    (eventIDs, viewer) => viewCounter.count(eventIDs, viewer),
+    (eventIDs, viewer) => slotViewCounter.count(eventIDs, viewer),
+  )
   stopBeforeDatabaseCloses(startAdminSocket())
   // After start-up: a migration's backfill runs in batches while the server answers (decision 041).
   stopBeforeDatabaseCloses(startBackfills())

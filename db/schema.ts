@@ -212,6 +212,13 @@ export const events = pgTable(
      * (its title, dates, times, place or status; db/migrations/0025_event_times_and_status.sql).
      */
     calendarSequence: integer('calendarSequence').notNull().default(0),
+    /**
+     * Shown in the calendar's Sponsored slots while live (sponsored-slots.ts): chosen at checkout, or bought later for
+     * the remaining days. `sponsoredCents` is the surcharge in the ad's price; `sponsoredAt` when it was paid.
+     */
+    sponsored: boolean('sponsored').notNull().default(false),
+    sponsoredCents: integer('sponsoredCents').notNull().default(0),
+    sponsoredAt: timestamp('sponsoredAt', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     index('events_business_idx').on(t.businessID, t.createdDate),
@@ -263,6 +270,10 @@ export const events = pgTable(
     index('events_schedule_status_idx')
       .on(t.scheduleStatus, t.lastShowDate)
       .where(sql`"scheduleStatus" IS NOT NULL`),
+    // The Sponsored slots: the few live sponsored ads, in id order (the rotation's order).
+    index('events_live_sponsored_idx')
+      .on(t.lastShowDate, t.eventID)
+      .where(sql`"eventStatus" = 'approved' AND "paymentStatus" = 'paid' AND "sponsored"`),
   ],
 )
 
@@ -485,6 +496,8 @@ export const clickCount = pgTable(
       .notNull()
       .default(sql`CURRENT_DATE`),
     bounceClick: boolean('bounceClick').notNull().default(false),
+    /** A click on the ad in a Sponsored slot (counted apart as `slotClicks` too). */
+    fromSponsoredSlot: boolean('fromSponsoredSlot').notNull().default(false),
   },
   (t) => [
     index('click_event_date_idx').on(t.eventID, t.clickDate),
@@ -510,6 +523,9 @@ export const eventDailyStats = pgTable(
     views: integer('views').notNull().default(0),
     clicks: integer('clicks').notNull().default(0),
     bounces: integer('bounces').notNull().default(0),
+    /** Of the views and clicks, those in a Sponsored slot (an appearance there, a click from there). */
+    slotViews: integer('slotViews').notNull().default(0),
+    slotClicks: integer('slotClicks').notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.eventID, t.day] }),

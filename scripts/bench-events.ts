@@ -80,7 +80,7 @@ export async function seed(db: Database, today: string, { events: totalEvents, l
     )
     INSERT INTO events ("businessID", "businessName", "eventTitle", "eventDescription", category, "showAdOnDates",
       "eventDate", "firstShowDate", "lastShowDate", "daysOrdered", "totalCost", "paymentStatus", "eventStatus",
-      "approvedDateByBusiness", "approvedDateByAdmin", "createdDate")
+      "approvedDateByBusiness", "approvedDateByAdmin", "createdDate", "sponsored")
     SELECT b."businessID", b."businessName", i.title || ' #' || r.g, i.description || ' Ref ' || r.g || '.',
       CASE WHEN r.g % 3 = 0 THEN ARRAY[c.names[1 + r.g % 11]]
            ELSE ARRAY[c.names[1 + r.g % 11], c.names[1 + (r.g / 11) % 11]] END,
@@ -94,7 +94,9 @@ export async function seed(db: Database, today: string, { events: totalEvents, l
       CASE WHEN r.state IN ('live', 'ended') THEN DATE ${literal(today)} - 2 ELSE DATE '1989-01-01' END,
       -- Drafts older than a day are removed by the cleanup job, so unpaid ones are recent.
       CASE WHEN r.state = 'unpaid' THEN now() - ((r.g * 37) % 1200) * interval '1 minute'
-           ELSE now() - ((r.g % 90) * interval '1 day') - ((r.g * 37) % 1440) * interval '1 minute' END
+           ELSE now() - ((r.g % 90) * interval '1 day') - ((r.g * 37) % 1440) * interval '1 minute' END,
+      -- One live ad in 50 is sponsored: the calendar's Sponsored slots have several to choose from for most filters.
+      r.state = 'live' AND r.g % ${liveEvery * 50} = 0
     FROM rows r
     -- Counted in steps of liveEvery, so the live ads take every idea in turn (a word of one idea is in 1 in 15).
     JOIN ideas i ON i.idx = 1 + (r.g / ${liveEvery}) % ${ideas.length}

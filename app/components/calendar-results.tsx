@@ -12,6 +12,8 @@ export const FEATURED_EVENTS_HEADING = 'Featured Events'
 
 export interface CalendarResultsProps {
   featured: EventTileData[]
+  /** The Sponsored slots, shown above the page of matches. */
+  sponsored?: EventTileData[]
   events: EventTileData[]
   page: number
   pageCount: number
@@ -51,12 +53,23 @@ export function Pagination({
 }
 
 /** Everything a tile shows, for the rendered-tile cache. */
-function tileKey(event: EventTileData, variant: 'featured' | 'grid', photoPriority: PhotoPriority) {
+function tileKey(
+  event: EventTileData,
+  variant: 'featured' | 'sponsored' | 'grid',
+  photoPriority: PhotoPriority,
+) {
   return JSON.stringify([variant, photoPriority, event])
 }
 
 /** The calendar's results below the count: the featured strip, one page of the grid (or the empty text), paging. */
-export function CalendarResults({ featured, events, page, pageCount, pageHref }: CalendarResultsProps) {
+export function CalendarResults({
+  featured,
+  sponsored = [],
+  events,
+  page,
+  pageCount,
+  pageHref,
+}: CalendarResultsProps) {
   return (
     <>
       {featured.length > 0 ? (
@@ -80,6 +93,16 @@ export function CalendarResults({ featured, events, page, pageCount, pageHref }:
             })}
           </ul>
         </section>
+      ) : null}
+
+      {sponsored.length > 0 ? (
+        <ul aria-label="Sponsored events" className="mt-6 grid gap-5 sm:grid-cols-2 xl:grid-cols-3">
+          {sponsored.map((event) => (
+            <CachedListItem key={event.eventID} cacheKey={tileKey(event, 'sponsored', 'lazy')}>
+              <EventTile event={event} photoPriority="lazy" />
+            </CachedListItem>
+          ))}
+        </ul>
       ) : null}
 
       {events.length > 0 ? (

@@ -74,6 +74,48 @@ export function PaymentCard({ summary, children }: { summary: CheckoutSummary; c
   )
 }
 
+/** The checkout's "Make it sponsored" label: the surcharge for the ad's display days. */
+export const sponsoredChoiceLabel = (surcharge: string) => `Make it sponsored (+$${surcharge})`
+
+/**
+ * "Make it sponsored": a plain form of its own (no JavaScript needed) whose answer is the page again, its total with
+ * or without the surcharge.
+ */
+export function SponsorshipForm({ sponsorship }: { sponsorship: { sponsored: boolean; surcharge: string } }) {
+  const navigation = useNavigation()
+  const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'sponsor'
+  return (
+    <Form
+      method="post"
+      action="/checkout"
+      aria-labelledby="sponsorship-heading"
+      className="mx-auto mb-6 max-w-lg rounded-2xl border border-slate-200 bg-white p-6 shadow-sm"
+    >
+      <h2 id="sponsorship-heading" className="text-lg font-semibold text-ink">
+        Sponsored placement
+      </h2>
+      <p className="mt-1 text-sm text-slate-600">
+        A sponsored ad is also shown, labelled “Sponsored”, at the top of the calendar and first in the
+        Featured strip for the searches it matches, sharing those places fairly with the other sponsored ads.
+      </p>
+      <input type="hidden" name="intent" value="sponsor" />
+      <label className="mt-3 flex items-center gap-2 font-medium text-slate-900">
+        <input
+          type="checkbox"
+          name="sponsored"
+          value="on"
+          defaultChecked={sponsorship.sponsored}
+          className="size-4"
+        />
+        {sponsoredChoiceLabel(sponsorship.surcharge)}
+      </label>
+      <button type="submit" disabled={busy} className={`${secondaryButtonClass} mt-3`}>
+        Update total
+      </button>
+    </Form>
+  )
+}
+
 /** Clears the stored payment data and returns to /; a form of its own so it never trips the card fields' checks. */
 export function CancelPaymentButton({ disabled = false }: { disabled?: boolean }) {
   return (

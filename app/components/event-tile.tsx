@@ -3,6 +3,7 @@ import { PracticalFactBadges } from '#app/components/practical-facts.tsx'
 import { ScheduleStatusBadge } from '#app/components/schedule-status.tsx'
 import { mediaSrc } from '#app/utils/format.ts'
 import type { EventTileData } from '#app/models/ads/event-tile.ts'
+import { FROM_PARAM, FROM_SPONSORED_SLOT, SPONSORED_LABEL } from '#app/models/calendar/sponsored-placement.ts'
 import { MEDIA_PROPS } from '#app/utils/media-fallback.ts'
 import { moreFromText } from '#app/models/calendar/business-links.ts'
 import { photoImgProps, type PhotoPriority, WIDE_PHOTO_HEIGHT, WIDE_PHOTO_WIDTH } from './photo-loading.ts'
@@ -12,17 +13,37 @@ export type { EventTileData }
 export const VIEW_DETAILS_TEXT = 'View details'
 
 /** Where 'View details' posts: it records the click, then redirects to the event (works without JavaScript). */
-export function viewDetailsAction(eventID: number) {
-  return `/event/${eventID}/view`
+export function viewDetailsAction(eventID: number, fromSponsoredSlot = false) {
+  return `/event/${eventID}/view${fromSponsoredSlot ? `?${FROM_PARAM}=${FROM_SPONSORED_SLOT}` : ''}`
+}
+
+/** The "Sponsored" label of an ad in a Sponsored slot: text on a contrasting ground. */
+export function SponsoredBadge({ className = '' }: { className?: string }) {
+  return (
+    <span
+      data-testid="sponsored-label"
+      className={`inline-block rounded bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900 ring-1 ring-amber-300 ${className}`}
+    >
+      {SPONSORED_LABEL}
+    </span>
+  )
 }
 
 /**
  * 'View details' as a form: the POST records a click and answers with a redirect to the event page, so the click
  * is counted without JavaScript and a failed count never stops the visitor.
  */
-export function ViewDetailsButton({ eventID, className = '' }: { eventID: number; className?: string }) {
+export function ViewDetailsButton({
+  eventID,
+  fromSponsoredSlot = false,
+  className = '',
+}: {
+  eventID: number
+  fromSponsoredSlot?: boolean
+  className?: string
+}) {
   return (
-    <form method="post" action={viewDetailsAction(eventID)} className={className}>
+    <form method="post" action={viewDetailsAction(eventID, fromSponsoredSlot)} className={className}>
       <button
         type="submit"
         className="w-full rounded-md bg-brand-600 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-700"
@@ -102,6 +123,7 @@ export function EventTile({
         className={compact ? 'h-28' : 'h-40'}
       />
       <div className="flex flex-1 flex-col gap-2 p-4">
+        {event.sponsored ? <SponsoredBadge className="self-start" /> : null}
         <h3 className="font-semibold break-words text-ink">{event.eventTitle}</h3>
         <ScheduleStatusBadge status={event.scheduleStatus} className="self-start" />
         {compact ? null : <p className="line-clamp-2 text-sm text-slate-600">{event.eventDescription}</p>}
@@ -122,7 +144,11 @@ export function EventTile({
             {moreFromText(event.businessName)}
           </a>
         ) : null}
-        <ViewDetailsButton eventID={event.eventID} className="mt-auto pt-2" />
+        <ViewDetailsButton
+          eventID={event.eventID}
+          fromSponsoredSlot={event.sponsored}
+          className="mt-auto pt-2"
+        />
       </div>
     </article>
   )

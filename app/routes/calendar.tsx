@@ -24,7 +24,7 @@ import {
   getCalendarResults,
   nearZipNotices,
 } from '#app/services/calendar/calendar-page.server.ts'
-import { listedEventsHeaders, sharedPageHeaders } from '#app/services/http/page-cache.server.ts'
+import { listingPageHeaders, sharedPageHeaders } from '#app/services/http/page-cache.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
 import { redirectWithToast } from '#app/services/http/toast.server.ts'
@@ -60,10 +60,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getCategoryNames(),
     nearZipNotices(filters),
   ])
+  const { sponsoredForSeconds, ...shownResults } = results
   const shown = new Set([...results.featured, ...results.events].map((event) => event.eventID))
+  const headers = listingPageHeaders({
+    listed: [...shown],
+    inSlots: results.sponsored.map((event) => event.eventID),
+    slotsForSeconds: sponsoredForSeconds,
+  })
   return data(
-    { view: view.view, filters, notices: [...notices, ...nearNotices], categories, today, ...results },
-    { headers: listedEventsHeaders([...shown]) },
+    { view: view.view, filters, notices: [...notices, ...nearNotices], categories, today, ...shownResults },
+    { headers },
   )
 }
 
@@ -200,6 +206,7 @@ export default function CalendarPage() {
               <div data-testid="calendar-results">
                 <CalendarResults
                   featured={loaderData.featured}
+                  sponsored={loaderData.sponsored}
                   events={loaderData.events}
                   page={loaderData.page}
                   pageCount={loaderData.pageCount}

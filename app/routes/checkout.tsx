@@ -7,6 +7,7 @@ import {
   PaymentCard,
   PaymentSucceeded,
   SettingUpPayment,
+  SponsorshipForm,
   SetupFailed,
   TestCardForm,
 } from '#app/components/checkout-ui.tsx'
@@ -25,6 +26,7 @@ import { createToastHeaders, redirectWithToast, type ToastInput } from '#app/ser
 import { logError } from '#app/services/platform/logger.server.ts'
 import {
   checkoutPage,
+  chooseSponsorshipAtCheckout,
   INVALID_EVENT_DATA_CODE,
   NO_EVENT_DATA_CODE,
   payAtCheckout,
@@ -162,6 +164,8 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirect('/', { headers: await cookieHeaders(session) })
   }
 
+  if (posted.intent === 'sponsor') return chooseSponsorship(request, business.businessID, session, posted)
+
   const requestId = requestIdOf(request)
   try {
     await payAtCheckout({
@@ -196,6 +200,31 @@ export async function action({ request }: ActionFunctionArgs) {
   )
 }
 
+/** "Make it sponsored" ticked or not: back to the page, which shows the new total. */
+async function chooseSponsorship(
+  request: Request,
+  businessID: number,
+  session: Session,
+  posted: { sponsored?: 'on' },
+) {
+  try {
+    await chooseSponsorshipAtCheckout({
+      businessID,
+      stored: readPaymentData(session),
+      sponsored: posted.sponsored === 'on',
+    })
+  } catch (error) {
+    const refusal = checkoutRefusal(error, session)
+    if (refusal) return refusal
+    if (error instanceof AppError)
+      return backToCheckout({ title: SPONSORSHIP_REFUSED_TITLE, description: error.message })
+    throw errorResponse(error, { request })
+  }
+  return redirect('/checkout')
+}
+
+const SPONSORSHIP_REFUSED_TITLE = 'Sponsorship not changed'
+
 /** After a payment the stored data is gone; reloading this page would only say "No Event Data". */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) => {
   if ((actionResult as { paid?: boolean } | undefined)?.paid) return false
@@ -203,7 +232,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
 }
 
 export default function CheckoutPage() {
-  const { mode, summary, setupError, stripe, goesLiveAtPayment } = useLoaderData<typeof loader>()
+  const { mode, summary, setupError, stripe, goesLiveAtPayment, sponsorship } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const paid = Boolean(actionData && 'paid' in actionData && actionData.paid)
   const reply = actionData && 'result' in actionData ? actionData.result : null
@@ -260,6 +289,9 @@ export default function CheckoutPage() {
   return (
     <main className="px-4 py-10">
       {paid ? null : <GoLiveNotice atOnce={goesLiveAtPayment} />}
+      {paid || !sponsorship || mode === 'unavailable' || setupError ? null : (
+        <SponsorshipForm sponsorship={sponsorship} />
+      )}
       {content}
     </main>
   )

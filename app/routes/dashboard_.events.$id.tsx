@@ -138,6 +138,12 @@ export default function AdPage() {
               ['Clicks', ad.totals.clicks],
               ['Bounces', ad.totals.bounces],
               ['Click-through rate', ad.totals.clickThroughRate],
+              ...(ad.sponsored
+                ? ([
+                    ['Views in Sponsored slots', ad.totals.slotViews],
+                    ['Clicks from Sponsored slots', ad.totals.slotClicks],
+                  ] as const)
+                : []),
             ] as const
           ).map(([label, value]) => (
             <div key={label} className="rounded-md bg-slate-50 px-3 py-2">
@@ -164,6 +170,12 @@ export default function AdPage() {
                 <th scope="col">Clicks</th>
                 <th scope="col">Bounces</th>
                 <th scope="col">Click-through rate</th>
+                {ad.sponsored ? (
+                  <>
+                    <th scope="col">Views in Sponsored slots</th>
+                    <th scope="col">Clicks from Sponsored slots</th>
+                  </>
+                ) : null}
               </tr>
             </thead>
             <tbody>
@@ -174,6 +186,12 @@ export default function AdPage() {
                   <td>{d.clicks}</td>
                   <td>{d.bounces}</td>
                   <td>{clickThroughRate(d)}</td>
+                  {ad.sponsored ? (
+                    <>
+                      <td>{d.slotViews}</td>
+                      <td>{d.slotClicks}</td>
+                    </>
+                  ) : null}
                 </tr>
               ))}
             </tbody>

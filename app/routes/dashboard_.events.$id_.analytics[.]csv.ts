@@ -4,6 +4,7 @@ import {
   adPageRange,
   analyticsCsv,
   requireOwnAd,
+  showsSlotFigures,
 } from '#app/services/analytics/analytics.server.ts'
 import { getBusiness } from '#app/services/http/auth.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
@@ -19,7 +20,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     if (!business) throw new AppError('Unauthorized', 'unauthenticated')
     const { event } = await requireOwnAd(business, params.id)
     const range = adPageRange(new URL(request.url).searchParams)
-    const csv = analyticsCsv(await adDailyFigures(event.eventID, range))
+    const csv = analyticsCsv(await adDailyFigures(event.eventID, range), {
+      withSlots: showsSlotFigures(event),
+    })
     return new Response(csv, {
       headers: {
         'Content-Type': 'text/csv; charset=utf-8',

@@ -3,7 +3,7 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
-import { EventThumb } from '#app/components/event-tile.tsx'
+import { EventThumb, SponsoredBadge } from '#app/components/event-tile.tsx'
 import { ScheduleStatusBadge } from '#app/components/schedule-status.tsx'
 import { formatTimeRange } from '#app/models/ads/event-times.ts'
 import { PRODUCT_NAME } from '#app/constants.ts'
@@ -12,7 +12,8 @@ import { EMBED_FRAME_TITLE } from '#app/models/calendar/embed.ts'
 import { eventPagePath } from '#app/models/ads/event-seo.ts'
 import { formatShortDate } from '#app/utils/format.ts'
 import { getEmbedEvents, readEmbedFilters } from '#app/services/calendar/embed.server.ts'
-import { listedEventsHeaders, sharedPageHeaders } from '#app/services/http/page-cache.server.ts'
+import { listingPageHeaders, sharedPageHeaders } from '#app/services/http/page-cache.server.ts'
+import { secondsLeftInTurn } from '#app/models/calendar/sponsored-placement.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 
@@ -33,8 +34,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   } catch (error) {
     throw errorResponse(error, { request })
   }
-  const events = await getEmbedEvents(filters, { today: platformToday() })
-  return data({ filters, events }, { headers: listedEventsHeaders(events.map((event) => event.eventID)) })
+  const now = Date.now()
+  const events = await getEmbedEvents(filters, { today: platformToday(), now })
+  const inSlots = events.filter((event) => event.sponsored).map((event) => event.eventID)
+  const headers = listingPageHeaders({
+    listed: [...new Set(events.map((event) => event.eventID))],
+    inSlots,
+    slotsForSeconds: inSlots.length > 0 ? secondsLeftInTurn(now) : null,
+  })
+  return data({ filters, events }, { headers })
 }
 
 export const meta: MetaFunction = () => [{ title: EMBED_FRAME_TITLE }, { name: 'robots', content: 'noindex' }]
@@ -52,7 +60,10 @@ export default function EmbedCalendar() {
       ) : (
         <ul aria-label="Upcoming events" className="grid gap-3">
           {events.map((event) => (
-            <li key={event.eventID} className="flex min-w-0 gap-3">
+            <li
+              key={`${event.sponsored ? 'slot' : 'listed'}-${event.eventID}`}
+              className="flex min-w-0 gap-3"
+            >
               <EventThumb
                 title={event.eventTitle}
                 photoPath={event.stillPhotoPath}
@@ -68,6 +79,7 @@ export default function EmbedCalendar() {
                   {event.eventTitle}
                 </a>
                 <ScheduleStatusBadge status={event.scheduleStatus} className="ml-2" />
+                {event.sponsored ? <SponsoredBadge className="ml-2" /> : null}
                 <p className="text-slate-700">
                   {event.date ? formatShortDate(event.date, { withYear: true }) : 'No dates'}
                   {event.date && formatTimeRange(event.times) ? ` · ${formatTimeRange(event.times)}` : null}

@@ -5,6 +5,7 @@ import { REQUEST_ID_HEADER } from '#app/services/http/request-log.server.ts'
 import { requestVisitor } from '#app/services/http/visitor.server.ts'
 import { logError } from '#app/services/platform/logger.server.ts'
 import { parseId } from '#app/models/platform/input-rules.ts'
+import { isFromSponsoredSlot } from '#app/models/calendar/sponsored-placement.ts'
 
 function eventPage(id: string | undefined) {
   const eventID = parseId(id)
@@ -12,14 +13,16 @@ function eventPage(id: string | undefined) {
 }
 
 /**
- * POST /event/{id}/view: the calendar's 'View details'. Counts a click, then sends the visitor on to the event with
+ * POST /event/{id}/view: the calendar's 'View details'. Counts a click (a slot click too with `?from=sponsored`), then sends the visitor on to the event with
  * a 303, also when counting fails: a lost click must never stop the navigation.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
   const eventID = parseId(params.id)
   if (eventID) {
     try {
-      await trackVisit(eventID, 'click', requestVisitor(request))
+      await trackVisit(eventID, 'click', requestVisitor(request), {
+        fromSponsoredSlot: isFromSponsoredSlot(new URL(request.url).searchParams),
+      })
     } catch (error) {
       logError(error, {
         requestId: request.headers.get(REQUEST_ID_HEADER) ?? undefined,

@@ -76,7 +76,7 @@ function idFrom(href: string | null, pattern: RegExp) {
 async function visitorPaths(page: Page) {
   await page.goto('/calendar')
   const action = await page.locator('form[action^="/event/"]').first().getAttribute('action')
-  const liveID = idFrom(action, /^\/event\/(\d+)\/view$/)
+  const liveID = idFrom(action, /^\/event\/(\d+)\/view(?:\?from=sponsored)?$/)
   const businessPage = await page.getByRole('link', { name: /^More from / }).first().getAttribute('href')
   expect(businessPage).toMatch(/^\/business\/\d+-[a-z0-9-]+$/)
   return [
@@ -170,7 +170,7 @@ async function adminPaths(page: Page) {
   const messageID = idFrom(message, /\/admin\/outbox\/(\d+)/)
   await page.goto('/calendar')
   const action = await page.locator('form[action^="/event/"]').first().getAttribute('action')
-  const liveID = idFrom(action, /^\/event\/(\d+)\/view$/)
+  const liveID = idFrom(action, /^\/event\/(\d+)\/view(?:\?from=sponsored)?$/)
   return [
     '/admin',
     '/admin?date=all',

@@ -12,7 +12,7 @@ async function sidewaysOverflow(page: Page) {
 async function liveEventPath(page: Page) {
   await page.goto('/calendar')
   const action = await page.locator('form[action^="/event/"]').first().getAttribute('action')
-  const id = /^\/event\/(\d+)\/view$/.exec(action ?? '')?.[1]
+  const id = /^\/event\/(\d+)\/view(?:\?from=sponsored)?$/.exec(action ?? '')?.[1]
   expect(id, 'a live event on the calendar').toBeTruthy()
   return `/event/${id}?viewMode=true`
 }
@@ -21,7 +21,14 @@ test.describe('on a phone (375 px)', () => {
   test.use({ viewport: PHONE, javaScriptEnabled: false })
 
   test('the public pages never scroll sideways', async ({ page }) => {
-    const paths = ['/landing', '/public', '/calendar', '/calendar?keyword=jazz', await liveEventPath(page), '/login']
+    const paths = [
+      '/landing',
+      '/public',
+      '/calendar',
+      '/calendar?keyword=jazz',
+      await liveEventPath(page),
+      '/login',
+    ]
     for (const path of paths) {
       await page.goto(path)
       expect(await sidewaysOverflow(page), path).toBe(0)
@@ -72,7 +79,9 @@ test('every page starts with a "Skip to content" link that moves the keyboard to
   }
 })
 
-test('the event page: the first photo is fetched first, with srcset and a reserved size', async ({ page }) => {
+test('the event page: the first photo is fetched first, with srcset and a reserved size', async ({
+  page,
+}) => {
   await page.goto(await liveEventPath(page))
   const photo = page.getByTestId('customer-event-card').locator('img').first()
   await expect(photo).toHaveAttribute('fetchpriority', 'high')

@@ -597,3 +597,28 @@ describe('checkout page with Stripe', () => {
     expect(fake.count('POST', '/v1/payment_intents')).toBe(0)
   })
 })
+
+describe('a sponsored ad', () => {
+  test('the PaymentIntent carries the surcharge, a total without it is refused, and the webhook reconciles it', async () => {
+    const ctx = await setUp(3)
+    // "Make it sponsored" ticked at checkout: $5.00 a day for 3 days on top of $29.00.
+    await db.update(events).set({ sponsored: true }).where(eq(events.eventID, ctx.event.eventID))
+
+    const short = await createPayment(ctx, { totalAmount: 29 })
+    expect(short.status).toBe(400)
+    expect(fake.count('POST', '/v1/payment_intents')).toBe(0)
+    expect(await paymentRows(ctx.event.eventID)).toEqual([])
+
+    expect((await createPayment(ctx, { totalAmount: 44 })).status).toBe(200)
+    const intent = fake.intentByEvent(ctx.event.eventID)!
+    expect(intent.amount).toBe(4400)
+
+    fake.succeed(intent.id, { last4: '4242', brand: 'visa', expMonth: 4, expYear: 2031 })
+    expect((await deliver(succeededEvent(intent.id))).status).toBe(200)
+    const [row] = await paymentRows(ctx.event.eventID)
+    expect(row).toMatchObject({ payment_status: 'paid', amount_due_cents: 4400, amount_paid_cents: 4400 })
+    const paid = await eventRow(ctx.event.eventID)
+    expect(paid).toMatchObject({ paymentStatus: 'paid', sponsored: true, totalCost: 44 })
+    expect(paid.sponsoredAt).toBeInstanceOf(Date)
+  })
+})

@@ -25,4 +25,6 @@ export interface EventTileData {
   facts?: Pick<PracticalFacts, 'priceCents' | 'attendanceMode' | 'accessibilityFeatures'>
   /** The business's page, when it has one ("More from Blue Door Cafe"). */
   businessHref?: string | null
+  /** Shown in a Sponsored slot: labelled "Sponsored", and a click from it is counted as a slot click. */
+  sponsored?: boolean
 }

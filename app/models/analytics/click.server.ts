@@ -54,6 +54,8 @@ export interface VisitInput {
   /** Today in the platform time zone: the click date, and what "live" is measured against. */
   today: string
   secret: string
+  /** A click from a Sponsored slot (`?from=sponsored`): also counted as a slot click. */
+  fromSponsoredSlot?: boolean
 }
 
 /**
@@ -67,6 +69,7 @@ export async function recordEventVisit({
   userAgent,
   today,
   secret,
+  fromSponsoredSlot = false,
 }: VisitInput): Promise<VisitResult> {
   const bot = isBotVisitor(userAgent)
   const visitor = ip ? hashVisitorIp(ip, secret) : ''
@@ -78,7 +81,7 @@ export async function recordEventVisit({
       const lockKey = `visit:${eventID}:${kind}:${visitor}`
       await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`)
     }
-    return insertVisit(tx, { eventID, visitor, bot, bounce, today })
+    return insertVisit(tx, { eventID, visitor, bot, bounce, today, fromSlot: fromSponsoredSlot && !bounce })
   })
 }
 
@@ -90,15 +93,16 @@ async function insertVisit(
     bot,
     bounce,
     today,
-  }: { eventID: number; visitor: string; bot: boolean; bounce: boolean; today: string },
+    fromSlot,
+  }: { eventID: number; visitor: string; bot: boolean; bounce: boolean; today: string; fromSlot: boolean },
 ): Promise<VisitResult> {
   const result: unknown = await tx.execute(sql`
     WITH live AS (
       SELECT ${events.eventID} AS id, ${events.businessID} AS business FROM ${events}
       WHERE ${events.eventID} = ${eventID} AND ${and(...liveEventConditions(today))}
     ), inserted AS (
-      INSERT INTO ${clickCount} ("businessID", "eventID", "userIPaddress", "clickDate", "bounceClick")
-      SELECT live.business, live.id, ${visitor}, ${today}::date, ${bounce} FROM live
+      INSERT INTO ${clickCount} ("businessID", "eventID", "userIPaddress", "clickDate", "bounceClick", "fromSponsoredSlot")
+      SELECT live.business, live.id, ${visitor}, ${today}::date, ${bounce}, ${fromSlot} FROM live
       WHERE NOT ${bot}
         AND (${visitor} = '' OR NOT EXISTS (
           SELECT 1 FROM ${clickCount} c

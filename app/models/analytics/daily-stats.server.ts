@@ -42,6 +42,22 @@ export async function addDailyViews(increments: readonly ViewIncrement[]): Promi
     ON CONFLICT ("eventID", "day") DO UPDATE SET "views" = ${eventDailyStats}."views" + EXCLUDED."views"`)
 }
 
+/** Adds appearances in a Sponsored slot (`views` of each increment) to each ad's day, like `addDailyViews`. */
+export async function addDailySlotViews(increments: readonly ViewIncrement[]): Promise<void> {
+  if (increments.length === 0) return
+  const values = sql.join(
+    increments.map((i) => sql`(${i.eventID}::integer, ${i.day}::date, ${i.views}::integer)`),
+    sql`, `,
+  )
+  await db.execute(sql`
+    INSERT INTO ${eventDailyStats} ("eventID", "businessID", "day", "slotViews")
+    SELECT e."eventID", e."businessID", v.day, v.views
+    FROM (VALUES ${values}) AS v(event_id, day, views)
+    JOIN ${events} e ON e."eventID" = v.event_id
+    ORDER BY e."eventID", v.day
+    ON CONFLICT ("eventID", "day") DO UPDATE SET "slotViews" = ${eventDailyStats}."slotViews" + EXCLUDED."slotViews"`)
+}
+
 const hasActivity = or(
   gt(eventDailyStats.views, 0),
   gt(eventDailyStats.clicks, 0),
@@ -74,10 +90,28 @@ export function dailyStatsForBusiness(
   )
 }
 
+/** One ad's figures on one day, with those of its Sponsored slots apart. */
+export interface AdDailyStats extends DailyStats {
+  /** Of the views, appearances in a Sponsored slot; of the clicks, those from one. */
+  slotViews: number
+  slotClicks: number
+}
+
 /** One ad's days with any activity in [from, to], oldest first. */
 export function dailyStatsForEvent(
   eventID: number,
-  range: { from: string; to: string },
-): Promise<DailyStats[]> {
-  return dailyStatsWhere(eq(eventDailyStats.eventID, eventID), range).orderBy(asc(eventDailyStats.day))
+  { from, to }: { from: string; to: string },
+): Promise<AdDailyStats[]> {
+  return db
+    .select({ ...dailyColumns, slotViews: eventDailyStats.slotViews, slotClicks: eventDailyStats.slotClicks })
+    .from(eventDailyStats)
+    .where(
+      and(
+        eq(eventDailyStats.eventID, eventID),
+        gte(eventDailyStats.day, from),
+        lte(eventDailyStats.day, to),
+        or(hasActivity, gt(eventDailyStats.slotViews, 0)),
+      ),
+    )
+    .orderBy(asc(eventDailyStats.day))
 }

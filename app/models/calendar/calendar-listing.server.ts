@@ -294,7 +294,7 @@ export interface LiveEventCard {
  * A card as one JSON object, built by the database: the row reaches the app as one value, with no column (the arrays
  * least of all, which the embedded database's driver parses slowly) parsed and mapped one by one.
  */
-function liveEventCardJson(listedDate: SQLWrapper) {
+export function liveEventCardJson(listedDate: SQLWrapper) {
   return sql<LiveEventCard>`json_build_object(
     'eventID', ${events.eventID},
     'eventTitle', ${events.eventTitle},

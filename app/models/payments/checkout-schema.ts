@@ -26,6 +26,8 @@ export const checkoutFormSchema = z.discriminatedUnion(
   'intent',
   [
     z.object({ intent: z.literal('cancel') }),
+    /** "Make it sponsored": the box ticked (`sponsored=on`) or not (absent); the total is shown again. */
+    z.object({ intent: z.literal('sponsor'), sponsored: z.literal('on').optional() }),
     z.object({
       intent: z.literal('pay'),
       eventID: idSchema.optional(),

@@ -129,6 +129,38 @@ export async function setUnpaidEventTotal(eventID: number, cents: number, execut
 }
 
 /**
+ * Whether an unpaid ad of `businessID` is to be sponsored, and the surcharge in its price (`surchargeCents`, 0 when
+ * not). A paid or refunded ad, or another business's, is left alone: false.
+ */
+export async function setUnpaidEventSponsored(
+  {
+    eventID,
+    businessID,
+    sponsored,
+    surchargeCents,
+  }: {
+    eventID: number
+    businessID: number
+    sponsored: boolean
+    surchargeCents: number
+  },
+  executor: Executor = db,
+) {
+  const changed = await executor
+    .update(events)
+    .set({ sponsored, sponsoredCents: sponsored ? surchargeCents : 0 })
+    .where(
+      and(
+        eq(events.eventID, eventID),
+        eq(events.businessID, businessID),
+        notInArray(events.paymentStatus, [...SETTLED]),
+      ),
+    )
+    .returning({ eventID: events.eventID })
+  return changed.length > 0
+}
+
+/**
  * Records a new attempt. Two set-ups racing for one event get the same intent from the provider (same idempotency
  * key), so the second insert finds the first row instead of failing.
  */
@@ -225,6 +257,7 @@ export async function markPaymentPaid(details: PaidDetails, executor?: Executor)
         payment_intent_id: details.paymentIntentId,
         // The ad keeps the price it was paid, whatever the prices become.
         totalCost: centsToDollars(payment.amount_due_cents),
+        sponsoredAt: sql`CASE WHEN ${events.sponsored} THEN coalesce(${events.sponsoredAt}, ${details.paidAt.toISOString()}::timestamptz) END`,
       })
       .where(eq(events.eventID, payment.eventID))
     return { outcome: 'paid', payment }

@@ -47,6 +47,11 @@ export function chargeCentsFor(days: number, list: Pick<PriceList, 'tiers'>): nu
   return tier.cents
 }
 
+/** The sponsored surcharge in cents for `days` display days under `list`: the price per day times the days. */
+export function sponsoredSurchargeCentsFor(days: number, list: Pick<PriceList, 'sponsoredCentsPerDay'>) {
+  return Math.max(0, days) * list.sponsoredCentsPerDay
+}
+
 /** The table the event form shows: "1–7 days" and its price in dollars. */
 export function priceTableRows(list: Pick<PriceList, 'tiers'>) {
   let from = 1

@@ -8,6 +8,7 @@ import {
 import {
   dailyStatsForBusiness,
   dailyStatsForEvent,
+  type AdDailyStats,
   type DailyStats,
 } from '#app/models/analytics/daily-stats.server.ts'
 import { getEventForOwnerPage } from '#app/models/ads/event.server.ts'
@@ -46,9 +47,12 @@ export async function requireOwnAd(business: BusinessSessionCopy, id: string | u
 }
 
 /** Every day of the range with the ad's figures (zeros on days without activity). */
-export async function adDailyFigures(eventID: number, range: DateRange): Promise<DailyStats[]> {
+export async function adDailyFigures(eventID: number, range: DateRange): Promise<AdDailyStats[]> {
   const byDay = new Map((await dailyStatsForEvent(eventID, range)).map((row) => [row.date, row]))
-  return daysOf(range).map((date) => byDay.get(date) ?? { eventID, date, views: 0, clicks: 0, bounces: 0 })
+  return daysOf(range).map(
+    (date) =>
+      byDay.get(date) ?? { eventID, date, views: 0, clicks: 0, bounces: 0, slotViews: 0, slotClicks: 0 },
+  )
 }
 
 /** The range asked for on the ad's page (this month by default), or the 400 saying what is wrong with it. */
@@ -56,13 +60,29 @@ export function adPageRange(query: URLSearchParams): DateRange {
   return analyticsRangeOrThisMonth(query, platformToday())
 }
 
-/** The ad's figures as CSV: a header, then one line per day of the range. */
-export function analyticsCsv(rows: readonly DailyStats[]): string {
-  const lines = [['date', 'views', 'clicks', 'bounces', 'click_through_rate']]
-  for (const row of rows)
-    lines.push([row.date, String(row.views), String(row.clicks), String(row.bounces), clickThroughRate(row)])
+/**
+ * The ad's figures as CSV: a header, then one line per day of the range; for a sponsored ad, with its Sponsored
+ * slots' views and clicks apart (`withSlots`).
+ */
+export function analyticsCsv(rows: readonly AdDailyStats[], { withSlots = false } = {}): string {
+  const slotHeaders = withSlots ? ['sponsored_slot_views', 'sponsored_slot_clicks'] : []
+  const lines = [['date', 'views', 'clicks', 'bounces', 'click_through_rate', ...slotHeaders]]
+  for (const row of rows) {
+    const slots = withSlots ? [String(row.slotViews), String(row.slotClicks)] : []
+    lines.push([
+      row.date,
+      String(row.views),
+      String(row.clicks),
+      String(row.bounces),
+      clickThroughRate(row),
+      ...slots,
+    ])
+  }
   return toCsv(lines)
 }
+
+/** Whether the ad's figures show its Sponsored slots apart: it is or was sponsored. */
+export const showsSlotFigures = (event: { sponsored: boolean }) => event.sponsored
 
 export interface TimelineStep {
   label: string
@@ -113,8 +133,10 @@ export async function adPageData(
       views: sum.views + day.views,
       clicks: sum.clicks + day.clicks,
       bounces: sum.bounces + day.bounces,
+      slotViews: sum.slotViews + day.slotViews,
+      slotClicks: sum.slotClicks + day.slotClicks,
     }),
-    { views: 0, clicks: 0, bounces: 0 },
+    { views: 0, clicks: 0, bounces: 0, slotViews: 0, slotClicks: 0 },
   )
   return {
     eventID: event.eventID,
@@ -131,6 +153,7 @@ export async function adPageData(
       /** The status form is shown while the ad is live (once cancelled, only the status and note). */
       live: isLive(event, today),
     },
+    sponsored: showsSlotFigures(event),
     range,
     days,
     totals: { ...totals, clickThroughRate: clickThroughRate(totals) },

@@ -20,9 +20,11 @@ export async function trackVisit(
   eventID: number,
   kind: VisitKind,
   sender: VisitSender,
+  { fromSponsoredSlot = false }: { fromSponsoredSlot?: boolean } = {},
 ): Promise<VisitResult> {
   if (sender.crossSite) return 'ignored'
   return recordEventVisit({
+    fromSponsoredSlot,
     eventID,
     kind,
     ip: sender.ip,

@@ -1,6 +1,10 @@
 import { Gauge } from 'prom-client'
 import { isBotVisitor, REPEAT_WINDOW_MINUTES } from '#app/models/analytics/click.server.ts'
-import { addDailyViews, type ViewIncrement } from '#app/models/analytics/daily-stats.server.ts'
+import {
+  addDailySlotViews,
+  addDailyViews,
+  type ViewIncrement,
+} from '#app/models/analytics/daily-stats.server.ts'
 import { getEnv } from '../platform/env.server.ts'
 import { logError } from '../platform/logger.server.ts'
 import { registers } from '../platform/metrics.server.ts'
@@ -46,6 +50,9 @@ interface VisitorViews {
  * string keys per ad), one entry per visitor holding the ads counted for them, and bot verdicts per user agent.
  */
 export class ViewCounter {
+  /** `write` adds a batch to the daily figures: views, or appearances in a Sponsored slot. */
+  constructor(private readonly write: (batch: ViewIncrement[]) => Promise<void> = addDailyViews) {}
+
   /** Views per day, per ad, since the last batch. */
   private pending = new Map<string, Map<number, number>>()
   private pendingSize = 0
@@ -102,7 +109,7 @@ export class ViewCounter {
       this.forget(now)
       if (batch.length === 0) return
       try {
-        await addDailyViews(batch)
+        await this.write(batch)
       } catch (error) {
         for (const { eventID, day, views } of batch) {
           const ads = this.dayViews(day)
@@ -190,22 +197,26 @@ function countOnce(ads: number[], eventID: number, now: number) {
 
 /** This server's counter. */
 export const viewCounter = new ViewCounter()
+/** This server's counter of appearances in a Sponsored slot (counted apart: the ad's analytics show them). */
+export const slotViewCounter = new ViewCounter(addDailySlotViews)
 
 new Gauge({
   name: 'eventshout_view_counts_unflushed',
   help: 'Ad views counted in memory and not yet written to the daily figures (lost if the process is killed).',
   registers,
   collect() {
-    this.set(viewCounter.unflushedViews())
+    this.set(viewCounter.unflushedViews() + slotViewCounter.unflushedViews())
   },
 })
 
 let timer: ReturnType<typeof setInterval> | undefined
 
 function flushLogged() {
-  return viewCounter
-    .flush()
-    .catch((error: unknown) => logError(error, { msg: 'Writing the view counts failed' }))
+  return Promise.all(
+    [viewCounter, slotViewCounter].map((counter) =>
+      counter.flush().catch((error: unknown) => logError(error, { msg: 'Writing the view counts failed' })),
+    ),
+  )
 }
 
 /**
@@ -219,7 +230,7 @@ export function startViewCounting(): () => Promise<void> {
 }
 
 /** Stops the timer and writes what is left: on shutdown, before the database closes. */
-export async function stopViewCounting() {
+export async function stopViewCounting(): Promise<void> {
   if (timer) clearInterval(timer)
   timer = undefined
   await flushLogged()

@@ -22,13 +22,22 @@ import { listEventsByDay } from '#app/models/calendar/calendar-month-grid.server
 import { isKnownZip, nearestZip } from '#app/models/calendar/zip-centroids.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { NEAR_ME_LAT, NEAR_ME_LNG } from '#app/utils/near-me.ts'
+import { FEATURED_EVENTS_LIMIT } from '#app/constants.ts'
+import { listSponsoredSlotCards } from '#app/models/calendar/sponsored-slots.server.ts'
+import { secondsLeftInTurn, sponsoredTurn } from '#app/models/calendar/sponsored-placement.ts'
+import { slotsWindowAt } from './sponsored-slots.server.ts'
 
 export interface CalendarPageResults {
   total: number
   page: number
   pageCount: number
+  /** The Sponsored slots' ads first (labelled), then the first matches that are on. */
   featured: EventTileData[]
+  /** The Sponsored slots, above the page of matches (each ad is in its own place among them too). */
+  sponsored: EventTileData[]
   events: EventTileData[]
+  /** Seconds until the slots' turn ends: how long the page may be shared (none without slots). */
+  sponsoredForSeconds: number | null
 }
 
 /** What a tile needs of the request to say which of an event's dates matched. */
@@ -77,11 +86,53 @@ export async function nearZipNotices(filters: CalendarFilters): Promise<string[]
   return filters.near && !(await isKnownZip(filters.near)) ? [unknownZipMessage(filters.near)] : []
 }
 
-/** The calendar's results for these filters, from the listing cache (the shared page cache keeps whole pages). */
-export function getCalendarResults(
+/**
+ * The calendar's results for these filters, from the listing cache (the shared page cache keeps whole pages), with
+ * the Sponsored slots of the turn of `now` in front of the Featured strip and above the page.
+ */
+export async function getCalendarResults(
+  filters: CalendarFilters,
+  { today, page, now = Date.now() }: { today: string; page: number; now?: number },
+): Promise<CalendarPageResults> {
+  const [results, sponsored] = await Promise.all([
+    getMatchingResults(filters, { today, page }),
+    getSponsoredSlots(filters, { today, now }),
+  ])
+  if (sponsored.length === 0) return { ...results, sponsored, sponsoredForSeconds: null }
+  const inSlots = new Set(sponsored.map((tile) => tile.eventID))
+  return {
+    ...results,
+    featured: [...sponsored, ...results.featured.filter((tile) => !inSlots.has(tile.eventID))].slice(
+      0,
+      FEATURED_EVENTS_LIMIT,
+    ),
+    sponsored,
+    sponsoredForSeconds: secondsLeftInTurn(now),
+  }
+}
+
+/**
+ * The Sponsored slots for these filters at the turn of `now`: up to the host's number of slots, labelled (cached like
+ * the listing, one entry per turn).
+ */
+export function getSponsoredSlots(
+  filters: CalendarFilters,
+  { today, now = Date.now() }: { today: string; now?: number },
+): Promise<EventTileData[]> {
+  const turn = sponsoredTurn(now)
+  const key = JSON.stringify(['sponsored-slots', today, turn, filters])
+  return cachedLiveEvents(key, async () => {
+    const cards = await listSponsoredSlotCards(filters, await slotsWindowAt(today, now))
+    return cards.map((card) => ({ ...toTile(card, { filters, today }), sponsored: true }))
+  })
+}
+
+type MatchingResults = Omit<CalendarPageResults, 'sponsored' | 'sponsoredForSeconds'>
+
+function getMatchingResults(
   filters: CalendarFilters,
   { today, page }: { today: string; page: number },
-): Promise<CalendarPageResults> {
+): Promise<MatchingResults> {
   const key = JSON.stringify(['calendar-results', today, page, filters])
   return cachedLiveEvents(key, async () => {
     const listing = await loadCalendarListing(filters, { today, page })

@@ -6,6 +6,7 @@ import { scheduleStatusOf, type ScheduleStatus } from '#app/models/ads/schedule-
 import { EMBED_EVENTS_LIMIT, embedFiltersRefused, parseEmbedFilters } from '#app/models/calendar/embed.ts'
 import { getLiveEventsPage } from '#app/models/calendar/cached-listing.server.ts'
 import { nearZipNotices } from './calendar-page.server.ts'
+import { sponsoredSlotEvents } from './sponsored-slots.server.ts'
 
 /**
  * The embed's filters from a query string; what is wrong with them (a ZIP to measure from that we do not know too)
@@ -31,32 +32,47 @@ export interface EmbedEvent {
   place: string
   stillPhotoPath: string
   facts: Pick<PracticalFacts, 'priceCents' | 'attendanceMode' | 'accessibilityFeatures'>
+  /** In a Sponsored slot: labelled "Sponsored". */
+  sponsored: boolean
 }
 
-/** The soonest live events matching `filters`, as the framed list shows them (from the listing cache). */
+/**
+ * The soonest live events matching `filters`, as the framed list shows them (from the listing cache), after the ads
+ * in the Sponsored slots of the turn of `now`.
+ */
 export async function getEmbedEvents(
   filters: CalendarFilters,
-  { today }: { today: string },
+  { today, now = Date.now() }: { today: string; now?: number },
 ): Promise<EmbedEvent[]> {
-  const events = await getLiveEventsPage(filters, { today, limit: EMBED_EVENTS_LIMIT })
-  return events.map((event) => {
-    const facts = practicalFactsOf(event)
-    return {
-      eventID: event.eventID,
-      eventTitle: event.eventTitle,
-      date: nextEventDate(event, listingStart(filters, today)),
-      times: eventTimesOf(event),
-      scheduleStatus: scheduleStatusOf(event.scheduleStatus),
-      businessName: event.businessName,
-      place: facts.venueAddress
-        ? [facts.venueCity, facts.venueState].filter(Boolean).join(', ')
-        : [event.businessCity, event.businessState].filter(Boolean).join(', '),
-      stillPhotoPath: event.stillPhotoPath,
-      facts: {
-        priceCents: facts.priceCents,
-        attendanceMode: facts.attendanceMode,
-        accessibilityFeatures: facts.accessibilityFeatures,
-      },
-    }
-  })
+  const [events, slots] = await Promise.all([
+    getLiveEventsPage(filters, { today, limit: EMBED_EVENTS_LIMIT }),
+    sponsoredSlotEvents(filters, { today, now }),
+  ])
+  return [...slots.events, ...events.map((event) => ({ ...event, sponsored: false }))].map((event) =>
+    toEmbedEvent(event, filters, today),
+  )
+}
+
+type ListedEvent = Awaited<ReturnType<typeof getLiveEventsPage>>[number] & { sponsored: boolean }
+
+function toEmbedEvent(event: ListedEvent, filters: CalendarFilters, today: string): EmbedEvent {
+  const facts = practicalFactsOf(event)
+  return {
+    eventID: event.eventID,
+    eventTitle: event.eventTitle,
+    date: nextEventDate(event, listingStart(filters, today)),
+    times: eventTimesOf(event),
+    scheduleStatus: scheduleStatusOf(event.scheduleStatus),
+    businessName: event.businessName,
+    place: facts.venueAddress
+      ? [facts.venueCity, facts.venueState].filter(Boolean).join(', ')
+      : [event.businessCity, event.businessState].filter(Boolean).join(', '),
+    stillPhotoPath: event.stillPhotoPath,
+    facts: {
+      priceCents: facts.priceCents,
+      attendanceMode: facts.attendanceMode,
+      accessibilityFeatures: facts.accessibilityFeatures,
+    },
+    sponsored: event.sponsored,
+  }
 }

@@ -10,6 +10,7 @@ import { getLiveEventsCount, getLiveEventsPage } from '#app/models/calendar/cach
 import { isKnownZip } from '#app/models/calendar/zip-centroids.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
+import { sponsoredSlotEvents } from './sponsored-slots.server.ts'
 
 /** Events per page unless `limit` asks for fewer; also the most a page holds. */
 export const API_PAGE_SIZE = 100
@@ -48,10 +49,12 @@ function parseEventsListQuery(params: URLSearchParams): ListQuery {
 }
 
 type LiveEventRow = Awaited<ReturnType<typeof getLiveEventsPage>>[number]
+/** An ad in a Sponsored slot, as the audience may see it, marked `sponsored: true`. */
+type SponsoredSlotEntry = (LiveEventRow | PublicEvent<LiveEventRow>) & { sponsored: true }
 
 /** One page of the live events, as the audience may see each. */
 export interface LiveEventsList {
-  events: Array<LiveEventRow | PublicEvent<LiveEventRow>>
+  events: Array<LiveEventRow | PublicEvent<LiveEventRow> | SponsoredSlotEntry>
   page: number
   pageCount: number
   /** Every match, on all pages. */
@@ -68,6 +71,8 @@ export interface LiveEventsList {
 export async function listLiveEvents(
   searchParams: URLSearchParams,
   audience: EventAudience,
+  /** /api/public-events: page 1 starts with the ads in the Sponsored slots (`sponsored: true`), then the matches. */
+  { withSponsoredSlots = false }: { withSponsoredSlots?: boolean } = {},
 ): Promise<LiveEventsList> {
   const query = parseEventsListQuery(searchParams)
   if ('error' in query) throw new AppError(query.error, 'invalid')
@@ -75,12 +80,17 @@ export async function listLiveEvents(
   if (filters.near && !(await isKnownZip(filters.near)))
     throw new AppError(unknownZipMessage(filters.near), 'invalid')
   const today = platformToday()
-  const [events, total] = await Promise.all([
+  const [events, total, slots] = await Promise.all([
     getLiveEventsPage(filters, { today, limit, offset: (page - 1) * limit }),
     getLiveEventsCount(filters, { today }),
+    withSponsoredSlots && page === 1 ? sponsoredSlotEvents(filters, { today }) : null,
   ])
+  const inSlots = (slots?.events ?? []).map(({ sponsored, ...event }): SponsoredSlotEntry => ({
+    ...eventFor(audience, withTimesOfDay(event)),
+    sponsored,
+  }))
   return {
-    events: events.map((event) => eventFor(audience, withTimesOfDay(event))),
+    events: [...inSlots, ...events.map((event) => eventFor(audience, withTimesOfDay(event)))],
     page,
     pageCount: Math.max(1, Math.ceil(total / limit)),
     total,

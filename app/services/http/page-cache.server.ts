@@ -37,10 +37,40 @@ export function listedEventsHeaders(eventIDs: readonly number[]): HeadersInit {
   return eventIDs.length ? { [LISTED_EVENTS_HEADER]: eventIDs.join(',') } : {}
 }
 
-function takeListedEvents(headers: Headers): number[] {
-  const value = headers.get(LISTED_EVENTS_HEADER)
+/** A loader's word on which ads its page shows in a Sponsored slot (counted apart); never sent to the client. */
+export const SPONSORED_SLOTS_HEADER = 'X-Sponsored-Slots'
+
+/**
+ * The Cache-Control of a page showing Sponsored slots: shared until their turn ends (`secondsLeft`), never longer
+ * than any other shared page, so a stored page never shows another turn's slots.
+ */
+export function sponsoredPageCacheControl(secondsLeft: number) {
+  return `public, max-age=0, s-maxage=${Math.max(1, Math.min(SHARED_PAGE_MAX_AGE_S, Math.floor(secondsLeft)))}`
+}
+
+/**
+ * The headers of a listing page: the ads it shows (`listed`), those in its Sponsored slots (`inSlots`), and when it
+ * has slots, sharing bounded by their turn (`slotsForSeconds`).
+ */
+export function listingPageHeaders({
+  listed,
+  inSlots,
+  slotsForSeconds,
+}: {
+  listed: readonly number[]
+  inSlots: readonly number[]
+  slotsForSeconds: number | null
+}): Headers {
+  const headers = new Headers(listedEventsHeaders(listed))
+  if (inSlots.length > 0) headers.set(SPONSORED_SLOTS_HEADER, inSlots.join(','))
+  if (slotsForSeconds !== null) headers.set('Cache-Control', sponsoredPageCacheControl(slotsForSeconds))
+  return headers
+}
+
+function takeListedEvents(headers: Headers, name = LISTED_EVENTS_HEADER): number[] {
+  const value = headers.get(name)
   if (value === null) return []
-  headers.delete(LISTED_EVENTS_HEADER)
+  headers.delete(name)
   return value.split(',').map(Number).filter(Number.isSafeInteger)
 }
 
@@ -55,8 +85,10 @@ export const sharedPageHeaders: HeadersFunction = ({ loaderHeaders, errorHeaders
       loaderHeaders.get('Cache-Control') ?? `public, max-age=0, s-maxage=${SHARED_PAGE_MAX_AGE_S}`,
     Vary: 'Cookie',
   })
-  const listed = loaderHeaders.get(LISTED_EVENTS_HEADER)
-  if (listed) headers.set(LISTED_EVENTS_HEADER, listed)
+  for (const name of [LISTED_EVENTS_HEADER, SPONSORED_SLOTS_HEADER]) {
+    const listed = loaderHeaders.get(name)
+    if (listed) headers.set(name, listed)
+  }
   return headers
 }
 
@@ -84,6 +116,8 @@ interface StoredPage {
   generation: number
   /** The ads the page shows: a view of each is counted on every hit. */
   listedEvents: number[]
+  /** The ads it shows in a Sponsored slot: an appearance there is counted on every hit too. */
+  slotEvents: number[]
 }
 
 /** What a lookup needs of the incoming request (an Express request or a Fetch Request can both give it). */
@@ -104,14 +138,21 @@ export type PageViewCount = (
 ) => void
 
 let countPageViews: PageViewCount = () => {}
+let countSlotViews: PageViewCount = () => {}
 
-/** Who counts the views of the ads a page shows, each time it is served: until this is set, none are counted. */
-export function countPageViewsWith(count: PageViewCount) {
+/**
+ * Who counts the views of the ads a page shows, each time it is served, and (`slots`) their appearances in a
+ * Sponsored slot: until this is set, none are counted.
+ */
+export function countPageViewsWith(count: PageViewCount, slots: PageViewCount = () => {}) {
   countPageViews = count
+  countSlotViews = slots
 }
 
-function countViews(req: PageRequest, eventIDs: number[]) {
-  if (req.method === 'GET') countPageViews(eventIDs, req)
+function countViews(req: PageRequest, eventIDs: number[], slotEvents: number[] = []) {
+  if (req.method !== 'GET') return
+  countPageViews(eventIDs, req)
+  if (slotEvents.length > 0) countSlotViews(slotEvents, req)
 }
 
 const pages = new Map<string, StoredPage>()
@@ -135,7 +176,7 @@ export function lookupPage(req: PageRequest, now = Date.now()): CachedPage | und
     return undefined
   }
   pageCacheHits.inc()
-  countViews(req, page.listedEvents)
+  countViews(req, page.listedEvents, page.slotEvents)
   return servePage(page)
 }
 
@@ -191,7 +232,8 @@ function sharedMaxAge(cacheControl: string | null): number | undefined {
  */
 export async function keepPage(req: PageRequest, response: Response, now = Date.now()): Promise<Response> {
   const listedEvents = takeListedEvents(response.headers)
-  if (response.status === 200) countViews(req, listedEvents)
+  const slotEvents = takeListedEvents(response.headers, SPONSORED_SLOTS_HEADER)
+  if (response.status === 200) countViews(req, listedEvents, slotEvents)
   const maxAge = sharedMaxAge(response.headers.get('Cache-Control'))
   if (maxAge === undefined) return response
   if (!isCacheableRequest(req)) {
@@ -215,6 +257,7 @@ export async function keepPage(req: PageRequest, response: Response, now = Date.
       freshUntil: now + maxAge * 1000,
       generation,
       listedEvents,
+      slotEvents,
     })
     while (pages.size > MAX_PAGES) {
       const oldest = pages.keys().next().value

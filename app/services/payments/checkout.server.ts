@@ -5,7 +5,7 @@
  * the session and answers; a refusal that ends checkout carries one of the codes below, or ALREADY_PAID_CODE.
  */
 import { getOwnedEvent } from '#app/models/ads/event.server.ts'
-import { setUnpaidEventTotal } from '#app/models/payments/payment.server.ts'
+import { setUnpaidEventSponsored, setUnpaidEventTotal } from '#app/models/payments/payment.server.ts'
 import type { MailContext } from '#app/models/mail/notifications.server.ts'
 import { parseId } from '#app/models/platform/input-rules.ts'
 import type { Event } from '#db/schema.ts'
@@ -23,7 +23,9 @@ import {
   ALREADY_PAID_MESSAGE,
   amountDueCents,
   paymentsMode,
+  sponsoredSurchargeDueCents,
 } from './payment-rules.server.ts'
+import { currentSponsoredSlots, currentSponsoredSurchargeCents } from './pricing.server.ts'
 import { setUpEventPayment } from './payment-setup.server.ts'
 
 /** Checkout has no ad to pay for (none stored, or not the signed-in business's). */
@@ -55,6 +57,8 @@ export interface CheckoutPage {
   /** Why the payment could not be set up, for the advertiser; null when it was. */
   setupError: string | null
   goesLiveAtPayment: boolean
+  /** "Make it sponsored": whether it is chosen and its surcharge ("40.00"); null when the host offers no slots. */
+  sponsorship: { sponsored: boolean; surcharge: string } | null
   stripe: {
     publishableKey: string
     /** The body of the set-up and completion calls; dates and total are the event's own. */
@@ -107,6 +111,7 @@ export async function checkoutPage({
     totalCents = await amountDueCents(event)
     // A draft saved before the prices changed: its total becomes the one shown here, which the payment must claim.
     await setUnpaidEventTotal(event.eventID, totalCents)
+    await keepSponsoredSurcharge(event)
     if (mode === 'test') await setUpEventPayment({ businessID, eventID: event.eventID })
   } catch (error) {
     if (!(error instanceof AppError)) logError(error, { requestId, msg: 'Setting up a payment failed' })
@@ -126,6 +131,7 @@ export async function checkoutPage({
       },
       setupError,
       goesLiveAtPayment: (await trustOf(businessID)).trusted,
+      sponsorship: await sponsorshipOffer(event),
       stripe:
         mode === 'stripe'
           ? {
@@ -170,4 +176,49 @@ export async function payAtCheckout({
   }
   const { eventID } = storedOrRefused(stored)
   return payWithTestCard({ businessID, eventID, claimedTotalDollars, card, mail, requestId })
+}
+
+/** The checkout's "Make it sponsored" choice for the ad: null when the host offers no Sponsored slots. */
+async function sponsorshipOffer(event: Event): Promise<CheckoutPage['sponsorship']> {
+  if ((await currentSponsoredSlots()) === 0 && !event.sponsored) return null
+  const cents = await currentSponsoredSurchargeCents(event.showAdOnDates.length)
+  return { sponsored: event.sponsored, surcharge: formatDollars(cents) }
+}
+
+/** A sponsored ad's surcharge as priced now, saved with its total (the price per day may have changed). */
+async function keepSponsoredSurcharge(event: Event) {
+  if (!event.sponsored) return
+  const surchargeCents = await sponsoredSurchargeDueCents(event)
+  await setUnpaidEventSponsored({
+    eventID: event.eventID,
+    businessID: event.businessID,
+    sponsored: true,
+    surchargeCents,
+  })
+}
+
+export const SPONSORSHIP_NOT_OFFERED = 'Sponsored placement is not offered at the moment.'
+
+/**
+ * "Make it sponsored" at checkout (or not): the stored payment data's ad, the business's and unpaid, becomes
+ * sponsored, its total then shown with the surcharge. Refused like the page when there is nothing to pay for.
+ */
+export async function chooseSponsorshipAtCheckout({
+  businessID,
+  stored,
+  sponsored,
+}: {
+  businessID: number
+  stored: StoredPaymentData
+  sponsored: boolean
+}) {
+  const { eventID } = storedOrRefused(stored)
+  const event = await getOwnedEvent(eventID, businessID)
+  if (!event) throw noEventData()
+  if (isPaid(event)) throw alreadyPaid()
+  if (sponsored && (await currentSponsoredSlots()) === 0)
+    throw new AppError(SPONSORSHIP_NOT_OFFERED, 'conflict')
+  const surchargeCents = sponsored ? await currentSponsoredSurchargeCents(event.showAdOnDates.length) : 0
+  if (!(await setUnpaidEventSponsored({ eventID, businessID, sponsored, surchargeCents })))
+    throw alreadyPaid()
 }

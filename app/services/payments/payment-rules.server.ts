@@ -9,7 +9,7 @@ import { getEventRow } from '#app/models/payments/payment.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { getPaymentProvider, type PaymentProvider } from './payment-providers.server.ts'
-import { currentChargeCents } from './pricing.server.ts'
+import { currentChargeCents, currentSponsoredSurchargeCents } from './pricing.server.ts'
 
 export const CURRENCY = 'usd'
 /** An unpaid draft is removed this long after it was saved (cleanup.server.ts); its intent expires with it. */
@@ -61,10 +61,16 @@ export function assertPayable(event: Event) {
 
 /**
  * What the unpaid event costs now: its own display dates at the current prices (a draft saved before a price change
- * is charged the new price, which checkout shows before the payment).
+ * is charged the new price, which checkout shows before the payment), with the sponsored surcharge when the
+ * advertiser chose it.
  */
 export async function amountDueCents(event: Event, tx?: Transaction) {
   const cents = await currentChargeCents(event.showAdOnDates.length, tx)
   if (cents <= 0) throw new AppError('This ad has no display dates to pay for.', 'invalid')
-  return cents
+  return cents + (await sponsoredSurchargeDueCents(event, tx))
+}
+
+/** The sponsored surcharge in what the unpaid event costs now: its display days at today's price; 0 unsponsored. */
+export async function sponsoredSurchargeDueCents(event: Event, tx?: Transaction) {
+  return event.sponsored ? currentSponsoredSurchargeCents(event.showAdOnDates.length, tx) : 0
 }

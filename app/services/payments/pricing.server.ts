@@ -3,6 +3,7 @@ import type { Transaction } from '#db/client.server.ts'
 import { appendPriceList, currentPriceList, listPriceLists } from '#app/models/payments/price-list.server.ts'
 import {
   chargeCentsFor,
+  sponsoredSurchargeCentsFor,
   priceListChanges,
   priceListFormValues,
   priceTableRows,
@@ -15,6 +16,16 @@ import {
  */
 export async function currentChargeCents(days: number, tx?: Transaction) {
   return chargeCentsFor(days, await currentPriceList(tx))
+}
+
+/** The sponsored surcharge for `days` display days at the current price per day, in cents. */
+export async function currentSponsoredSurchargeCents(days: number, tx?: Transaction) {
+  return sponsoredSurchargeCentsFor(days, await currentPriceList(tx))
+}
+
+/** How many Sponsored slots the calendar shows now (0: sponsorship is not offered). */
+export async function currentSponsoredSlots() {
+  return (await currentPriceList()).sponsoredSlots
 }
 
 /** The event form's price table at today's prices. */

@@ -1,0 +1,32 @@
+/**
+ * The Sponsored slots a public listing shows now: the host's number of slots, the turn of the rotation, and the ads
+ * in them (cached like the listings, one entry per turn and filter set).
+ */
+import type { CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
+import { cachedLiveEvents } from '#app/models/calendar/live-events-cache.server.ts'
+import { rotationOffset, secondsLeftInTurn, sponsoredTurn } from '#app/models/calendar/sponsored-placement.ts'
+import { listSponsoredSlotEvents, type SlotsWindow } from '#app/models/calendar/sponsored-slots.server.ts'
+import { currentSponsoredSlots } from '../payments/pricing.server.ts'
+
+/** The slots' window at `now`: how many, and where the turn starts; `turn` keys the caches. */
+export async function slotsWindowAt(today: string, now: number): Promise<SlotsWindow & { turn: number }> {
+  const turn = sponsoredTurn(now)
+  const slots = await currentSponsoredSlots()
+  return { today, slots, rotation: rotationOffset(turn, slots), turn }
+}
+
+/**
+ * The ads in the Sponsored slots for these filters at `now`, as public rows, each with `sponsored: true`; and how
+ * long (seconds) a page showing them may be shared, null when there are none.
+ */
+export async function sponsoredSlotEvents(
+  filters: CalendarFilters,
+  { today, now = Date.now() }: { today: string; now?: number },
+) {
+  const key = JSON.stringify(['sponsored-slot-events', today, sponsoredTurn(now), filters])
+  const events = await cachedLiveEvents(key, async () => {
+    const rows = await listSponsoredSlotEvents(filters, await slotsWindowAt(today, now))
+    return rows.map((row) => ({ ...row, sponsored: true as const }))
+  })
+  return { events, sharedForSeconds: events.length > 0 ? secondsLeftInTurn(now) : null }
+}
