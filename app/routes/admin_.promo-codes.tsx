@@ -16,7 +16,7 @@ import {
   createPromoCode,
   promoCodesPage,
   turnOffPromoCode,
-} from '#app/services/payments/promo-codes.server.ts'
+} from '#app/services/payments/promo-code-admin.server.ts'
 
 const PROMO_CODES_TITLE = 'Promo codes'
 /** A value this long is not sent back with the refusal (no field of the form needs more). */

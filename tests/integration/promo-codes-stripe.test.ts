@@ -4,6 +4,7 @@ import { action as createAction } from '#app/routes/api.create-event-payment.ts'
 import { action as webhookAction } from '#app/routes/api.stripe.webhook.ts'
 import { action as checkoutAction, loader as checkoutLoader } from '#app/routes/checkout.tsx'
 import { refundEventPayment } from '#app/services/payments/payment-refunds.server.ts'
+import { turnOffPromoCode } from '#app/services/payments/promo-code-admin.server.ts'
 import { getEnv } from '#app/services/platform/env.server.ts'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
@@ -105,6 +106,33 @@ describe('a promo code with Stripe', () => {
     const refund = await refundEventPayment(event.eventID, 'Rejected in review')
     expect(refund.amountRefundedCents).toBe(2030)
     expect([...fake.refunds.values()].map((r) => r.amount)).toEqual([2030])
+  })
+
+  test('a code turned off after its card form was set up: the PaymentIntent is cancelled, so the discount cannot be paid', async () => {
+    const { owner, event, cookie } = await advertiserWithCode({
+      code: 'STRIPE-OFF',
+      kind: 'percent',
+      value: 50,
+    })
+    const setUp = await callRoute(createAction, '/api/create-event-payment', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Cookie: cookie },
+      body: JSON.stringify({ businessID: owner.businessID, eventID: event.eventID, totalAmount: 14.5 }),
+    })
+    expect(setUp.status).toBe(200)
+    const intent = fake.intentByEvent(event.eventID)!
+    const [code] = await db.select().from(promoCodes).where(eq(promoCodes.code, 'STRIPE-OFF'))
+    await turnOffPromoCode(code!.id, adminId)
+    expect(fake.intents.get(intent.id)!.status).toBe('canceled')
+    const again = await callRoute(createAction, '/api/create-event-payment', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Cookie: cookie },
+      body: JSON.stringify({ businessID: owner.businessID, eventID: event.eventID, totalAmount: 14.5 }),
+    })
+    expect(again.status).toBe(409)
+    expect(fake.count('POST', '/v1/payment_intents')).toBe(1)
+    const [row] = await db.select().from(events).where(eq(events.eventID, event.eventID))
+    expect(row!.paymentStatus).toBe('pending')
   })
 
   test('a code that makes the ad free: checkout offers Confirm, no PaymentIntent is ever created, refunds ask nothing of Stripe', async () => {

@@ -217,3 +217,12 @@ export async function redeemPromoUse(tx: Transaction, payment: Payment, discount
     .set({ status: 'redeemed', paymentID: payment.paymentID, discountCents, redeemedAt: new Date() })
     .where(and(eq(promoRedemptions.eventID, payment.eventID), eq(promoRedemptions.status, 'reserved')))
 }
+
+/** The ads holding a reserved use of the code (their payments set up with it, not yet made). */
+export async function listReservingAds(promoCodeId: number) {
+  const rows = await db
+    .select({ eventID: promoRedemptions.eventID })
+    .from(promoRedemptions)
+    .where(and(eq(promoRedemptions.promoCodeId, promoCodeId), eq(promoRedemptions.status, 'reserved')))
+  return rows.map((row) => row.eventID)
+}

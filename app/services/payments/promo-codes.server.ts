@@ -1,18 +1,12 @@
 /**
- * Promo codes: the administrators' page that makes and turns them off, an advertiser applying one to an unpaid ad at
- * checkout, and the payment's check of its rules, which reserves the use under the code's lock.
+ * Promo codes at checkout: an advertiser applying one to an unpaid ad, and the payment's check of its rules, which
+ * reserves the use under the code's lock. The administrators' page is promo-code-admin.server.ts.
  */
 import { db, type Transaction } from '#db/client.server.ts'
 import type { Event, Payment, PromoCodeRow } from '#db/schema.ts'
-import { zonedInstant } from '#app/models/ads/zoned-times.ts'
 import { lockEventRow, setUnpaidEventTotal } from '#app/models/payments/payment.server.ts'
-import type { NewPromoCode } from '#app/models/payments/promo-code-schema.ts'
 import {
-  deactivatePromoCode,
   findPromoCode,
-  insertPromoCode,
-  listPromoCodeChanges,
-  listPromoCodes,
   lockPromoCode,
   promoUseFacts,
   redeemPromoUse,
@@ -29,8 +23,6 @@ import {
   type PromoKind,
 } from '#app/models/payments/promo-code.ts'
 import { AppError } from '#app/utils/app-error.ts'
-import { addDaysIso, isoDateInZone, todayInZone } from '#app/utils/time.ts'
-import { getEnv } from '../platform/env.server.ts'
 import {
   amountDueCents,
   assertPayable,
@@ -43,87 +35,6 @@ import {
 export const PROMO_REFUSED_CODE = 'promo_code_refused'
 
 const discountOf = (code: PromoCodeRow) => ({ kind: code.kind as PromoKind, value: code.value })
-
-/** The last day a code may be used, in the platform time zone. */
-const lastDayOf = (expiresAt: Date) =>
-  isoDateInZone(new Date(expiresAt.getTime() - 1), getEnv().APP_TIME_ZONE)
-
-function describeCode(
-  code: Pick<PromoCodeRow, 'code' | 'kind' | 'value' | 'expiresAt' | 'maxUses' | 'firstAdOnly'>,
-) {
-  return [
-    `${code.code}: ${describePromoDiscount(discountOf(code as PromoCodeRow))}`,
-    code.expiresAt ? `until ${lastDayOf(code.expiresAt)}` : 'no expiry',
-    code.maxUses === null ? 'no limit of uses' : `${code.maxUses} ${code.maxUses === 1 ? 'use' : 'uses'}`,
-    ...(code.firstAdOnly ? ["a business's first paid ad only"] : []),
-    'once per business',
-  ].join(', ')
-}
-
-const HISTORY_SHOWN = 50
-
-/** The promo codes page: every code with its uses, and the history of changes, newest first. */
-export async function promoCodesPage() {
-  const now = Date.now()
-  const [codes, history] = await Promise.all([listPromoCodes(), listPromoCodeChanges(HISTORY_SHOWN)])
-  return {
-    codes: codes.map(({ code, reserved, redeemed }) => ({
-      id: code.id,
-      code: code.code,
-      discount: describePromoDiscount(discountOf(code)),
-      used: redeemed,
-      reserved,
-      maxUses: code.maxUses,
-      lastDay: code.expiresAt ? lastDayOf(code.expiresAt) : null,
-      firstAdOnly: code.firstAdOnly,
-      status: !code.active
-        ? 'Off'
-        : code.expiresAt && code.expiresAt.getTime() <= now
-          ? 'Expired'
-          : code.maxUses !== null && redeemed + reserved >= code.maxUses
-            ? 'Used up'
-            : 'Active',
-      active: code.active,
-    })),
-    history: history.map((entry) => ({
-      id: entry.id,
-      at: entry.changedAt.toISOString(),
-      by: entry.changedByEmail,
-      code: entry.code,
-      what: entry.change === 'created' ? `Created — ${entry.details}` : entry.details,
-    })),
-  }
-}
-
-/** Makes a code, by the administrator `userId`; the toast saying so. A last day in the past is refused. */
-export async function createPromoCode(form: NewPromoCode, userId: string) {
-  const timeZone = getEnv().APP_TIME_ZONE
-  if (form.expiresOn !== null && form.expiresOn < todayInZone(timeZone)) {
-    throw new AppError(PROMO_TEXT.expiry, 'invalid', { fieldErrors: { expiresOn: [PROMO_TEXT.expiry] } })
-  }
-  const code = {
-    code: form.code,
-    kind: form.kind,
-    value: form.value,
-    // The code may be used until the end of its last day.
-    expiresAt:
-      form.expiresOn === null ? null : zonedInstant(addDaysIso(form.expiresOn, 1), '00:00', timeZone),
-    maxUses: form.maxUses,
-    firstAdOnly: form.firstAdOnly,
-  }
-  await insertPromoCode(code, describeCode(code), userId)
-  return { title: 'Promo code created', description: describeCode(code) }
-}
-
-/** Turns a code off, by the administrator `userId`: no ad can use it from now on. */
-export async function turnOffPromoCode(id: number, userId: string) {
-  const result = await deactivatePromoCode(id, userId)
-  if (!result) throw new AppError('No such promo code.', 'not_found')
-  return {
-    title: result.changed ? 'Promo code turned off' : 'Already off',
-    description: `${result.code.code} can no longer be used.`,
-  }
-}
 
 /* At checkout ---------------------------------------------------------------------------------------------------- */
 
