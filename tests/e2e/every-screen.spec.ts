@@ -172,6 +172,7 @@ async function adminPaths(page: Page) {
     '/admin?date=all',
     '/admin/categories',
     '/admin/pricing',
+    '/admin/promo-codes',
     '/admin/outbox',
     `/admin/outbox/${messageID}`,
     '/admin/reports',
