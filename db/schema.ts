@@ -9,6 +9,7 @@ import {
   integer,
   json,
   jsonb,
+  type AnyPgColumn,
   numeric,
   pgTable,
   primaryKey,
@@ -219,6 +220,10 @@ export const events = pgTable(
     sponsored: boolean('sponsored').notNull().default(false),
     sponsoredCents: integer('sponsoredCents').notNull().default(0),
     sponsoredAt: timestamp('sponsoredAt', { withTimezone: true, mode: 'date' }),
+    /** The promo code the advertiser applied at checkout, while the ad is unpaid (promo-code.ts); kept once paid. */
+    promoCodeId: integer('promoCodeId').references((): AnyPgColumn => promoCodes.id, {
+      onDelete: 'set null',
+    }),
   },
   (t) => [
     index('events_business_idx').on(t.businessID, t.createdDate),
@@ -827,3 +832,85 @@ export const priceLists = pgTable(
 )
 
 export type PriceListRow = typeof priceLists.$inferSelect
+
+/**
+ * The hosts' promo codes: a percentage or a fixed amount off an ad's list price. Never deleted: a code is turned
+ * off (`active`), so receipts and the history keep naming it.
+ */
+export const promoCodes = pgTable(
+  'promo_codes',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    /** Stored upper-case: what the advertiser types is matched whatever its case. */
+    code: varchar('code', { length: 32 }).notNull().unique(),
+    /** 'percent' (value 1–100) or 'fixed' (value in cents). */
+    kind: varchar('kind', { length: 10 }).notNull(),
+    value: integer('value').notNull(),
+    expiresAt: timestamp('expiresAt', { withTimezone: true, mode: 'date' }),
+    /** How many ads may use it in all; null = no limit. */
+    maxUses: integer('maxUses'),
+    firstAdOnly: boolean('firstAdOnly').notNull().default(false),
+    active: boolean('active').notNull().default(true),
+    createdAt: createdNow('createdAt'),
+    createdByUserId: uuid('createdByUserId').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    check('promo_codes_kind_check', sql`${t.kind} in ('percent', 'fixed')`),
+    check('promo_codes_value_check', sql`${t.value} > 0 and (${t.kind} <> 'percent' or ${t.value} <= 100)`),
+    check('promo_codes_max_uses_check', sql`${t.maxUses} is null or ${t.maxUses} > 0`),
+  ],
+)
+
+export type PromoCodeRow = typeof promoCodes.$inferSelect
+
+/** Every change of a promo code, append-only: who, when, what. */
+export const promoCodeChanges = pgTable(
+  'promo_code_changes',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    promoCodeId: integer('promoCodeId')
+      .notNull()
+      .references(() => promoCodes.id, { onDelete: 'cascade' }),
+    /** 'created' or 'turned_off'. */
+    change: varchar('change', { length: 20 }).notNull(),
+    /** What the code was after the change, in words. */
+    details: text('details').notNull().default(''),
+    changedAt: createdNow('changedAt'),
+    changedByUserId: uuid('changedByUserId').references(() => users.id, { onDelete: 'set null' }),
+    /** Copied, so the history still names who changed the code if the account goes. */
+    changedByEmail: varchar('changedByEmail', { length: 255 }).notNull().default(''),
+  },
+  (t) => [index('promo_code_changes_code_idx').on(t.promoCodeId, t.changedAt)],
+)
+
+/**
+ * A use of a promo code by an ad: reserved when the ad's payment is set up, redeemed when it is paid. One per ad and
+ * one per code and business ("once per business"); a reservation goes when the advertiser removes the code or the
+ * unpaid ad is removed.
+ */
+export const promoRedemptions = pgTable(
+  'promo_redemptions',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    promoCodeId: integer('promoCodeId')
+      .notNull()
+      .references(() => promoCodes.id, { onDelete: 'cascade' }),
+    businessID: integer('businessID')
+      .notNull()
+      .references(() => business.businessID, { onDelete: 'cascade' }),
+    eventID: integer('eventID')
+      .notNull()
+      .unique()
+      .references(() => events.eventID, { onDelete: 'cascade' }),
+    paymentID: integer('paymentID').references(() => payments.paymentID, { onDelete: 'set null' }),
+    discountCents: integer('discountCents').notNull(),
+    /** 'reserved' or 'redeemed'. */
+    status: varchar('status', { length: 10 }).notNull().default('reserved'),
+    createdAt: createdNow('createdAt'),
+    redeemedAt: timestamp('redeemedAt', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('promo_redemptions_code_business_idx').on(t.promoCodeId, t.businessID),
+    check('promo_redemptions_discount_check', sql`${t.discountCents} >= 0`),
+  ],
+)

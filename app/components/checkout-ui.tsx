@@ -6,6 +6,7 @@ import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { inputClass, primaryButtonClass, secondaryButtonClass, Spinner, useHydrated } from './account-ui.tsx'
 import { useCheckedForm, type FormReply } from './checked-form.tsx'
 import { InputField } from './form-controls.tsx'
+import { PromoLines, type ShownPromo } from './promo-code-ui.tsx'
 
 export interface CheckoutSummary {
   eventID: number
@@ -13,6 +14,8 @@ export interface CheckoutSummary {
   dates: string[]
   /** Dollars with cents, e.g. "29.00". */
   total: string
+  /** The promo code applied, with the list price and the discount. */
+  promo?: ShownPromo | null
 }
 
 export function SettingUpPayment() {
@@ -64,6 +67,7 @@ export function PaymentCard({ summary, children }: { summary: CheckoutSummary; c
             </ul>
           </dd>
         </div>
+        {summary.promo ? <PromoLines promo={summary.promo} /> : null}
         <div className="flex items-baseline justify-between border-t border-slate-200 pt-3">
           <dt className="font-medium text-slate-500">Total</dt>
           <dd className="text-xl font-bold text-slate-900">${summary.total}</dd>

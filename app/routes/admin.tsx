@@ -103,6 +103,10 @@ export default function AdminModeration() {
           Prices
         </Link>{' '}
         (what ads cost, with its history),{' '}
+        <Link to="/admin/promo-codes" className="font-medium text-brand-700 underline">
+          Promo codes
+        </Link>{' '}
+        (discounts at checkout),{' '}
         <Link to="/admin/audit" className="font-medium text-brand-700 underline">
           Audit
         </Link>{' '}

@@ -3,7 +3,9 @@ import { data, redirect } from '@remix-run/node'
 import { useActionData, useLoaderData, useNavigate, type ShouldRevalidateFunction } from '@remix-run/react'
 import { lazy, Suspense, useEffect } from 'react'
 import { useHydrated } from '#app/components/account-ui.tsx'
+import { ConfirmFreeForm, PromoCodeForm } from '#app/components/promo-code-ui.tsx'
 import {
+  CancelPaymentButton,
   PaymentCard,
   PaymentSucceeded,
   SettingUpPayment,
@@ -25,9 +27,12 @@ import { mailContext } from '#app/services/http/site-url.server.ts'
 import { createToastHeaders, redirectWithToast, type ToastInput } from '#app/services/http/toast.server.ts'
 import { logError } from '#app/services/platform/logger.server.ts'
 import {
+  applyCodeAtCheckout,
   checkoutPage,
   chooseSponsorshipAtCheckout,
+  confirmFreeAtCheckout,
   INVALID_EVENT_DATA_CODE,
+  removeCodeAtCheckout,
   NO_EVENT_DATA_CODE,
   payAtCheckout,
 } from '#app/services/payments/checkout.server.ts'
@@ -49,6 +54,7 @@ export const meta: MetaFunction = () => [{ title: `Checkout · ${PRODUCT_NAME}` 
 
 /** The card numbers are never sent back with a refused form. */
 const CARD_SECRETS = ['cardNumber', 'cvc']
+const CODE_ECHO_MAX = 100
 
 const requestIdOf = (request: Request) => request.headers.get(REQUEST_ID_HEADER) ?? undefined
 
@@ -155,7 +161,9 @@ export async function action({ request }: ActionFunctionArgs) {
   })
   const submission = parseFormSubmission(form, checkoutFormSchema)
   if (submission.status !== 'success') {
-    return formRefusal(submission.reply({ hideFields: CARD_SECRETS }))
+    // A code far too long is not sent back either.
+    const longCode = String(form.get('code') ?? '').length > CODE_ECHO_MAX ? ['code'] : []
+    return formRefusal(submission.reply({ hideFields: [...CARD_SECRETS, ...longCode] }))
   }
   const posted = submission.value
   const session = await getSession(request)
@@ -163,20 +171,46 @@ export async function action({ request }: ActionFunctionArgs) {
     clearPaymentData(session)
     return redirect('/', { headers: await cookieHeaders(session) })
   }
+  if (posted.intent === 'apply-code' || posted.intent === 'remove-code') {
+    const ad = { businessID: business.businessID, stored: readPaymentData(session) }
+    try {
+      const done =
+        posted.intent === 'apply-code'
+          ? await applyCodeAtCheckout({ ...ad, code: posted.code })
+          : await removeCodeAtCheckout(ad)
+      return redirectWithToast('/checkout', done)
+    } catch (error) {
+      const refusal = checkoutRefusal(error, session)
+      if (refusal) return refusal
+      return errorResponse(error, {
+        request,
+        reply: (refused) => ({ result: submission.reply({ fieldErrors: { code: [refused.message] } }) }),
+      })
+    }
+  }
 
   if (posted.intent === 'sponsor') return chooseSponsorship(request, business.businessID, session, posted)
 
   const requestId = requestIdOf(request)
   try {
-    await payAtCheckout({
-      businessID: business.businessID,
-      stored: readPaymentData(session),
-      postedEventID: posted.eventID,
-      claimedTotalDollars: posted.totalAmount,
-      card: { number: posted.cardNumber, expiry: posted.expiry, cvc: posted.cvc },
-      mail: mailContext(request),
-      requestId,
-    })
+    if (posted.intent === 'confirm-free') {
+      await confirmFreeAtCheckout({
+        businessID: business.businessID,
+        stored: readPaymentData(session),
+        postedEventID: posted.eventID,
+        claimedTotalDollars: posted.totalAmount,
+        mail: mailContext(request),
+      })
+    } else
+      await payAtCheckout({
+        businessID: business.businessID,
+        stored: readPaymentData(session),
+        postedEventID: posted.eventID,
+        claimedTotalDollars: posted.totalAmount,
+        card: { number: posted.cardNumber, expiry: posted.expiry, cvc: posted.cvc },
+        mail: mailContext(request),
+        requestId,
+      })
   } catch (error) {
     const refusal = checkoutRefusal(error, session)
     if (refusal) return refusal
@@ -232,10 +266,12 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
 }
 
 export default function CheckoutPage() {
-  const { mode, summary, setupError, stripe, goesLiveAtPayment, sponsorship } = useLoaderData<typeof loader>()
+  const { mode, summary, setupError, stripe, goesLiveAtPayment, sponsorship, promoNotice, free } =
+    useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const paid = Boolean(actionData && 'paid' in actionData && actionData.paid)
   const reply = actionData && 'result' in actionData ? actionData.result : null
+  const codeReply = reply?.initialValue?.intent === 'apply-code' ? reply : null
   const hydrated = useHydrated()
   const navigate = useNavigate()
 
@@ -255,6 +291,13 @@ export default function CheckoutPage() {
     content = <SetupFailed message={PAYMENT_TEXT.unavailable} />
   } else if (setupError) {
     content = <SetupFailed message={setupError} />
+  } else if (free || paid) {
+    content = (
+      <PaymentCard summary={summary}>
+        {paid ? <PaymentSucceeded /> : <ConfirmFreeForm eventID={summary.eventID} total={summary.total} />}
+        {paid ? null : <CancelPaymentButton />}
+      </PaymentCard>
+    )
   } else if (mode === 'stripe' && stripe) {
     content = hydrated ? (
       <Suspense fallback={<SettingUpPayment />}>
@@ -291,6 +334,9 @@ export default function CheckoutPage() {
       {paid ? null : <GoLiveNotice atOnce={goesLiveAtPayment} />}
       {paid || !sponsorship || mode === 'unavailable' || setupError ? null : (
         <SponsorshipForm sponsorship={sponsorship} />
+      )}
+      {paid || mode === 'unavailable' ? null : (
+        <PromoCodeForm promo={summary.promo} notice={promoNotice} reply={codeReply} />
       )}
       {content}
     </main>

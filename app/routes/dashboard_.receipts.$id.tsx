@@ -62,6 +62,16 @@ export default function ReceiptPage() {
       <dl className="mt-6" data-testid="receipt">
         <Row label="Ad">{receipt.ad.title}</Row>
         <Row label="Display dates">{receipt.ad.dates}</Row>
+        {receipt.promo ? (
+          <>
+            <Row label="List price">
+              {receipt.promo.listPrice} {receipt.currency}
+            </Row>
+            <Row label="Discount">
+              −{receipt.promo.discount} {receipt.currency} (promo code {receipt.promo.code})
+            </Row>
+          </>
+        ) : null}
         <Row label="Amount">
           {receipt.amount} {receipt.currency}
         </Row>

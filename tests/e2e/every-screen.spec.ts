@@ -176,6 +176,7 @@ async function adminPaths(page: Page) {
     '/admin?date=all',
     '/admin/categories',
     '/admin/pricing',
+    '/admin/promo-codes',
     '/admin/outbox',
     `/admin/outbox/${messageID}`,
     '/admin/reports',

@@ -186,6 +186,7 @@ describe('/checkout loader', () => {
       eventTitle: 'Pancake Breakfast',
       dates: event.showAdOnDates,
       total: '29.00',
+      promo: null,
     })
     const rows = await paymentRows(event.eventID)
     expect(rows).toHaveLength(1)

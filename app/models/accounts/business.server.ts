@@ -8,6 +8,7 @@ import { DUPLICATE_EMAIL_MESSAGE } from '#app/models/accounts/registration-rules
 import type { CardBusiness } from '#app/models/ads/customer-card.ts'
 import { businessPublicColumns } from '#app/models/ads/event.server.ts'
 import { enqueueAccountCreatedEmail } from '#app/models/mail/notifications.server.ts'
+import { isUniqueViolation } from '#app/models/platform/unique-violation.ts'
 
 /** A business as the API shows it: everything but the password hash. */
 export type PublicBusiness = Omit<Business, 'businessPassword'>
@@ -71,12 +72,6 @@ export async function findBusinessByEmail(email: string) {
 
 export async function businessEmailTaken(email: string) {
   return (await findBusinessByEmail(email)) !== null
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  if (!error || typeof error !== 'object') return false
-  if ((error as { code?: unknown }).code === '23505') return true
-  return isUniqueViolation((error as { cause?: unknown }).cause)
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { formatDollars } from '#app/utils/pricing.ts'
+import type { PaymentPromo } from '#app/models/payments/promo-code.ts'
 
 export type MailBlock =
   | { paragraph: string }
@@ -64,6 +65,8 @@ export function dollars(cents: number) {
 
 /** "Visa •••• 4242", or the test provider's note. */
 export const TEST_MODE_CARD_TEXT = 'Test mode — no real charge'
+/** The card of an ad a promo code made free. */
+export const NO_CHARGE_CARD_TEXT = 'None (nothing to charge)'
 
 export function cardLine(
   payment: { card_brand: string | null; card_last4: string | null },
@@ -108,6 +111,8 @@ export interface ReceiptFacts extends AdFacts {
   paymentID: number
   providerReference: string | null
   amountCents: number
+  /** The list price, the discount and the code of a payment with a promo code. */
+  promo?: PaymentPromo | null
   card: string
   paidAt: string
 }
@@ -121,6 +126,12 @@ export function paymentReceivedMail(receipt: ReceiptFacts & { origin: string }) 
       rows: [
         ['Ad', receipt.eventTitle],
         ['Display dates', receipt.displayDates],
+        ...(receipt.promo
+          ? ([
+              ['List price', dollars(receipt.promo.listCents)],
+              ['Discount', `−${dollars(receipt.promo.discountCents)} (promo code ${receipt.promo.code})`],
+            ] as const)
+          : []),
         ['Amount', dollars(receipt.amountCents)],
         ['Card', receipt.card],
         ['Payment ID', String(receipt.paymentID)],

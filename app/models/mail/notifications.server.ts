@@ -19,11 +19,13 @@ import {
   revisionDecidedMail,
   cardLine,
   changesRequestedMail,
+  NO_CHARGE_CARD_TEXT,
   paymentReceivedMail,
   reviewWaitingMail,
   type ComposedMail,
 } from '#app/models/mail/mail-templates.ts'
 import { enqueueMessage } from '#app/models/mail/outbox.server.ts'
+import { promoOfPaymentMetadata } from '#app/models/payments/promo-code.ts'
 
 export interface MailContext {
   origin: string
@@ -89,7 +91,10 @@ export async function enqueuePaymentReceivedEmails(tx: Transaction, paymentID: n
   const [payment] = await tx.select().from(payments).where(eq(payments.paymentID, paymentID)).limit(1)
   if (!payment) throw new Error(`No payment ${paymentID} to send a receipt for`)
   const ad = await adWithOwner(tx, payment.eventID)
-  const testMode = (payment.metadata as { provider?: string } | null)?.provider === 'test'
+  const provider = (payment.metadata as { provider?: string } | null)?.provider
+  const testMode = provider === 'test'
+  // A promo code made the ad free: nothing was charged, and no provider holds a reference.
+  const noCharge = provider === 'none'
   await enqueue(
     tx,
     'payment-received',
@@ -97,9 +102,10 @@ export async function enqueuePaymentReceivedEmails(tx: Transaction, paymentID: n
     paymentReceivedMail({
       ...ad,
       paymentID,
-      providerReference: payment.payment_intent_id,
+      providerReference: noCharge ? null : payment.payment_intent_id,
       amountCents: payment.amount_paid_cents,
-      card: cardLine(payment, testMode),
+      promo: promoOfPaymentMetadata(payment.metadata),
+      card: noCharge ? NO_CHARGE_CARD_TEXT : cardLine(payment, testMode),
       paidAt: formatPaidAt(payment.paid_at ?? new Date(), context.timeZone),
       origin: context.origin,
     }),

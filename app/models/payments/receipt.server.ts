@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm'
 import { db } from '#db/client.server.ts'
 import { business, events, payments } from '#db/schema.ts'
 import { SETTLED } from '#app/models/payments/payment.server.ts'
+import { promoOfPaymentMetadata } from '#app/models/payments/promo-code.ts'
 
 /**
  * What a receipt shows: a settled payment (paid, or paid and refunded) with its ad and business, read from the rows
@@ -54,6 +55,10 @@ export async function getReceipt(paymentID: number) {
       ...payment,
       testMode: metadata.provider === 'test',
       refundReason: typeof metadata.refundReason === 'string' ? metadata.refundReason : null,
+      /** Nothing was charged: a promo code made the ad free. */
+      noCharge: metadata.provider === 'none',
+      /** The list price, the discount and the code of a payment set up with a promo code. */
+      promo: promoOfPaymentMetadata(row.payment.metadata),
     },
   }
 }

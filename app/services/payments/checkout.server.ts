@@ -27,6 +27,9 @@ import {
 } from './payment-rules.server.ts'
 import { currentSponsoredSlots, currentSponsoredSurchargeCents } from './pricing.server.ts'
 import { setUpEventPayment } from './payment-setup.server.ts'
+import { confirmFreePayment } from './free-payment.server.ts'
+import { applyPromoCode, checkoutPromo, removePromoCode, type CheckoutPromo } from './promo-codes.server.ts'
+import { describePromoDiscount, type PromoKind } from '#app/models/payments/promo-code.ts'
 
 /** Checkout has no ad to pay for (none stored, or not the signed-in business's). */
 export const NO_EVENT_DATA_CODE = 'no_event_data'
@@ -53,7 +56,18 @@ function storedOrRefused(stored: StoredPaymentData): EventPaymentData {
 /** What the checkout page shows: the ad's summary and how to pay for it. */
 export interface CheckoutPage {
   mode: ReturnType<typeof paymentsMode>
-  summary: { eventID: number; eventTitle: string; dates: string[]; total: string }
+  /** `promo`: the code applied to the ad, with the list price and the discount; null without one. */
+  summary: {
+    eventID: number
+    eventTitle: string
+    dates: string[]
+    total: string
+    promo: CheckoutPromo | null
+  }
+  /** Why the code applied to the ad was taken off it (it no longer applies); null when it was not. */
+  promoNotice: string | null
+  /** The total is $0 with the code: the ad is confirmed without a card. */
+  free: boolean
   /** Why the payment could not be set up, for the advertiser; null when it was. */
   setupError: string | null
   goesLiveAtPayment: boolean
@@ -107,12 +121,25 @@ export async function checkoutPage({
   const mode = paymentsMode()
   let setupError: string | null = null
   let totalCents = 0
+  let promo: CheckoutPromo | null = null
+  let promoNotice: string | null = null
   try {
-    totalCents = await amountDueCents(event)
+    const applied = await checkoutPromo(event)
+    promoNotice = applied.dropped
+    if (applied.promo) {
+      const { code, listCents, discountCents } = applied.promo
+      promo = {
+        code: code.code,
+        description: describePromoDiscount({ kind: code.kind as PromoKind, value: code.value }),
+        listTotal: formatDollars(listCents),
+        discount: formatDollars(discountCents),
+      }
+    }
+    totalCents = await amountDueCents(applied.promo ? event : { ...event, promoCodeId: null })
     // A draft saved before the prices changed: its total becomes the one shown here, which the payment must claim.
     await setUnpaidEventTotal(event.eventID, totalCents)
     await keepSponsoredSurcharge(event)
-    if (mode === 'test') await setUpEventPayment({ businessID, eventID: event.eventID })
+    if (mode === 'test' && totalCents > 0) await setUpEventPayment({ businessID, eventID: event.eventID })
   } catch (error) {
     if (!(error instanceof AppError)) logError(error, { requestId, msg: 'Setting up a payment failed' })
     setupError = error instanceof AppError ? error.message : PAYMENT_TEXT.setupFailed.description
@@ -128,12 +155,15 @@ export async function checkoutPage({
         eventTitle: event.eventTitle,
         dates: event.showAdOnDates,
         total: formatDollars(totalCents),
+        promo,
       },
+      promoNotice,
+      free: totalCents === 0 && setupError === null,
       setupError,
       goesLiveAtPayment: (await trustOf(businessID)).trusted,
       sponsorship: await sponsorshipOffer(event),
       stripe:
-        mode === 'stripe'
+        mode === 'stripe' && totalCents > 0
           ? {
               publishableKey: getEnv().STRIPE_PUBLISHABLE_KEY ?? '',
               paymentData: {
@@ -221,4 +251,62 @@ export async function chooseSponsorshipAtCheckout({
   const surchargeCents = sponsored ? await currentSponsoredSurchargeCents(event.showAdOnDates.length) : 0
   if (!(await setUnpaidEventSponsored({ eventID, businessID, sponsored, surchargeCents })))
     throw alreadyPaid()
+}
+
+/** The ad checkout is for: the stored payment data's. */
+const checkoutEventID = (stored: StoredPaymentData) => storedOrRefused(stored).eventID
+
+/** Applies the code the advertiser typed to the ad at checkout; the toast saying so. */
+export async function applyCodeAtCheckout({
+  businessID,
+  stored,
+  code,
+}: {
+  businessID: number
+  stored: StoredPaymentData
+  code: string
+}) {
+  return applyPromoCode({ businessID, eventID: checkoutEventID(stored), code })
+}
+
+/** Takes the code off the ad at checkout; the toast saying so. */
+export async function removeCodeAtCheckout({
+  businessID,
+  stored,
+}: {
+  businessID: number
+  stored: StoredPaymentData
+}) {
+  return removePromoCode({ businessID, eventID: checkoutEventID(stored) })
+}
+
+/**
+ * Confirms the ad at checkout whose total is $0 with its promo code (no card, no provider). Without stored data, a
+ * posted ad that is the business's and paid meanwhile is refused as already paid, as a card payment is.
+ */
+export async function confirmFreeAtCheckout({
+  businessID,
+  stored,
+  postedEventID,
+  claimedTotalDollars,
+  mail,
+}: {
+  businessID: number
+  stored: StoredPaymentData
+  postedEventID?: number
+  claimedTotalDollars: number
+  mail?: MailContext
+}): Promise<CompletedPayment> {
+  if (stored.status !== 'ok' && postedEventID !== undefined) {
+    const owned = await getOwnedEvent(postedEventID, businessID)
+    if (owned && isPaid(owned)) throw alreadyPaid()
+  }
+  const paid = await confirmFreePayment({
+    businessID,
+    eventID: checkoutEventID(stored),
+    claimedTotalDollars,
+    mail,
+  })
+  if (paid.paidBefore) throw alreadyPaid()
+  return paid
 }

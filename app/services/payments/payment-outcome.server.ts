@@ -12,6 +12,7 @@ import {
   type PaidDetails,
 } from '#app/models/payments/payment.server.ts'
 import type { ProviderIntent } from './payment-providers.server.ts'
+import { redeemPromoOfPayment } from './promo-codes.server.ts'
 import { mailContext } from '../http/site-url.server.ts'
 import { autoApproveAtPayment } from '../moderation/trust.server.ts'
 
@@ -56,6 +57,7 @@ export async function recordIntentOutcome(
         const result = await markPaymentPaid(paidDetails(intent), tx)
         if (result.outcome === 'paid') {
           // A trusted business's ad goes live now; the administrators are then not asked to review it.
+          await redeemPromoOfPayment(tx, result.payment)
           await autoApproveAtPayment(tx, result.payment.eventID, { origin: mail.origin })
           await enqueuePaymentReceivedEmails(tx, result.payment.paymentID, mail)
         }

@@ -6,6 +6,7 @@
 import type { Transaction } from '#db/client.server.ts'
 import type { Event } from '#db/schema.ts'
 import { getEventRow } from '#app/models/payments/payment.server.ts'
+import { adPromoDiscountCents } from '#app/models/payments/promo-code.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { getPaymentProvider, type PaymentProvider } from './payment-providers.server.ts'
@@ -60,11 +61,11 @@ export function assertPayable(event: Event) {
 }
 
 /**
- * What the unpaid event costs now: its own display dates at the current prices (a draft saved before a price change
- * is charged the new price, which checkout shows before the payment), with the sponsored surcharge when the
- * advertiser chose it.
+ * What the unpaid event lists at now: its own display dates at the current prices (a draft saved before a price
+ * change is charged the new price, which checkout shows before the payment), with the sponsored surcharge
+ * when the advertiser chose it.
  */
-export async function amountDueCents(event: Event, tx?: Transaction) {
+export async function listPriceCents(event: Event, tx?: Transaction) {
   const cents = await currentChargeCents(event.showAdOnDates.length, tx)
   if (cents <= 0) throw new AppError('This ad has no display dates to pay for.', 'invalid')
   return cents + (await sponsoredSurchargeDueCents(event, tx))
@@ -73,4 +74,10 @@ export async function amountDueCents(event: Event, tx?: Transaction) {
 /** The sponsored surcharge in what the unpaid event costs now: its display days at today's price; 0 unsponsored. */
 export async function sponsoredSurchargeDueCents(event: Event, tx?: Transaction) {
   return event.sponsored ? currentSponsoredSurchargeCents(event.showAdOnDates.length, tx) : 0
+}
+
+/** What the unpaid event costs now: its list price less the discount of the promo code applied to it. */
+export async function amountDueCents(event: Event, tx?: Transaction) {
+  const listCents = await listPriceCents(event, tx)
+  return listCents - (await adPromoDiscountCents(event, listCents, tx))
 }

@@ -16,10 +16,10 @@ import { AppError } from '#app/utils/app-error.ts'
 import { claimedTotalMatches, totalChangedMessage } from '#app/utils/pricing.ts'
 import { recordIntentOutcome } from './payment-outcome.server.ts'
 import { getPaymentProvider, type PaymentProvider, type ProviderIntent } from './payment-providers.server.ts'
+import { chargeOfPayment, nothingToCharge, promoCodeOf, promoMetadata } from './promo-codes.server.ts'
 import {
   ALREADY_PAID_CODE,
   ALREADY_PAID_MESSAGE,
-  amountDueCents,
   assertPayable,
   CURRENCY,
   EVENT_NOT_FOUND_MESSAGE,
@@ -80,7 +80,9 @@ async function setUpLockedEventPayment(
   },
 ): Promise<PaymentSetup> {
   assertPayable(event)
-  const cents = await amountDueCents(event, tx)
+  const charge = await chargeOfPayment(tx, event)
+  const cents = charge.cents
+  if (cents === 0) throw nothingToCharge()
   if (!claimedTotalMatches(claimedTotalDollars, cents)) {
     throw new AppError(totalChangedMessage(cents), 'invalid', { code: 'amount_mismatch' })
   }
@@ -93,7 +95,7 @@ async function setUpLockedEventPayment(
   })
 
   const open = await getOpenPaymentForEvent(event.eventID, tx)
-  if (open?.payment_intent_id && open.amount_due_cents === cents) {
+  if (open?.payment_intent_id && open.amount_due_cents === cents && promoCodeOf(open) === charge.promoCode) {
     const intent = await provider.retrieveIntent(open.payment_intent_id)
     if (intent && REUSABLE.includes(intent.status) && intent.amount === cents) return result(intent)
     if (intent?.status === 'succeeded') {
@@ -131,6 +133,7 @@ async function setUpLockedEventPayment(
         provider: provider.kind,
         businessID,
         selectedDates: event.showAdOnDates,
+        ...promoMetadata(charge),
       },
     },
     tx,

@@ -1,5 +1,5 @@
 import { externalUrl, formatDatesLine } from '#app/utils/format.ts'
-import { cardLine, dollars } from '#app/models/mail/mail-templates.ts'
+import { cardLine, dollars, NO_CHARGE_CARD_TEXT } from '#app/models/mail/mail-templates.ts'
 import { formatPaidAt } from '#app/models/mail/notifications.server.ts'
 import { getReceipt } from '#app/models/payments/receipt.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
@@ -39,8 +39,17 @@ export async function businessReceipt(businessID: number, idParam: string | unde
     },
     amount: dollars(payment.amountPaidCents),
     currency: payment.currency.toUpperCase(),
-    card: cardLine({ card_brand: payment.cardBrand, card_last4: payment.cardLast4 }, payment.testMode),
-    providerReference: payment.paymentIntentId,
+    promo: payment.promo
+      ? {
+          code: payment.promo.code,
+          listPrice: dollars(payment.promo.listCents),
+          discount: dollars(payment.promo.discountCents),
+        }
+      : null,
+    card: payment.noCharge
+      ? NO_CHARGE_CARD_TEXT
+      : cardLine({ card_brand: payment.cardBrand, card_last4: payment.cardLast4 }, payment.testMode),
+    providerReference: payment.noCharge ? null : payment.paymentIntentId,
     paidAt: payment.paidAt ? formatPaidAt(payment.paidAt, timeZone) : null,
     refund:
       payment.amountRefundedCents > 0
