@@ -2,13 +2,13 @@
  * A business's public page: whether it has one (it shows its page and has a live ad), what the page shows (the
  * business, its upcoming live ads, how many of its events are past), and the pages the sitemap lists.
  */
-import { and, asc, eq, lt, sql, type SQL } from 'drizzle-orm'
+import { and, asc, eq, gte, lt, sql, type SQL } from 'drizzle-orm'
 import { db } from '#db/client.server.ts'
 import { business, events } from '#db/schema.ts'
 import type { CardBusiness } from '#app/models/ads/card-business.ts'
 import { businessPublicColumns } from '#app/models/ads/event.server.ts'
 import { LIVE_STATUSES } from '#app/models/ads/event-status.ts'
-import { liveEventConditions } from '#app/models/calendar/calendar-filter-sql.server.ts'
+import { isApprovedAndPaid } from '#app/models/calendar/calendar-filter-sql.server.ts'
 import { liveEventColumns } from '#app/models/calendar/calendar-listing.server.ts'
 import { parseId } from '#app/models/platform/input-rules.ts'
 
@@ -19,8 +19,8 @@ export const BUSINESS_PAGE_EVENTS_LIMIT = 100
 function hasLiveAd(today: string) {
   return sql<boolean>`EXISTS (SELECT 1 FROM ${events} AS ${sql.identifier('page_event')}
     WHERE page_event."businessID" = ${business.businessID}
-      AND page_event."eventStatus" = ${LIVE_STATUSES.eventStatus}
-      AND page_event."paymentStatus" = ${LIVE_STATUSES.paymentStatus}
+      AND page_event."eventStatus" = ${sql.raw(`'${LIVE_STATUSES.eventStatus}'`)}
+      AND page_event."paymentStatus" = ${sql.raw(`'${LIVE_STATUSES.paymentStatus}'`)}
       AND page_event."lastShowDate" >= ${today}::date)`
 }
 
@@ -77,7 +77,7 @@ export async function listBusinessLiveAds(businessID: number, today: string) {
     .select(liveEventColumns)
     .from(events)
     .innerJoin(business, eq(business.businessID, events.businessID))
-    .where(and(eq(events.businessID, businessID), ...liveEventConditions(today)))
+    .where(and(eq(events.businessID, businessID), isApprovedAndPaid, gte(events.lastShowDate, today)))
     .orderBy(asc(events.firstShowDate), asc(events.eventID))
     .limit(BUSINESS_PAGE_EVENTS_LIMIT)
   return rows.map((row) => ({ ...row, stillPhotoPath: row.stillPhotoURL, videoPath: row.videoURL }))

@@ -28,6 +28,13 @@ export function rowCountInText(n: number): number {
 }
 
 /** Live = approved, paid, and a show date today or later (docs/architecture.md, "An ad's lifecycle"): `isLive` in SQL. */
+/**
+ * An approved, paid ad, with the statuses written into the statement's text: the predicate of the partial indexes of
+ * live ads (`events_live_sponsored_idx`, `events_live_business_idx`), which a plan made once for every value (the
+ * embedded database's generic plans) can only use when it sees the statuses themselves.
+ */
+export const isApprovedAndPaid = sql`${events.eventStatus} = ${sql.raw(`'${LIVE_STATUSES.eventStatus}'`)} AND ${events.paymentStatus} = ${sql.raw(`'${LIVE_STATUSES.paymentStatus}'`)}`
+
 export function liveEventConditions(today: string): SQL[] {
   return [
     eq(events.eventStatus, LIVE_STATUSES.eventStatus),

@@ -177,12 +177,7 @@ function firstByTime(
   const listed = db
     .select({ eventID: row.eventID })
     .from(row)
-    .where(
-      and(
-        eq(row.showDate, days.date),
-        gridRow(row, filters, today),
-      ),
-    )
+    .where(and(eq(row.showDate, days.date), gridRow(row, filters, today)))
     .orderBy(byTime(row.startTime, row.eventID))
     .limit(rowCountInText(perDay))
     .as('listed')

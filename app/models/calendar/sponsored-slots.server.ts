@@ -2,14 +2,14 @@
  * The calendar's Sponsored slots: the live sponsored ads that match a page's filters and are shown today (one of
  * their display dates), taking turns (sponsored-placement.ts). One small statement on the sponsored ads' own index.
  */
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, gte, sql } from 'drizzle-orm'
 import { db } from '#db/client.server.ts'
 import { business, eventShowDates, events } from '#db/schema.ts'
 import { listingStart, type CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
 import {
   filterConditions,
+  isApprovedAndPaid,
   joinBusiness,
-  liveEventConditions,
   rowCountInText,
 } from '#app/models/calendar/calendar-filter-sql.server.ts'
 import {
@@ -47,8 +47,10 @@ function slotsSubquery(filters: CalendarFilters, { today, slots, rotation }: Slo
   )
     .where(
       and(
-        eq(events.sponsored, true),
-        ...liveEventConditions(today),
+        // The index's predicate as text (`isApprovedAndPaid`), so every plan of the statement can use it.
+        sql`${events.sponsored}`,
+        isApprovedAndPaid,
+        gte(events.lastShowDate, today),
         // Never outside its display dates: today is one of them.
         sql`${today}::date = ANY(${events.showAdOnDates})`,
         notOff,

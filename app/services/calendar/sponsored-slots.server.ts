@@ -11,7 +11,8 @@ import { currentSponsoredSlots } from '../payments/pricing.server.ts'
 /** The slots' window at `now`: how many, and where the turn starts; `turn` keys the caches. */
 export async function slotsWindowAt(today: string, now: number): Promise<SlotsWindow & { turn: number }> {
   const turn = sponsoredTurn(now)
-  const slots = await currentSponsoredSlots()
+  // Read once a turn, like the listings (a change of the number announces that public pages changed).
+  const slots = await cachedLiveEvents(JSON.stringify(['sponsored-slot-count', turn]), currentSponsoredSlots)
   return { today, slots, rotation: rotationOffset(turn, slots), turn }
 }
 

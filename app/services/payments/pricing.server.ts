@@ -1,6 +1,7 @@
 /** The prices in force, for every charge and form, and the administrators' pricing page that changes them. */
 import type { Transaction } from '#db/client.server.ts'
 import { appendPriceList, currentPriceList, listPriceLists } from '#app/models/payments/price-list.server.ts'
+import { announcePublicPagesChanged } from '#app/models/calendar/public-pages-changes.server.ts'
 import {
   chargeCentsFor,
   sponsoredSurchargeCentsFor,
@@ -59,6 +60,8 @@ export async function pricingPage() {
 export async function changePrices(list: PriceList & { note: string }, userId: string) {
   const { before, after } = await appendPriceList(list, userId)
   const changes = priceListChanges(before, after)
+  // The public pages keep the number of Sponsored slots with their listings.
+  if (before?.sponsoredSlots !== after.sponsoredSlots) await announcePublicPagesChanged()
   return {
     title: 'Prices saved',
     description: changes.length > 0 ? 'The new prices apply to every ad not yet paid.' : 'Nothing changed.',
