@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Form, Link, Outlet, useLoaderData } from '@remix-run/react'
+import { Link, Outlet, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LogoutButton } from '#app/components/site-chrome.tsx'
 import { EventsGallery, type GalleryEvent } from '#app/components/events-gallery.tsx'
@@ -8,11 +8,8 @@ import { latestRevisions, ownerReviewNotice } from '#app/models/ads/event-revisi
 import { eventStatusLabel } from '#app/models/ads/event-status.ts'
 import { clickStatsForBusiness, listEventsForBusiness } from '#app/models/ads/event.server.ts'
 import { canRunAgain, runAgainPath } from '#app/models/ads/copied-ad.server.ts'
-import { businessPagePath } from '#app/models/calendar/business-links.ts'
-import {
-  businessPageSettingSchema,
-  SHOW_BUSINESS_PAGE_LABEL,
-} from '#app/models/calendar/business-page-schema.ts'
+import { businessPagePath, SHOW_BUSINESS_PAGE_LABEL } from '#app/models/calendar/business-links.ts'
+import { businessPageSettingSchema } from '#app/models/calendar/business-page-schema.ts'
 import { businessPageShown, showBusinessPage } from '#app/services/calendar/business-page.server.ts'
 import { requireBusiness } from '#app/services/http/auth.server.ts'
 import { formRefusal, parseFormSubmission } from '#app/services/http/form-submission.server.ts'
@@ -138,7 +135,7 @@ function BusinessPageSetting({ shown, path }: { shown: boolean; path: string }) 
         </a>{' '}
         and can ask to be emailed your new events.
       </p>
-      <Form method="post" className="mt-4 flex flex-wrap items-center gap-3">
+      <form method="post" className="mt-4 flex flex-wrap items-center gap-3">
         <input type="hidden" name="intent" value="business-page" />
         <p data-testid="business-page-state" className="text-slate-800">
           {SHOW_BUSINESS_PAGE_LABEL}: <strong>{shown ? 'On' : 'Off'}</strong>
@@ -151,7 +148,7 @@ function BusinessPageSetting({ shown, path }: { shown: boolean; path: string }) 
         >
           {shown ? 'Turn my page off' : 'Turn my page on'}
         </button>
-      </Form>
+      </form>
     </section>
   )
 }

@@ -37,3 +37,6 @@ export function moreFromText(businessName: string) {
 export function pastEventsText(n: number) {
   return n === 0 ? 'No past events here yet.' : `${n} past event${n === 1 ? '' : 's'} on ${PRODUCT_NAME}.`
 }
+
+/** The dashboard's setting (in a module without zod, so the dashboard's browser code stays small). */
+export const SHOW_BUSINESS_PAGE_LABEL = 'Show my business page'

@@ -1,8 +1,6 @@
 import '#app/zod-config.ts'
 import { z } from 'zod'
 
-export const SHOW_BUSINESS_PAGE_LABEL = 'Show my business page'
-
 /** The dashboard's "Show my business page" form: on or off. */
 export const businessPageSettingSchema = z.object({
   intent: z.literal('business-page', { error: 'intent must be business-page' }),
