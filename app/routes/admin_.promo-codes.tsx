@@ -81,81 +81,85 @@ export default function AdminPromoCodes() {
       {page.codes.length === 0 ? (
         <p className="mt-2 text-slate-600">No promo codes yet.</p>
       ) : (
-        <table className="mt-2 w-full text-left text-sm" data-testid="promo-codes">
-          <thead>
-            <tr className="border-b border-slate-200">
-              <th className="py-2 pr-3">Code</th>
-              <th className="py-2 pr-3">Discount</th>
-              <th className="py-2 pr-3">Uses</th>
-              <th className="py-2 pr-3">Last day</th>
-              <th className="py-2 pr-3">First paid ad only</th>
-              <th className="py-2 pr-3">Status</th>
-              <th className="py-2">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.codes.map((code) => (
-              <tr key={code.id} className="border-b border-slate-100 align-top">
-                <td className="py-2 pr-3 font-mono">{code.code}</td>
-                <td className="py-2 pr-3">{code.discount}</td>
-                <td className="py-2 pr-3">
-                  {code.used}
-                  {code.maxUses === null ? '' : ` of ${code.maxUses}`}
-                  {code.reserved ? ` (${code.reserved} at checkout)` : ''}
-                </td>
-                <td className="py-2 pr-3">{code.lastDay ?? '—'}</td>
-                <td className="py-2 pr-3">{code.firstAdOnly ? 'Yes' : 'No'}</td>
-                <td className="py-2 pr-3">{code.status}</td>
-                <td className="py-2">
-                  {code.active ? (
-                    <Form method="post">
-                      <input type="hidden" name="id" value={code.id} />
-                      <button
-                        type="submit"
-                        name="intent"
-                        value="turn-off"
-                        className={secondaryButtonClass}
-                        aria-label={`Turn off ${code.code}`}
-                      >
-                        Turn off
-                      </button>
-                    </Form>
-                  ) : null}
-                </td>
+        <div className="mt-2 overflow-x-auto">
+          <table className="w-full text-left text-sm" data-testid="promo-codes">
+            <thead>
+              <tr className="border-b border-slate-200">
+                <th className="py-2 pr-3">Code</th>
+                <th className="py-2 pr-3">Discount</th>
+                <th className="py-2 pr-3">Uses</th>
+                <th className="py-2 pr-3">Last day</th>
+                <th className="py-2 pr-3">First paid ad only</th>
+                <th className="py-2 pr-3">Status</th>
+                <th className="py-2">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {page.codes.map((code) => (
+                <tr key={code.id} className="border-b border-slate-100 align-top">
+                  <td className="py-2 pr-3 font-mono">{code.code}</td>
+                  <td className="py-2 pr-3">{code.discount}</td>
+                  <td className="py-2 pr-3">
+                    {code.used}
+                    {code.maxUses === null ? '' : ` of ${code.maxUses}`}
+                    {code.reserved ? ` (${code.reserved} at checkout)` : ''}
+                  </td>
+                  <td className="py-2 pr-3">{code.lastDay ?? '—'}</td>
+                  <td className="py-2 pr-3">{code.firstAdOnly ? 'Yes' : 'No'}</td>
+                  <td className="py-2 pr-3">{code.status}</td>
+                  <td className="py-2">
+                    {code.active ? (
+                      <Form method="post">
+                        <input type="hidden" name="id" value={code.id} />
+                        <button
+                          type="submit"
+                          name="intent"
+                          value="turn-off"
+                          className={secondaryButtonClass}
+                          aria-label={`Turn off ${code.code}`}
+                        >
+                          Turn off
+                        </button>
+                      </Form>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
 
       <h2 className="mt-8 text-xl font-semibold text-ink">New code</h2>
       <PromoCodeAdminForm reply={refused?.result ?? null} />
 
       <h2 className="mt-10 text-xl font-semibold text-ink">History</h2>
-      <table className="mt-2 w-full text-left text-sm" data-testid="promo-code-history">
-        <thead>
-          <tr className="border-b border-slate-200">
-            <th className="py-2 pr-3">When</th>
-            <th className="py-2 pr-3">Who</th>
-            <th className="py-2 pr-3">Code</th>
-            <th className="py-2">What</th>
-          </tr>
-        </thead>
-        <tbody>
-          {page.history.map((entry) => (
-            <tr key={entry.id} className="border-b border-slate-100 align-top">
-              <td className="py-2 pr-3">
-                <time dateTime={entry.at}>{entry.at.slice(0, 16).replace('T', ' ')} UTC</time>
-              </td>
-              <td className="py-2 pr-3">{entry.by || '—'}</td>
-              <td className="py-2 pr-3 font-mono">{entry.code}</td>
-              <td className="py-2">{entry.what}</td>
+      <div className="mt-2 overflow-x-auto">
+        <table className="w-full text-left text-sm" data-testid="promo-code-history">
+          <thead>
+            <tr className="border-b border-slate-200">
+              <th className="py-2 pr-3">When</th>
+              <th className="py-2 pr-3">Who</th>
+              <th className="py-2 pr-3">Code</th>
+              <th className="py-2">What</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {page.history.map((entry) => (
+              <tr key={entry.id} className="border-b border-slate-100 align-top">
+                <td className="py-2 pr-3">
+                  <time dateTime={entry.at}>{entry.at.slice(0, 16).replace('T', ' ')} UTC</time>
+                </td>
+                <td className="py-2 pr-3">{entry.by || '—'}</td>
+                <td className="py-2 pr-3 font-mono">{entry.code}</td>
+                <td className="py-2">{entry.what}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </main>
   )
 }
