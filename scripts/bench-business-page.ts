@@ -13,17 +13,12 @@
  */
 import type { ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import autocannon from 'autocannon'
 import { sql } from 'drizzle-orm'
-import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
-import postgres from 'postgres'
 import { businessPagePath } from '#app/models/calendar/business-links.ts'
 import { todayInZone } from '#app/utils/time.ts'
-import type { Database, DatabaseHandle } from '#db/client.server.ts'
-import * as schema from '#db/schema.ts'
 import { startServerProcess, stopServer } from '#tests/support/server-process.ts'
+import { openBenchDatabase } from './bench-database.ts'
 import { rowsOf, seed } from './bench-events.ts'
 import { benchEnvironment, builtAppExists, option, postgresTarget } from './bench-server.ts'
 
@@ -48,36 +43,10 @@ const median = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor
 
 /** A fresh database with the events, and the pages of the businesses that have one. */
 async function prepare(kind: DatabaseKind, today: string) {
-  const { openEmbeddedDatabase, openServerDatabase } = await import('#db/client.server.ts')
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eventshout-bench-business-page-'))
-  let url = ''
-  let handle: DatabaseHandle
-  let drop = async () => {}
-  if (kind === 'postgres') {
-    const name = `bench_business_page_${process.pid}`
-    const admin = postgres(POSTGRES_URL, { max: 1, onnotice: () => {} })
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${name}`)
-    await admin.unsafe(`CREATE DATABASE ${name}`)
-    await admin.end()
-    const u = new URL(POSTGRES_URL)
-    u.pathname = `/${name}`
-    url = u.toString()
-    drop = async () => {
-      const again = postgres(POSTGRES_URL, { max: 1, onnotice: () => {} })
-      await again.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await again.end()
-    }
-    // Migrated by the app's own code; seeded over a connection without the app's statement timeout.
-    await (await openServerDatabase(url)).close()
-    const client = postgres(url, { max: 1, onnotice: () => {} })
-    handle = {
-      db: drizzlePostgres(client, { schema }) as unknown as Database,
-      kind,
-      close: () => client.end(),
-    }
-  } else {
-    handle = await openEmbeddedDatabase(dataDir)
-  }
+  const { handle, dataDir, url, drop } = await openBenchDatabase(kind, {
+    name: 'business-page',
+    postgresUrl: POSTGRES_URL,
+  })
   let paths: string[]
   try {
     const seeded = await seed(handle.db, today, { events: EVENTS, liveEvery: 10 })

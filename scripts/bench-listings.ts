@@ -16,14 +16,9 @@
  * Options: --requests=<per case> (default 40), --postgres[=<url>], --only=pglite|postgres.
  */
 import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { execFileSync } from 'node:child_process'
-import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
-import postgres from 'postgres'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
-import type { Database, DatabaseHandle } from '#db/client.server.ts'
-import * as schema from '#db/schema.ts'
+import { openBenchDatabase } from './bench-database.ts'
 import { seed, type Scale } from './bench-events.ts'
 import { benchEnvironment, builtAppExists, option, postgresTarget } from './bench-server.ts'
 import { startServerProcess, stopServer } from '#tests/support/server-process.ts'
@@ -53,43 +48,16 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  * the listing query of a month takes there (fastest of 7), and how to remove it.
  */
 async function prepareDatabase(kind: DatabaseKind, today: string) {
-  const { openEmbeddedDatabase, openServerDatabase, useDatabase } = await import('#db/client.server.ts')
+  const { useDatabase } = await import('#db/client.server.ts')
   const { insertUser } = await import('#db/factories.ts')
   const { sessionCookieFor } = await import('#tests/support/auth.ts')
   const { listingEntries } = await import('#app/models/calendar/listings.server.ts')
   const { EMPTY_CALENDAR_FILTERS } = await import('#app/models/calendar/calendar-filters.ts')
   const { LISTINGS_MAX_ENTRIES } = await import('#app/models/calendar/listings.ts')
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eventshout-bench-listings-'))
-  let url = ''
-  let drop = async () => {}
-  if (kind === 'postgres') {
-    const name = `bench_listings_${process.pid}`
-    const admin = postgres(POSTGRES_URL, { max: 1, onnotice: () => {} })
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${name}`)
-    await admin.unsafe(`CREATE DATABASE ${name}`)
-    await admin.end()
-    const u = new URL(POSTGRES_URL)
-    u.pathname = `/${name}`
-    url = u.toString()
-    drop = async () => {
-      const again = postgres(POSTGRES_URL, { max: 1, onnotice: () => {} })
-      await again.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await again.end()
-    }
-  }
-  let handle: DatabaseHandle
-  if (kind === 'postgres') {
-    // Migrated by the app's own code; seeded over a connection without the app's statement timeout.
-    await (await openServerDatabase(url)).close()
-    const client = postgres(url, { max: 1, onnotice: () => {} })
-    handle = {
-      db: drizzlePostgres(client, { schema }) as unknown as Database,
-      kind,
-      close: () => client.end(),
-    }
-  } else {
-    handle = await openEmbeddedDatabase(dataDir)
-  }
+  const { handle, dataDir, url, drop } = await openBenchDatabase(kind, {
+    name: 'listings',
+    postgresUrl: POSTGRES_URL,
+  })
   useDatabase(handle)
   try {
     const seeded = await seed(handle.db, today, SCALE)
