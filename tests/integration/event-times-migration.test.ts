@@ -98,7 +98,7 @@ async function checkTheAdsAfterTheMigration(execute: Execute) {
   expect(String((refused?.cause as Error | undefined)?.message)).toMatch(/events_schedule_status_check/)
 }
 
-test('on the embedded database, ads written before the deploy are all day with no status', async () => {
+async function onTheEmbeddedDatabase() {
   const { client, db } = await openPglite()
   try {
     await migrate(db as never, { migrationsFolder: migrationsBeforeTimes() })
@@ -109,30 +109,32 @@ test('on the embedded database, ads written before the deploy are all day with n
   } finally {
     await client.close()
   }
-}, 60_000)
+}
 
-test.runIf(process.env.DATABASE_URL)(
-  'on PostgreSQL, ads written before the deploy are all day with no status',
-  async () => {
-    const serverUrl = process.env.DATABASE_URL!
-    const name = `es_times_${crypto.randomBytes(5).toString('hex')}`
-    const admin = postgres(serverUrl, { onnotice: () => {}, max: 1 })
-    await admin.unsafe(`CREATE DATABASE "${name}"`)
-    const url = new URL(serverUrl)
-    url.pathname = `/${name}`
-    const client = postgres(url.toString(), { onnotice: () => {}, max: 1 })
-    try {
-      await migrateServerDatabase(url.toString(), migrationsBeforeTimes())
-      const db = drizzle(client)
-      const execute: Execute = (query) => db.execute(query)
-      await writeAdsOfThePreviousRelease(execute)
-      await migrateServerDatabase(url.toString(), MIGRATIONS_FOLDER)
-      await checkTheAdsAfterTheMigration(execute)
-    } finally {
-      await client.end()
-      await admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
-      await admin.end()
-    }
-  },
+async function onPostgres(serverUrl: string) {
+  const name = `es_times_${crypto.randomBytes(5).toString('hex')}`
+  const admin = postgres(serverUrl, { onnotice: () => {}, max: 1 })
+  await admin.unsafe(`CREATE DATABASE "${name}"`)
+  const url = new URL(serverUrl)
+  url.pathname = `/${name}`
+  const client = postgres(url.toString(), { onnotice: () => {}, max: 1 })
+  try {
+    await migrateServerDatabase(url.toString(), migrationsBeforeTimes())
+    const db = drizzle(client)
+    const execute: Execute = (query) => db.execute(query)
+    await writeAdsOfThePreviousRelease(execute)
+    await migrateServerDatabase(url.toString(), MIGRATIONS_FOLDER)
+    await checkTheAdsAfterTheMigration(execute)
+  } finally {
+    await client.end()
+    await admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
+    await admin.end()
+  }
+}
+
+const serverUrl = process.env.DATABASE_URL
+test(
+  `on ${serverUrl ? 'PostgreSQL' : 'the embedded database'}, ads written before the deploy are all day with no status`,
+  () => (serverUrl ? onPostgres(serverUrl) : onTheEmbeddedDatabase()),
   60_000,
 )

@@ -218,10 +218,11 @@ test('the backfill fills every ad once, on one server, and /metrics shows it don
         ),
       ),
     )
-  // Each server looks at the backfills a few seconds after it starts: the second one may not have looked yet.
+  // Each server looks at the backfills 5 s after it starts, and every 5 s while another server runs one: the second
+  // one may not have looked since the first finished.
   await expect
     .poll(async () => (await scrape()).map((text) => metric(text, 'eventshout_backfill_rows_remaining')), {
-      timeout: 10_000,
+      timeout: 15_000,
     })
     .toEqual(['0', '0'])
   for (const text of await scrape()) {

@@ -27,9 +27,13 @@ const MIN_BATCH_ROWS = 50
 const BATCH_TARGET_MS = 50
 /** Between two batches: as long as the last one took (at least 20 ms), so a backfill has at most half the database. */
 const MIN_PAUSE_MS = 20
-/** The first look waits for start-up to be over; then again this often while one is left (running elsewhere). */
+/**
+ * The first look waits for start-up to be over; then again this often while one is left (running elsewhere), so
+ * this server's gauges follow the other's progress and it takes over soon after that server stops. A look is a
+ * lock attempt and a count from the last committed key.
+ */
 const FIRST_LOOK_AFTER_MS = 5000
-const LOOK_AGAIN_AFTER_MS = 30_000
+const LOOK_AGAIN_AFTER_MS = 5000
 
 const labelNames = ['backfill'] as const
 const rowsDoneGauge = new Gauge({
