@@ -115,6 +115,20 @@ describe('the Sponsored slots', () => {
     // A keyword no sponsored ad has: no slots.
     expect((await calendarPage('?keyword=nothing-like-it')).body.sponsored).toEqual([])
 
+    // Dates: one of the ad's dates (display dates or its own) in the window; the card dated from the window's start.
+    await db.delete(events)
+    await liveAd('Fair', { showAdOnDates: [today, day(5)] })
+    await liveAd('Gala', { showAdOnDates: [today], eventDate: day(9) })
+    await liveAd('Today only', { showAdOnDates: [today] })
+    invalidateLiveEvents()
+    const window = (from: string, to: string) => calendarPage(`?from=${from}&to=${to}`)
+    const later = await window(day(4), day(6))
+    expect(titlesOf(later.body.sponsored)).toEqual(['Fair'])
+    expect(later.body.sponsored[0]!.date).toBe(day(5))
+    expect(titlesOf((await window(day(8), day(9))).body.sponsored)).toEqual(['Gala'])
+    expect((await window(day(10), day(20))).body.sponsored).toEqual([])
+    expect(titlesOf((await window(today, today)).body.sponsored)).toHaveLength(2)
+
     // The label is text on the cards in the slots, and in the strip.
     const html = renderToStaticMarkup(
       createElement(CalendarResults, {

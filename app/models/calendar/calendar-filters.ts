@@ -261,6 +261,11 @@ export function dateWindow(
   return { from: filters.from, to: filters.to ?? OPEN_ENDED_DATE_LIMIT }
 }
 
+/** Whether a date lies inside a date filter's window. */
+export function isInDateWindow(date: string, window: { from: string | null; to: string }) {
+  return (window.from === null || date >= window.from) && date <= window.to
+}
+
 /**
  * The day a listing starts from: the date filter's first day when that is after today, else today. Each matching
  * event is listed (and its card dated) at its first date from there, so a window from a later day lists its events

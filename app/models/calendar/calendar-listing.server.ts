@@ -291,7 +291,8 @@ export interface LiveEventCard {
 }
 
 /**
- * A card as one JSON object, built by the database: the row reaches the app as one value, with no column (the arrays
+ * A card as one JSON object, built by the database (the business's column named with its table: a statement on the
+ * events table alone writes its columns unqualified): the row reaches the app as one value, with no column (the arrays
  * least of all, which the embedded database's driver parses slowly) parsed and mapped one by one.
  */
 export function liveEventCardJson(listedDate: SQLWrapper) {
@@ -304,7 +305,7 @@ export function liveEventCardJson(listedDate: SQLWrapper) {
     'businessID', ${events.businessID},
     'businessName', ${events.businessName},
     'businessPage', (SELECT page_business."showBusinessPage" FROM ${business} AS page_business
-      WHERE page_business."businessID" = ${events.businessID}),
+      WHERE page_business."businessID" = ${events}."businessID"),
     'date', CASE WHEN ${events.eventDate} <> ${UNSET_DATE}::date THEN ${events.eventDate} ELSE ${listedDate} END,
     'listedDate', ${listedDate},
     'startTime', ${events.startTime},

@@ -19,6 +19,21 @@ export function rotationOffset(turn: number, slots: number) {
   return turn * slots
 }
 
+/** Where the slots stand at a turn: how many (the host's setting), and where the turn starts (`rotationOffset`). */
+export interface SlotsWindow {
+  slots: number
+  rotation: number
+}
+
+/**
+ * The ads in the slots at a turn, in slot order: of the matching ads in id order, `slots` of them from position
+ * `rotation` (modulo their number, wrapping round).
+ */
+export function slotIds(matching: readonly number[], { slots, rotation }: SlotsWindow): number[] {
+  const count = matching.length
+  return Array.from({ length: Math.min(slots, count) }, (_, turn) => matching[(rotation + turn) % count]!)
+}
+
 /** Whole seconds until the turn of `now` ends (at least 1): how long a page with slots may be shared. */
 export function secondsLeftInTurn(now: number) {
   return Math.max(1, Math.floor((SPONSORED_TURN_MS - (now % SPONSORED_TURN_MS)) / 1000))

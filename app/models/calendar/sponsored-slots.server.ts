@@ -1,16 +1,18 @@
 /**
  * The calendar's Sponsored slots: the live sponsored ads that match a page's filters and are shown today (one of
- * their display dates), taking turns (sponsored-placement.ts). One small statement on the sponsored ads' own index.
+ * their display dates), taking turns (sponsored-placement.ts). The candidates are read once a turn; a filter set
+ * asks only which of them it matches, by key.
  */
 import { and, eq, gte, sql } from 'drizzle-orm'
 import { db } from '#db/client.server.ts'
-import { business, eventShowDates, events } from '#db/schema.ts'
-import { listingStart, type CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
+import { business, events } from '#db/schema.ts'
+import { eventShowDates, hasOwnDate } from '#app/models/ads/event-dates.ts'
+import { dateWindow, isInDateWindow, type CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
 import {
   filterConditions,
+  hasEventFilters,
   isApprovedAndPaid,
   joinBusiness,
-  rowCountInText,
 } from '#app/models/calendar/calendar-filter-sql.server.ts'
 import {
   liveEventCardJson,
@@ -21,86 +23,108 @@ import {
 /** A cancelled or postponed ad is not promoted (schedule-status.ts `isOff`). */
 const notOff = sql`${events.scheduleStatus} IS DISTINCT FROM 'cancelled' AND ${events.scheduleStatus} IS DISTINCT FROM 'postponed'`
 
-export interface SlotsWindow {
-  today: string
-  /** How many slots (the host's setting). */
-  slots: number
-  /** Where this turn starts in the matching ads' order (sponsored-placement.ts `rotationOffset`). */
-  rotation: number
+/** An ad that may take a slot today: its card as listed today, and the dates a card's date is found from. */
+export interface SponsoredCandidate {
+  eventID: number
+  card: LiveEventCard
+  eventDate: string
+  showAdOnDates: string[]
 }
 
 /**
- * The ads of the slots (not run): of the matching sponsored ads in id order, `slots` of them from position
- * `rotation` (modulo their number, wrapping round), with `turn`, their order in the slots.
+ * The ads that may take a Sponsored slot today, in id order: live, sponsored, shown today (never outside their
+ * display dates) and on. Few, and the same for every filter set, so a turn reads them once (on the sponsored ads' own
+ * index); a filter set then only asks which of them it matches (`matchingSponsoredIds`).
  */
-function slotsSubquery(filters: CalendarFilters, { today, slots, rotation }: SlotsWindow) {
-  const matching = joinBusiness(
-    db
-      .select({
-        id: sql<number>`${events.eventID}`.as('id'),
-        position: sql<number>`(row_number() OVER (ORDER BY ${events.eventID}) - 1)`.as('position'),
-        matches: sql<number>`count(*) OVER ()`.as('matches'),
-      })
-      .from(events)
-      .$dynamic(),
-    filters,
-  )
+export async function listSponsoredCandidates(today: string): Promise<SponsoredCandidate[]> {
+  return db
+    .select({
+      eventID: events.eventID,
+      card: liveEventCardJson(sql`${today}::date`),
+      eventDate: events.eventDate,
+      showAdOnDates: events.showAdOnDates,
+    })
+    .from(events)
     .where(
       and(
         // The index's predicate as text (`isApprovedAndPaid`), so every plan of the statement can use it.
         sql`${events.sponsored}`,
         isApprovedAndPaid,
         gte(events.lastShowDate, today),
-        // Never outside its display dates: today is one of them.
         sql`${today}::date = ANY(${events.showAdOnDates})`,
         notOff,
-        ...filterConditions(filters),
       ),
     )
-    .as('matching')
-  const turn = sql<number>`((${matching.position} - (${rotation}::bigint % ${matching.matches})) + ${matching.matches}) % ${matching.matches}`
-  return db
-    .select({ id: matching.id, turn: turn.as('turn') })
-    .from(matching)
-    .where(sql`${turn} < ${rowCountInText(slots)}`)
-    .as('slot')
+    .orderBy(events.eventID)
 }
 
-/** The date a slot's card shows: the ad's first show date from the listing's start (today when it has none). */
-function slotListedDate(filters: CalendarFilters, today: string) {
-  return sql<string>`coalesce((SELECT min(${eventShowDates.showDate}) FROM ${eventShowDates}
-    WHERE ${eventShowDates.eventID} = ${events.eventID} AND ${eventShowDates.showDate} >= ${listingStart(filters, today)}::date), ${today}::date)`
+/** Where a listing from `start` lists a candidate: its first show date from `start` (today when it has none). */
+export function slotListedDate(
+  { eventDate, showAdOnDates }: SponsoredCandidate,
+  start: string,
+  today: string,
+) {
+  return eventShowDates(eventDate, showAdOnDates).find((date) => date >= start) ?? today
 }
 
-/** The cards of the slots in their order (not run), for the benchmark's plans and `listSponsoredSlotCards`. */
-export function sponsoredSlotCardsQuery(filters: CalendarFilters, window: SlotsWindow) {
-  const slot = slotsSubquery(filters, window)
-  return db
-    .select({ card: liveEventCardJson(slotListedDate(filters, window.today)) })
-    .from(slot)
-    .innerJoin(events, eq(events.eventID, slot.id))
-    .orderBy(sql`${slot.turn}`)
+/** A candidate's card as a listing from `start` shows it: dated by its own date when it has one (as `liveEventCardJson`). */
+export function slotCard(candidate: SponsoredCandidate, start: string, today: string): LiveEventCard {
+  const listedDate = slotListedDate(candidate, start, today)
+  return {
+    ...candidate.card,
+    listedDate,
+    date: hasOwnDate(candidate.eventDate) ? candidate.eventDate : listedDate,
+  }
 }
 
-/** The cards of the Sponsored slots for these filters at this turn of the rotation (none when `slots` is 0). */
-export async function listSponsoredSlotCards(
+/** `ids` as an array literal: whole numbers from the database, so nothing else reaches the parameter. */
+const idArray = (ids: number[]) => `{${ids.map((id) => Math.trunc(id)).join(',')}}`
+
+/**
+ * Which of the candidates match `filters`, in id order. Dates alone (the quick dates, the commonest filters) are
+ * answered from the candidates' own dates: one of them in the window, as the listing's date filter means; "Hide
+ * cancelled" takes none of them away (none is off). Any other filter asks the database, by key.
+ */
+export async function matchingSponsoredIds(
   filters: CalendarFilters,
-  window: SlotsWindow,
-): Promise<LiveEventCard[]> {
-  if (window.slots <= 0) return []
-  const rows = await sponsoredSlotCardsQuery(filters, window)
-  return rows.map((row) => row.card)
+  candidates: SponsoredCandidate[],
+): Promise<number[]> {
+  const window = dateWindow(filters)
+  if (!hasEventFilters(filters)) {
+    return candidates
+      .filter(({ eventDate, showAdOnDates }) =>
+        window ? eventShowDates(eventDate, showAdOnDates).some((date) => isInDateWindow(date, window)) : true,
+      )
+      .map((candidate) => candidate.eventID)
+  }
+  const ids = candidates.map((candidate) => candidate.eventID)
+  const rows = await joinBusiness(db.select({ id: events.eventID }).from(events).$dynamic(), filters)
+    .where(and(sql`${events.eventID} = ANY(${idArray(ids)}::integer[])`, ...filterConditions(filters)))
+    .orderBy(events.eventID)
+  return rows.map((row) => row.id)
 }
 
-/** The same ads as whole public rows (what the public API and the embed show), in the slots' order. */
-export async function listSponsoredSlotEvents(filters: CalendarFilters, window: SlotsWindow) {
-  if (window.slots <= 0) return []
-  const slot = slotsSubquery(filters, window)
+/**
+ * The public rows of these candidates (what the public API and the embed show), in their order, each with the date a
+ * listing from `start` lists it at.
+ */
+export async function listSponsoredSlotEvents(
+  candidates: SponsoredCandidate[],
+  start: string,
+  today: string,
+) {
+  const ids = candidates.map((candidate) => candidate.eventID)
+  if (ids.length === 0) return []
   const rows = await db
-    .select({ ...liveEventColumns, nextShowDate: slotListedDate(filters, window.today) })
-    .from(slot)
-    .innerJoin(events, eq(events.eventID, slot.id))
+    .select(liveEventColumns)
+    .from(events)
     .innerJoin(business, eq(business.businessID, events.businessID))
-    .orderBy(sql`${slot.turn}`)
-  return rows.map((row) => ({ ...row, stillPhotoPath: row.stillPhotoURL, videoPath: row.videoURL }))
+    .where(sql`${events.eventID} = ANY(${idArray(ids)}::integer[])`)
+  const byId = new Map(rows.map((row) => [row.eventID, row]))
+  return candidates.flatMap((candidate) => {
+    const row = byId.get(candidate.eventID)
+    if (!row) return []
+    const nextShowDate = slotListedDate(candidate, start, today)
+    return [{ ...row, nextShowDate, stillPhotoPath: row.stillPhotoURL, videoPath: row.videoURL }]
+  })
 }

@@ -1,6 +1,8 @@
 import {
   CALENDAR_FILTER_PARAMS,
   dateWindow,
+  isInDateWindow,
+  listingStart,
   unknownZipMessage,
   type CalendarFilters,
 } from '#app/models/calendar/calendar-filters.ts'
@@ -23,9 +25,9 @@ import { isKnownZip, nearestZip } from '#app/models/calendar/zip-centroids.serve
 import { AppError } from '#app/utils/app-error.ts'
 import { NEAR_ME_LAT, NEAR_ME_LNG } from '#app/utils/near-me.ts'
 import { FEATURED_EVENTS_LIMIT } from '#app/constants.ts'
-import { listSponsoredSlotCards } from '#app/models/calendar/sponsored-slots.server.ts'
+import { slotCard } from '#app/models/calendar/sponsored-slots.server.ts'
 import { secondsLeftInTurn, sponsoredTurn } from '#app/models/calendar/sponsored-placement.ts'
-import { slotsWindowAt } from './sponsored-slots.server.ts'
+import { sponsoredSlotCandidates } from './sponsored-slots.server.ts'
 
 export interface CalendarPageResults {
   total: number
@@ -53,8 +55,9 @@ interface TileContext {
 function tileAdvertisedText(event: LiveEventCard, { filters, today }: TileContext): string | null {
   const window = dateWindow(filters)
   if (!window || event.date === event.listedDate) return null
-  const inWindow = (date: string) => (window.from === null || date >= window.from) && date <= window.to
-  return !inWindow(event.date) && inWindow(event.listedDate) ? advertisedText(event.listedDate, today) : null
+  return !isInDateWindow(event.date, window) && isInDateWindow(event.listedDate, window)
+    ? advertisedText(event.listedDate, today)
+    : null
 }
 
 /** A card of the listing as a tile. */
@@ -122,8 +125,12 @@ export function getSponsoredSlots(
   const turn = sponsoredTurn(now)
   const key = JSON.stringify(['sponsored-slots', today, turn, filters])
   return cachedLiveEvents(key, async () => {
-    const cards = await listSponsoredSlotCards(filters, await slotsWindowAt(today, now))
-    return cards.map((card) => ({ ...toTile(card, { filters, today }), sponsored: true }))
+    const start = listingStart(filters, today)
+    const inSlots = await sponsoredSlotCandidates(filters, { today, now })
+    return inSlots.map((candidate) => ({
+      ...toTile(slotCard(candidate, start, today), { filters, today }),
+      sponsored: true,
+    }))
   })
 }
 

@@ -2,18 +2,49 @@
  * The Sponsored slots a public listing shows now: the host's number of slots, the turn of the rotation, and the ads
  * in them (cached like the listings, one entry per turn and filter set).
  */
-import type { CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
+import { listingStart, type CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
 import { cachedLiveEvents } from '#app/models/calendar/live-events-cache.server.ts'
-import { rotationOffset, secondsLeftInTurn, sponsoredTurn } from '#app/models/calendar/sponsored-placement.ts'
-import { listSponsoredSlotEvents, type SlotsWindow } from '#app/models/calendar/sponsored-slots.server.ts'
+import {
+  rotationOffset,
+  secondsLeftInTurn,
+  slotIds,
+  sponsoredTurn,
+  type SlotsWindow,
+} from '#app/models/calendar/sponsored-placement.ts'
+import {
+  listSponsoredCandidates,
+  listSponsoredSlotEvents,
+  matchingSponsoredIds,
+  type SponsoredCandidate,
+} from '#app/models/calendar/sponsored-slots.server.ts'
 import { currentSponsoredSlots } from '../payments/pricing.server.ts'
 
 /** The slots' window at `now`: how many, and where the turn starts; `turn` keys the caches. */
-export async function slotsWindowAt(today: string, now: number): Promise<SlotsWindow & { turn: number }> {
+async function slotsWindowAt(now: number): Promise<SlotsWindow & { turn: number }> {
   const turn = sponsoredTurn(now)
   // Read once a turn, like the listings (a change of the number announces that public pages changed).
   const slots = await cachedLiveEvents(JSON.stringify(['sponsored-slot-count', turn]), currentSponsoredSlots)
-  return { today, slots, rotation: rotationOffset(turn, slots), turn }
+  return { slots, rotation: rotationOffset(turn, slots), turn }
+}
+
+/**
+ * The ads in the Sponsored slots for these filters at the turn of `now`, in slot order: today's candidates (read
+ * once a turn) that the filters match, taking turns.
+ */
+export async function sponsoredSlotCandidates(
+  filters: CalendarFilters,
+  { today, now = Date.now() }: { today: string; now?: number },
+): Promise<SponsoredCandidate[]> {
+  const window = await slotsWindowAt(now)
+  if (window.slots <= 0) return []
+  const candidates = await cachedLiveEvents(
+    JSON.stringify(['sponsored-candidates', today, window.turn]),
+    () => listSponsoredCandidates(today),
+  )
+  if (candidates.length === 0) return []
+  const byId = new Map(candidates.map((candidate) => [candidate.eventID, candidate]))
+  const matching = await matchingSponsoredIds(filters, candidates)
+  return slotIds(matching, window).map((id) => byId.get(id)!)
 }
 
 /**
@@ -26,7 +57,8 @@ export async function sponsoredSlotEvents(
 ) {
   const key = JSON.stringify(['sponsored-slot-events', today, sponsoredTurn(now), filters])
   const events = await cachedLiveEvents(key, async () => {
-    const rows = await listSponsoredSlotEvents(filters, await slotsWindowAt(today, now))
+    const inSlots = await sponsoredSlotCandidates(filters, { today, now })
+    const rows = await listSponsoredSlotEvents(inSlots, listingStart(filters, today), today)
     return rows.map((row) => ({ ...row, sponsored: true as const }))
   })
   return { events, sharedForSeconds: events.length > 0 ? secondsLeftInTurn(now) : null }
