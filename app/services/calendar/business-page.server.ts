@@ -23,6 +23,7 @@ import {
 import {
   dateWindow,
   EMPTY_CALENDAR_FILTERS,
+  isInDateWindow,
   listingStart,
   normalizeCalendarFilters,
   type CalendarFilters,
@@ -112,10 +113,7 @@ export async function businessFeedAds(businessID: number) {
 function inWindow(filters: CalendarFilters) {
   const window = dateWindow(filters)
   return (ad: BusinessLiveAd) =>
-    !window ||
-    eventShowDates(ad.eventDate, ad.showAdOnDates).some(
-      (date) => (window.from === null || date >= window.from) && date <= window.to,
-    )
+    !window || eventShowDates(ad.eventDate, ad.showAdOnDates).some((date) => isInDateWindow(date, window))
 }
 
 function toTile(ad: BusinessLiveAd, start: string): EventTileData {

@@ -2,6 +2,7 @@ import { PRODUCT_NAME, TAGLINE, UNSET_DATE } from '#app/constants.ts'
 import {
   calendarSearchParams,
   dateWindow,
+  isInDateWindow,
   factFilterErrors,
   listingStart,
   nearFilterErrors,
@@ -83,7 +84,7 @@ function icsText(
 export async function calendarIcs(searchParams: URLSearchParams, origin: string): Promise<string> {
   const { filters, today } = await feedFilters(searchParams)
   const window = dateWindow(filters)
-  const inWindow = (d: string) => !window || ((window.from === null || d >= window.from) && d <= window.to)
+  const inWindow = (d: string) => !window || isInDateWindow(d, window)
   const events = await getLiveEventsPage(filters, { today, limit: FEED_EVENTS_LIMIT })
   const items = events.map((event) => {
     const upcoming = eventDates(event.eventDate, event.showAdOnDates).filter((d) => d >= today)
