@@ -9,7 +9,8 @@ export default defineConfig({
   testDir: 'tests/e2e',
   testMatch: '**/*.spec.ts',
   fullyParallel: true,
-  workers: 2,
+  // Three browsers at once keep both cores busy while each waits on pages and the server (7.1 min against 8.6 with two).
+  workers: 3,
   retries: 0,
   forbidOnly: true,
   // Upper bounds that catch a hang, not speed checks (speed has its benchmarks): a journey through several pages on
