@@ -7,7 +7,11 @@ import { PriceListForm } from '#app/components/price-list-form.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { priceListFormSchema } from '#app/models/payments/price-list-schema.ts'
 import { requireRole } from '#app/services/http/auth.server.ts'
-import { formRefusal, parseFormSubmission } from '#app/services/http/form-submission.server.ts'
+import {
+  fieldsTooLongToEcho,
+  formRefusal,
+  parseFormSubmission,
+} from '#app/services/http/form-submission.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
 import { redirectWithToast } from '#app/services/http/toast.server.ts'
@@ -32,10 +36,7 @@ export async function action({ request }: ActionFunctionArgs) {
   })
   const submission = parseFormSubmission(form, priceListFormSchema)
   if (submission.status !== 'success') {
-    const tooLong = [...form.entries()]
-      .filter(([, value]) => typeof value !== 'string' || value.length > ECHO_MAX)
-      .map(([name]) => name)
-    return formRefusal(submission.reply({ hideFields: tooLong }))
+    return formRefusal(submission.reply({ hideFields: fieldsTooLongToEcho(form, ECHO_MAX) }))
   }
   try {
     return redirectWithToast('/admin/pricing', await changePrices(submission.value, admin.id))

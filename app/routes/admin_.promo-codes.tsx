@@ -8,7 +8,11 @@ import { PromoCodeAdminForm } from '#app/components/promo-code-admin-form.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { promoCodesFormSchema } from '#app/models/payments/promo-code-schema.ts'
 import { requireRole } from '#app/services/http/auth.server.ts'
-import { formRefusal, parseFormSubmission } from '#app/services/http/form-submission.server.ts'
+import {
+  fieldsTooLongToEcho,
+  formRefusal,
+  parseFormSubmission,
+} from '#app/services/http/form-submission.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
 import { redirectWithToast } from '#app/services/http/toast.server.ts'
@@ -37,10 +41,7 @@ export async function action({ request }: ActionFunctionArgs) {
   })
   const submission = parseFormSubmission(form, promoCodesFormSchema)
   if (submission.status !== 'success') {
-    const tooLong = [...form.entries()]
-      .filter(([, value]) => typeof value !== 'string' || value.length > ECHO_MAX)
-      .map(([name]) => name)
-    return formRefusal(submission.reply({ hideFields: tooLong }))
+    return formRefusal(submission.reply({ hideFields: fieldsTooLongToEcho(form, ECHO_MAX) }))
   }
   const posted = submission.value
   try {

@@ -18,7 +18,11 @@ import { toast } from '#app/components/toaster.tsx'
 import { DELAY_AFTER_PAYMENT_MS, PRODUCT_NAME } from '#app/constants.ts'
 import { checkoutFormSchema } from '#app/models/payments/checkout-schema.ts'
 import { requireBusiness } from '#app/services/http/auth.server.ts'
-import { formRefusal, parseFormSubmission } from '#app/services/http/form-submission.server.ts'
+import {
+  fieldsTooLongToEcho,
+  formRefusal,
+  parseFormSubmission,
+} from '#app/services/http/form-submission.server.ts'
 import { combineHeaders, errorResponse } from '#app/services/http/http.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
 import { REQUEST_ID_HEADER } from '#app/services/http/request-log.server.ts'
@@ -54,7 +58,8 @@ export const meta: MetaFunction = () => [{ title: `Checkout · ${PRODUCT_NAME}` 
 
 /** The card numbers are never sent back with a refused form. */
 const CARD_SECRETS = ['cardNumber', 'cvc']
-const CODE_ECHO_MAX = 100
+/** A value this long (a code far over any code's length) is not sent back with the refusal either. */
+const ECHO_MAX = 100
 
 const requestIdOf = (request: Request) => request.headers.get(REQUEST_ID_HEADER) ?? undefined
 
@@ -161,9 +166,9 @@ export async function action({ request }: ActionFunctionArgs) {
   })
   const submission = parseFormSubmission(form, checkoutFormSchema)
   if (submission.status !== 'success') {
-    // A code far too long is not sent back either.
-    const longCode = String(form.get('code') ?? '').length > CODE_ECHO_MAX ? ['code'] : []
-    return formRefusal(submission.reply({ hideFields: [...CARD_SECRETS, ...longCode] }))
+    return formRefusal(
+      submission.reply({ hideFields: [...CARD_SECRETS, ...fieldsTooLongToEcho(form, ECHO_MAX)] }),
+    )
   }
   const posted = submission.value
   const session = await getSession(request)

@@ -34,6 +34,20 @@ export function parseFormSubmission<S extends z.ZodType>(
     : parseWithZod(form, { schema, disableAutoCoercion })
 }
 
+/**
+ * The fields of a posted form too long (or not text) to send back with a refusal: a value over `max` characters is
+ * left out of the reply (`hideFields`), so a refusal never echoes a huge body into the page.
+ */
+export function fieldsTooLongToEcho(form: FormData, max: number): string[] {
+  return [
+    ...new Set(
+      [...form.entries()]
+        .filter(([, value]) => typeof value !== 'string' || value.length > max)
+        .map(([name]) => name),
+    ),
+  ]
+}
+
 /** A refused submission's messages as one text, for a form whose page shows a single refusal. */
 export function refusalMessage(submission: { error?: Record<string, string[] | null> | null }) {
   const messages = [...new Set(Object.values(submission.error ?? {}).flatMap((list) => list ?? []))]
