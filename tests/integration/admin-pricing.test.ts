@@ -1,5 +1,5 @@
 import { desc, eq, sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { showDateBounds } from '#app/models/ads/event-dates.ts'
 import {
   DAYS_NOT_INCREASING,
@@ -16,7 +16,7 @@ import { action as createPayment } from '#app/routes/api.create-event-payment.ts
 import { action as checkoutAction, loader as checkoutLoader } from '#app/routes/checkout.tsx'
 import { loader as newEventLoader } from '#app/routes/dashboard.events.new.tsx'
 import { sessionStorage } from '#app/services/http/session.server.ts'
-import { resetEnvCache } from '#app/services/platform/env.server.ts'
+import { useTestPaymentProvider } from '#tests/support/stripe-checkout.ts'
 import { TOTAL_MISMATCH_MESSAGE } from '#app/utils/pricing.ts'
 import { db } from '#db/client.server.ts'
 import { insertUser } from '#db/factories.ts'
@@ -30,14 +30,7 @@ import { callRoute } from '#tests/support/routes.ts'
 
 useUploadFolder('admin-pricing')
 
-// The built-in test provider takes the payments: no Stripe keys.
-const STRIPE_VARS = [
-  'STRIPE_SECRET_KEY',
-  'STRIPE_PUBLISHABLE_KEY',
-  'STRIPE_WEBHOOK_SECRET',
-  'STRIPE_API_BASE',
-]
-const savedEnv: Record<string, string | undefined> = {}
+useTestPaymentProvider()
 
 let admin: User
 let adminCookie: string
@@ -45,23 +38,10 @@ let owner: Business
 let ownerCookie: string
 
 beforeAll(async () => {
-  for (const name of STRIPE_VARS) {
-    savedEnv[name] = process.env[name]
-    delete process.env[name]
-  }
-  resetEnvCache()
   admin = await insertUser(db, { roles: ['admin'] })
   adminCookie = await sessionCookieFor({ user: admin })
   owner = await insertBusiness(db)
   ownerCookie = await sessionCookieFor({ business: owner })
-})
-
-afterAll(() => {
-  for (const name of STRIPE_VARS) {
-    if (savedEnv[name] === undefined) delete process.env[name]
-    else process.env[name] = savedEnv[name]
-  }
-  resetEnvCache()
 })
 
 const PRICING_PAGE = [{ path: '/admin/pricing', ...pricingRoute }]

@@ -1,12 +1,12 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { PROMO_TEXT } from '#app/models/payments/promo-code.ts'
 import * as promoRoute from '#app/routes/admin_.promo-codes.tsx'
 import { action as createPayment } from '#app/routes/api.create-event-payment.ts'
 import { action as checkoutAction, loader as checkoutLoader } from '#app/routes/checkout.tsx'
 import { loader as receiptLoader } from '#app/routes/dashboard_.receipts.$id.tsx'
 import { refundEventPayment } from '#app/services/payments/payment-refunds.server.ts'
-import { resetEnvCache, getEnv } from '#app/services/platform/env.server.ts'
+import { getEnv } from '#app/services/platform/env.server.ts'
 import { TOTAL_MISMATCH_MESSAGE } from '#app/utils/pricing.ts'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
@@ -26,36 +26,20 @@ import { sessionCookieFor } from '#tests/support/auth.ts'
 import { toastOf } from '#tests/support/cookie-jar.ts'
 import { browse, textOf } from '#tests/support/document-request.ts'
 import { callRoute } from '#tests/support/routes.ts'
-import { cookieWithPaymentData, insertUnpaidEvent } from '#tests/support/stripe-checkout.ts'
+import {
+  cookieWithPaymentData,
+  insertUnpaidEvent,
+  useTestPaymentProvider,
+} from '#tests/support/stripe-checkout.ts'
 
-// The built-in test provider takes the payments: no Stripe keys.
-const STRIPE_VARS = [
-  'STRIPE_SECRET_KEY',
-  'STRIPE_PUBLISHABLE_KEY',
-  'STRIPE_WEBHOOK_SECRET',
-  'STRIPE_API_BASE',
-]
-const savedEnv: Record<string, string | undefined> = {}
+useTestPaymentProvider()
 
 let admin: User
 let adminCookie: string
 
 beforeAll(async () => {
-  for (const name of STRIPE_VARS) {
-    savedEnv[name] = process.env[name]
-    delete process.env[name]
-  }
-  resetEnvCache()
   admin = await insertUser(db, { roles: ['admin'] })
   adminCookie = await sessionCookieFor({ user: admin })
-})
-
-afterAll(() => {
-  for (const name of STRIPE_VARS) {
-    if (savedEnv[name] === undefined) delete process.env[name]
-    else process.env[name] = savedEnv[name]
-  }
-  resetEnvCache()
 })
 
 const PROMO_PAGE = [{ path: '/admin/promo-codes', ...promoRoute }]

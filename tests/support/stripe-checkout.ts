@@ -1,7 +1,9 @@
+import { afterAll, beforeAll } from 'vitest'
 import { showDateBounds } from '#app/models/ads/event-dates.ts'
 import { EMPTY_PRACTICAL_FACTS } from '#app/models/ads/practical-facts.ts'
 import { setEventPaymentData } from '#app/services/payments/payment-data.server.ts'
 import { sessionStorage } from '#app/services/http/session.server.ts'
+import { resetEnvCache } from '#app/services/platform/env.server.ts'
 import { db } from '#db/client.server.ts'
 import { events, type Business } from '#db/schema.ts'
 import { businessSessionCopy } from './auth.ts'
@@ -52,4 +54,31 @@ export async function cookieWithPaymentData(
     eventID: event.eventID,
   })
   return (await sessionStorage.commitSession(session)).split(';')[0]!
+}
+
+/** The Stripe variables: unset, the built-in test provider takes the payments. */
+const STRIPE_VARS = [
+  'STRIPE_SECRET_KEY',
+  'STRIPE_PUBLISHABLE_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'STRIPE_API_BASE',
+]
+
+/** The test file's payments go to the built-in test provider (no Stripe keys); the variables come back after it. */
+export function useTestPaymentProvider() {
+  const saved: Record<string, string | undefined> = {}
+  beforeAll(() => {
+    for (const name of STRIPE_VARS) {
+      saved[name] = process.env[name]
+      delete process.env[name]
+    }
+    resetEnvCache()
+  })
+  afterAll(() => {
+    for (const name of STRIPE_VARS) {
+      if (saved[name] === undefined) delete process.env[name]
+      else process.env[name] = saved[name]
+    }
+    resetEnvCache()
+  })
 }
