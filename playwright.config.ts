@@ -26,9 +26,9 @@ export default defineConfig({
     trace: { mode: 'retain-on-failure', screenshots: false },
   },
   webServer: {
-    // The built app, as production serves it, on a fresh embedded database with the demo data and the ad page's
-    // tracking rows.
-    command: `rm -rf "${E2E_DATA_DIR}" && tsx scripts/seed.ts && tsx tests/e2e/seed-ad-analytics.ts && tsx tests/e2e/seed-run-again.ts && tsx tests/e2e/seed-schedule.ts && tsx tests/e2e/seed-sponsored.ts && node server.js`,
+    // The built app, as production serves it, on a fresh embedded database with the demo data and the journeys' own
+    // rows (tests/e2e/seed.ts).
+    command: `rm -rf "${E2E_DATA_DIR}" && tsx tests/e2e/seed.ts && node server.js`,
     url: `http://127.0.0.1:${PORT}/healthz`,
     reuseExistingServer: false,
     timeout: 120_000,

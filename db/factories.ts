@@ -31,9 +31,23 @@ export function buildBusiness(overrides: BusinessInput = {}) {
   }
 }
 
+/**
+ * One hash per password for the whole process: a hash costs about 50 ms of CPU on purpose, and businesses made for
+ * tests and demos need no salt of their own (signing in still checks the password against it).
+ */
+const passwordHashes = new Map<string, Promise<string>>()
+function passwordHashOf(password: string) {
+  let hash = passwordHashes.get(password)
+  if (!hash) {
+    hash = hashPassword(password)
+    passwordHashes.set(password, hash)
+  }
+  return hash
+}
+
 export async function insertBusiness(db: Database, overrides: BusinessInput = {}): Promise<Business> {
   const values = buildBusiness(overrides)
-  const businessPassword = await hashPassword(overrides.password ?? 'password123')
+  const businessPassword = await passwordHashOf(overrides.password ?? 'password123')
   const [row] = await db
     .insert(business)
     .values({ ...values, businessPassword })
