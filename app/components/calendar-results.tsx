@@ -52,13 +52,25 @@ export function Pagination({
   )
 }
 
+/**
+ * Each tile's keys, made once per tile and kind: the listing cache hands every render the same tile objects, and the
+ * same key string is quicker to look up again.
+ */
+const tileKeys = new WeakMap<EventTileData, Record<string, string>>()
+
 /** Everything a tile shows, for the rendered-tile cache. */
 function tileKey(
   event: EventTileData,
   variant: 'featured' | 'sponsored' | 'grid',
   photoPriority: PhotoPriority,
 ) {
-  return JSON.stringify([variant, photoPriority, event])
+  const kind = `${variant} ${photoPriority}`
+  let keys = tileKeys.get(event)
+  if (!keys) {
+    keys = {}
+    tileKeys.set(event, keys)
+  }
+  return (keys[kind] ??= `${kind} ${JSON.stringify(event)}`)
 }
 
 /** The calendar's results below the count: the featured strip, one page of the grid (or the empty text), paging. */

@@ -29,6 +29,8 @@ export interface SponsoredCandidate {
   card: LiveEventCard
   eventDate: string
   showAdOnDates: string[]
+  /** Its own date and display dates (`eventShowDates`), found once a turn rather than for every filter set. */
+  showDates: string[]
 }
 
 /**
@@ -37,7 +39,7 @@ export interface SponsoredCandidate {
  * index); a filter set then only asks which of them it matches (`matchingSponsoredIds`).
  */
 export async function listSponsoredCandidates(today: string): Promise<SponsoredCandidate[]> {
-  return db
+  const rows = await db
     .select({
       eventID: events.eventID,
       card: liveEventCardJson(sql`${today}::date`),
@@ -56,15 +58,12 @@ export async function listSponsoredCandidates(today: string): Promise<SponsoredC
       ),
     )
     .orderBy(events.eventID)
+  return rows.map((row) => ({ ...row, showDates: eventShowDates(row.eventDate, row.showAdOnDates) }))
 }
 
 /** Where a listing from `start` lists a candidate: its first show date from `start` (today when it has none). */
-export function slotListedDate(
-  { eventDate, showAdOnDates }: SponsoredCandidate,
-  start: string,
-  today: string,
-) {
-  return eventShowDates(eventDate, showAdOnDates).find((date) => date >= start) ?? today
+export function slotListedDate({ showDates }: SponsoredCandidate, start: string, today: string) {
+  return showDates.find((date) => date >= start) ?? today
 }
 
 /** A candidate's card as a listing from `start` shows it: dated by its own date when it has one (as `liveEventCardJson`). */
@@ -92,9 +91,7 @@ export async function matchingSponsoredIds(
   const window = dateWindow(filters)
   if (!hasEventFilters(filters)) {
     return candidates
-      .filter(({ eventDate, showAdOnDates }) =>
-        window ? eventShowDates(eventDate, showAdOnDates).some((date) => isInDateWindow(date, window)) : true,
-      )
+      .filter(({ showDates }) => !window || showDates.some((date) => isInDateWindow(date, window)))
       .map((candidate) => candidate.eventID)
   }
   const ids = candidates.map((candidate) => candidate.eventID)

@@ -37,12 +37,14 @@ export async function sponsoredSlotCandidates(
 ): Promise<SponsoredCandidate[]> {
   const window = await slotsWindowAt(now)
   if (window.slots <= 0) return []
-  const candidates = await cachedLiveEvents(
+  const { candidates, byId } = await cachedLiveEvents(
     JSON.stringify(['sponsored-candidates', today, window.turn]),
-    () => listSponsoredCandidates(today),
+    async () => {
+      const list = await listSponsoredCandidates(today)
+      return { candidates: list, byId: new Map(list.map((candidate) => [candidate.eventID, candidate])) }
+    },
   )
   if (candidates.length === 0) return []
-  const byId = new Map(candidates.map((candidate) => [candidate.eventID, candidate]))
   const matching = await matchingSponsoredIds(filters, candidates)
   return slotIds(matching, window).map((id) => byId.get(id)!)
 }
