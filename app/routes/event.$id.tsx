@@ -29,7 +29,6 @@ import { latestRevisions, ownerReviewNotice } from '#app/models/ads/event-revisi
 import { eventStatusLabel, isLive, ownerEditKind } from '#app/models/ads/event-status.ts'
 import { getEventForViewer } from '#app/models/ads/event.server.ts'
 import { businessPagePath } from '#app/models/calendar/business-links.ts'
-import { businessPageShown } from '#app/services/calendar/business-page.server.ts'
 import { getBusiness, requireBusiness } from '#app/services/http/auth.server.ts'
 import { approveAdForPayment } from '#app/services/ads/approval.server.ts'
 import { formRefusal, parseFormSubmission } from '#app/services/http/form-submission.server.ts'
@@ -96,7 +95,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const origin = siteOrigin(request)
   // A live ad's business has a page unless its advertiser turned it off.
   const businessHref =
-    live && (await businessPageShown(found.event.businessID))
+    live && found.event.businessPageOn
       ? businessPagePath(found.event.businessID, found.event.businessName)
       : null
   const address = streetAddress(found.event)

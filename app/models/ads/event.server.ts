@@ -27,10 +27,19 @@ export const businessPublicColumns = {
   tiktokURL: business.tiktokURL,
 }
 
-/** What the screens read for an event: the event plus its business's public details. */
-const eventWithBusinessColumns = { event: events, ...businessPublicColumns }
+/**
+ * What the screens read for an event: the event plus its business's public details, and whether the business shows
+ * its page (the event page links to it), in the same statement.
+ */
+const eventWithBusinessColumns = {
+  event: events,
+  ...businessPublicColumns,
+  businessPageOn: business.showBusinessPage,
+}
 
-type EventRow = { event: Event } & Omit<{ [K in keyof typeof eventWithBusinessColumns]: string }, 'event'>
+type EventRow = { event: Event; businessPageOn: boolean } & {
+  [K in keyof typeof businessPublicColumns]: string
+}
 
 export type EventView = Event & Omit<EventRow, 'event'> & { stillPhotoPath: string; videoPath: string }
 
