@@ -3,7 +3,7 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
-import { EventThumb, SponsoredBadge } from '#app/components/event-tile.tsx'
+import { EventThumb, SponsoredBadge, viewDetailsAction } from '#app/components/event-tile.tsx'
 import { ScheduleStatusBadge } from '#app/components/schedule-status.tsx'
 import { formatTimeRange } from '#app/models/ads/event-times.ts'
 import { PRODUCT_NAME } from '#app/constants.ts'
@@ -49,6 +49,7 @@ export const meta: MetaFunction = () => [{ title: EMBED_FRAME_TITLE }, { name: '
 
 /** Links leave the frame: the event opens in a new tab, never inside the partner's page. */
 const newTab = { target: '_blank', rel: 'noopener' } as const
+const titleClasses = 'font-semibold break-words text-brand-700 underline'
 
 export default function EmbedCalendar() {
   const { filters, events } = useLoaderData<typeof loader>()
@@ -71,13 +72,23 @@ export default function EmbedCalendar() {
                 className="size-16 shrink-0 rounded-md"
               />
               <div className="min-w-0">
-                <a
-                  href={eventPagePath(event.eventID)}
-                  {...newTab}
-                  className="font-semibold break-words text-brand-700 underline"
-                >
-                  {event.eventTitle}
-                </a>
+                {event.sponsored ? (
+                  // A Sponsored slot's click is counted for its advertiser (apart from the rest), as on the calendar.
+                  <form
+                    method="post"
+                    action={viewDetailsAction(event.eventID, true)}
+                    target="_blank"
+                    className="inline"
+                  >
+                    <button type="submit" className={`${titleClasses} text-left`}>
+                      {event.eventTitle}
+                    </button>
+                  </form>
+                ) : (
+                  <a href={eventPagePath(event.eventID)} {...newTab} className={titleClasses}>
+                    {event.eventTitle}
+                  </a>
+                )}
                 <ScheduleStatusBadge status={event.scheduleStatus} className="ml-2" />
                 {event.sponsored ? <SponsoredBadge className="ml-2" /> : null}
                 <p className="text-slate-700">

@@ -40,5 +40,13 @@ for (const viewport of [
     const line = page.getByRole('listitem').filter({ hasText: SPONSORED_AD_TITLE }).first()
     await expect(line.getByText('Sponsored', { exact: true })).toBeVisible()
     expect((await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze()).violations).toEqual([])
+    // The slot's title counts the click (a plain form) and opens the event in a new tab, out of the frame.
+    const [eventTab] = await Promise.all([
+      page.context().waitForEvent('page'),
+      line.getByRole('button', { name: SPONSORED_AD_TITLE }).click(),
+    ])
+    await expect(eventTab).toHaveURL(/\/event\/\d+\?viewMode=true$/)
+    await expect(eventTab.getByRole('heading', { level: 1 })).toContainText(SPONSORED_AD_TITLE)
+    await eventTab.close()
   })
 }

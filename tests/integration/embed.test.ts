@@ -5,7 +5,9 @@ import { invalidateLiveEvents } from '#app/models/calendar/live-events-cache.ser
 import { loader as embedPageLoader } from '#app/routes/embed._index.tsx'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'
+import { eq } from 'drizzle-orm'
 import { db } from '#db/client.server.ts'
+import { eventDailyStats } from '#db/schema.ts'
 import { BUILD_TIMEOUT_MS, builtRequestHandler } from '#tests/support/built-app.ts'
 import { insertBusiness, insertTestEvent } from '#tests/support/events.ts'
 import { scriptsOf } from '#tests/support/page-scripts.ts'
@@ -16,6 +18,8 @@ const day = (n: number) => addDaysIso(today, n)
 
 let request: Awaited<ReturnType<typeof builtRequestHandler>>
 let jazzID: number
+/** A sponsored ad, shown today: in a Sponsored slot of its category's list. */
+let lanternID: number
 
 beforeAll(async () => {
   request = await builtRequestHandler()
@@ -34,6 +38,15 @@ beforeAll(async () => {
     stillPhotoURL: '/api/media/2026-01-01_1.webp',
   })
   jazzID = jazz.eventID
+  // Before the first request: the built app reads the slots' candidates once a turn.
+  const lantern = await insertTestEvent(barn, {
+    eventTitle: 'Lantern Market',
+    category: ['Market'],
+    showAdOnDates: [today, day(1)],
+    sponsored: true,
+    sponsoredCents: 1000,
+  })
+  lanternID = lantern.eventID
   await insertTestEvent(hall, { eventTitle: 'Own date', eventDate: day(9), showAdOnDates: [day(1)] })
   await insertTestEvent(barn, { eventTitle: 'Picnic', category: ['Family'], showAdOnDates: [day(1)] })
   await insertTestEvent(barn, { eventTitle: 'Over', showAdOnDates: [day(-1)] })
@@ -87,11 +100,13 @@ describe('GET /embed/calendar', () => {
 
   test('a compact list: soonest first, title, date, place; links open the event in a new tab; no script', async () => {
     const { html } = await page('/embed/calendar')
+    // The sponsored ad in its own place too (its slot above is a form, below).
     expect(listedTitles(html)).toEqual([
+      'Lantern Market',
       'Own date',
       'Picnic',
       'Jazz &lt;Night&gt;',
-      ...Array.from({ length: EMBED_EVENTS_LIMIT - 3 }, (_, i) => `Bulk ${i}`),
+      ...Array.from({ length: EMBED_EVENTS_LIMIT - 4 }, (_, i) => `Bulk ${i}`),
     ])
     expect(html).toContain(`Springfield Hall · Springfield, IL`)
     expect(html).toContain('Barn &amp; Co')
@@ -107,6 +122,9 @@ describe('GET /embed/calendar', () => {
       expect(attributes).toContain('target="_blank"')
       expect(attributes).toContain('rel="noopener"')
     }
+    const forms = [...html.matchAll(/<form\b([^>]*)>/g)].map((m) => m[1]!)
+    expect(forms).toHaveLength(1)
+    expect(forms[0]).toContain('target="_blank"')
     expect(html).toContain(`More events on ${PRODUCT_NAME}`)
     // No site header or footer inside a partner's page, and no script of any kind.
     expect(html).not.toContain('Skip to content')
@@ -149,6 +167,31 @@ describe('GET /embed/calendar', () => {
       expect(response.status, query).toBe(400)
       expect(html, query).toContain(reason.replaceAll('"', '&quot;'))
     }
+  })
+  test("a Sponsored slot's title is a form that counts the click as a slot click, in a new tab; its own line stays a link", async () => {
+    const { response, html } = await page('/embed/calendar?category=Market')
+    expect(response.status).toBe(200)
+    const action = `/event/${lanternID}/view?from=sponsored`
+    expect(html).toMatch(
+      new RegExp(
+        `<form method="post" action="${action.replace(/[?]/g, '\\?')}" target="_blank"[^>]*><button type="submit"[^>]*>Lantern Market</button></form>`,
+      ),
+    )
+    expect(listedTitles(html)).toEqual(['Lantern Market'])
+
+    const click = await request(action, {
+      method: 'POST',
+      headers: {
+        Origin: 'http://localhost',
+        'X-Forwarded-For': '198.51.100.40',
+        'User-Agent':
+          'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36',
+      },
+    })
+    expect(click.status).toBe(303)
+    expect(click.headers.get('Location')).toBe(`/event/${lanternID}?viewMode=true`)
+    const [stats] = await db.select().from(eventDailyStats).where(eq(eventDailyStats.eventID, lanternID))
+    expect(stats).toMatchObject({ clicks: 1, slotClicks: 1 })
   })
 })
 
