@@ -14,6 +14,8 @@ export interface GalleryEvent {
   clicks: number
   bounces: number
   statusLabel: string
+  /** The status badge's colours (`statusBadgeClass`, worked out on the server). */
+  statusClass: string
   /** An unpaid draft without a category, which checkout refuses until one is chosen. */
   categoryNeeded: boolean
   /** The card processor's receipt (Stripe), when it gave one. */
@@ -28,18 +30,6 @@ export interface GalleryEvent {
   resubmitHref: string | null
   /** Where "Run again" posts, for an ad paid for once (live, ended, refunded): a new ad from it. */
   runAgainHref?: string | null
-}
-
-const STATUS_STYLES: Record<string, string> = {
-  Live: 'bg-green-100 text-green-800',
-  'Awaiting review': 'bg-amber-100 text-amber-800',
-  'Awaiting payment': 'bg-brand-100 text-brand-700',
-  Ended: 'bg-slate-100 text-slate-700',
-  'Changes requested': 'bg-amber-100 text-amber-900',
-  Rejected: 'bg-red-100 text-red-800',
-  Refunded: 'bg-slate-100 text-slate-700',
-  'Hidden while reports are reviewed': 'bg-amber-100 text-amber-900',
-  'Taken down': 'bg-red-100 text-red-800',
 }
 
 export function EventsGallery({ events }: { events: GalleryEvent[] }) {
@@ -134,7 +124,7 @@ function GalleryCard({ event, photoPriority }: { event: GalleryEvent; photoPrior
           </h3>
           <span
             data-testid="event-status"
-            className={`shrink-0 rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLES[event.statusLabel] ?? 'bg-slate-100 text-slate-700'}`}
+            className={`shrink-0 rounded-full px-2 py-0.5 text-xs font-semibold ${event.statusClass}`}
           >
             {event.statusLabel}
           </span>

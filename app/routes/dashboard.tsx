@@ -5,7 +5,7 @@ import { LogoutButton } from '#app/components/site-chrome.tsx'
 import { EventsGallery, type GalleryEvent } from '#app/components/events-gallery.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { latestRevisions, ownerReviewNotice } from '#app/models/ads/event-revision.server.ts'
-import { eventStatusLabel } from '#app/models/ads/event-status.ts'
+import { eventStatusLabel, statusBadgeClass } from '#app/models/ads/event-status.ts'
 import { clickStatsForBusiness, listEventsForBusiness } from '#app/models/ads/event.server.ts'
 import { canRunAgain, runAgainPath } from '#app/models/ads/copied-ad.server.ts'
 import { businessPagePath, SHOW_BUSINESS_PAGE_LABEL } from '#app/models/calendar/business-links.ts'
@@ -42,6 +42,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     clicks: statsByEvent.get(event.eventID)?.totalClicks ?? 0,
     bounces: statsByEvent.get(event.eventID)?.totalBounces ?? 0,
     statusLabel: eventStatusLabel(event, today),
+    statusClass: statusBadgeClass(eventStatusLabel(event, today)),
     // A draft of the older POST /api/events: it cannot be paid for until its advertiser chooses one.
     categoryNeeded: event.category.length === 0 && event.paymentStatus === 'pending',
     receiptUrl: event.receiptUrl,

@@ -13,6 +13,7 @@ function galleryEvent(eventID: number, overrides: Partial<GalleryEvent>): Galler
     clicks: 0,
     bounces: 0,
     statusLabel: 'Awaiting payment',
+    statusClass: 'bg-brand-100 text-brand-700',
     categoryNeeded: false,
     receiptUrl: null,
     receiptHref: null,

@@ -41,6 +41,23 @@ export const CHANGES_REQUESTED = 'changes_requested'
 
 export type EventStatusLabel = (typeof EVENT_STATUS_LABELS)[keyof typeof EVENT_STATUS_LABELS]
 
+const STATUS_BADGE_CLASSES: Record<string, string> = {
+  [EVENT_STATUS_LABELS.live]: 'bg-green-100 text-green-800',
+  [EVENT_STATUS_LABELS.awaitingReview]: 'bg-amber-100 text-amber-800',
+  [EVENT_STATUS_LABELS.awaitingPayment]: 'bg-brand-100 text-brand-700',
+  [EVENT_STATUS_LABELS.ended]: 'bg-slate-100 text-slate-700',
+  [EVENT_STATUS_LABELS.changesRequested]: 'bg-amber-100 text-amber-900',
+  [EVENT_STATUS_LABELS.rejected]: 'bg-red-100 text-red-800',
+  [EVENT_STATUS_LABELS.refunded]: 'bg-slate-100 text-slate-700',
+  [EVENT_STATUS_LABELS.hiddenByReports]: 'bg-amber-100 text-amber-900',
+  [EVENT_STATUS_LABELS.takenDown]: 'bg-red-100 text-red-800',
+}
+
+/** The colours of a status label's badge on the dashboard (chosen on the server, so the page's script skips them). */
+export function statusBadgeClass(label: string) {
+  return STATUS_BADGE_CLASSES[label] ?? 'bg-slate-100 text-slate-700'
+}
+
 export function eventStatusLabel(event: EventStatusFields, today: string): EventStatusLabel {
   // A rejection refunds the payment; "Rejected" tells the advertiser why, so it wins over "Refunded".
   if (event.eventStatus === 'rejected') return EVENT_STATUS_LABELS.rejected
