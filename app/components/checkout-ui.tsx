@@ -159,10 +159,16 @@ export function TestCardForm({
   total,
   eventID,
   reply,
+  action = '/checkout',
+  cancelHref,
 }: {
   total: string
   eventID: number
   reply?: FormReply | null
+  /** Where the card is posted: the checkout, or a live ad's sponsor page. */
+  action?: string
+  /** A page to go back to instead of the checkout's "Cancel" (which clears its payment data). */
+  cancelHref?: string
 }) {
   const hydrated = useHydrated()
   const navigation = useNavigation()
@@ -178,7 +184,7 @@ export function TestCardForm({
       <p className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm font-semibold text-amber-900">
         {PAYMENT_TEXT.testModeLabel}
       </p>
-      <Form method="post" action="/checkout" autoComplete="off" {...formProps} className="space-y-4">
+      <Form method="post" action={action} autoComplete="off" {...formProps} className="space-y-4">
         <input type="hidden" name="intent" value="pay" />
         {/* Which ad: a second payment of it (another tab) is told it is paid once the first cleared checkout. */}
         <input type="hidden" name="eventID" value={eventID} />
@@ -231,7 +237,13 @@ export function TestCardForm({
           )}
         </button>
       </Form>
-      <CancelPaymentButton disabled={paying} />
+      {cancelHref ? (
+        <a href={cancelHref} className={`${secondaryButtonClass} mt-3 block w-full text-center`}>
+          Cancel
+        </a>
+      ) : (
+        <CancelPaymentButton disabled={paying} />
+      )}
     </>
   )
 }

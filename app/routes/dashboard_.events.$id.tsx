@@ -70,7 +70,30 @@ export default function AdPage() {
             </button>
           </form>
         ) : null}
+        {ad.sponsorshipReceipts.map((receipt) => (
+          <a key={receipt.href} href={receipt.href} className={buttonClasses}>
+            Sponsorship receipt (${receipt.total})
+          </a>
+        ))}
       </div>
+
+      {ad.sponsorOffer ? (
+        <section
+          aria-labelledby="sponsor-heading"
+          className="mt-6 rounded-lg border border-amber-300 bg-amber-50 p-4"
+        >
+          <h2 id="sponsor-heading" className="text-lg font-semibold text-ink">
+            Sponsored placement
+          </h2>
+          <p className="mt-1 text-slate-800">
+            Show this ad in the “Sponsored” slots at the top of the calendar on its {ad.sponsorOffer.days}{' '}
+            display day{ad.sponsorOffer.days === 1 ? '' : 's'} left, for ${ad.sponsorOffer.total}.
+          </p>
+          <a href={ad.sponsorOffer.href} className={`${buttonClasses} mt-3 inline-block`}>
+            Make it sponsored
+          </a>
+        </section>
+      ) : null}
 
       {ad.schedule.live ? (
         <ScheduleStatusForm

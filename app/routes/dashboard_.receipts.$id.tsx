@@ -61,7 +61,11 @@ export default function ReceiptPage() {
       </section>
       <dl className="mt-6" data-testid="receipt">
         <Row label="Ad">{receipt.ad.title}</Row>
-        <Row label="Display dates">{receipt.ad.dates}</Row>
+        {receipt.sponsoredDays ? (
+          <Row label="Sponsored placement">{receipt.sponsoredDays}</Row>
+        ) : (
+          <Row label="Display dates">{receipt.ad.dates}</Row>
+        )}
         {receipt.promo ? (
           <>
             <Row label="List price">

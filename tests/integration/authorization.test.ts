@@ -277,6 +277,19 @@ const GUARDED: GuardedRoute[] = [
     path: (f) => `/dashboard/events/${f.eventID}/status`,
     expect: { ...OWNED_PAGE, owner: 400 },
   },
+  // A live ad's sponsorship, bought from its page; an empty post is refused as bad input.
+  {
+    file: 'dashboard_.events.$id_.sponsor.tsx',
+    method: 'GET',
+    path: (f) => `/dashboard/events/${f.eventID}/sponsor`,
+    expect: OWNED_PAGE,
+  },
+  {
+    file: 'dashboard_.events.$id_.sponsor.tsx',
+    method: 'POST',
+    path: (f) => `/dashboard/events/${f.eventID}/sponsor`,
+    expect: { ...OWNED_PAGE, owner: 400 },
+  },
   {
     file: 'dashboard_.receipts.$id.tsx',
     method: 'GET',
@@ -327,6 +340,14 @@ const GUARDED: GuardedRoute[] = [
     method: 'POST',
     path: () => '/api/create-event-payment',
     expect: { anonymous: 401, clinician: 401 },
+  },
+  {
+    file: 'api.sponsor-payment.ts',
+    method: 'POST',
+    path: () => '/api/sponsor-payment',
+    json: true,
+    // `{}` names no ad: a signed-in advertiser is refused as bad input.
+    expect: { anonymous: 401, clinician: 401, owner: 400, otherBusiness: 400 },
   },
   {
     file: 'api.complete-event-payment.ts',

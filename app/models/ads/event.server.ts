@@ -8,6 +8,7 @@ import { isLive } from '#app/models/ads/event-status.ts'
 import type { EventInput } from '#app/models/ads/event-schema.ts'
 import { practicalFactsOf } from '#app/models/ads/practical-facts.ts'
 import { centsToDollars } from '#app/utils/pricing.ts'
+import { forTheAd } from '#app/models/payments/payment.server.ts'
 
 /** A business's public details as the screens read them next to an event. */
 export const businessPublicColumns = {
@@ -189,7 +190,11 @@ export async function listEventsForBusiness(businessID: number) {
     .innerJoin(business, eq(business.businessID, events.businessID))
     .leftJoin(
       payments,
-      and(eq(payments.eventID, events.eventID), inArray(payments.payment_status, ['paid', 'refunded'])),
+      and(
+        eq(payments.eventID, events.eventID),
+        inArray(payments.payment_status, ['paid', 'refunded']),
+        forTheAd,
+      ),
     )
     .where(eq(events.businessID, businessID))
     .orderBy(desc(events.createdDate), desc(events.eventID))
@@ -305,7 +310,8 @@ export async function confirmEventByBusiness(eventID: number, businessID: number
 }
 
 /**
- * An ad with what its owner's page shows besides it: the payment that paid for it (its receipt), if any. Null when
+ * An ad with what its owner's page shows besides it: the payment that paid for it (its receipt), if any; a
+ * sponsorship bought later has receipts of its own. Null when
  * there is no such ad; whose it is, the caller checks.
  */
 export async function getEventForOwnerPage(eventID: number) {
@@ -317,7 +323,11 @@ export async function getEventForOwnerPage(eventID: number) {
     .from(events)
     .leftJoin(
       payments,
-      and(eq(payments.eventID, events.eventID), inArray(payments.payment_status, ['paid', 'refunded'])),
+      and(
+        eq(payments.eventID, events.eventID),
+        inArray(payments.payment_status, ['paid', 'refunded']),
+        forTheAd,
+      ),
     )
     .where(eq(events.eventID, eventID))
     .orderBy(desc(payments.paymentID))

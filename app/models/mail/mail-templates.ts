@@ -115,17 +115,24 @@ export interface ReceiptFacts extends AdFacts {
   promo?: PaymentPromo | null
   card: string
   paidAt: string
+  /** A sponsorship bought for the live ad: the display days it covers ("Nov 29, Nov 30"); absent for the ad's own. */
+  sponsoredDays?: string | null
 }
 
 export function paymentReceivedMail(receipt: ReceiptFacts & { origin: string }) {
-  return composeMail(`Payment received: ${receipt.eventTitle}`, [
+  const sponsorship = Boolean(receipt.sponsoredDays)
+  return composeMail(`Payment received: ${sponsorship ? 'sponsored placement, ' : ''}${receipt.eventTitle}`, [
     {
-      paragraph: `Thank you: we received your payment for the ad "${receipt.eventTitle}". An administrator reviews it before it goes live; we will email you the decision.`,
+      paragraph: sponsorship
+        ? `Thank you: we received your payment for the sponsored placement of "${receipt.eventTitle}". It takes turns in the Sponsored slots on its display days left.`
+        : `Thank you: we received your payment for the ad "${receipt.eventTitle}". An administrator reviews it before it goes live; we will email you the decision.`,
     },
     {
       rows: [
         ['Ad', receipt.eventTitle],
-        ['Display dates', receipt.displayDates],
+        sponsorship
+          ? (['Sponsored placement', receipt.sponsoredDays!] as const)
+          : (['Display dates', receipt.displayDates] as const),
         ...(receipt.promo
           ? ([
               ['List price', dollars(receipt.promo.listCents)],

@@ -26,6 +26,13 @@ import {
 } from '#app/models/mail/mail-templates.ts'
 import { enqueueMessage } from '#app/models/mail/outbox.server.ts'
 import { promoOfPaymentMetadata } from '#app/models/payments/promo-code.ts'
+import { sponsoredDatesOf } from '#app/models/payments/sponsorship.ts'
+
+/** The display days a sponsorship payment covers, as a receipt lists them; null for the ad's own payment. */
+function formatSponsoredDays(metadata: unknown) {
+  const dates = sponsoredDatesOf(metadata)
+  return dates ? formatDatesLine(dates, null) : null
+}
 
 export interface MailContext {
   origin: string
@@ -105,6 +112,7 @@ export async function enqueuePaymentReceivedEmails(tx: Transaction, paymentID: n
       providerReference: noCharge ? null : payment.payment_intent_id,
       amountCents: payment.amount_paid_cents,
       promo: promoOfPaymentMetadata(payment.metadata),
+      sponsoredDays: formatSponsoredDays(payment.metadata),
       card: noCharge ? NO_CHARGE_CARD_TEXT : cardLine(payment, testMode),
       paidAt: formatPaidAt(payment.paid_at ?? new Date(), context.timeZone),
       origin: context.origin,

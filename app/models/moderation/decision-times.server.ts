@@ -1,6 +1,7 @@
 import { and, asc, eq, gte, inArray, isNotNull, lte, or, sql } from 'drizzle-orm'
 import { db } from '#db/client.server.ts'
 import { adReports, events, moderationAudit, payments, users } from '#db/schema.ts'
+import { forTheAd } from '#app/models/payments/payment.server.ts'
 import { autoApprovalCheckBacklog } from '#app/models/moderation/auto-approval-check.server.ts'
 import type { ComposedMail } from '#app/models/mail/mail-templates.ts'
 import { reviewQueueBacklog } from '#app/models/moderation/pending-review.server.ts'
@@ -17,7 +18,7 @@ export async function medianDecisionSeconds(since: Date): Promise<number | null>
   const paidAt = db
     .select({ eventID: payments.eventID, paidAt: sql<Date>`max(${payments.paid_at})`.as('paidAt') })
     .from(payments)
-    .where(sql`${payments.paid_at} is not null`)
+    .where(and(sql`${payments.paid_at} is not null`, forTheAd))
     .groupBy(payments.eventID)
     .as('paid')
   const [row] = await db

@@ -59,3 +59,17 @@ export const checkoutFormSchema = z.discriminatedUnion(
   ],
   { error: UNKNOWN_CHECKOUT_ACTION },
 )
+
+/** A live ad's sponsor page: "Pay" with the test provider's card form, naming the total (dollars) the page showed. */
+export const sponsorLiveFormSchema = z.object(
+  {
+    intent: z.literal('pay', { error: UNKNOWN_CHECKOUT_ACTION }),
+    eventID: idSchema.optional(),
+    js: z.literal('1').optional(),
+    totalAmount,
+    cardNumber: cardField('cardNumber'),
+    expiry: cardField('expiry'),
+    cvc: cardField('cvc'),
+  },
+  { error: UNKNOWN_CHECKOUT_ACTION },
+)

@@ -7,6 +7,11 @@ import { db, type Transaction } from '#db/client.server.ts'
 import { events, payments, type Payment } from '#db/schema.ts'
 import { announcePublicPagesChanged } from '#app/models/calendar/public-pages-changes.server.ts'
 import { centsToDollars } from '#app/utils/pricing.ts'
+import { isSponsorshipPayment, SPONSORSHIP_PURPOSE } from './sponsorship.ts'
+
+/** A payment for the ad itself, not for a sponsorship bought later (sponsorship.ts). */
+export const forTheAd = sql`coalesce(${payments.metadata}->>'purpose', '') <> ${SPONSORSHIP_PURPOSE}`
+const forSponsorship = sql`coalesce(${payments.metadata}->>'purpose', '') = ${SPONSORSHIP_PURPOSE}`
 
 /** A database or an open transaction. */
 export type Executor = Transaction | typeof db
@@ -65,18 +70,38 @@ export async function getOpenPaymentForEvent(
   const [row] = await executor
     .select()
     .from(payments)
-    .where(and(eq(payments.eventID, eventID), notInArray(payments.payment_status, [...SETTLED])))
+    .where(and(eq(payments.eventID, eventID), notInArray(payments.payment_status, [...SETTLED]), forTheAd))
     .orderBy(desc(payments.created_at), desc(payments.paymentID))
     .limit(1)
   return row ?? null
 }
 
-/** The payment that settled an event (paid, or paid and then refunded). */
+/** The open attempts to buy a live ad's sponsorship, newest first. */
+export async function listOpenSponsorshipPayments(eventID: number, executor: Executor = db) {
+  return executor
+    .select()
+    .from(payments)
+    .where(
+      and(eq(payments.eventID, eventID), notInArray(payments.payment_status, [...SETTLED]), forSponsorship),
+    )
+    .orderBy(desc(payments.created_at), desc(payments.paymentID))
+}
+
+/** The paid sponsorships of a live ad (their receipts), newest first. */
+export async function listPaidSponsorshipPayments(eventID: number) {
+  return db
+    .select({ paymentID: payments.paymentID, amountPaidCents: payments.amount_paid_cents })
+    .from(payments)
+    .where(and(eq(payments.eventID, eventID), inArray(payments.payment_status, [...SETTLED]), forSponsorship))
+    .orderBy(desc(payments.paid_at), desc(payments.paymentID))
+}
+
+/** The payment that settled an event (paid, or paid and then refunded); a sponsorship bought later is not it. */
 export async function getSettledPaymentForEvent(eventID: number): Promise<Payment | null> {
   const [row] = await db
     .select()
     .from(payments)
-    .where(and(eq(payments.eventID, eventID), inArray(payments.payment_status, [...SETTLED])))
+    .where(and(eq(payments.eventID, eventID), inArray(payments.payment_status, [...SETTLED]), forTheAd))
     .orderBy(desc(payments.paid_at), desc(payments.paymentID))
     .limit(1)
   return row ?? null
@@ -90,12 +115,12 @@ export async function countPaymentsForEvent(eventID: number, executor: Executor 
   return row?.n ?? 0
 }
 
-/** Every attempt for an event that has not been paid or refunded. */
+/** Every attempt to pay for an event that has not been paid or refunded. */
 export async function listOpenPaymentsForEvent(eventID: number) {
   return db
     .select()
     .from(payments)
-    .where(and(eq(payments.eventID, eventID), notInArray(payments.payment_status, [...SETTLED])))
+    .where(and(eq(payments.eventID, eventID), notInArray(payments.payment_status, [...SETTLED]), forTheAd))
 }
 
 export interface NewPayment {
@@ -249,6 +274,20 @@ export async function markPaymentPaid(details: PaidDetails, executor?: Executor)
       ),
     )
     .returning()
+  if (payment && isSponsorshipPayment(payment.metadata)) {
+    // A live ad's sponsorship: the ad keeps its own payment and price; the surcharge paid is added to its sponsorship.
+    await executor
+      .update(events)
+      .set({
+        sponsored: true,
+        sponsoredCents: sql`${events.sponsoredCents} + ${payment.amount_due_cents}`,
+        sponsoredAt: details.paidAt,
+      })
+      .where(eq(events.eventID, payment.eventID))
+    // The Sponsored slots take it in from the next page.
+    await announcePublicPagesChanged(executor)
+    return { outcome: 'paid', payment }
+  }
   if (payment) {
     await executor
       .update(events)
@@ -328,7 +367,17 @@ export async function markPaymentRefunded(
       ),
     )
     .returning()
-  if (payment && full) {
+  if (payment && full && isSponsorshipPayment(payment.metadata)) {
+    // A sponsorship refunded: the ad stays live, out of the Sponsored slots.
+    await executor
+      .update(events)
+      .set({
+        sponsored: false,
+        sponsoredCents: sql`greatest(${events.sponsoredCents} - ${payment.amount_paid_cents}, 0)`,
+      })
+      .where(eq(events.eventID, payment.eventID))
+    await announcePublicPagesChanged(executor)
+  } else if (payment && full) {
     await executor
       .update(events)
       .set({ paymentStatus: 'refunded' })

@@ -3,6 +3,7 @@ import { db } from '#db/client.server.ts'
 import { business, events, payments } from '#db/schema.ts'
 import { SETTLED } from '#app/models/payments/payment.server.ts'
 import { promoOfPaymentMetadata } from '#app/models/payments/promo-code.ts'
+import { sponsoredDatesOf } from '#app/models/payments/sponsorship.ts'
 
 /**
  * What a receipt shows: a settled payment (paid, or paid and refunded) with its ad and business, read from the rows
@@ -59,6 +60,8 @@ export async function getReceipt(paymentID: number) {
       noCharge: metadata.provider === 'none',
       /** The list price, the discount and the code of a payment set up with a promo code. */
       promo: promoOfPaymentMetadata(row.payment.metadata),
+      /** The display days a sponsorship bought for the live ad covers; null for the ad's own payment. */
+      sponsoredDates: sponsoredDatesOf(row.payment.metadata),
     },
   }
 }

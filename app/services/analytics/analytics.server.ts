@@ -25,6 +25,9 @@ import type { BusinessSessionCopy } from '../http/auth.server.ts'
 import { getEnv } from '../platform/env.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
 import { parseId } from '#app/models/platform/input-rules.ts'
+import { listPaidSponsorshipPayments } from '#app/models/payments/payment.server.ts'
+import { formatDollars } from '#app/utils/pricing.ts'
+import { sponsorOfferFor } from '../payments/sponsor-live.server.ts'
 
 export const AD_NOT_FOUND_MESSAGE = 'No ad with this id'
 export const AD_NOT_YOURS_MESSAGE = 'That ad belongs to another business.'
@@ -128,6 +131,7 @@ export async function adPageData(
       date: dayOf(change.occurredAt),
     })
   const notice = ownerReviewNotice(event, (await latestRevisions([event.eventID])).get(event.eventID), today)
+  const sponsorOffer = await sponsorOfferFor(event, today)
   const totals = days.reduce(
     (sum, day) => ({
       views: sum.views + day.views,
@@ -154,6 +158,17 @@ export async function adPageData(
       live: isLive(event, today),
     },
     sponsored: showsSlotFigures(event),
+    sponsorOffer: sponsorOffer
+      ? {
+          href: `/dashboard/events/${event.eventID}/sponsor`,
+          days: sponsorOffer.days.length,
+          total: formatDollars(sponsorOffer.cents),
+        }
+      : null,
+    sponsorshipReceipts: (await listPaidSponsorshipPayments(event.eventID)).map((paid) => ({
+      href: `/dashboard/receipts/${paid.paymentID}`,
+      total: formatDollars(paid.amountPaidCents),
+    })),
     range,
     days,
     totals: { ...totals, clickThroughRate: clickThroughRate(totals) },

@@ -29,6 +29,7 @@ import { currentSponsoredSlots, currentSponsoredSurchargeCents } from './pricing
 import { setUpEventPayment } from './payment-setup.server.ts'
 import { confirmFreePayment } from './free-payment.server.ts'
 import { applyPromoCode, checkoutPromo, removePromoCode, type CheckoutPromo } from './promo-codes.server.ts'
+import { SPONSORSHIP_NOT_OFFERED } from './sponsor-live.server.ts'
 import { describePromoDiscount, type PromoKind } from '#app/models/payments/promo-code.ts'
 
 /** Checkout has no ad to pay for (none stored, or not the signed-in business's). */
@@ -227,7 +228,6 @@ async function keepSponsoredSurcharge(event: Event) {
   })
 }
 
-export const SPONSORSHIP_NOT_OFFERED = 'Sponsored placement is not offered at the moment.'
 
 /**
  * "Make it sponsored" at checkout (or not): the stored payment data's ad, the business's and unpaid, becomes

@@ -37,6 +37,8 @@ export async function businessReceipt(businessID: number, idParam: string | unde
       title: event.eventTitle,
       dates: formatDatesLine(event.showAdOnDates, event.eventDate),
     },
+    /** A sponsorship bought for the live ad: the display days it covers. */
+    sponsoredDays: payment.sponsoredDates ? formatDatesLine(payment.sponsoredDates, null) : null,
     amount: dollars(payment.amountPaidCents),
     currency: payment.currency.toUpperCase(),
     promo: payment.promo
