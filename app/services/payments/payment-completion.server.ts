@@ -130,20 +130,41 @@ export async function payWithTestCard({
 }): Promise<CompletedPayment> {
   if (getPaymentProvider()?.kind !== 'test') throw new AppError(PAYMENTS_UNAVAILABLE_MESSAGE, 'unavailable')
   const setup = await setUpEventPayment({ businessID, eventID, claimedTotalDollars })
-  try {
-    await testProvider().confirmCard(setup.paymentIntentId, card)
-  } catch (error) {
-    if (isCardError(error))
-      await markPaymentFailed(setup.paymentIntentId, { code: error.code, message: error.message })
-    throw error
-  }
-  const paid = await completeEventPayment({
+  const paid = await confirmTestCard({
     businessID,
     paymentIntentId: setup.paymentIntentId,
+    card,
     mail,
     requestId,
   })
   // Two payers at once share the ad's one payment: the one whose completion did not record it is told it is paid.
   if (paid.paidBefore) throw new AppError(ALREADY_PAID_MESSAGE, 'conflict', { code: ALREADY_PAID_CODE })
   return paid
+}
+
+/**
+ * The test provider's card on an intent that was set up (an ad's, or a live ad's sponsorship), then completed as the
+ * provider says. A card the provider refuses is recorded as the attempt's failure and refused (`payment_refused`).
+ */
+export async function confirmTestCard({
+  businessID,
+  paymentIntentId,
+  card,
+  mail,
+  requestId,
+}: {
+  businessID: number
+  paymentIntentId: string
+  card: TestCardInput
+  mail?: MailContext
+  requestId?: string
+}): Promise<CompletedPayment> {
+  try {
+    await testProvider().confirmCard(paymentIntentId, card)
+  } catch (error) {
+    if (isCardError(error))
+      await markPaymentFailed(paymentIntentId, { code: error.code, message: error.message })
+    throw error
+  }
+  return completeEventPayment({ businessID, paymentIntentId, mail, requestId })
 }

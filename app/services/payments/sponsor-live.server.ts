@@ -12,7 +12,6 @@ import {
   listOpenSponsorshipPayments,
   getPaymentByIntentId,
   lockEventRow,
-  markPaymentFailed,
 } from '#app/models/payments/payment.server.ts'
 import { currentPriceList } from '#app/models/payments/price-list.server.ts'
 import { sponsoredSurchargeCentsFor } from '#app/models/payments/price-list.ts'
@@ -28,15 +27,9 @@ import { claimedTotalMatches, totalChangedMessage } from '#app/utils/pricing.ts'
 import type { Transaction } from '#db/client.server.ts'
 import { getEnv } from '../platform/env.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
-import { completeEventPayment } from './payment-completion.server.ts'
+import { completeEventPayment, confirmTestCard } from './payment-completion.server.ts'
 import { recordIntentOutcome } from './payment-outcome.server.ts'
-import {
-  getPaymentProvider,
-  isCardError,
-  testProvider,
-  type ProviderIntent,
-  type TestCardInput,
-} from './payment-providers.server.ts'
+import { getPaymentProvider, type ProviderIntent, type TestCardInput } from './payment-providers.server.ts'
 import {
   CURRENCY,
   paymentsMode,
@@ -191,16 +184,10 @@ export async function paySponsorshipWithTestCard({
 }) {
   if (getPaymentProvider()?.kind !== 'test') throw new AppError(PAYMENTS_UNAVAILABLE_MESSAGE, 'unavailable')
   const setup = await setUpSponsorship({ businessID, eventID, claimedCents })
-  try {
-    await testProvider().confirmCard(setup.paymentIntentId, card)
-  } catch (error) {
-    if (isCardError(error))
-      await markPaymentFailed(setup.paymentIntentId, { code: error.code, message: error.message })
-    throw error
-  }
-  const paid = await completeEventPayment({
+  const paid = await confirmTestCard({
     businessID,
     paymentIntentId: setup.paymentIntentId,
+    card,
     mail,
     requestId,
   })
