@@ -1,5 +1,5 @@
 import { Form, Link, useNavigation } from '@remix-run/react'
-import type { ReactNode } from 'react'
+import { Suspense, type ReactNode } from 'react'
 import { TEST_CARD_MAX_LENGTH, testCardProblems } from '#app/models/payments/checkout-rules.ts'
 import { formatShortDate } from '#app/utils/format.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
@@ -227,15 +227,7 @@ export function TestCardForm({
           Use 4242 4242 4242 4242 with any future expiry and any CVC. 4000 0000 0000 0002 is declined; 4000
           0000 0000 9995 has insufficient funds.
         </p>
-        <button type="submit" disabled={paying} className={`${primaryButtonClass} w-full`}>
-          {paying ? (
-            <>
-              <Spinner /> Processing...
-            </>
-          ) : (
-            `Pay $${total}`
-          )}
-        </button>
+        <PayButton total={total} busy={paying} />
       </Form>
       {cancelHref ? (
         <a href={cancelHref} className={`${secondaryButtonClass} mt-3 block w-full text-center`}>
@@ -245,5 +237,45 @@ export function TestCardForm({
         <CancelPaymentButton disabled={paying} />
       )}
     </>
+  )
+}
+
+/**
+ * Where Stripe's card form (a lazy island) goes: it loads once the page runs its script; before that, and without
+ * JavaScript, the page says card payments need it.
+ */
+export function StripeFormSlot({ children }: { children: ReactNode }) {
+  const hydrated = useHydrated()
+  if (hydrated) return <Suspense fallback={<SettingUpPayment />}>{children}</Suspense>
+  return (
+    <>
+      <SettingUpPayment />
+      <noscript>
+        <p className="text-center text-slate-700">Card payments need JavaScript. Please turn it on to pay.</p>
+      </noscript>
+    </>
+  )
+}
+
+/** "Pay $X", or a spinner while the payment is under way. */
+export function PayButton({
+  total,
+  busy,
+  disabled = false,
+}: {
+  total: string
+  busy: boolean
+  disabled?: boolean
+}) {
+  return (
+    <button type="submit" disabled={disabled || busy} className={`${primaryButtonClass} w-full`}>
+      {busy ? (
+        <>
+          <Spinner /> Processing...
+        </>
+      ) : (
+        `Pay $${total}`
+      )}
+    </button>
   )
 }

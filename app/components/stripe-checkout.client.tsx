@@ -9,9 +9,9 @@ import { useNavigate } from '@remix-run/react'
 import { useEffect, useState, type FormEvent } from 'react'
 import { DELAY_AFTER_PAYMENT_MS } from '#app/constants.ts'
 import { EVENT_CREATION_FAILED_CODE, PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
-import { primaryButtonClass, Spinner } from './account-ui.tsx'
 import {
   CancelPaymentButton,
+  PayButton,
   PaymentCard,
   PaymentSucceeded,
   SettingUpPayment,
@@ -208,19 +208,7 @@ function PaymentForm({
       <form onSubmit={onSubmit} className="space-y-4">
         {ready ? null : <SettingUpPayment />}
         <PaymentElement onReady={() => setReady(true)} />
-        <button
-          type="submit"
-          disabled={!stripe || !elements || !ready || busy}
-          className={`${primaryButtonClass} w-full`}
-        >
-          {busy ? (
-            <>
-              <Spinner /> Processing...
-            </>
-          ) : (
-            `Pay $${total}`
-          )}
-        </button>
+        <PayButton total={total} busy={busy} disabled={!stripe || !elements || !ready} />
       </form>
       <CancelPaymentButton disabled={busy} />
     </>

@@ -8,8 +8,7 @@ import { loadStripe, type Stripe } from '@stripe/stripe-js'
 import { useNavigate } from '@remix-run/react'
 import { useEffect, useState, type FormEvent } from 'react'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
-import { primaryButtonClass, Spinner } from './account-ui.tsx'
-import { SettingUpPayment, SetupFailed } from './checkout-ui.tsx'
+import { PayButton, SettingUpPayment, SetupFailed } from './checkout-ui.tsx'
 
 export interface StripeSponsorProps {
   publishableKey: string
@@ -111,15 +110,7 @@ function PaymentForm({ pagePath, total }: { pagePath: string; total: string }) {
           {problem}
         </p>
       ) : null}
-      <button type="submit" disabled={!ready || busy} className={`${primaryButtonClass} w-full`}>
-        {busy ? (
-          <>
-            <Spinner /> Processing...
-          </>
-        ) : (
-          `Pay $${total}`
-        )}
-      </button>
+      <PayButton total={total} busy={busy} disabled={!ready} />
     </form>
   )
 }

@@ -1,14 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, Session } from '@remix-run/node'
 import { data, redirect } from '@remix-run/node'
 import { useActionData, useLoaderData, useNavigate, type ShouldRevalidateFunction } from '@remix-run/react'
-import { lazy, Suspense, useEffect } from 'react'
-import { useHydrated } from '#app/components/account-ui.tsx'
+import { lazy, useEffect } from 'react'
 import { ConfirmFreeForm, PromoCodeForm } from '#app/components/promo-code-ui.tsx'
 import {
   CancelPaymentButton,
   PaymentCard,
   PaymentSucceeded,
-  SettingUpPayment,
+  StripeFormSlot,
   SponsorshipForm,
   SetupFailed,
   TestCardForm,
@@ -277,7 +276,6 @@ export default function CheckoutPage() {
   const paid = Boolean(actionData && 'paid' in actionData && actionData.paid)
   const reply = actionData && 'result' in actionData ? actionData.result : null
   const codeReply = reply?.initialValue?.intent === 'apply-code' ? reply : null
-  const hydrated = useHydrated()
   const navigate = useNavigate()
 
   useEffect(() => {
@@ -304,23 +302,14 @@ export default function CheckoutPage() {
       </PaymentCard>
     )
   } else if (mode === 'stripe' && stripe) {
-    content = hydrated ? (
-      <Suspense fallback={<SettingUpPayment />}>
+    content = (
+      <StripeFormSlot>
         <StripeCheckout
           publishableKey={stripe.publishableKey}
           paymentData={stripe.paymentData}
           summary={summary}
         />
-      </Suspense>
-    ) : (
-      <>
-        <SettingUpPayment />
-        <noscript>
-          <p className="text-center text-slate-700">
-            Card payments need JavaScript. Please turn it on to pay.
-          </p>
-        </noscript>
-      </>
+      </StripeFormSlot>
     )
   } else {
     content = (

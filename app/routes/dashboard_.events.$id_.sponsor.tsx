@@ -1,8 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
-import { lazy, Suspense } from 'react'
-import { SettingUpPayment, TestCardForm } from '#app/components/checkout-ui.tsx'
-import { useHydrated } from '#app/components/account-ui.tsx'
+import { lazy } from 'react'
+import { StripeFormSlot, TestCardForm } from '#app/components/checkout-ui.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { sponsorLiveFormSchema } from '#app/models/payments/checkout-schema.ts'
@@ -128,7 +127,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function SponsorLiveAd() {
   const page = useLoaderData<typeof loader>()
   const answer = useActionData<typeof action>()
-  const hydrated = useHydrated()
   const adPath = `/dashboard/events/${page.eventID}`
   const refused = answer?.result?.error?.[''] ?? []
   return (
@@ -158,24 +156,15 @@ export default function SponsorLiveAd() {
             action={`${adPath}/sponsor`}
             cancelHref={adPath}
           />
-        ) : hydrated ? (
-          <Suspense fallback={<SettingUpPayment />}>
+        ) : (
+          <StripeFormSlot>
             <StripeSponsorPayment
               publishableKey={page.publishableKey}
               pagePath={`${adPath}/sponsor`}
               setUp={{ businessID: page.businessID, eventID: page.eventID, totalCents: page.totalCents }}
               total={page.total}
             />
-          </Suspense>
-        ) : (
-          <>
-            <SettingUpPayment />
-            <noscript>
-              <p className="text-center text-slate-700">
-                Card payments need JavaScript. Please turn it on to pay.
-              </p>
-            </noscript>
-          </>
+          </StripeFormSlot>
         )}
       </section>
     </main>
