@@ -1,7 +1,15 @@
 import { chromium } from '@playwright/test'
 import { todayInZone } from '#app/utils/time.ts'
 import { CHROMIUM_ARGS, findChromium } from './chromium.ts'
-import { demoAdmin, expect, fromSite, paidAd, signInAsNewBusiness, signInAsStaff, test } from './fixtures.ts'
+import {
+  approveAsAdmin,
+  demoAdmin,
+  expect,
+  paidAd,
+  signInAsNewBusiness,
+  signInAsStaff,
+  test,
+} from './fixtures.ts'
 
 const today = todayInZone('America/New_York')
 const REAL_BROWSER =
@@ -141,13 +149,7 @@ test('a visitor with JavaScript opens a new ad from the calendar and leaves at o
   await signInAsNewBusiness(advertiser, 'Tracked Club')
   const title = `Tracked Social ${Date.now().toString(36)}`
   const eventID = await paidAd(advertiser, title)
-  const admin = await browser.newPage()
-  await signInAsStaff(admin, demoAdmin.email)
-  const review = await admin.request.post('/api/admin/review-event', {
-    headers: fromSite(),
-    data: { eventID, action: 'approve' },
-  })
-  expect(review.status(), await review.text()).toBe(200)
+  await approveAsAdmin(browser, eventID)
 
   // A visitor's everyday browser: a headless browser's own user agent is, rightly, not counted. The whole browser says
   // so, because a beacon sent while a page unloads leaves with the browser's user agent, not a page's override.

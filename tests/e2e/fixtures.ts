@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from '@playwright/test'
+import { test as base, expect, type Browser, type Page } from '@playwright/test'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import { DEMO_BUSINESSES, DEMO_STAFF } from '#db/demo-data.ts'
 
@@ -20,9 +20,8 @@ export const test = base.extend<{ consoleErrors: string[] }>({
       page.on('console', (message) => {
         if (message.type() !== 'error') return
         // A 4xx answer given on purpose (a 404 screen, a 401 for wrong credentials) makes the browser log its status.
-        const isClientErrorStatus = /^Failed to load resource: the server responded with a status of 4\d\d/.test(
-          message.text(),
-        )
+        const isClientErrorStatus =
+          /^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())
         if (!isClientErrorStatus) errors.push(message.text())
       })
       page.on('pageerror', (error) => errors.push(error.message))
@@ -54,7 +53,10 @@ export function fromSite() {
 let counter = 0
 
 /** Signs the page's browser context in as an advertiser through the JSON sign-in call. */
-export async function signInAsBusiness(page: Page, account: { businessEmail: string; password: string } = demoBusiness) {
+export async function signInAsBusiness(
+  page: Page,
+  account: { businessEmail: string; password: string } = demoBusiness,
+) {
   const res = await page.request.post('/api/business/login', {
     headers: fromSite(),
     data: { email: account.businessEmail, password: account.password },
@@ -108,7 +110,11 @@ export async function paidAd(page: Page, title: string) {
   const res = await page.request.post('/api/approve-event', {
     headers: fromSite(),
     multipart: {
-      eventData: JSON.stringify({ eventTitle: title, eventDescription: `${title}: come and see.`, eventCategory: ['Community'] }),
+      eventData: JSON.stringify({
+        eventTitle: title,
+        eventDescription: `${title}: come and see.`,
+        eventCategory: ['Community'],
+      }),
       selectedDates: JSON.stringify([tomorrow]),
       totalAmount: '29.00',
     },
@@ -122,4 +128,16 @@ export async function paidAd(page: Page, title: string) {
   await page.getByRole('button', { name: 'Pay $29.00' }).click()
   await expect(page.getByText('Your ad will go live after administrator approval.').first()).toBeVisible()
   return eventID
+}
+
+/** An administrator approves the ad, in a page of their own that is closed again. */
+export async function approveAsAdmin(browser: Browser, eventID: number) {
+  const admin = await browser.newPage()
+  await signInAsStaff(admin, demoAdmin.email)
+  const review = await admin.request.post('/api/admin/review-event', {
+    headers: fromSite(),
+    data: { eventID, action: 'approve' },
+  })
+  expect(review.status(), await review.text()).toBe(200)
+  await admin.close()
 }

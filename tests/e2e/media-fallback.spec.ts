@@ -5,14 +5,13 @@ import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import { mp4Bytes } from '#tests/support/media.ts'
 import { E2E_DATA_DIR } from '../../playwright.config.ts'
 import {
-  demoAdmin,
+  approveAsAdmin,
   expect,
   expectNoScripts,
   fromSite,
   PNG,
   signInAsBusiness,
   signInAsNewBusiness,
-  signInAsStaff,
   test,
 } from './fixtures.ts'
 
@@ -61,14 +60,8 @@ async function liveAdWithBrokenMedia(browser: Browser) {
     advertiser.getByText('Your ad will go live after administrator approval.').first(),
   ).toBeVisible()
 
-  const admin = await browser.newPage()
-  await signInAsStaff(admin, demoAdmin.email)
-  const review = await admin.request.post('/api/admin/review-event', {
-    headers: fromSite(),
-    data: { eventID, action: 'approve' },
-  })
-  expect(review.status(), await review.text()).toBe(200)
-  await Promise.all([advertiser.close(), admin.close()])
+  await approveAsAdmin(browser, eventID)
+  await advertiser.close()
 
   const photos = storedPhotoFiles(eventID)
   expect(photos.length, 'the photo was stored').toBeGreaterThan(0)

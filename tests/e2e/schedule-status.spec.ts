@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright'
-import { demoAdmin, expect, fromSite, paidAd, signInAsNewBusiness, signInAsStaff, test } from './fixtures.ts'
+import { approveAsAdmin, expect, paidAd, signInAsNewBusiness, test } from './fixtures.ts'
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
 
@@ -10,13 +10,7 @@ test('an advertiser marks a live ad postponed from its dashboard page and sees t
   await signInAsNewBusiness(page, 'Postponing Club')
   const title = `Rainy Day Fair ${Date.now().toString(36)}`
   const eventID = await paidAd(page, title)
-  const admin = await browser.newPage()
-  await signInAsStaff(admin, demoAdmin.email)
-  const review = await admin.request.post('/api/admin/review-event', {
-    headers: fromSite(),
-    data: { eventID, action: 'approve' },
-  })
-  expect(review.status(), await review.text()).toBe(200)
+  await approveAsAdmin(browser, eventID)
 
   await page.goto(`/dashboard/events/${eventID}`)
   const section = page.getByRole('region', { name: 'Is the event still on?' })

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Browser, Page } from '@playwright/test'
-import { demoAdmin, expect, fromSite, paidAd, signInAsNewBusiness, signInAsStaff, test } from './fixtures.ts'
+import { approveAsAdmin, expect, paidAd, signInAsNewBusiness, test } from './fixtures.ts'
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
 
@@ -12,14 +12,7 @@ async function liveAdOf(browser: Browser, page: Page, name: string) {
   const title = `${name} ${Date.now().toString(36)}`
   const eventID = await paidAd(payer, title)
   await page.context().addCookies(await payer.context().cookies())
-  const admin = await browser.newPage()
-  await signInAsStaff(admin, demoAdmin.email)
-  const review = await admin.request.post('/api/admin/review-event', {
-    headers: fromSite(),
-    data: { eventID, action: 'approve' },
-  })
-  expect(review.status(), await review.text()).toBe(200)
-  await admin.close()
+  await approveAsAdmin(browser, eventID)
   await payer.close()
   return { eventID, title }
 }
