@@ -25,6 +25,7 @@ import {
 } from '#app/services/payments/sponsor-live.server.ts'
 import { requireOwnEvent } from '#app/services/payments/payment-rules.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
+import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { formatDatesLine } from '#app/utils/format.ts'
 import { formatDollars } from '#app/utils/pricing.ts'
 
@@ -49,7 +50,8 @@ function eventIdOf(id: string | undefined) {
 /**
  * GET /dashboard/events/{id}/sponsor: what making the live ad sponsored costs now (its display days left at today's
  * price per day) and the card form; 404 for no such ad, 403 for another's, 409 with why for an ad that cannot be.
- * Back from Stripe (`?payment_intent=`), the payment is checked with Stripe and the advertiser goes to the ad's page.
+ * Back from Stripe (`?payment_intent=`), the payment is checked with Stripe and the advertiser goes to the ad's page,
+ * or back to this one with why it was not paid.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const business = await requireBusiness(request)
@@ -57,13 +59,23 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const eventID = eventIdOf(params.id)
     const returned = new URL(request.url).searchParams.get('payment_intent')
     if (returned) {
-      await completeSponsorship({
-        businessID: business.businessID,
-        eventID,
-        paymentIntentId: returned,
-        mail: mailContext(request),
-        requestId: requestIdOf(request),
-      })
+      try {
+        await completeSponsorship({
+          businessID: business.businessID,
+          eventID,
+          paymentIntentId: returned,
+          mail: mailContext(request),
+          requestId: requestIdOf(request),
+        })
+      } catch (error) {
+        // Not paid (a refused card, a check abandoned on Stripe's page): back to this page, told why, to try again.
+        if (!(error instanceof AppError && error.kind === 'payment_refused')) throw error
+        return redirectWithToast(`/dashboard/events/${eventID}/sponsor`, {
+          title: PAYMENT_TEXT.failed.title,
+          description: error.message,
+          variant: 'destructive',
+        })
+      }
       return redirectWithToast(`/dashboard/events/${eventID}`, SPONSOR_LIVE_TEXT.done)
     }
     const page = await sponsorPage(business.businessID, eventID)

@@ -12,6 +12,7 @@ import { events, payments, type Business, type Event } from '#db/schema.ts'
 import { sessionCookieFor } from '#tests/support/auth.ts'
 import { insertTestEvent } from '#tests/support/events.ts'
 import { callRoute } from '#tests/support/routes.ts'
+import { toastOf } from '#tests/support/cookie-jar.ts'
 import { signedWebhook, StripeFake, useStripeSettings } from '#tests/support/stripe-fake.ts'
 
 const WEBHOOK_SECRET = 'whsec_sponsor_live_secret'
@@ -97,9 +98,11 @@ describe("a live ad's sponsorship through Stripe (its local stand-in)", () => {
     expect(fake.count('POST', '/v1/payment_intents')).toBe(1)
     expect(fake.intents.size).toBe(1)
 
-    // Not paid yet: the return is refused and nothing changes.
+    // Not paid yet: back to the sponsor page, told why; nothing changes.
     const early = await returnFromStripe(ad, intent.id)
-    expect(early.status).toBe(402)
+    expect(early.status).toBe(302)
+    expect(early.headers.get('Location')).toBe(`/dashboard/events/${ad.eventID}/sponsor`)
+    expect(await toastOf(early)).toMatchObject({ variant: 'destructive', description: expect.any(String) })
     expect((await adRow(ad.eventID)).sponsored).toBe(false)
 
     fake.succeed(intent.id)
