@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process'
 import fsp from 'node:fs/promises'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
+import { isBackgroundWork } from './background-work.server.ts'
 import { queryTook } from './query-timing.server.ts'
 
 /** The worker's code, from the working folder as the migrations are: the built server is bundled elsewhere. */
@@ -47,6 +48,12 @@ function copyAtLowPriority(args: string[]) {
   })
 }
 
+/**
+ * How long a statement of background work (see background-work.server.ts) waits at most for a moment without the
+ * site's statements: on a site that is never idle, a job still goes on, one statement at a time.
+ */
+const BACKGROUND_WAIT_MAX_MS = 500
+
 type Reply = { id: number; result?: unknown; error?: Record<string, unknown> & { message: string } }
 
 /** The data folder's lock as the process created it (see data-folder-lock.server.ts). */
@@ -75,8 +82,16 @@ export class PGliteThread implements QueryClient {
   readonly #worker: Worker
   readonly #pending = new Map<
     number,
-    { resolve(value: unknown): void; reject(error: Error): void; timed: boolean; started: number }
+    {
+      resolve(value: unknown): void
+      reject(error: Error): void
+      timed: boolean
+      started: number
+      background: boolean
+    }
   >()
+  /** Statements of background work not sent yet, oldest first. */
+  readonly #held: Array<{ send(): void; since: number }> = []
   #nextId = 1
   #closed = false
   /** How the opening went, in milliseconds (see the worker's `timings`), for the server's start-up line. */
@@ -93,6 +108,7 @@ export class PGliteThread implements QueryClient {
       if (pending.timed) queryTook((performance.now() - pending.started) / 1000)
       if (reply.error) pending.reject(asError(reply.error))
       else pending.resolve(reply.result)
+      this.#sendHeld()
     })
     openThreads.add(this)
     const fail = () => {
@@ -100,6 +116,7 @@ export class PGliteThread implements QueryClient {
       openThreads.delete(this)
       for (const pending of this.#pending.values()) pending.reject(closedError())
       this.#pending.clear()
+      for (const held of this.#held.splice(0)) held.send()
     }
     worker.on('exit', fail)
     worker.on('error', (error) => {
@@ -143,16 +160,40 @@ export class PGliteThread implements QueryClient {
 
   #call<T>(op: string, args: Record<string, unknown>): Promise<T> {
     if (this.#closed) return Promise.reject(closedError())
-    const id = this.#nextId++
+    // A statement of an open transaction is never held: the site's statements wait in the worker for its end.
+    const background = isBackgroundWork()
+    const held = background && args.tx === undefined && ['query', 'exec', 'begin'].includes(op)
     return new Promise<T>((resolve, reject) => {
-      this.#pending.set(id, {
-        resolve: resolve as (value: unknown) => void,
-        reject,
-        timed: op === 'query' || op === 'exec',
-        started: performance.now(),
-      })
-      this.#worker.postMessage({ id, op, ...args })
+      const send = () => {
+        if (this.#closed) return reject(closedError())
+        const id = this.#nextId++
+        this.#pending.set(id, {
+          resolve: resolve as (value: unknown) => void,
+          reject,
+          timed: op === 'query' || op === 'exec',
+          started: performance.now(),
+          background,
+        })
+        this.#worker.postMessage({ id, op, ...args })
+      }
+      if (!held) return send()
+      this.#held.push({ send, since: performance.now() })
+      this.#sendHeld()
     })
+  }
+
+  /**
+   * Sends the oldest held statement of background work when no other call is pending (or it has waited too long):
+   * one at a time, so a request's statement waits for one of them at most.
+   */
+  #sendHeld() {
+    const next = this.#held[0]
+    if (!next) return
+    const pending = [...this.#pending.values()]
+    if (pending.some((call) => call.background)) return
+    if (pending.length > 0 && performance.now() - next.since < BACKGROUND_WAIT_MAX_MS) return
+    this.#held.shift()
+    next.send()
   }
 
   query<T>(sql: string, params: unknown[] = [], options?: { rowMode?: 'array' | 'object' }) {
@@ -203,7 +244,7 @@ export class PGliteThread implements QueryClient {
   }
 
   get pendingCalls() {
-    return this.#pending.size
+    return this.#pending.size + this.#held.length
   }
 
   /**
@@ -238,6 +279,7 @@ export class PGliteThread implements QueryClient {
     if (this.#closed) return
     await this.#call('close', {}).catch(() => {})
     this.#closed = true
+    for (const held of this.#held.splice(0)) held.send()
     openThreads.delete(this)
     await this.#worker.terminate()
   }

@@ -3,6 +3,7 @@ import path from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { asBackgroundWork } from '#db/background-work.server.ts'
 import { db, openEmbeddedDatabase, rowsOf, type DatabaseHandle } from '#db/client.server.ts'
 import { PLANNED_WITH_VALUES } from '#db/pglite-prepared.js'
 import { categoryList } from '#db/schema.ts'
@@ -134,6 +135,57 @@ test('a slow query does not block the thread that answers requests', async () =>
   // The query is long enough to matter; the event loop kept turning meanwhile.
   expect(queryMs).toBeGreaterThan(150)
   expect(delay.max / 1e6).toBeLessThan(Math.min(100, queryMs / 2))
+})
+
+test('a statement of the site waits for one statement of background work at most, not for all it has asked', async () => {
+  const order: string[] = []
+  const slow = (name: string) =>
+    handle.db.execute(sql`SELECT pg_sleep(0.06)`).then(() => void order.push(name))
+  // A job asks five slow statements ahead, as the digests ask the next searches while writing an email.
+  const job = asBackgroundWork(async () => {
+    const asked = [1, 2, 3, 4, 5].map((n) => slow(`job ${n}`))
+    await Promise.all(asked)
+  })
+  await new Promise((resolve) => setTimeout(resolve, 20))
+  const started = performance.now()
+  await handle.db.execute(sql`SELECT 1`).then(() => void order.push('site'))
+  const siteMs = performance.now() - started
+  await job
+  expect(order).toEqual(['job 1', 'site', 'job 2', 'job 3', 'job 4', 'job 5'])
+  expect(siteMs).toBeLessThan(5 * 60)
+})
+
+test('background work in a transaction goes on while the site asks meanwhile, and both commit', async () => {
+  await handle.db.execute(sql`CREATE TABLE thread_background (v int)`)
+  const order: string[] = []
+  let site: Promise<unknown> | undefined
+  await asBackgroundWork(() =>
+    handle.db.transaction(async (tx) => {
+      await tx.execute(sql`INSERT INTO thread_background VALUES (1)`)
+      site = handle.db
+        .execute(sql`INSERT INTO thread_background VALUES (2)`)
+        .then(() => void order.push('site'))
+      await tx.execute(sql`INSERT INTO thread_background VALUES (3)`)
+      order.push('background')
+    }),
+  )
+  await site
+  expect(order).toEqual(['background', 'site'])
+  const rows = rowsOf<{ v: number }>(await handle.db.execute(sql`SELECT v FROM thread_background ORDER BY v`))
+  expect(rows.map((r) => r.v)).toEqual([1, 2, 3])
+})
+
+test('background work goes on when the site never pauses', async () => {
+  let busy = true
+  const site = (async () => {
+    while (busy) await Promise.all([1, 2].map(() => handle.db.execute(sql`SELECT pg_sleep(0.01)`)))
+  })()
+  const started = performance.now()
+  const rows = await asBackgroundWork(() => handle.db.execute(sql`SELECT 7 AS v`))
+  busy = false
+  await site
+  expect(rowsOf<{ v: number }>(rows)[0]?.v).toBe(7)
+  expect(performance.now() - started).toBeLessThan(2000)
 })
 
 test('after closing, a query fails as the database being unavailable (a 503), and the folder opens again', async () => {

@@ -9,6 +9,7 @@ import http from 'node:http'
 import { constants } from 'node:http2'
 import net from 'node:net'
 import path from 'node:path'
+import { asBackgroundWork } from '#db/background-work.server.ts'
 import { getDatabaseHandle } from '#db/client.server.ts'
 import { clearBackupLeftovers, prepareBackup, type PreparedBackup } from './backup.server.ts'
 import { runSubscriberJob, type SubscriberJob } from '../subscriptions/subscriber-jobs.server.ts'
@@ -82,7 +83,7 @@ const subscriberJob =
   (job: SubscriberJob): AdminCommand =>
   async (_req, res) => {
     try {
-      const outcome = await runSubscriberJob(job, { force: true })
+      const outcome = await asBackgroundWork(() => runSubscriberJob(job, { force: true }))
       if (!outcome?.ran)
         return answer(
           res,

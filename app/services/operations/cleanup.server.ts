@@ -11,6 +11,7 @@ import {
   vacuumEmbeddedDatabase,
 } from '#app/models/platform/database-maintenance.server.ts'
 import { runJobOnce } from '#app/models/platform/job-runs.server.ts'
+import { asBackgroundWork } from '#db/background-work.server.ts'
 import { deleteOldMessages } from '#app/models/mail/outbox.server.ts'
 import {
   deleteUnpaidEvent,
@@ -186,7 +187,9 @@ export async function runScheduledJobs(now: Date = new Date()) {
 
 /** One round at a time; a shutdown waits for the round under way. */
 function runScheduledRound() {
-  schedule.running ??= runScheduledJobs().finally(() => (schedule.running = undefined))
+  schedule.running ??= asBackgroundWork(() => runScheduledJobs()).finally(
+    () => (schedule.running = undefined),
+  )
 }
 
 /**

@@ -52,6 +52,7 @@ import {
 } from '#app/models/ads/schedule-status.ts'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
+import { yieldToRequests } from '#db/background-work.server.ts'
 import { linkOrigin } from '../http/site-url.server.ts'
 import { getEnv } from '../platform/env.server.ts'
 import { logError } from '../platform/logger.server.ts'
@@ -233,6 +234,7 @@ export async function queueDigests(frequencies: Array<'weekly' | 'daily'>, now =
     }))
     for (const [index, { subscription, filters }] of searches.entries()) {
       checked++
+      await yieldToRequests()
       // The next searches' queries are already asked while this email is written.
       for (const next of searches.slice(index + 1, index + QUERIES_AHEAD + 1))
         void matchesOf(next.subscription, next.filters)
@@ -297,6 +299,7 @@ export async function queueFollows(now = new Date()) {
     const news = await businessesNews(businessIDs, { today, since, until: now })
     for (const [index, { subscription, businessName }] of page.entries()) {
       checked++
+      await yieldToRequests()
       const mark = marks[index]!
       const fresh = news
         .filter((row) => row.businessID === subscription.businessID && row.reviewedAt! > mark)
