@@ -95,6 +95,15 @@ export async function showsBusinessPage(businessID: number) {
   return row?.show ?? false
 }
 
+/** The businesses that turned their page off (few): a card links to its business's page unless it is one of them. */
+export async function listBusinessIdsWithPageOff(): Promise<number[]> {
+  const rows = await db
+    .select({ id: business.businessID })
+    .from(business)
+    .where(eq(business.showBusinessPage, false))
+  return rows.map((row) => row.id)
+}
+
 /** "Show my business page" on or off. */
 export async function setShowBusinessPage(businessID: number, show: boolean) {
   await db.update(business).set({ showBusinessPage: show }).where(eq(business.businessID, businessID))

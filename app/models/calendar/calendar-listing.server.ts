@@ -276,8 +276,6 @@ export interface LiveEventCard {
   stillPhotoPath: string
   businessID: number
   businessName: string
-  /** Whether its business shows its page (the ad being live, the business has one then). */
-  businessPage: boolean
   date: string
   /** The listed row's date: the display date (or own date) the event is listed at, from the listing's start. */
   listedDate: string
@@ -291,12 +289,13 @@ export interface LiveEventCard {
 }
 
 /**
- * A card as one JSON object, built by the database (the business's column named with its table: a statement on the
- * events table alone writes its columns unqualified): the row reaches the app as one value, with no column (the arrays
- * least of all, which the embedded database's driver parses slowly) parsed and mapped one by one.
+ * A card as one JSON object, built by the database: the row reaches the app as one value, with no column (the arrays
+ * least of all, which the embedded database's driver parses slowly) parsed and mapped one by one. It comes as JSON
+ * text, parsed here: the embedded database's thread then hands over one string, neither parsing it nor copying an
+ * object to this thread.
  */
 export function liveEventCardJson(listedDate: SQLWrapper) {
-  return sql<LiveEventCard>`json_build_object(
+  return sql<string>`json_build_object(
     'eventID', ${events.eventID},
     'eventTitle', ${events.eventTitle},
     'eventDescription', ${events.eventDescription},
@@ -304,8 +303,6 @@ export function liveEventCardJson(listedDate: SQLWrapper) {
     'stillPhotoPath', ${events.stillPhotoURL},
     'businessID', ${events.businessID},
     'businessName', ${events.businessName},
-    'businessPage', (SELECT page_business."showBusinessPage" FROM ${business} AS page_business
-      WHERE page_business."businessID" = ${events}."businessID"),
     'date', CASE WHEN ${events.eventDate} <> ${UNSET_DATE}::date THEN ${events.eventDate} ELSE ${listedDate} END,
     'listedDate', ${listedDate},
     'startTime', ${events.startTime},
@@ -313,7 +310,9 @@ export function liveEventCardJson(listedDate: SQLWrapper) {
     'scheduleStatus', ${events.scheduleStatus},
     'priceCents', ${events.priceCents},
     'attendanceMode', ${events.attendanceMode},
-    'accessibilityFeatures', ${events.accessibilityFeatures})`
+    'accessibilityFeatures', ${events.accessibilityFeatures})::text`.mapWith((text: string): LiveEventCard =>
+    JSON.parse(text),
+  )
 }
 
 /**

@@ -17,6 +17,7 @@ import { practicalFactsOf, type PracticalFacts } from '#app/models/ads/practical
 import { advertisedText, eventTimesOf } from '#app/models/ads/event-times.ts'
 import { scheduleStatusOf } from '#app/models/ads/schedule-status.ts'
 import { businessPagePath } from '#app/models/calendar/business-links.ts'
+import { listBusinessIdsWithPageOff } from '#app/models/calendar/business-page.server.ts'
 import { cachedLiveEvents } from '#app/models/calendar/live-events-cache.server.ts'
 import { loadCalendarListing } from '#app/models/calendar/cached-listing.server.ts'
 import type { LiveEventCard } from '#app/models/calendar/calendar-listing.server.ts'
@@ -42,10 +43,11 @@ export interface CalendarPageResults {
   sponsoredForSeconds: number | null
 }
 
-/** What a tile needs of the request to say which of an event's dates matched. */
+/** What a tile needs of the request to say which of an event's dates matched, and which businesses have no page. */
 interface TileContext {
   filters: CalendarFilters
   today: string
+  pagesOff: Set<number>
 }
 
 /**
@@ -58,6 +60,17 @@ function tileAdvertisedText(event: LiveEventCard, { filters, today }: TileContex
   return !isInDateWindow(event.date, window) && isInDateWindow(event.listedDate, window)
     ? advertisedText(event.listedDate, today)
     : null
+}
+
+/**
+ * The businesses whose cards do not link to a page, cached like the listings (and cleared with them when a business
+ * turns its page on or off): read once for every listing, not joined into each.
+ */
+function getBusinessesWithPageOff(): Promise<Set<number>> {
+  return cachedLiveEvents(
+    JSON.stringify(['business-pages-off']),
+    async () => new Set(await listBusinessIdsWithPageOff()),
+  )
 }
 
 /** A card of the listing as a tile. */
@@ -76,7 +89,9 @@ function toTile(event: LiveEventCard, context: TileContext): EventTileData {
     scheduleStatus: scheduleStatusOf(event.scheduleStatus),
     advertisedText: tileAdvertisedText(event, context),
     facts: tileFacts(practicalFactsOf(event)),
-    businessHref: event.businessPage ? businessPagePath(event.businessID, event.businessName) : null,
+    businessHref: context.pagesOff.has(event.businessID)
+      ? null
+      : businessPagePath(event.businessID, event.businessName),
   }
 }
 
@@ -126,9 +141,12 @@ export function getSponsoredSlots(
   const key = JSON.stringify(['sponsored-slots', today, turn, filters])
   return cachedLiveEvents(key, async () => {
     const start = listingStart(filters, today)
-    const inSlots = await sponsoredSlotCandidates(filters, { today, now })
+    const [inSlots, pagesOff] = await Promise.all([
+      sponsoredSlotCandidates(filters, { today, now }),
+      getBusinessesWithPageOff(),
+    ])
     return inSlots.map((candidate) => ({
-      ...toTile(slotCard(candidate, start, today), { filters, today }),
+      ...toTile(slotCard(candidate, start, today), { filters, today, pagesOff }),
       sponsored: true,
     }))
   })
@@ -142,13 +160,17 @@ function getMatchingResults(
 ): Promise<MatchingResults> {
   const key = JSON.stringify(['calendar-results', today, page, filters])
   return cachedLiveEvents(key, async () => {
-    const listing = await loadCalendarListing(filters, { today, page })
+    const [listing, pagesOff] = await Promise.all([
+      loadCalendarListing(filters, { today, page }),
+      getBusinessesWithPageOff(),
+    ])
+    const context = { filters, today, pagesOff }
     return {
       total: listing.total,
       page: listing.page,
       pageCount: listing.pageCount,
-      featured: listing.featured.map((event) => toTile(event, { filters, today })),
-      events: listing.events.map((event) => toTile(event, { filters, today })),
+      featured: listing.featured.map((event) => toTile(event, context)),
+      events: listing.events.map((event) => toTile(event, context)),
     }
   })
 }
