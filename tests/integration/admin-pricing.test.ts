@@ -99,7 +99,7 @@ async function insertAd(overrides: Partial<typeof events.$inferInsert> = {}, cou
       ...showDateBounds('1989-01-01', showAdOnDates),
       daysOrdered: count,
       totalCost: 29,
-      approvedDateByBusiness: today,
+      approvedDateByBusiness: today(),
       ...overrides,
     })
     .returning()

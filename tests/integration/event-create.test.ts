@@ -73,7 +73,7 @@ describe('POST /api/approve-event (multipart)', () => {
       showAdOnDates: days(3),
       daysOrdered: 3,
       totalCost: 29,
-      approvedDateByBusiness: today,
+      approvedDateByBusiness: today(),
       firstShowDate: days(3)[0],
       lastShowDate: days(3)[2],
       contactEmail: owner.businessEmail,
@@ -122,7 +122,7 @@ describe('POST /api/approve-event (multipart)', () => {
     [{ eventTitle: '   ' }, 400, 'Title is required'],
     [{ eventCategory: [] }, 400, 'Please choose a category'],
     [{ eventCategory: ['Not A Category'] }, 400, 'Please choose a category from the list'],
-    [{ eventDate: addDaysIso(today, -1) }, 400, 'The event date cannot be in the past'],
+    [{ eventDate: addDaysIso(today(), -1) }, 400, 'The event date cannot be in the past'],
   ])('field limits: %j → %i', async (eventData, status, message) => {
     const res = await post(approveEvent, '/api/approve-event', approveBody({ eventData }))
     expect(res.status).toBe(status)
@@ -144,7 +144,7 @@ describe('POST /api/approve-event (multipart)', () => {
 
   test(`display dates and the event date must lie within ${DATE_HORIZON_DAYS} days of today`, async () => {
     const before = await countEvents()
-    for (const dates of [['9999-12-31'], [addDaysIso(today, DATE_HORIZON_DAYS + 1)]]) {
+    for (const dates of [['9999-12-31'], [addDaysIso(today(), DATE_HORIZON_DAYS + 1)]]) {
       const res = await post(approveEvent, '/api/approve-event', approveBody({ selectedDates: dates }))
       expect(res.status).toBe(400)
       expect(((await res.json()) as { message: string }).message).toBe(DISPLAY_DATE_HORIZON_MESSAGE)
@@ -152,12 +152,12 @@ describe('POST /api/approve-event (multipart)', () => {
     const farEvent = await post(
       approveEvent,
       '/api/approve-event',
-      approveBody({ eventData: { eventDate: addDaysIso(today, DATE_HORIZON_DAYS + 1) } }),
+      approveBody({ eventData: { eventDate: addDaysIso(today(), DATE_HORIZON_DAYS + 1) } }),
     )
     expect(farEvent.status).toBe(400)
     expect(((await farEvent.json()) as { message: string }).message).toBe(EVENT_DATE_HORIZON_MESSAGE)
     expect(await countEvents()).toBe(before)
-    const lastDay = addDaysIso(today, DATE_HORIZON_DAYS)
+    const lastDay = addDaysIso(today(), DATE_HORIZON_DAYS)
     const edge = await post(
       approveEvent,
       '/api/approve-event',
@@ -170,7 +170,7 @@ describe('POST /api/approve-event (multipart)', () => {
     const res = await post(
       approveEvent,
       '/api/approve-event',
-      approveBody({ selectedDates: [addDaysIso(today, -1)] }),
+      approveBody({ selectedDates: [addDaysIso(today(), -1)] }),
     )
     expect(res.status).toBe(400)
   })
@@ -215,7 +215,7 @@ describe('POST /api/approve-event (multipart)', () => {
   })
 
   test('a paid ad is approved again by neither door: the JSON call refuses it as the page does', async () => {
-    const approvedBefore = addDaysIso(today, -3)
+    const approvedBefore = addDaysIso(today(), -3)
     const [paid] = await db
       .insert(events)
       .values({
@@ -340,9 +340,9 @@ describe('the plain-form flow (no JavaScript)', () => {
       lastDate: string
       months: Array<{ days: Array<{ date: string; unavailable: boolean }> }>
     }
-    expect(lastDate).toBe(addDaysIso(today, DATE_HORIZON_DAYS))
+    expect(lastDate).toBe(addDaysIso(today(), DATE_HORIZON_DAYS))
     const offered = months.flatMap((m) => m.days).filter((d) => !d.unavailable)
-    expect(offered.every((d) => d.date >= today && d.date <= lastDate)).toBe(true)
+    expect(offered.every((d) => d.date >= today() && d.date <= lastDate)).toBe(true)
   })
 
   test('signed out, the form sends the visitor to sign in', async () => {

@@ -53,17 +53,17 @@ async function preview() {
   return (await res.json()) as { dates: string[]; cost: string }
 }
 
-const window = { today, lastDate: lastBookableDate(today) }
-const fridays = (weeks: number, from = today) =>
-  expandRepeatRule({ kind: 'weekly', from, weekdays: [5], weeks }, window)
+const bookingWindow = () => ({ today: today(), lastDate: lastBookableDate(today()) })
+const fridays = (weeks: number, from = today()) =>
+  expandRepeatRule({ kind: 'weekly', from, weekdays: [5], weeks }, bookingWindow())
 
 describe('repeat dates posted without JavaScript', () => {
   test('a weekly rule is expanded by the server: the preview lists its dates, the price follows them', async () => {
-    const single = addDaysIso(today, 2)
+    const single = addDaysIso(today(), 2)
     const res = await postTo(
       newEventAction,
       '/dashboard/events/new',
-      form({ repeat: 'weekly', repeatWeekday: ['5'], repeatFrom: today, repeatWeeks: '6' }, [single]),
+      form({ repeat: 'weekly', repeatWeekday: ['5'], repeatFrom: today(), repeatWeeks: '6' }, [single]),
     )
     expect(res.status).toBe(302)
     expect(res.headers.get('Location')).toBe('/dashboard/events/preview')
@@ -85,7 +85,7 @@ describe('repeat dates posted without JavaScript', () => {
       newEventAction,
       '/dashboard/events/new',
       form(
-        { repeat: 'monthly', repeatNth: '-1', repeatMonthWeekday: '6', repeatFrom: today, repeatMonths: '4' },
+        { repeat: 'monthly', repeatNth: '-1', repeatMonthWeekday: '6', repeatFrom: today(), repeatMonths: '4' },
         [],
         'Last Saturday Market',
       ),
@@ -101,7 +101,7 @@ describe('repeat dates posted without JavaScript', () => {
   })
 
   test('past the 21-date limit: a 400 with the alert text at the rule, and the form keeps what was typed', async () => {
-    const repeat = { repeat: 'weekly', repeatWeekday: ['1', '3', '5'], repeatFrom: today, repeatWeeks: '8' }
+    const repeat = { repeat: 'weekly', repeatWeekday: ['1', '3', '5'], repeatFrom: today(), repeatWeeks: '8' }
     const res = await postTo(newEventAction, '/dashboard/events/new', form(repeat, days(1)))
     expect(res.status).toBe(400)
     const { result } = (await res.json()) as {
@@ -118,7 +118,7 @@ describe('repeat dates posted without JavaScript', () => {
   test.each([
     [{ repeat: 'hourly' }, { repeat: [REPEAT_KIND_MESSAGE] }],
     [
-      { repeat: 'weekly', repeatWeekday: ['5'], repeatFrom: today, repeatWeeks: '9'.repeat(5000) },
+      { repeat: 'weekly', repeatWeekday: ['5'], repeatFrom: today(), repeatWeeks: '9'.repeat(5000) },
       { repeatWeeks: [REPEAT_WEEKS_MESSAGE] },
     ],
     [
@@ -145,7 +145,7 @@ describe('repeat dates posted without JavaScript', () => {
       editAction,
       `/dashboard/events/${ad.eventID}/edit`,
       form(
-        { repeat: 'weekly', repeatWeekday: ['5'], repeatFrom: today, repeatWeeks: '3' },
+        { repeat: 'weekly', repeatWeekday: ['5'], repeatFrom: today(), repeatWeeks: '3' },
         days(1),
         'Edited',
       ),
@@ -160,7 +160,7 @@ describe('repeat dates posted without JavaScript', () => {
     const res = await postTo(
       editAction,
       `/dashboard/events/${ad.eventID}/edit`,
-      form({ repeat: 'weekly', repeatWeekday: ['5'], repeatFrom: today, repeatWeeks: '3' }, days(2), 'Paid'),
+      form({ repeat: 'weekly', repeatWeekday: ['5'], repeatFrom: today(), repeatWeeks: '3' }, days(2), 'Paid'),
       ad.eventID,
     )
     expect(res.status).toBe(400)

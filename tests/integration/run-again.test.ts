@@ -64,7 +64,7 @@ async function paidAd(title: string, statuses: Partial<Event> = {}) {
   })
   expect(res.status).toBe(200)
   const { eventID } = (await res.json()) as { eventID: number }
-  const past = [addDaysIso(today, -20), addDaysIso(today, -13)]
+  const past = [addDaysIso(today(), -20), addDaysIso(today(), -13)]
   await db
     .update(events)
     .set({
