@@ -11,7 +11,7 @@ import {
   countLiveEvents,
   countLiveEventsQuery,
   listingStrategy,
-  liveEventCardsPageQuery,
+  listedEventsPageQuery,
   walkedEvents,
 } from '#app/models/calendar/calendar-listing.server.ts'
 
@@ -30,14 +30,14 @@ export async function explainCalendarQueries(
     ['count', countLiveEventsQuery(filters, { today })],
     [
       `listing (${strategy})`,
-      liveEventCardsPageQuery(filters, { today, limit: CALENDAR_PAGE_SIZE, offset }, strategy),
+      listedEventsPageQuery(filters, { today, limit: CALENDAR_PAGE_SIZE, offset }, strategy),
     ],
   ]
   if (page > 1) {
     const featured = listingStrategy({ matches, live, rows: FEATURED_EVENTS_LIMIT })
     queries.push([
       `featured (${featured})`,
-      liveEventCardsPageQuery(filters, { today, limit: FEATURED_EVENTS_LIMIT }, featured),
+      listedEventsPageQuery(filters, { today, limit: FEATURED_EVENTS_LIMIT }, featured),
     ])
   }
   return queries

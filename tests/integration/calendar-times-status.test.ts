@@ -357,6 +357,27 @@ describe('a card under a date filter', () => {
     expect(results.events[0]!.advertisedText).toMatch(/^Advertised \w{3}, \w{3} \d{1,2}$/)
     expect(results.events[0]!.startTime).toBeNull()
   })
+
+  test('listings that show the same event share its card, each dated by the date it lists the event at', async () => {
+    const [first, second] = [addDaysIso(today, 2), addDaysIso(today, 5)]
+    await insertTestEvent(hall, { eventTitle: 'Twice shown', showAdOnDates: [first, second] })
+    const early = await getCalendarResults(filters({ from: today, to: addDaysIso(today, 3) }), {
+      today,
+      page: 1,
+    })
+    const late = await getCalendarResults(filters({ from: addDaysIso(today, 4), to: addDaysIso(today, 6) }), {
+      today,
+      page: 1,
+    })
+    const wider = await getCalendarResults(filters({ from: today, to: addDaysIso(today, 4) }), {
+      today,
+      page: 1,
+    })
+    expect(early.events[0]).toMatchObject({ eventTitle: 'Twice shown', date: first })
+    expect(late.events[0]).toMatchObject({ eventTitle: 'Twice shown', date: second })
+    // Another listing at the same date hands out the very same tile: its markup is found, not built again.
+    expect(wider.events[0]).toBe(early.events[0])
+  })
 })
 
 describe('the featured strip', () => {

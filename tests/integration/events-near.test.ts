@@ -8,7 +8,7 @@ import {
   countLiveEvents,
   countLiveEventsQuery,
   listLiveEvents,
-  liveEventCardsPageQuery,
+  listedEventsPageQuery,
   type ListingStrategy,
 } from '#app/models/calendar/calendar-listing.server.ts'
 import { eventsByDayQueries, listEventsByDay } from '#app/models/calendar/calendar-month-grid.server.ts'
@@ -133,8 +133,8 @@ describe('the distance filter in the listing query', () => {
       const window = { today, limit: 24 }
       return [
         countLiveEventsQuery(filters, { today }),
-        liveEventCardsPageQuery(filters, window, 'walk'),
-        liveEventCardsPageQuery(filters, window, 'candidates'),
+        listedEventsPageQuery(filters, window, 'walk'),
+        listedEventsPageQuery(filters, window, 'candidates'),
         ...eventsByDayQueries(filters, { today, from: today, to: day(30), perDay: 3 }).map(([, q]) => q),
       ].map((statement) => statement.toSQL().sql)
     }

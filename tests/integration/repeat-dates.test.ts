@@ -85,7 +85,13 @@ describe('repeat dates posted without JavaScript', () => {
       newEventAction,
       '/dashboard/events/new',
       form(
-        { repeat: 'monthly', repeatNth: '-1', repeatMonthWeekday: '6', repeatFrom: today(), repeatMonths: '4' },
+        {
+          repeat: 'monthly',
+          repeatNth: '-1',
+          repeatMonthWeekday: '6',
+          repeatFrom: today(),
+          repeatMonths: '4',
+        },
         [],
         'Last Saturday Market',
       ),
@@ -160,7 +166,11 @@ describe('repeat dates posted without JavaScript', () => {
     const res = await postTo(
       editAction,
       `/dashboard/events/${ad.eventID}/edit`,
-      form({ repeat: 'weekly', repeatWeekday: ['5'], repeatFrom: today(), repeatWeeks: '3' }, days(2), 'Paid'),
+      form(
+        { repeat: 'weekly', repeatWeekday: ['5'], repeatFrom: today(), repeatWeeks: '3' },
+        days(2),
+        'Paid',
+      ),
       ad.eventID,
     )
     expect(res.status).toBe(400)

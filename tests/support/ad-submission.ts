@@ -13,7 +13,8 @@ import { TMP_DIR } from './test-database.ts'
 export const today = () => todayInZone('America/New_York')
 
 /** `n` consecutive dates starting `from` days after today. */
-export const days = (n: number, from = 1) => Array.from({ length: n }, (_, i) => addDaysIso(today(), from + i))
+export const days = (n: number, from = 1) =>
+  Array.from({ length: n }, (_, i) => addDaysIso(today(), from + i))
 
 /** A folder of this test file's own for uploads (DATA_DIR) and the default categories; the folder goes afterwards. */
 export function useUploadFolder(name: string) {

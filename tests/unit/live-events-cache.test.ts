@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, test, vi } from 'vitest'
 import {
   cachedLiveEvents,
+  cachedLiveEventsByIds,
   invalidateLiveEvents,
   LIVE_EVENTS_CACHE_TTL_MS,
   logRefreshFailuresWith,
@@ -94,5 +95,67 @@ describe('cachedLiveEvents', () => {
   test('keys are independent', async () => {
     expect(await cachedLiveEvents('a', async () => 1, 0)).toBe(1)
     expect(await cachedLiveEvents('b', async () => 2, 0)).toBe(2)
+  })
+})
+
+describe('cachedLiveEventsByIds', () => {
+  /** A load that answers each id it is asked with a new object, except the ids in `missing`, and records each call. */
+  function loader(missing: number[] = []) {
+    const calls: number[][] = []
+    const load = async (ids: number[]) => {
+      calls.push(ids)
+      return new Map(ids.filter((id) => !missing.includes(id)).map((id) => [id, { id }]))
+    }
+    return { load, calls }
+  }
+
+  test('only the ids not held are loaded, together, and a held id gives back the same object', async () => {
+    const { load, calls } = loader()
+    const first = await cachedLiveEventsByIds('card', [1, 2, 3], load, 0)
+    const second = await cachedLiveEventsByIds('card', [3, 4, 1], load, FRESH)
+    expect(calls).toEqual([[1, 2, 3], [4]])
+    expect(second.get(1)).toBe(first.get(1))
+    expect(second.get(3)).toBe(first.get(3))
+    expect([...second.keys()].sort()).toEqual([1, 3, 4])
+    expect(await cachedLiveEventsByIds('card', [1, 3], load, FRESH)).toEqual(
+      new Map([
+        [1, { id: 1 }],
+        [3, { id: 3 }],
+      ]),
+    )
+    expect(calls).toHaveLength(2)
+  })
+
+  test('an id held past its freshness is loaded again', async () => {
+    const { load, calls } = loader()
+    const first = await cachedLiveEventsByIds('card', [1], load, 0)
+    const again = await cachedLiveEventsByIds('card', [1], load, EXPIRED)
+    expect(calls).toEqual([[1], [1]])
+    expect(again.get(1)).not.toBe(first.get(1))
+  })
+
+  test('a change to the listings forgets every id, and what was loading meanwhile is not kept', async () => {
+    const { load, calls } = loader()
+    await cachedLiveEventsByIds('card', [1], load, 0)
+    invalidateLiveEvents()
+    await cachedLiveEventsByIds('card', [1], load, 1)
+    expect(calls).toEqual([[1], [1]])
+
+    const slow = async (ids: number[]) => {
+      const loaded = await load(ids)
+      invalidateLiveEvents()
+      return loaded
+    }
+    expect((await cachedLiveEventsByIds('card', [2], slow, 2)).get(2)).toEqual({ id: 2 })
+    await cachedLiveEventsByIds('card', [2], load, 3)
+    expect(calls).toEqual([[1], [1], [2], [2]])
+  })
+
+  test('an id the load does not answer is left out and asked again next time; kinds are apart', async () => {
+    const { load, calls } = loader([9])
+    expect([...(await cachedLiveEventsByIds('card', [9, 1], load, 0)).keys()]).toEqual([1])
+    await cachedLiveEventsByIds('card', [9, 1], load, 1)
+    await cachedLiveEventsByIds('other', [1], load, 1)
+    expect(calls).toEqual([[9, 1], [9], [1]])
   })
 })

@@ -5,15 +5,17 @@
 import { FEATURED_EVENTS_LIMIT } from '#app/constants.ts'
 import type { CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
 import {
+  cardsInOrder,
   countLiveEvents,
+  listEventCards,
   listingStrategy,
-  listLiveEventCards,
+  listListedEvents,
   listLiveEvents,
   walkedEvents,
   type ListWindow,
   type LiveEventCard,
 } from '#app/models/calendar/calendar-listing.server.ts'
-import { cachedLiveEvents } from '#app/models/calendar/live-events-cache.server.ts'
+import { cachedLiveEvents, cachedLiveEventsByIds } from '#app/models/calendar/live-events-cache.server.ts'
 import { isOff } from '#app/models/ads/schedule-status.ts'
 
 export const CALENDAR_PAGE_SIZE = 24
@@ -52,13 +54,24 @@ export function getLiveEventsPage(filters: CalendarFilters, window: ListWindow) 
   })
 }
 
-/** A cached page of the calendar's cards: the same page as `getLiveEventsPage`, a card's columns only. */
+/**
+ * A cached page of the calendar's cards: the same page as `getLiveEventsPage`, a card's columns only. The page's
+ * order comes from the database; the cards themselves are cached by event, since most pages show events other pages
+ * showed just before.
+ */
 export function getLiveEventCardsPage(filters: CalendarFilters, window: ListWindow) {
   const key = JSON.stringify(['cards', window.today, window.limit, window.offset ?? 0, filters])
   return cachedLiveEvents(key, async () => {
     const strategy = await pageStrategy(filters, window)
-    return strategy ? listLiveEventCards(filters, window, strategy) : []
+    if (!strategy) return []
+    const listed = await listListedEvents(filters, window, strategy)
+    return cardsInOrder(listed, await getEventCards(listed.map((row) => row.eventID)))
   })
+}
+
+/** The cards of these events, cached by event. */
+export function getEventCards(ids: readonly number[]) {
+  return cachedLiveEventsByIds('event-card', ids, listEventCards)
 }
 
 /** The featured strip of a page of matches: its first ones that are on (a cancelled or postponed ad leaves it). */

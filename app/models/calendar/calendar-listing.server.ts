@@ -264,11 +264,10 @@ export function countLiveEventsQuery(filters: CalendarFilters, { today }: { toda
 export type LiveEvent = Awaited<ReturnType<typeof listLiveEvents>>[number]
 
 /**
- * What a calendar card shows of a live event (event-tile.ts), and no more. `date` is the one date the card shows
- * (`nextEventDate` from the listing's start): the event's own date when it has one, else its listed row's date, which
- * is its first display date from the listing's start.
+ * What a calendar card shows of a live event (event-tile.ts), and no more, whatever listing it is in. `eventDate` is
+ * its own date (null when it has none).
  */
-export interface LiveEventCard {
+export interface EventCard {
   eventID: number
   eventTitle: string
   eventDescription: string
@@ -276,9 +275,7 @@ export interface LiveEventCard {
   stillPhotoPath: string
   businessID: number
   businessName: string
-  date: string
-  /** The listed row's date: the display date (or own date) the event is listed at, from the listing's start. */
-  listedDate: string
+  eventDate: string | null
   /** `hh:mm:ss` as stored (event-times.ts reads it); null = all day. */
   startTime: string | null
   endTime: string | null
@@ -289,12 +286,23 @@ export interface LiveEventCard {
 }
 
 /**
+ * A card as a listing shows it. `date` is the one date the card shows (`nextEventDate` from the listing's start): the
+ * event's own date when it has one, else its listed row's date, which is its first display date from the listing's
+ * start.
+ */
+export interface LiveEventCard extends EventCard {
+  date: string
+  /** The listed row's date: the display date (or own date) the event is listed at, from the listing's start. */
+  listedDate: string
+}
+
+/**
  * A card as one JSON object, built by the database: the row reaches the app as one value, with no column (the arrays
  * least of all, which the embedded database's driver parses slowly) parsed and mapped one by one. It comes as JSON
  * text, parsed here: the embedded database's thread then hands over one string, neither parsing it nor copying an
  * object to this thread.
  */
-export function liveEventCardJson(listedDate: SQLWrapper) {
+export function eventCardJson() {
   return sql<string>`json_build_object(
     'eventID', ${events.eventID},
     'eventTitle', ${events.eventTitle},
@@ -303,17 +311,46 @@ export function liveEventCardJson(listedDate: SQLWrapper) {
     'stillPhotoPath', ${events.stillPhotoURL},
     'businessID', ${events.businessID},
     'businessName', ${events.businessName},
-    'date', CASE WHEN ${events.eventDate} <> ${UNSET_DATE}::date THEN ${events.eventDate} ELSE ${listedDate} END,
-    'listedDate', ${listedDate},
+    'eventDate', CASE WHEN ${events.eventDate} <> ${UNSET_DATE}::date THEN ${events.eventDate} END,
     'startTime', ${events.startTime},
     'endTime', ${events.endTime},
     'scheduleStatus', ${events.scheduleStatus},
     'priceCents', ${events.priceCents},
     'attendanceMode', ${events.attendanceMode},
-    'accessibilityFeatures', ${events.accessibilityFeatures})::text`.mapWith((text: string): LiveEventCard =>
+    'accessibilityFeatures', ${events.accessibilityFeatures})::text`.mapWith((text: string): EventCard =>
     JSON.parse(text),
   )
 }
+
+const cardsByListedDate = new WeakMap<EventCard, Map<string, LiveEventCard>>()
+
+/**
+ * `card` as a listing lists it at `listedDate`. The same object comes back for the same card and date, so what is
+ * built from it (its tile, the tile's markup) is built once.
+ */
+export function cardListedAt(card: EventCard, listedDate: string): LiveEventCard {
+  let byDate = cardsByListedDate.get(card)
+  if (!byDate) cardsByListedDate.set(card, (byDate = new Map()))
+  let listed = byDate.get(listedDate)
+  if (!listed) {
+    listed = { ...card, listedDate, date: card.eventDate ?? listedDate }
+    byDate.set(listedDate, listed)
+  }
+  return listed
+}
+
+/** The cards of these events, by id (in no order; an id that is not an event is left out). */
+export async function listEventCards(ids: readonly number[]): Promise<Map<number, EventCard>> {
+  if (ids.length === 0) return new Map()
+  const rows = await db
+    .select({ card: eventCardJson() })
+    .from(events)
+    .where(sql`${events.eventID} = ANY(${idArray(ids)}::integer[])`)
+  return new Map(rows.map(({ card }) => [card.eventID, card]))
+}
+
+/** `ids` as an array literal: whole numbers, so nothing else reaches the parameter. */
+export const idArray = (ids: readonly number[]) => `{${ids.map((id) => Math.trunc(id)).join(',')}}`
 
 /**
  * One page of matches with their events and businesses, in one statement (not run): the page's ids and dates
@@ -329,19 +366,20 @@ export function liveEventsPageQuery(filters: CalendarFilters, window: ListWindow
     .orderBy(...rankedOrder(ranked))
 }
 
-/** The same page as `liveEventsPageQuery` as cards (not run). */
-export function liveEventCardsPageQuery(
+/** One page of matches as the ids of its events and the dates they are listed at, in the page's order (not run). */
+export function listedEventsPageQuery(
   filters: CalendarFilters,
   window: ListWindow,
   strategy: ListingStrategy,
 ) {
   const ranked = rankedLiveEventsQuery(filters, window, strategy).as('ranked')
   return db
-    .select({ card: liveEventCardJson(ranked.next) })
+    .select({ eventID: ranked.id, listedDate: sql<string>`${ranked.next}::text` })
     .from(ranked)
-    .innerJoin(events, eq(events.eventID, ranked.id))
     .orderBy(...rankedOrder(ranked))
 }
+
+export type ListedEvent = Awaited<ReturnType<typeof listedEventsPageQuery>>[number]
 
 /** Without counts, a walk is used when no filter but dates is set. */
 const defaultStrategy = (filters: CalendarFilters): ListingStrategy =>
@@ -360,14 +398,31 @@ export async function listLiveEvents(
   return rows.map((row) => ({ ...row, stillPhotoPath: row.stillPhotoURL, videoPath: row.videoURL }))
 }
 
+/** The ids and listed dates of one page of matches: the same page as `listLiveEvents`. */
+export function listListedEvents(
+  filters: CalendarFilters,
+  window: ListWindow,
+  strategy = defaultStrategy(filters),
+): Promise<ListedEvent[]> {
+  return listedEventsPageQuery(filters, window, strategy)
+}
+
+/** The page's events as cards, in its order, from their cards by id. */
+export function cardsInOrder(listed: readonly ListedEvent[], cards: Map<number, EventCard>): LiveEventCard[] {
+  return listed.flatMap(({ eventID, listedDate }) => {
+    const card = cards.get(eventID)
+    return card ? [cardListedAt(card, listedDate)] : []
+  })
+}
+
 /** The calendar page's cards: the same page as `listLiveEvents`, as cards. */
 export async function listLiveEventCards(
   filters: CalendarFilters,
   window: ListWindow,
   strategy = defaultStrategy(filters),
 ): Promise<LiveEventCard[]> {
-  const rows = await liveEventCardsPageQuery(filters, window, strategy)
-  return rows.map((row) => row.card)
+  const listed = await listListedEvents(filters, window, strategy)
+  return cardsInOrder(listed, await listEventCards(listed.map((row) => row.eventID)))
 }
 
 /** How many live events match `filters`. */

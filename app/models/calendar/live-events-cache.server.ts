@@ -26,6 +26,16 @@ interface Entry {
 const entries = new Map<string, Entry>()
 let generation = 0
 
+/** At most this many values of one kind are kept by id (`cachedLiveEventsByIds`; least recently used go first). */
+const MAX_VALUES_BY_ID = 5_000
+
+interface ValueById {
+  value: unknown
+  freshUntil: number
+}
+
+const valuesById = new Map<string, Map<number, ValueById>>()
+
 /** Logs a failure no caller waits for: `message` says what failed. */
 export type FailureLog = (error: unknown, message: string) => void
 
@@ -43,6 +53,7 @@ export function logRefreshFailuresWith(log: FailureLog) {
 export function invalidateLiveEvents() {
   generation++
   entries.clear()
+  for (const values of valuesById.values()) values.clear()
 }
 
 /** Changes whenever the listings are invalidated, so caches built on them (whole pages) can tell they are stale. */
@@ -50,11 +61,15 @@ export function liveEventsGeneration() {
   return generation
 }
 
+function freshFor(now: number) {
+  return now + LIVE_EVENTS_CACHE_TTL_MS * (1 - TTL_JITTER + Math.random() * 2 * TTL_JITTER)
+}
+
 function store(key: string, value: Promise<unknown>, now: number): Entry {
-  const ttl = LIVE_EVENTS_CACHE_TTL_MS * (1 - TTL_JITTER + Math.random() * 2 * TTL_JITTER)
+  const freshUntil = freshFor(now)
   const entry: Entry = {
-    freshUntil: now + ttl,
-    staleUntil: now + ttl + STALE_FOR_MS,
+    freshUntil,
+    staleUntil: freshUntil + STALE_FOR_MS,
     value,
     generation,
     refreshing: false,
@@ -101,4 +116,46 @@ export function cachedLiveEvents<T>(key: string, load: () => Promise<T>, now = D
     if (entries.get(key) === entry) entries.delete(key)
   })
   return value
+}
+
+/**
+ * What each of `ids` stands for (say, an event's card), kept by id under the listings' rules: fresh for about
+ * LIVE_EVENTS_CACHE_TTL_MS and forgotten with them. The ids not held are loaded together, in one `load` call; an id
+ * `load` does not answer is left out. The same value comes back for an id until it is reloaded, so what is built from
+ * it can be kept with it. Many listings show the same events, so a listing asks the database only for its order.
+ */
+export async function cachedLiveEventsByIds<T>(
+  kind: string,
+  ids: readonly number[],
+  load: (ids: number[]) => Promise<Map<number, T>>,
+  now = Date.now(),
+): Promise<Map<number, T>> {
+  let values = valuesById.get(kind)
+  if (!values) valuesById.set(kind, (values = new Map()))
+  const found = new Map<number, T>()
+  const missing: number[] = []
+  for (const id of ids) {
+    const hit = values.get(id)
+    if (hit && now < hit.freshUntil) {
+      values.delete(id)
+      values.set(id, hit)
+      found.set(id, hit.value as T)
+    } else if (!missing.includes(id)) missing.push(id)
+  }
+  if (missing.length === 0) return found
+  const startedIn = generation
+  const loaded = await load(missing)
+  for (const [id, value] of loaded) {
+    found.set(id, value)
+    // A value loaded before the listings changed is not kept for later.
+    if (generation !== startedIn) continue
+    values.delete(id)
+    values.set(id, { value, freshUntil: freshFor(now) })
+  }
+  while (values.size > MAX_VALUES_BY_ID) {
+    const oldest = values.keys().next().value
+    if (oldest === undefined) break
+    values.delete(oldest)
+  }
+  return found
 }

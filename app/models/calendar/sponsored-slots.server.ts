@@ -6,7 +6,7 @@
 import { and, eq, gte, sql } from 'drizzle-orm'
 import { db } from '#db/client.server.ts'
 import { business, events } from '#db/schema.ts'
-import { eventShowDates, hasOwnDate } from '#app/models/ads/event-dates.ts'
+import { eventShowDates } from '#app/models/ads/event-dates.ts'
 import { dateWindow, isInDateWindow, type CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
 import {
   filterConditions,
@@ -15,18 +15,21 @@ import {
   joinBusiness,
 } from '#app/models/calendar/calendar-filter-sql.server.ts'
 import {
-  liveEventCardJson,
+  cardListedAt,
+  eventCardJson,
+  idArray,
   liveEventColumns,
+  type EventCard,
   type LiveEventCard,
 } from '#app/models/calendar/calendar-listing.server.ts'
 
 /** A cancelled or postponed ad is not promoted (schedule-status.ts `isOff`). */
 const notOff = sql`${events.scheduleStatus} IS DISTINCT FROM 'cancelled' AND ${events.scheduleStatus} IS DISTINCT FROM 'postponed'`
 
-/** An ad that may take a slot today: its card as listed today, and the dates a card's date is found from. */
+/** An ad that may take a slot today: its card, and the dates a card's date is found from. */
 export interface SponsoredCandidate {
   eventID: number
-  card: LiveEventCard
+  card: EventCard
   eventDate: string
   showAdOnDates: string[]
   /** Its own date and display dates (`eventShowDates`), found once a turn rather than for every filter set. */
@@ -42,7 +45,7 @@ export async function listSponsoredCandidates(today: string): Promise<SponsoredC
   const rows = await db
     .select({
       eventID: events.eventID,
-      card: liveEventCardJson(sql`${today}::date`),
+      card: eventCardJson(),
       eventDate: events.eventDate,
       showAdOnDates: events.showAdOnDates,
     })
@@ -66,18 +69,10 @@ export function slotListedDate({ showDates }: SponsoredCandidate, start: string,
   return showDates.find((date) => date >= start) ?? today
 }
 
-/** A candidate's card as a listing from `start` shows it: dated by its own date when it has one (as `liveEventCardJson`). */
+/** A candidate's card as a listing from `start` shows it (`cardListedAt`: dated by its own date when it has one). */
 export function slotCard(candidate: SponsoredCandidate, start: string, today: string): LiveEventCard {
-  const listedDate = slotListedDate(candidate, start, today)
-  return {
-    ...candidate.card,
-    listedDate,
-    date: hasOwnDate(candidate.eventDate) ? candidate.eventDate : listedDate,
-  }
+  return cardListedAt(candidate.card, slotListedDate(candidate, start, today))
 }
-
-/** `ids` as an array literal: whole numbers from the database, so nothing else reaches the parameter. */
-const idArray = (ids: number[]) => `{${ids.map((id) => Math.trunc(id)).join(',')}}`
 
 /**
  * Which of the candidates match `filters`, in id order. Dates alone (the quick dates, the commonest filters) are

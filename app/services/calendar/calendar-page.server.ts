@@ -73,26 +73,42 @@ function getBusinessesWithPageOff(): Promise<Set<number>> {
   )
 }
 
-/** A card of the listing as a tile. */
-function toTile(event: LiveEventCard, context: TileContext): EventTileData {
-  const { startTime, endTime } = eventTimesOf(event)
-  return {
-    eventID: event.eventID,
-    eventTitle: event.eventTitle,
-    eventDescription: event.eventDescription,
-    category: event.category,
-    stillPhotoPath: event.stillPhotoPath,
-    businessName: event.businessName,
-    date: event.date,
-    startTime,
-    endTime,
-    scheduleStatus: scheduleStatusOf(event.scheduleStatus),
-    advertisedText: tileAdvertisedText(event, context),
-    facts: tileFacts(practicalFactsOf(event)),
-    businessHref: context.pagesOff.has(event.businessID)
-      ? null
-      : businessPagePath(event.businessID, event.businessName),
+const tilesOfCards = new WeakMap<LiveEventCard, Map<string, EventTileData>>()
+
+/**
+ * A card of the listing as a tile. The same card in the same context gives the same tile object: listings hand out
+ * the same card objects (`cardListedAt`), and the rendered-tile cache then finds the tile's key without building it.
+ */
+function toTile(event: LiveEventCard, context: TileContext, sponsored = false): EventTileData {
+  const advertisedText = tileAdvertisedText(event, context)
+  const businessHref = context.pagesOff.has(event.businessID)
+    ? null
+    : businessPagePath(event.businessID, event.businessName)
+  const key = `${sponsored} ${advertisedText} ${businessHref}`
+  let tiles = tilesOfCards.get(event)
+  if (!tiles) tilesOfCards.set(event, (tiles = new Map()))
+  let tile = tiles.get(key)
+  if (!tile) {
+    const { startTime, endTime } = eventTimesOf(event)
+    tile = {
+      eventID: event.eventID,
+      eventTitle: event.eventTitle,
+      eventDescription: event.eventDescription,
+      category: event.category,
+      stillPhotoPath: event.stillPhotoPath,
+      businessName: event.businessName,
+      date: event.date,
+      startTime,
+      endTime,
+      scheduleStatus: scheduleStatusOf(event.scheduleStatus),
+      advertisedText,
+      facts: tileFacts(practicalFactsOf(event)),
+      businessHref,
+      ...(sponsored ? { sponsored } : {}),
+    }
+    tiles.set(key, tile)
   }
+  return tile
 }
 
 function tileFacts({ priceCents, attendanceMode, accessibilityFeatures }: PracticalFacts) {
@@ -145,10 +161,9 @@ export function getSponsoredSlots(
       sponsoredSlotCandidates(filters, { today, now }),
       getBusinessesWithPageOff(),
     ])
-    return inSlots.map((candidate) => ({
-      ...toTile(slotCard(candidate, start, today), { filters, today, pagesOff }),
-      sponsored: true,
-    }))
+    return inSlots.map((candidate) =>
+      toTile(slotCard(candidate, start, today), { filters, today, pagesOff }, true),
+    )
   })
 }
 
