@@ -10,10 +10,16 @@ import type { CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
 import {
   countLiveEvents,
   countLiveEventsQuery,
-  listingStrategy,
+  listedEventCardsPageQuery,
   listedEventsPageQuery,
+  listingStrategy,
   walkedEvents,
+  type ListingStrategy,
 } from '#app/models/calendar/calendar-listing.server.ts'
+
+/** A page that walks reads its order alone (its cards are cached by event); one of candidates reads them with it. */
+const pageQuery = (strategy: ListingStrategy) =>
+  strategy === 'walk' ? listedEventsPageQuery : listedEventCardsPageQuery
 
 /** The queries the calendar runs for these filters and page, named, for the benchmark's EXPLAIN. */
 export async function explainCalendarQueries(
@@ -30,14 +36,14 @@ export async function explainCalendarQueries(
     ['count', countLiveEventsQuery(filters, { today })],
     [
       `listing (${strategy})`,
-      listedEventsPageQuery(filters, { today, limit: CALENDAR_PAGE_SIZE, offset }, strategy),
+      pageQuery(strategy)(filters, { today, limit: CALENDAR_PAGE_SIZE, offset }, strategy),
     ],
   ]
   if (page > 1) {
     const featured = listingStrategy({ matches, live, rows: FEATURED_EVENTS_LIMIT })
     queries.push([
       `featured (${featured})`,
-      listedEventsPageQuery(filters, { today, limit: FEATURED_EVENTS_LIMIT }, featured),
+      pageQuery(featured)(filters, { today, limit: FEATURED_EVENTS_LIMIT }, featured),
     ])
   }
   return queries

@@ -145,6 +145,30 @@ describe('the Sponsored slots', () => {
     expect(html).toContain('/view?from=sponsored')
   })
 
+  test('a search with every match on its first page takes its slots from them; one with more asks which ads match', async () => {
+    await liveAd('Lantern walk', { eventDescription: 'A lantern walk by the river' })
+    await liveAd('Quiz night', { eventDescription: 'A pub quiz' })
+    await liveAd('Lantern workshop', { eventDescription: 'Make a lantern', sponsored: false })
+    const narrow = await calendarPage('?keyword=lantern')
+    expect(narrow.body.events).toHaveLength(2)
+    expect(titlesOf(narrow.body.sponsored)).toEqual(['Lantern walk'])
+
+    // Thirty Music ads on earlier dates fill the first page; the sponsored one is listed after them, on page 2.
+    for (let i = 0; i < 30; i++)
+      await insertTestEvent(owner, {
+        eventTitle: `Early gig ${i}`,
+        category: ['Music'],
+        showAdOnDates: [today],
+      })
+    await liveAd('Late gig', { category: ['Music'], showAdOnDates: [today, day(3)], eventDate: day(3) })
+    invalidateLiveEvents()
+    const music = await calendarPage('?category=Music')
+    expect(titlesOf(music.body.events)).not.toContain('Late gig')
+    expect(titlesOf(music.body.sponsored)).toEqual(['Late gig'])
+    expect(titlesOf((await calendarPage('?category=Music&page=2')).body.sponsored)).toEqual(['Late gig'])
+    expect(titlesOf((await calendarPage('?keyword=lantern&page=2')).body.sponsored)).toEqual(['Lantern walk'])
+  })
+
   test('never outside its display dates, never unpaid, unapproved, cancelled, and none when the host sets no slots', async () => {
     await liveAd('From tomorrow', { showAdOnDates: [day(1), day(2)] })
     await liveAd('Unpaid', { paymentStatus: 'pending' })

@@ -9,6 +9,7 @@ import {
   countLiveEvents,
   listEventCards,
   listingStrategy,
+  listListedEventCards,
   listListedEvents,
   listLiveEvents,
   walkedEvents,
@@ -55,23 +56,37 @@ export function getLiveEventsPage(filters: CalendarFilters, window: ListWindow) 
 }
 
 /**
- * A cached page of the calendar's cards: the same page as `getLiveEventsPage`, a card's columns only. The page's
- * order comes from the database; the cards themselves are cached by event, since most pages show events other pages
- * showed just before.
+ * A cached page of the calendar's cards: the same page as `getLiveEventsPage`, a card's columns only. The cards are
+ * also cached by event. A page that walks the dates in order (many matches: the soonest of them, which other broad
+ * pages show too) asks the database for its order alone and reads only the cards it does not hold; a page of few
+ * matches (each filter set finds its own) reads its cards with its order, in one statement.
  */
 export function getLiveEventCardsPage(filters: CalendarFilters, window: ListWindow) {
   const key = JSON.stringify(['cards', window.today, window.limit, window.offset ?? 0, filters])
   return cachedLiveEvents(key, async () => {
     const strategy = await pageStrategy(filters, window)
     if (!strategy) return []
-    const listed = await listListedEvents(filters, window, strategy)
-    return cardsInOrder(listed, await getEventCards(listed.map((row) => row.eventID)))
+    if (strategy === 'walk') {
+      const listed = await listListedEvents(filters, window, strategy)
+      return cardsInOrder(listed, await getEventCards(listed.map((row) => row.eventID)))
+    }
+    const listed = await listListedEventCards(filters, window, strategy)
+    const read = new Map(listed.map((row) => [row.eventID, row.card]))
+    // The cards held already are kept (the same objects); the others are the ones just read.
+    const cards = await cachedLiveEventsByIds(
+      EVENT_CARDS,
+      [...read.keys()],
+      async (missing) => new Map(missing.map((id) => [id, read.get(id)!])),
+    )
+    return cardsInOrder(listed, cards)
   })
 }
 
+const EVENT_CARDS = 'event-card'
+
 /** The cards of these events, cached by event. */
 export function getEventCards(ids: readonly number[]) {
-  return cachedLiveEventsByIds('event-card', ids, listEventCards)
+  return cachedLiveEventsByIds(EVENT_CARDS, ids, listEventCards)
 }
 
 /** The featured strip of a page of matches: its first ones that are on (a cancelled or postponed ad leaves it). */

@@ -381,6 +381,22 @@ export function listedEventsPageQuery(
 
 export type ListedEvent = Awaited<ReturnType<typeof listedEventsPageQuery>>[number]
 
+/** The same page with each event's card, in one statement (not run). */
+export function listedEventCardsPageQuery(
+  filters: CalendarFilters,
+  window: ListWindow,
+  strategy: ListingStrategy,
+) {
+  const ranked = rankedLiveEventsQuery(filters, window, strategy).as('ranked')
+  return db
+    .select({ eventID: ranked.id, listedDate: sql<string>`${ranked.next}::text`, card: eventCardJson() })
+    .from(ranked)
+    .innerJoin(events, eq(events.eventID, ranked.id))
+    .orderBy(...rankedOrder(ranked))
+}
+
+export type ListedEventCard = Awaited<ReturnType<typeof listedEventCardsPageQuery>>[number]
+
 /** Without counts, a walk is used when no filter but dates is set. */
 const defaultStrategy = (filters: CalendarFilters): ListingStrategy =>
   hasEventFilters(filters) ? 'candidates' : 'walk'
@@ -407,6 +423,18 @@ export function listListedEvents(
   return listedEventsPageQuery(filters, window, strategy)
 }
 
+/**
+ * One page of matches with each event's card (an uncached page reads them together; see cached-listing.server.ts for
+ * when a page reads its order alone).
+ */
+export function listListedEventCards(
+  filters: CalendarFilters,
+  window: ListWindow,
+  strategy = defaultStrategy(filters),
+): Promise<ListedEventCard[]> {
+  return listedEventCardsPageQuery(filters, window, strategy)
+}
+
 /** The page's events as cards, in its order, from their cards by id. */
 export function cardsInOrder(listed: readonly ListedEvent[], cards: Map<number, EventCard>): LiveEventCard[] {
   return listed.flatMap(({ eventID, listedDate }) => {
@@ -421,8 +449,8 @@ export async function listLiveEventCards(
   window: ListWindow,
   strategy = defaultStrategy(filters),
 ): Promise<LiveEventCard[]> {
-  const listed = await listListedEvents(filters, window, strategy)
-  return cardsInOrder(listed, await listEventCards(listed.map((row) => row.eventID)))
+  const listed = await listListedEventCards(filters, window, strategy)
+  return cardsInOrder(listed, new Map(listed.map((row) => [row.eventID, row.card])))
 }
 
 /** How many live events match `filters`. */

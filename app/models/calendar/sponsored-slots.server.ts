@@ -77,11 +77,13 @@ export function slotCard(candidate: SponsoredCandidate, start: string, today: st
 /**
  * Which of the candidates match `filters`, in id order. Dates alone (the quick dates, the commonest filters) are
  * answered from the candidates' own dates: one of them in the window, as the listing's date filter means; "Hide
- * cancelled" takes none of them away (none is off). Any other filter asks the database, by key.
+ * cancelled" takes none of them away (none is off). Any other filter is answered from `allMatches` when the caller
+ * has every match of the filters (a listing whose first page holds them all), else by the database, by key.
  */
 export async function matchingSponsoredIds(
   filters: CalendarFilters,
   candidates: SponsoredCandidate[],
+  allMatches?: ReadonlySet<number>,
 ): Promise<number[]> {
   const window = dateWindow(filters)
   if (!hasEventFilters(filters)) {
@@ -89,6 +91,7 @@ export async function matchingSponsoredIds(
       .filter(({ showDates }) => !window || showDates.some((date) => isInDateWindow(date, window)))
       .map((candidate) => candidate.eventID)
   }
+  if (allMatches) return candidates.map((c) => c.eventID).filter((id) => allMatches.has(id))
   const ids = candidates.map((candidate) => candidate.eventID)
   const rows = await joinBusiness(db.select({ id: events.eventID }).from(events).$dynamic(), filters)
     .where(and(sql`${events.eventID} = ANY(${idArray(ids)}::integer[])`, ...filterConditions(filters)))

@@ -128,10 +128,8 @@ export async function getCalendarResults(
   filters: CalendarFilters,
   { today, page, now = Date.now() }: { today: string; page: number; now?: number },
 ): Promise<CalendarPageResults> {
-  const [results, sponsored] = await Promise.all([
-    getMatchingResults(filters, { today, page }),
-    getSponsoredSlots(filters, { today, now }),
-  ])
+  const results = await getMatchingResults(filters, { today, page })
+  const sponsored = await getSponsoredSlots(filters, { today, now, allMatches: allMatchesOf(results) })
   if (sponsored.length === 0) return { ...results, sponsored, sponsoredForSeconds: null }
   const inSlots = new Set(sponsored.map((tile) => tile.eventID))
   return {
@@ -147,18 +145,18 @@ export async function getCalendarResults(
 
 /**
  * The Sponsored slots for these filters at the turn of `now`: up to the host's number of slots, labelled (cached like
- * the listing, one entry per turn).
+ * the listing, one entry per turn). `allMatches`: every event the filters match, when the caller has them all.
  */
 export function getSponsoredSlots(
   filters: CalendarFilters,
-  { today, now = Date.now() }: { today: string; now?: number },
+  { today, now = Date.now(), allMatches }: { today: string; now?: number; allMatches?: ReadonlySet<number> },
 ): Promise<EventTileData[]> {
   const turn = sponsoredTurn(now)
   const key = JSON.stringify(['sponsored-slots', today, turn, filters])
   return cachedLiveEvents(key, async () => {
     const start = listingStart(filters, today)
     const [inSlots, pagesOff] = await Promise.all([
-      sponsoredSlotCandidates(filters, { today, now }),
+      sponsoredSlotCandidates(filters, { today, now, allMatches }),
       getBusinessesWithPageOff(),
     ])
     return inSlots.map((candidate) =>
@@ -168,6 +166,14 @@ export function getSponsoredSlots(
 }
 
 type MatchingResults = Omit<CalendarPageResults, 'sponsored' | 'sponsoredForSeconds'>
+
+/**
+ * Every match of the filters when the results hold them all (a first page with every match on it, as a narrow search
+ * has), so the slots need not ask the database which of their ads match.
+ */
+function allMatchesOf({ page, total, events }: MatchingResults): Set<number> | undefined {
+  return page === 1 && events.length >= total ? new Set(events.map((event) => event.eventID)) : undefined
+}
 
 function getMatchingResults(
   filters: CalendarFilters,

@@ -29,11 +29,12 @@ async function slotsWindowAt(now: number): Promise<SlotsWindow & { turn: number 
 
 /**
  * The ads in the Sponsored slots for these filters at the turn of `now`, in slot order: today's candidates (read
- * once a turn) that the filters match, taking turns.
+ * once a turn) that the filters match, taking turns. `allMatches`: every event the filters match, when the caller
+ * has them all (see `matchingSponsoredIds`).
  */
 export async function sponsoredSlotCandidates(
   filters: CalendarFilters,
-  { today, now = Date.now() }: { today: string; now?: number },
+  { today, now = Date.now(), allMatches }: { today: string; now?: number; allMatches?: ReadonlySet<number> },
 ): Promise<SponsoredCandidate[]> {
   const window = await slotsWindowAt(now)
   if (window.slots <= 0) return []
@@ -45,7 +46,7 @@ export async function sponsoredSlotCandidates(
     },
   )
   if (candidates.length === 0) return []
-  const matching = await matchingSponsoredIds(filters, candidates)
+  const matching = await matchingSponsoredIds(filters, candidates, allMatches)
   return slotIds(matching, window).map((id) => byId.get(id)!)
 }
 
