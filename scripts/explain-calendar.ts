@@ -5,7 +5,7 @@
  */
 import type { SQLWrapper } from 'drizzle-orm'
 import { FEATURED_EVENTS_LIMIT } from '#app/constants.ts'
-import { CALENDAR_PAGE_SIZE } from '#app/models/calendar/cached-listing.server.ts'
+import { CALENDAR_PAGE_SIZE, soonestFirstPage } from '#app/models/calendar/cached-listing.server.ts'
 import type { CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
 import {
   countLiveEvents,
@@ -15,11 +15,15 @@ import {
   listingStrategy,
   walkedEvents,
   type ListingStrategy,
+  type ListWindow,
 } from '#app/models/calendar/calendar-listing.server.ts'
 
-/** A page that walks reads its order alone (its cards are cached by event); one of candidates reads them with it. */
-const pageQuery = (strategy: ListingStrategy) =>
-  strategy === 'walk' ? listedEventsPageQuery : listedEventCardsPageQuery
+/** The first page of a walk from today reads its order alone (its cards are cached by event); others read both. */
+function pageQuery(filters: CalendarFilters, window: ListWindow, strategy: ListingStrategy) {
+  return soonestFirstPage(filters, window, strategy)
+    ? listedEventsPageQuery(filters, window, strategy)
+    : listedEventCardsPageQuery(filters, window, strategy)
+}
 
 /** The queries the calendar runs for these filters and page, named, for the benchmark's EXPLAIN. */
 export async function explainCalendarQueries(
@@ -34,16 +38,13 @@ export async function explainCalendarQueries(
   const strategy = listingStrategy({ matches, live, rows: offset + CALENDAR_PAGE_SIZE })
   const queries: Array<[string, SQLWrapper]> = [
     ['count', countLiveEventsQuery(filters, { today })],
-    [
-      `listing (${strategy})`,
-      pageQuery(strategy)(filters, { today, limit: CALENDAR_PAGE_SIZE, offset }, strategy),
-    ],
+    [`listing (${strategy})`, pageQuery(filters, { today, limit: CALENDAR_PAGE_SIZE, offset }, strategy)],
   ]
   if (page > 1) {
     const featured = listingStrategy({ matches, live, rows: FEATURED_EVENTS_LIMIT })
     queries.push([
       `featured (${featured})`,
-      pageQuery(featured)(filters, { today, limit: FEATURED_EVENTS_LIMIT }, featured),
+      pageQuery(filters, { today, limit: FEATURED_EVENTS_LIMIT }, featured),
     ])
   }
   return queries

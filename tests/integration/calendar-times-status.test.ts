@@ -380,6 +380,28 @@ describe('a card under a date filter', () => {
   })
 })
 
+describe('cards cached by event', () => {
+  test('a first page read as its order alone and a later page read with its cards list the same as the database', async () => {
+    for (let i = 0; i < 30; i++)
+      await insertTestEvent(hall, {
+        eventTitle: `Gig ${i}`,
+        showAdOnDates: [addDaysIso(today, 1 + (i % 5)), addDaysIso(today, 8)],
+        startTime: i % 2 ? '20:00' : null,
+      })
+    const expected = await listLiveEventCards(filters(), { today, limit: 48 })
+    const first = await getCalendarResults(filters(), { today, page: 1 })
+    const second = await getCalendarResults(filters(), { today, page: 2 })
+    const shown = (tiles: Array<{ eventTitle: string; date: string | null; startTime?: string | null }>) =>
+      tiles.map(({ eventTitle, date, startTime }) => [eventTitle, date, startTime])
+    const asTiles = expected.map((card) => [card.eventTitle, card.date, card.startTime?.slice(0, 5) ?? null])
+    expect([...shown(first.events), ...shown(second.events)]).toEqual(asTiles)
+    // Another window from today: the same first page, the very same tiles.
+    const wider = await getCalendarResults(filters({ to: addDaysIso(today, 20) }), { today, page: 1 })
+    expect(wider.events).toHaveLength(24)
+    wider.events.forEach((tile, i) => expect(tile).toBe(first.events[i]))
+  })
+})
+
 describe('the featured strip', () => {
   test('a cancelled or postponed ad leaves it; sold out stays; all stay in the list', async () => {
     const { evening, morning, allDay } = await threeOnADay()

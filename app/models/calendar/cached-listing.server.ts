@@ -3,7 +3,7 @@
  * and a page of live events for a filter set, and the calendar page's listing of cards built from them.
  */
 import { FEATURED_EVENTS_LIMIT } from '#app/constants.ts'
-import type { CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
+import { listingStart, type CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
 import {
   cardsInOrder,
   countLiveEvents,
@@ -13,6 +13,7 @@ import {
   listListedEvents,
   listLiveEvents,
   walkedEvents,
+  type ListingStrategy,
   type ListWindow,
   type LiveEventCard,
 } from '#app/models/calendar/calendar-listing.server.ts'
@@ -56,23 +57,30 @@ export function getLiveEventsPage(filters: CalendarFilters, window: ListWindow) 
 }
 
 /**
+ * The first page of a walk from today shows the soonest matches, which every listing from today shows first: their
+ * cards are most likely held already.
+ */
+export function soonestFirstPage(filters: CalendarFilters, window: ListWindow, strategy: ListingStrategy) {
+  return strategy === 'walk' && !window.offset && listingStart(filters, window.today) === window.today
+}
+
+/**
  * A cached page of the calendar's cards: the same page as `getLiveEventsPage`, a card's columns only. The cards are
- * also cached by event. A page that walks the dates in order (many matches: the soonest of them, which other broad
- * pages show too) asks the database for its order alone and reads only the cards it does not hold; a page of few
- * matches (each filter set finds its own) reads its cards with its order, in one statement.
+ * also cached by event. The first page of a walk from today asks the database for its order alone and reads only the
+ * cards it does not hold; any other page (its events are seldom on another page just asked for) reads its cards with
+ * its order, in one statement, and keeps the cards it held.
  */
 export function getLiveEventCardsPage(filters: CalendarFilters, window: ListWindow) {
   const key = JSON.stringify(['cards', window.today, window.limit, window.offset ?? 0, filters])
   return cachedLiveEvents(key, async () => {
     const strategy = await pageStrategy(filters, window)
     if (!strategy) return []
-    if (strategy === 'walk') {
+    if (soonestFirstPage(filters, window, strategy)) {
       const listed = await listListedEvents(filters, window, strategy)
       return cardsInOrder(listed, await getEventCards(listed.map((row) => row.eventID)))
     }
     const listed = await listListedEventCards(filters, window, strategy)
     const read = new Map(listed.map((row) => [row.eventID, row.card]))
-    // The cards held already are kept (the same objects); the others are the ones just read.
     const cards = await cachedLiveEventsByIds(
       EVENT_CARDS,
       [...read.keys()],
