@@ -141,8 +141,6 @@ function ToastCard({ item, hydrated }: { item: ToastItem; hydrated: boolean }) {
   const dismissId = `toast-dismiss-${item.id}`
   return (
     <li
-      role={destructive ? 'alert' : 'status'}
-      aria-live={destructive ? 'assertive' : 'polite'}
       data-state={item.open ? 'open' : 'closed'}
       data-variant={item.variant ?? 'default'}
       data-testid="toast"
@@ -169,7 +167,10 @@ function ToastCard({ item, hydrated }: { item: ToastItem; hydrated: boolean }) {
     >
       {/* Before JavaScript runs, a checkbox and its label dismiss the toast with CSS alone. */}
       {hydrated ? null : <input type="checkbox" id={dismissId} className="peer sr-only" />}
+      {/* The role is the card's, not the list item's: an item with a role of its own is no longer an item of the list. */}
       <div
+        role={destructive ? 'alert' : 'status'}
+        aria-live={destructive ? 'assertive' : 'polite'}
         className={`relative grid gap-1 rounded-lg border p-4 pr-24 shadow-lg peer-checked:hidden ${
           destructive ? 'border-red-700 bg-red-600 text-white' : 'border-slate-200 bg-white text-slate-900'
         }`}

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import type { APIRequestContext, APIResponse, Page } from '@playwright/test'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import {
@@ -199,6 +200,13 @@ test.describe('state changes from other sites', () => {
     await page.waitForURL((url) => url.pathname === '/')
     await expect(page.getByTestId('toast')).toContainText('Signed Out')
     expect(await signedIn(page.request)).toBe(false)
+    // The notification is announced, and its list stays a list (the role is on the card, not on the item).
+    await expect(page.getByTestId('toast').getByRole('status')).toContainText('Signed Out')
+    const { violations } = await new AxeBuilder({ page })
+      .include('section[aria-label^="Notifications"]')
+      .setLegacyMode(true)
+      .analyze()
+    expect(violations.map((v) => v.id)).toEqual([])
   })
 })
 
