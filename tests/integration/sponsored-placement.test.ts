@@ -158,7 +158,7 @@ describe('the Sponsored slots', () => {
       await insertTestEvent(owner, {
         eventTitle: `Early gig ${i}`,
         category: ['Music'],
-        showAdOnDates: [today],
+        showAdOnDates: [today, day(1)],
       })
     await liveAd('Late gig', { category: ['Music'], showAdOnDates: [today, day(3)], eventDate: day(3) })
     invalidateLiveEvents()
@@ -167,6 +167,14 @@ describe('the Sponsored slots', () => {
     expect(titlesOf(music.body.sponsored)).toEqual(['Late gig'])
     expect(titlesOf((await calendarPage('?category=Music&page=2')).body.sponsored)).toEqual(['Late gig'])
     expect(titlesOf((await calendarPage('?keyword=lantern&page=2')).body.sponsored)).toEqual(['Lantern walk'])
+    // The same category over other dates: the category's answer is kept, the dates are the ad's own.
+    expect(
+      titlesOf((await calendarPage(`?category=Music&from=${today}&to=${day(1)}`)).body.sponsored),
+    ).toEqual(['Late gig'])
+    expect((await calendarPage(`?category=Music&from=${day(1)}&to=${day(2)}`)).body.sponsored).toEqual([])
+    expect(
+      titlesOf((await calendarPage(`?category=Sports&from=${today}&to=${day(1)}`)).body.sponsored),
+    ).toEqual([])
   })
 
   test('never outside its display dates, never unpaid, unapproved, cancelled, and none when the host sets no slots', async () => {

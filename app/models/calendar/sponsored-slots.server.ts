@@ -9,7 +9,7 @@ import { business, events } from '#db/schema.ts'
 import { eventShowDates } from '#app/models/ads/event-dates.ts'
 import { dateWindow, isInDateWindow, type CalendarFilters } from '#app/models/calendar/calendar-filters.ts'
 import {
-  filterConditions,
+  eventFilterConditions,
   hasEventFilters,
   isApprovedAndPaid,
   joinBusiness,
@@ -74,29 +74,55 @@ export function slotCard(candidate: SponsoredCandidate, start: string, today: st
   return cardListedAt(candidate.card, slotListedDate(candidate, start, today))
 }
 
+/** Whether one of a candidate's dates lies in the filters' window, as the listing's date filter means (any without one). */
+function inDateWindow({ showDates }: SponsoredCandidate, filters: CalendarFilters) {
+  const window = dateWindow(filters)
+  return !window || showDates.some((date) => isInDateWindow(date, window))
+}
+
+/** The filters other than the dates: what `sponsoredIdsMatchingEventFilters` answers, a key for caching its answer. */
+export function eventFiltersOf(filters: CalendarFilters): CalendarFilters {
+  return { ...filters, from: null, to: null }
+}
+
 /**
- * Which of the candidates match `filters`, in id order. Dates alone (the quick dates, the commonest filters) are
- * answered from the candidates' own dates: one of them in the window, as the listing's date filter means; "Hide
- * cancelled" takes none of them away (none is off). Any other filter is answered from `allMatches` when the caller
- * has every match of the filters (a listing whose first page holds them all), else by the database, by key.
+ * Which of the candidates the filters other than the dates match (category, keyword, ZIP, distance, practical facts),
+ * by key, in id order. "Hide cancelled" takes none of them away (none is off).
  */
-export async function matchingSponsoredIds(
+export async function sponsoredIdsMatchingEventFilters(
   filters: CalendarFilters,
   candidates: SponsoredCandidate[],
-  allMatches?: ReadonlySet<number>,
 ): Promise<number[]> {
-  const window = dateWindow(filters)
-  if (!hasEventFilters(filters)) {
-    return candidates
-      .filter(({ showDates }) => !window || showDates.some((date) => isInDateWindow(date, window)))
-      .map((candidate) => candidate.eventID)
-  }
-  if (allMatches) return candidates.map((c) => c.eventID).filter((id) => allMatches.has(id))
+  if (!hasEventFilters(filters)) return candidates.map((candidate) => candidate.eventID)
   const ids = candidates.map((candidate) => candidate.eventID)
   const rows = await joinBusiness(db.select({ id: events.eventID }).from(events).$dynamic(), filters)
-    .where(and(sql`${events.eventID} = ANY(${idArray(ids)}::integer[])`, ...filterConditions(filters)))
+    .where(and(sql`${events.eventID} = ANY(${idArray(ids)}::integer[])`, ...eventFilterConditions(filters)))
     .orderBy(events.eventID)
   return rows.map((row) => row.id)
+}
+
+/**
+ * Which of the candidates match `filters`, in id order: taken from `allMatches` when the caller has every match of
+ * the filters (a listing whose first page holds them all); else those among `eventFilterMatches` (the ids
+ * `sponsoredIdsMatchingEventFilters` gave, which the caller may keep for every date range) with one of their dates
+ * in the window, answered from the candidates' own dates.
+ */
+export function matchingSponsoredIds(
+  filters: CalendarFilters,
+  candidates: SponsoredCandidate[],
+  {
+    allMatches,
+    eventFilterMatches,
+  }: { allMatches?: ReadonlySet<number>; eventFilterMatches?: ReadonlySet<number> },
+): number[] {
+  return candidates
+    .filter((candidate) =>
+      allMatches
+        ? allMatches.has(candidate.eventID)
+        : (!eventFilterMatches || eventFilterMatches.has(candidate.eventID)) &&
+          inDateWindow(candidate, filters),
+    )
+    .map((candidate) => candidate.eventID)
 }
 
 /**

@@ -12,11 +12,14 @@ import {
   type SlotsWindow,
 } from '#app/models/calendar/sponsored-placement.ts'
 import {
+  eventFiltersOf,
   listSponsoredCandidates,
   listSponsoredSlotEvents,
   matchingSponsoredIds,
+  sponsoredIdsMatchingEventFilters,
   type SponsoredCandidate,
 } from '#app/models/calendar/sponsored-slots.server.ts'
+import { hasEventFilters } from '#app/models/calendar/calendar-filter-sql.server.ts'
 import { currentSponsoredSlots } from '../payments/pricing.server.ts'
 
 /** The slots' window at `now`: how many, and where the turn starts; `turn` keys the caches. */
@@ -46,8 +49,29 @@ export async function sponsoredSlotCandidates(
     },
   )
   if (candidates.length === 0) return []
-  const matching = await matchingSponsoredIds(filters, candidates, allMatches)
+  const eventFilterMatches =
+    allMatches || !hasEventFilters(filters)
+      ? undefined
+      : await sponsoredEventFilterMatches(filters, candidates, { today, turn: window.turn })
+  const matching = matchingSponsoredIds(filters, candidates, { allMatches, eventFilterMatches })
   return slotIds(matching, window).map((id) => byId.get(id)!)
+}
+
+/**
+ * Which candidates the filters other than the dates match, cached apart from the dates: the same category, keyword or
+ * ZIP asked with another date range needs no statement.
+ */
+function sponsoredEventFilterMatches(
+  filters: CalendarFilters,
+  candidates: SponsoredCandidate[],
+  { today, turn }: { today: string; turn: number },
+): Promise<Set<number>> {
+  const eventFilters = eventFiltersOf(filters)
+  const key = JSON.stringify(['sponsored-event-filters', today, turn, eventFilters])
+  return cachedLiveEvents(
+    key,
+    async () => new Set(await sponsoredIdsMatchingEventFilters(eventFilters, candidates)),
+  )
 }
 
 /**
