@@ -110,9 +110,19 @@ const shortDate = new Intl.DateTimeFormat('en-US', {
   timeZone: 'UTC',
 })
 
+/** Dates already formatted: every card on a page formats one, and pages show the same few hundred dates. */
+const shortDates = new Map<string, string>()
+const SHORT_DATES_KEPT = 1_000
+
 /** "Sat, Nov 29" for a yyyy-mm-dd date. */
 export function formatShortDate(isoDate: string): string {
-  return shortDate.format(new Date(`${isoDate}T00:00:00Z`))
+  let text = shortDates.get(isoDate)
+  if (text === undefined) {
+    text = shortDate.format(new Date(`${isoDate}T00:00:00Z`))
+    if (shortDates.size >= SHORT_DATES_KEPT) shortDates.clear()
+    shortDates.set(isoDate, text)
+  }
+  return text
 }
 
 /** When, on one date: "Sat, Nov 29 · 7:30 PM – 10 PM", or "Sat, Nov 29" for an all-day event. */
