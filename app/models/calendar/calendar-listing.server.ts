@@ -4,6 +4,7 @@
  */
 import { and, asc, count, eq, gte, lte, or, sql, type SQLWrapper } from 'drizzle-orm'
 import { UNSET_DATE } from '#app/constants.ts'
+import { keptWith } from '#app/utils/kept-with.ts'
 import { db } from '#db/client.server.ts'
 import { business, eventShowDates, events, liveEventTexts, showDateCounts } from '#db/schema.ts'
 import {
@@ -322,21 +323,18 @@ export function eventCardJson() {
   )
 }
 
-const cardsByListedDate = new WeakMap<EventCard, Map<string, LiveEventCard>>()
+const cardsByListedDate = keptWith<EventCard, LiveEventCard>()
 
 /**
  * `card` as a listing lists it at `listedDate`. The same object comes back for the same card and date, so what is
  * built from it (its tile, the tile's markup) is built once.
  */
 export function cardListedAt(card: EventCard, listedDate: string): LiveEventCard {
-  let byDate = cardsByListedDate.get(card)
-  if (!byDate) cardsByListedDate.set(card, (byDate = new Map()))
-  let listed = byDate.get(listedDate)
-  if (!listed) {
-    listed = { ...card, listedDate, date: card.eventDate ?? listedDate }
-    byDate.set(listedDate, listed)
-  }
-  return listed
+  return cardsByListedDate(card, listedDate, () => ({
+    ...card,
+    listedDate,
+    date: card.eventDate ?? listedDate,
+  }))
 }
 
 /** The cards of these events, by id (in no order; an id that is not an event is left out). */

@@ -24,6 +24,7 @@ import type { LiveEventCard } from '#app/models/calendar/calendar-listing.server
 import { listEventsByDay } from '#app/models/calendar/calendar-month-grid.server.ts'
 import { isKnownZip, nearestZip } from '#app/models/calendar/zip-centroids.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
+import { keptWith } from '#app/utils/kept-with.ts'
 import { NEAR_ME_LAT, NEAR_ME_LNG } from '#app/utils/near-me.ts'
 import { FEATURED_EVENTS_LIMIT } from '#app/constants.ts'
 import { slotCard } from '#app/models/calendar/sponsored-slots.server.ts'
@@ -73,7 +74,7 @@ function getBusinessesWithPageOff(): Promise<Set<number>> {
   )
 }
 
-const tilesOfCards = new WeakMap<LiveEventCard, Map<string, EventTileData>>()
+const tilesOfCards = keptWith<LiveEventCard, EventTileData>()
 
 /**
  * A card of the listing as a tile. The same card in the same context gives the same tile object: listings hand out
@@ -81,16 +82,10 @@ const tilesOfCards = new WeakMap<LiveEventCard, Map<string, EventTileData>>()
  */
 function toTile(event: LiveEventCard, context: TileContext, sponsored = false): EventTileData {
   const advertisedText = tileAdvertisedText(event, context)
-  const businessHref = context.pagesOff.has(event.businessID)
-    ? null
-    : businessPagePath(event.businessID, event.businessName)
-  const key = `${sponsored} ${advertisedText} ${businessHref}`
-  let tiles = tilesOfCards.get(event)
-  if (!tiles) tilesOfCards.set(event, (tiles = new Map()))
-  let tile = tiles.get(key)
-  if (!tile) {
+  const pageOff = context.pagesOff.has(event.businessID)
+  return tilesOfCards(event, `${sponsored} ${pageOff} ${advertisedText}`, () => {
     const { startTime, endTime } = eventTimesOf(event)
-    tile = {
+    return {
       eventID: event.eventID,
       eventTitle: event.eventTitle,
       eventDescription: event.eventDescription,
@@ -103,12 +98,10 @@ function toTile(event: LiveEventCard, context: TileContext, sponsored = false): 
       scheduleStatus: scheduleStatusOf(event.scheduleStatus),
       advertisedText,
       facts: tileFacts(practicalFactsOf(event)),
-      businessHref,
+      businessHref: pageOff ? null : businessPagePath(event.businessID, event.businessName),
       ...(sponsored ? { sponsored } : {}),
     }
-    tiles.set(key, tile)
-  }
-  return tile
+  })
 }
 
 function tileFacts({ priceCents, attendanceMode, accessibilityFeatures }: PracticalFacts) {
