@@ -187,4 +187,14 @@ describe('zoned times', () => {
       '2026-11-30T00:30:00.000Z',
     )
   })
+
+  test('asked again, the same answers (each instant a Date of its own); another zone, its own', () => {
+    for (let round = 0; round < 2; round++) {
+      expect(zonedIsoDateTime('2026-07-04', '09:05', 'America/New_York')).toBe('2026-07-04T09:05:00-04:00')
+      expect(zonedIsoDateTime('2026-07-04', '09:05', 'Europe/Berlin')).toBe('2026-07-04T09:05:00+02:00')
+      const instant = zonedInstant('2026-03-08', '03:30', 'America/New_York')
+      expect(instant.toISOString()).toBe('2026-03-08T07:30:00.000Z')
+      instant.setTime(0)
+    }
+  })
 })
