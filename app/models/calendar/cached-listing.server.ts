@@ -9,8 +9,8 @@ import {
   countLiveEvents,
   listEventCards,
   listingStrategy,
-  listListedEventCards,
-  listListedEvents,
+  listedEventCardsPageQuery,
+  listedEventsPageQuery,
   listLiveEvents,
   walkedEvents,
   type ListingStrategy,
@@ -76,10 +76,10 @@ export function getLiveEventCardsPage(filters: CalendarFilters, window: ListWind
     const strategy = await pageStrategy(filters, window)
     if (!strategy) return []
     if (soonestFirstPage(filters, window, strategy)) {
-      const listed = await listListedEvents(filters, window, strategy)
+      const listed = await listedEventsPageQuery(filters, window, strategy)
       return cardsInOrder(listed, await getEventCards(listed.map((row) => row.eventID)))
     }
-    const listed = await listListedEventCards(filters, window, strategy)
+    const listed = await listedEventCardsPageQuery(filters, window, strategy)
     const read = new Map(listed.map((row) => [row.eventID, row.card]))
     const cards = await cachedLiveEventsByIds(
       EVENT_CARDS,
@@ -93,7 +93,7 @@ export function getLiveEventCardsPage(filters: CalendarFilters, window: ListWind
 const EVENT_CARDS = 'event-card'
 
 /** The cards of these events, cached by event. */
-export function getEventCards(ids: readonly number[]) {
+function getEventCards(ids: readonly number[]) {
   return cachedLiveEventsByIds(EVENT_CARDS, ids, listEventCards)
 }
 

@@ -393,8 +393,6 @@ export function listedEventCardsPageQuery(
     .orderBy(...rankedOrder(ranked))
 }
 
-export type ListedEventCard = Awaited<ReturnType<typeof listedEventCardsPageQuery>>[number]
-
 /** Without counts, a walk is used when no filter but dates is set. */
 const defaultStrategy = (filters: CalendarFilters): ListingStrategy =>
   hasEventFilters(filters) ? 'candidates' : 'walk'
@@ -412,27 +410,6 @@ export async function listLiveEvents(
   return rows.map((row) => ({ ...row, stillPhotoPath: row.stillPhotoURL, videoPath: row.videoURL }))
 }
 
-/** The ids and listed dates of one page of matches: the same page as `listLiveEvents`. */
-export function listListedEvents(
-  filters: CalendarFilters,
-  window: ListWindow,
-  strategy = defaultStrategy(filters),
-): Promise<ListedEvent[]> {
-  return listedEventsPageQuery(filters, window, strategy)
-}
-
-/**
- * One page of matches with each event's card (an uncached page reads them together; see cached-listing.server.ts for
- * when a page reads its order alone).
- */
-export function listListedEventCards(
-  filters: CalendarFilters,
-  window: ListWindow,
-  strategy = defaultStrategy(filters),
-): Promise<ListedEventCard[]> {
-  return listedEventCardsPageQuery(filters, window, strategy)
-}
-
 /** The page's events as cards, in its order, from their cards by id. */
 export function cardsInOrder(listed: readonly ListedEvent[], cards: Map<number, EventCard>): LiveEventCard[] {
   return listed.flatMap(({ eventID, listedDate }) => {
@@ -447,7 +424,7 @@ export async function listLiveEventCards(
   window: ListWindow,
   strategy = defaultStrategy(filters),
 ): Promise<LiveEventCard[]> {
-  const listed = await listListedEventCards(filters, window, strategy)
+  const listed = await listedEventCardsPageQuery(filters, window, strategy)
   return cardsInOrder(listed, new Map(listed.map((row) => [row.eventID, row.card])))
 }
 
