@@ -15,6 +15,7 @@ import {
   runBackfillBatch,
   unfinishedBackfills,
 } from '#app/models/platform/backfills.server.ts'
+import { runToTheEnd } from '#app/services/operations/backfills.server.ts'
 import { db, rowsOf } from '#db/client.server.ts'
 import { listOnlineSteps } from '#db/online-steps.js'
 import { FIXTURE_MIGRATIONS } from '#tests/support/rolling-deploy.ts'
@@ -65,6 +66,8 @@ test('a backfill goes in batches, continues where it stopped, and finishes once'
   expect(again).toMatchObject({ rows: 0, state: { rowsDone: ROWS } })
   expect(again.state.finishedAt).toEqual(last.state.finishedAt)
   expect(await unfinishedBackfills([backfill!])).toEqual([])
+  // A server that saw it unfinished and got its lock only after the end runs no batch (and logs no second end).
+  expect(await runToTheEnd(backfill!)).toEqual({ batches: 0, longestBatchMs: 0 })
 
   const [check] = rowsOf<{ wrong: number }>(
     await db.execute(

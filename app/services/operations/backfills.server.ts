@@ -62,8 +62,8 @@ const nextBatchSize = (rows: number, ms: number) =>
   Math.max(MIN_BATCH_ROWS, Math.min(MAX_BATCH_ROWS, Math.round((rows * BATCH_TARGET_MS) / Math.max(ms, 1))))
 
 /**
- * Runs `backfill` to its end unless another server holds it: its batches and the longest one's time, or false when
- * it is left to that server (or stopped). Also for `npm run bench:rolling-deploy`.
+ * Runs `backfill` to its end unless another server holds it: its batches here (none when it was already finished)
+ * and the longest one's time, or false when it is left to that server (or stopped). Also for `npm run bench:rolling-deploy`.
  */
 export async function runToTheEnd(backfill: Backfill, stopped: () => boolean = () => false) {
   const labels = { backfill: backfill.name }
@@ -72,8 +72,14 @@ export async function runToTheEnd(backfill: Backfill, stopped: () => boolean = (
   const startedAt = Date.now()
   let doneHere = 0
   try {
-    runningGauge.set(labels, 1)
     const before = await getBackfillState(backfill.name)
+    // Another server may have finished it between this server's look and its lock: nothing to run or to announce.
+    if (before?.finishedAt) {
+      rowsDoneGauge.set(labels, before.rowsDone)
+      rowsRemainingGauge.set(labels, 0)
+      return { batches: 0, longestBatchMs: 0 }
+    }
+    runningGauge.set(labels, 1)
     let remaining = await remainingRows(backfill, before?.lastKey ?? 0)
     rowsDoneGauge.set(labels, before?.rowsDone ?? 0)
     rowsRemainingGauge.set(labels, remaining)
