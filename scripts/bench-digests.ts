@@ -21,13 +21,11 @@ import { promisify } from 'node:util'
 import autocannon from 'autocannon'
 import { sql } from 'drizzle-orm'
 import { DEFAULT_CATEGORIES } from '#app/constants.ts'
-import { DATABASE_MAINTENANCE_JOB } from '#app/services/operations/cleanup.server.ts'
 import { todayInZone } from '#app/utils/time.ts'
 import { openEmbeddedDatabase } from '#db/client.server.ts'
-import { jobRuns } from '#db/schema.ts'
 import { startServerProcess, stopServer } from '#tests/support/server-process.ts'
 import { cacheMissPaths, KEYWORDS, rowsOf, seed } from './bench-events.ts'
-import { benchEnvironment, builtAppExists, option } from './bench-server.ts'
+import { benchEnvironment, builtAppExists, option, vacuumAsMaintenanceRun } from './bench-server.ts'
 
 const EVENTS = Number(option('events') ?? 100_000)
 const SUBSCRIBERS = Number(option('subscribers') ?? 10_000)
@@ -82,12 +80,8 @@ async function seedData() {
         FROM business) AS b ON b.n = g % b.total`),
     )
     console.info(`${FOLLOWS} confirmed follows of businesses`)
-    // As the hourly maintenance leaves a running site: the approvals' update above left stale statistics behind. Noted
-    // as its run, so the server's first round (30 s after it starts: while the job is measured) does not vacuum again.
-    await handle.db.execute(sql`VACUUM ANALYZE`)
-    await handle.db
-      .insert(jobRuns)
-      .values({ name: DATABASE_MAINTENANCE_JOB, startedAt: new Date(), finishedAt: new Date() })
+    // As the hourly maintenance leaves a running site: the approvals' update above left stale statistics behind.
+    await vacuumAsMaintenanceRun(handle.db)
   } finally {
     await handle.close()
   }

@@ -16,7 +16,7 @@ import autocannon from 'autocannon'
 import { sql } from 'drizzle-orm'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import type { Database } from '#db/client.server.ts'
-import { benchEnvironment, builtAppExists } from './bench-server.ts'
+import { benchEnvironment, builtAppExists, vacuumAsMaintenanceRun } from './bench-server.ts'
 import { startServerProcess, stopServer } from '#tests/support/server-process.ts'
 
 const TOTAL_EVENTS = 100_000
@@ -77,7 +77,7 @@ async function seed(db: Database, today: string) {
     FROM plan`),
     )
   }
-  await db.execute(sql.raw('VACUUM ANALYZE'))
+  await vacuumAsMaintenanceRun(db)
   const live = rowsOf(
     await db.execute(
       sql`SELECT "eventID" FROM events WHERE "eventStatus" = 'approved' AND "paymentStatus" = 'paid'

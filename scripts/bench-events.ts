@@ -8,6 +8,7 @@ import { DEFAULT_CATEGORIES } from '#app/constants.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import type { Database } from '#db/client.server.ts'
 import { DEMO_EVENT_IDEAS } from '#db/demo-data.ts'
+import { vacuumAsMaintenanceRun } from './bench-server.ts'
 
 /** How many events, and which share of them is live (every `liveEvery`th). */
 export interface Scale {
@@ -104,8 +105,7 @@ export async function seed(db: Database, today: string, { events: totalEvents, l
     CROSS JOIN cats c`),
     )
   }
-  // An embedded database has no autovacuum: statistics and the visibility map come from an explicit pass.
-  await db.execute(sql.raw('VACUUM ANALYZE'))
+  await vacuumAsMaintenanceRun(db)
   const [counts] = rowsOf(
     await db.execute(
       sql`SELECT count(*)::int AS total,
