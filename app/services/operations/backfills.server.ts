@@ -63,7 +63,8 @@ const nextBatchSize = (rows: number, ms: number) =>
 
 /**
  * Runs `backfill` to its end unless another server holds it: its batches here (none when it was already finished)
- * and the longest one's time, or false when it is left to that server (or stopped). Also for `npm run bench:rolling-deploy`.
+ * and the longest one's time, or false when it is left to that server (or stopped). Also for
+ * `npm run bench:rolling-deploy`.
  */
 export async function runToTheEnd(backfill: Backfill, stopped: () => boolean = () => false) {
   const labels = { backfill: backfill.name }
