@@ -34,11 +34,13 @@ beforeAll(async () => {
   })
   server.stderr?.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-20_000)))
   try {
-    await waitUntilUp(`${base}/healthz`, server)
+    // Vite transforms every server module before the first answer: 18 s on an idle 2-core machine, more than a
+    // minute while the other test files keep both cores busy.
+    await waitUntilUp(`${base}/healthz`, server, 180_000)
   } catch (error) {
     throw new Error(`${(error as Error).message}:\n${log}`)
   }
-}, 120_000)
+}, 200_000)
 
 afterAll(async () => {
   if (server) await stopServer(server)

@@ -22,9 +22,9 @@ export function freePort() {
   })
 }
 
-/** Resolves once `url` answers 2xx; fails when `server` exits first or after a minute. */
-export async function waitUntilUp(url: string, server: ChildProcess) {
-  const deadline = Date.now() + 60_000
+/** Resolves once `url` answers 2xx; fails when `server` exits first or after `withinMs` (a minute). */
+export async function waitUntilUp(url: string, server: ChildProcess, withinMs = 60_000) {
+  const deadline = Date.now() + withinMs
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`The server exited with code ${server.exitCode}`)
     try {
@@ -35,7 +35,7 @@ export async function waitUntilUp(url: string, server: ChildProcess) {
     }
     await sleep(100)
   }
-  throw new Error('The server did not start within 60 s')
+  throw new Error(`The server did not start within ${withinMs / 1000} s`)
 }
 
 export interface ServerProcess {
