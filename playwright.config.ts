@@ -22,8 +22,9 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${PORT}`,
     browserName: 'chromium',
     launchOptions: { executablePath: findChromium(), args: CHROMIUM_ARGS },
-    // The DOM snapshots and the network are enough to read a failure; screenshots of every step cost the browser.
-    trace: { mode: 'retain-on-failure', screenshots: false },
+    // Recording a trace of every test costs a tenth of the run, and a run that only prints its output keeps none:
+    // `npx playwright test <spec> --trace retain-on-failure` records one to read a failure with.
+    trace: 'off',
   },
   webServer: {
     // The built app, as production serves it, on a fresh embedded database with the demo data and the journeys' own
