@@ -34,9 +34,9 @@ beforeAll(async () => {
   })
   server.stderr?.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-20_000)))
   try {
-    // Vite transforms every server module before the first answer: 18 s on an idle 2-core machine, more than a
-    // minute while the other test files keep both cores busy.
-    await waitUntilUp(`${base}/healthz`, server, 180_000)
+    // Vite transforms every server module before the first answer: 18 s on an idle 2-core machine, 77 s while the
+    // other test files keep both cores busy.
+    await waitUntilUp(`${base}/healthz`, server)
   } catch (error) {
     throw new Error(`${(error as Error).message}:\n${log}`)
   }

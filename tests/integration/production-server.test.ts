@@ -15,7 +15,7 @@ import { TMP_DIR } from '#tests/support/test-database.ts'
 const root = path.join(TMP_DIR, `production-server-${process.pid}`)
 const PUBLIC_URL = 'https://events.example'
 const PUBLIC_HOST = 'events.example'
-const START_TIMEOUT_MS = 120_000
+const START_TIMEOUT_MS = 200_000
 
 /** The environment of a production start, without the test runner's own variables (they would stop no refusal). */
 function productionEnv(name: string, values: Record<string, string>): NodeJS.ProcessEnv {

@@ -22,8 +22,12 @@ export function freePort() {
   })
 }
 
-/** Resolves once `url` answers 2xx; fails when `server` exits first or after `withinMs` (a minute). */
-export async function waitUntilUp(url: string, server: ChildProcess, withinMs = 60_000) {
+/**
+ * Resolves once `url` answers 2xx; fails when `server` exits first or after `withinMs`. Three minutes: a server on a
+ * new embedded folder answers after ~11 s on an idle 2-core machine (initdb and the migrations are 9 s of it), and
+ * after more than a minute while other test files keep both cores busy.
+ */
+export async function waitUntilUp(url: string, server: ChildProcess, withinMs = 180_000) {
   const deadline = Date.now() + withinMs
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`The server exited with code ${server.exitCode}`)
