@@ -147,12 +147,11 @@ test('a statement of the site waits for one statement of background work at most
     await Promise.all(asked)
   })
   await new Promise((resolve) => setTimeout(resolve, 20))
-  const started = performance.now()
   await handle.db.execute(sql`SELECT 1`).then(() => void order.push('site'))
-  const siteMs = performance.now() - started
   await job
+  // The order says it: the site's statement ran after the first of the job's, before the other four. (A time bound
+  // said it too, and failed when a busy machine made one 60 ms statement take 315 ms.)
   expect(order).toEqual(['job 1', 'site', 'job 2', 'job 3', 'job 4', 'job 5'])
-  expect(siteMs).toBeLessThan(5 * 60)
 })
 
 test('background work in a transaction goes on while the site asks meanwhile, and both commit', async () => {
