@@ -64,7 +64,9 @@ export default defineConfig({
     // cores busy (5 % idle) and finish the run 11 % sooner than two.
     maxWorkers: 3,
     testTimeout: 20_000,
-    hookTimeout: 60_000,
+    // As long as a server's start may take (waitUntilUp in tests/support/server-process.ts): a hook that starts one
+    // would otherwise fail first, under load, for the same slow start.
+    hookTimeout: 200_000,
     projects: [
       {
         extends: true,
