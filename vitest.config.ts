@@ -50,10 +50,14 @@ const MEDIA_TESTS = [
   'tests/integration/run-again.test.ts',
 ]
 
+/** Every integration test file starts on its own copy of a database migrated once per run. */
+const DATABASE_SETUP = {
+  globalSetup: ['tests/support/global-setup.ts'],
+  setupFiles: ['tests/support/setup-database.ts', 'tests/support/fail-on-console-error.ts'],
+}
+
 export default defineConfig({
   test: {
-    globalSetup: ['tests/support/global-setup.ts'],
-    setupFiles: ['tests/support/setup-database.ts', 'tests/support/fail-on-console-error.ts'],
     env: {
       NODE_ENV: 'test',
       APP_ENV: 'test',
@@ -68,11 +72,22 @@ export default defineConfig({
     // would otherwise fail first, under load, for the same slow start.
     hookTimeout: 200_000,
     projects: [
+      // Pure code: no database, no migrated template, so a unit file starts in milliseconds.
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.{ts,tsx}'],
+          setupFiles: ['tests/support/fail-on-console-error.ts'],
+          isolate: false,
+        },
+      },
       {
         extends: true,
         test: {
           name: 'local',
-          include: TEST_FOLDERS.map((folder) => `${folder}/**/*.test.{ts,tsx}`),
+          ...DATABASE_SETUP,
+          include: ['tests/integration/**/*.test.{ts,tsx}'],
           exclude: [
             ...configDefaults.exclude,
             ...OWN_PROCESS_TESTS,
@@ -85,6 +100,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'own-process',
+          ...DATABASE_SETUP,
           include: OWN_PROCESS_TESTS,
           exclude: [...configDefaults.exclude, ...(onDatabaseServer ? OWN_DATABASE_TESTS : [])],
         },
@@ -98,8 +114,8 @@ export default defineConfig({
               test: {
                 name: 's3',
                 include: MEDIA_TESTS,
-                globalSetup: ['tests/support/s3-global-setup.ts'],
-                setupFiles: ['tests/support/s3-bucket.ts'],
+                globalSetup: [...DATABASE_SETUP.globalSetup, 'tests/support/s3-global-setup.ts'],
+                setupFiles: [...DATABASE_SETUP.setupFiles, 'tests/support/s3-bucket.ts'],
               },
             },
           ]),
