@@ -5,13 +5,22 @@ import { expect, test } from '@playwright/test'
 
 const PORT = 43917
 
-test('the built server starts on a fresh embedded database, logs paths only, and stops within 5 s of SIGTERM', async ({ request }) => {
+test('the built server starts on a fresh embedded database, logs paths only, and stops cleanly at SIGTERM', async ({
+  request,
+}) => {
   test.setTimeout(90_000)
   const dataDir = path.resolve(`tests/.tmp/lifecycle-${process.pid}`)
   fs.rmSync(dataDir, { recursive: true, force: true })
   const started = Date.now()
   const server = spawn(process.execPath, ['server.js', 'build/server/index.js'], {
-    env: { ...process.env, APP_ENV: 'test', DATA_DIR: dataDir, PORT: String(PORT), HOST: '127.0.0.1', DATABASE_URL: '' },
+    env: {
+      ...process.env,
+      APP_ENV: 'test',
+      DATA_DIR: dataDir,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATABASE_URL: '',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   let accessLog = ''
@@ -27,7 +36,9 @@ test('the built server starts on a fresh embedded database, logs paths only, and
       if (!healthy) await new Promise((r) => setTimeout(r, 200))
     }
     expect(healthy).toBe(true)
-    test.info().annotations.push({ type: 'cold start to first response', description: `${Date.now() - started} ms` })
+    test
+      .info()
+      .annotations.push({ type: 'cold start to first response', description: `${Date.now() - started} ms` })
     const page = await request.get(`http://127.0.0.1:${PORT}/landing`)
     expect(page.status()).toBe(200)
     // The access log (a JSON object a line) holds paths only: a query string can hold what someone searched for.
@@ -40,18 +51,19 @@ test('the built server starts on a fresh embedded database, logs paths only, and
         .split('\n')
         .filter((line) => line.startsWith('{'))
         .map((line) => JSON.parse(line) as Record<string, unknown>)
-    await expect.poll(() => logLines().find((line) => line.requestId === requestId)).toMatchObject({
-      method: 'GET',
-      path: '/patient-diseases',
-      route: '/patient-diseases',
-      status: search.status(),
-    })
+    await expect
+      .poll(() => logLines().find((line) => line.requestId === requestId))
+      .toMatchObject({
+        method: 'GET',
+        path: '/patient-diseases',
+        route: '/patient-diseases',
+        status: search.status(),
+      })
     expect(accessLog).not.toContain('Jane')
 
-    const stopAt = Date.now()
     server.kill('SIGTERM')
-    await exited
-    expect(Date.now() - stopAt).toBeLessThan(5000)
+    // 0: it finished what it had and stopped; a shutdown cut short by its timeout exits 1.
+    expect(await exited).toBe(0)
     // The database folder's lock is released, so the next process may open it.
     expect(fs.existsSync(path.join(dataDir, 'pg.lock'))).toBe(false)
   } finally {

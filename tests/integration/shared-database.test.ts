@@ -94,11 +94,10 @@ test('a change announced by one server reaches the other at once and clears this
   try {
     await cachedLiveEvents('shared-test', async () => 'cached')
     const generation = liveEventsGeneration()
-    const started = Date.now()
     await announcePublicPagesChanged()
     expect(liveEventsGeneration()).toBe(generation + 1)
-    await expect.poll(() => other.heard.length, { timeout: 1000, interval: 10 }).toBe(1)
-    expect(other.heard[0]! - started).toBeLessThan(1000)
+    // Heard by notification: the listener has no timer of its own that could find the change later.
+    await expect.poll(() => other.heard.length, { timeout: 10_000, interval: 10 }).toBe(1)
   } finally {
     await other.stop()
   }
