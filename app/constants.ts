@@ -71,12 +71,16 @@ export const DEFAULT_CATEGORIES = [
 export const DEFAULT_REGISTRATIONS_PER_ADDRESS_PER_HOUR = 20
 /** A registration form posted sooner than this after it was drawn is a robot's (a person needs longer to fill it). */
 export const SIGNUP_MIN_FILL_MS = 3000
+/** The report form's minimum fill time: a report is short, so a person may send it sooner than a registration. */
+export const REPORT_MIN_FILL_MS = 1500
 /** A registration form drawn longer ago than this is refused too (its stamp could otherwise be replayed forever). */
 export const SIGNUP_FORM_MAX_AGE_MS = 24 * 60 * 60 * 1000
 /** The registration form's honeypot: hidden from people and screen readers, left empty by them, filled by bots. */
 export const SIGNUP_HONEYPOT_FIELD = 'nickname'
 /** The registration form's signed moment of drawing, for the minimum fill time. */
 export const SIGNUP_STARTED_FIELD = 'formStartedAt'
+/** The registration form's stamp travels in a cookie, so the page's script and data stay as small as they were. */
+export const SIGNUP_STAMP_COOKIE = 'signup_started'
 /** A JSON, url-encoded or plain-text request body may be at most this big (checked before it is read). */
 export const BODY_MAX_BYTES = 1024 * 1024
 /** The record-shaped JSON calls (POST /api/events, the patient records) take at most this much. */

@@ -4,7 +4,12 @@ import { data, redirect } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { ReportAdForm } from '#app/components/report-ad-form.tsx'
-import { PRODUCT_NAME, SIGNUP_HONEYPOT_FIELD, SIGNUP_STARTED_FIELD } from '#app/constants.ts'
+import {
+  PRODUCT_NAME,
+  REPORT_MIN_FILL_MS,
+  SIGNUP_HONEYPOT_FIELD,
+  SIGNUP_STARTED_FIELD,
+} from '#app/constants.ts'
 import { reportFormSchema } from '#app/models/moderation/report-schema.ts'
 import { parseFormSubmission } from '#app/services/http/form-submission.server.ts'
 import { clientIp } from '#app/services/http/client-address.server.ts'
@@ -14,8 +19,6 @@ import { linkOrigin } from '#app/services/http/site-url.server.ts'
 import { receiptMessage, reportableAd, reportAd } from '#app/services/moderation/reports.server.ts'
 import { formStamp, isHumanPost, NEUTRAL_REFUSAL } from '#app/services/moderation/robot-guard.server.ts'
 
-/** A person picks a reason in a second or two; a post sooner than this is a robot's. */
-const REPORT_MIN_FILL_MS = 1500
 /** The query parameter of the page after a report: what the visitor is told (`ReportReceipt`). */
 const SENT_PARAM = 'sent'
 

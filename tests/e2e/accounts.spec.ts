@@ -1,5 +1,5 @@
 import { SIGNUP_MIN_FILL_MS } from '#app/constants.ts'
-import { demoBusiness, expect, signInAsBusiness, test } from './fixtures.ts'
+import { demoBusiness, expect, signInAsBusiness, test, waitForFormStampAge } from './fixtures.ts'
 
 function uniqueEmail(tag: string) {
   return `${tag}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`
@@ -91,7 +91,7 @@ test('registration shows the field rules, then creates the account and goes to s
 
   await page.getByLabel('Verify Password').fill('booksrule')
   // A person's pace: a form posted sooner than the minimum fill time is refused as a robot's.
-  await page.waitForTimeout(SIGNUP_MIN_FILL_MS)
+  await waitForFormStampAge(page, SIGNUP_MIN_FILL_MS)
   await page.getByRole('button', { name: 'Create Account' }).click()
   await expect(page.getByTestId('toast')).toContainText('Account Created')
   await page.waitForURL('**/login')
@@ -113,13 +113,15 @@ test('logout ends the session on the server', async ({ page }) => {
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false })
 
-  test('registration and sign-in work as plain forms, and the toast survives the redirect', async ({ page }) => {
+  test('registration and sign-in work as plain forms, and the toast survives the redirect', async ({
+    page,
+  }) => {
     const email = uniqueEmail('nojs')
     await page.goto('/create-business-account')
     await fillRegistration(page, email)
     await page.getByLabel('ZIP Code').fill('123')
     // A person's pace (the minimum fill time); the stamp cookie is kept, so the corrected post need not wait.
-    await page.waitForTimeout(SIGNUP_MIN_FILL_MS)
+    await waitForFormStampAge(page, SIGNUP_MIN_FILL_MS)
     await page.getByRole('button', { name: 'Create Account' }).click()
     await expect(page.getByText('ZIP code must be at least 5 characters')).toBeVisible()
     await page.getByLabel('ZIP Code').fill('62701')

@@ -1,4 +1,5 @@
 import { test as base, expect, type Browser, type Page } from '@playwright/test'
+import { SIGNUP_STAMP_COOKIE, SIGNUP_STARTED_FIELD } from '#app/constants.ts'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import { DEMO_BUSINESSES, DEMO_STAFF } from '#db/demo-data.ts'
 
@@ -140,4 +141,28 @@ export async function approveAsAdmin(browser: Browser, eventID: number) {
   })
   expect(review.status(), await review.text()).toBe(200)
   await admin.close()
+}
+
+/**
+ * Waits until the page's robot-guarded form was drawn at least `minFillMs` ago, by the moment in its signed stamp
+ * (`ms.nonce.signature`, the server's clock, which is this machine's): what a person's pace gives, without a fixed
+ * sleep on top of the time the test took to fill it. The report form carries its stamp in a field, the registration
+ * form in a cookie.
+ */
+export async function waitForFormStampAge(page: Page, minFillMs: number) {
+  const field = page.locator(`input[name="${SIGNUP_STARTED_FIELD}"]`)
+  const stamp = (await field.count())
+    ? await field.inputValue()
+    : ((await page.context().cookies()).find((cookie) => cookie.name === SIGNUP_STAMP_COOKIE)?.value ?? '')
+  const drawnAt = Number(stamp.split('.')[0])
+  expect(drawnAt).toBeGreaterThan(0)
+  await expect.poll(() => Date.now() - drawnAt, { intervals: [50] }).toBeGreaterThan(minFillMs)
+}
+
+/**
+ * Waits until the ad form on a page that arrived as a new document has hydrated: until then, a date checked or a
+ * field typed in would be undone by it. Hydrated, its Cancel is a button (before, a link to the dashboard).
+ */
+export async function waitForEventFormHydrated(page: Page) {
+  await expect(page.getByRole('button', { name: 'Cancel', exact: true })).toBeVisible()
 }

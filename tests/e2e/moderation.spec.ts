@@ -1,6 +1,15 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Browser, Page } from '@playwright/test'
-import { demoAdmin, expect, paidAd, signInAsNewBusiness, signInAsStaff, test } from './fixtures.ts'
+import { REPORT_MIN_FILL_MS } from '#app/constants.ts'
+import {
+  demoAdmin,
+  expect,
+  paidAd,
+  signInAsNewBusiness,
+  signInAsStaff,
+  test,
+  waitForFormStampAge,
+} from './fixtures.ts'
 
 /** WCAG 2.2 A and AA, as axe-core tags them. */
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
@@ -53,7 +62,7 @@ async function moderationJourney(browser: Browser, javaScriptEnabled: boolean) {
   await visitor.getByLabel('Why are you reporting this ad?').selectOption({ label: 'Misleading' })
   await visitor.getByLabel('Details (optional)').fill('The fair was cancelled last week.')
   // A person's pace: a form sent sooner than a person could is refused as a robot's.
-  await visitor.waitForTimeout(1600)
+  await waitForFormStampAge(visitor, REPORT_MIN_FILL_MS)
   await visitor.getByRole('button', { name: 'Send report' }).click()
   await expect(visitor.getByRole('status')).toHaveText(
     'Thank you. An administrator will look at your report.',

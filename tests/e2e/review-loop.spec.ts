@@ -1,5 +1,13 @@
 import type { Browser } from '@playwright/test'
-import { demoAdmin, expect, paidAd, signInAsNewBusiness, signInAsStaff, test } from './fixtures.ts'
+import {
+  demoAdmin,
+  expect,
+  paidAd,
+  signInAsNewBusiness,
+  signInAsStaff,
+  test,
+  waitForEventFormHydrated,
+} from './fixtures.ts'
 
 const REASON = 'Please add the start time to the description'
 
@@ -123,8 +131,7 @@ async function revisionLoop(browser: Browser, javaScriptEnabled: boolean) {
   await expect(advertiser.getByTestId('event-status')).toHaveText('Live')
   await advertiser.getByRole('link', { name: 'Edit Event' }).click()
   await expect(advertiser).toHaveURL(new RegExp(`/dashboard/events/${eventID}/edit$`))
-  // With JavaScript, typing before the form has hydrated would be undone by it; hydrated, the form checks fields itself.
-  if (javaScriptEnabled) await expect(advertiser.locator('form[novalidate]')).toHaveCount(1)
+  if (javaScriptEnabled) await waitForEventFormHydrated(advertiser)
   await advertiser.getByLabel('Title').fill(revised)
   await advertiser.getByRole('button', { name: 'Ready to Preview' }).click()
   await advertiser.getByRole('button', { name: 'Send for review' }).click()

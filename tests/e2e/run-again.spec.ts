@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
-import { expect, signInAsBusiness, test } from './fixtures.ts'
+import { expect, signInAsBusiness, test, waitForEventFormHydrated } from './fixtures.ts'
 import { runAgainOwners } from './run-again-data.ts'
 
 const today = todayInZone('America/New_York')
@@ -24,7 +24,9 @@ for (const javaScriptEnabled of [true, false]) {
       await page.goto('/dashboard')
       const ended = page.getByTestId('gallery-card').filter({ hasText: owner.adTitle })
       await expect(ended.getByTestId('event-status')).toHaveText('Ended')
-      const originalHref = await ended.getByRole('link', { name: /Analytics and history/ }).getAttribute('href')
+      const originalHref = await ended
+        .getByRole('link', { name: /Analytics and history/ })
+        .getAttribute('href')
       const originalID = /\/dashboard\/events\/(\d+)$/.exec(originalHref ?? '')?.[1]
 
       if (javaScriptEnabled) {
@@ -42,6 +44,8 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole('checkbox', { name: 'Concert' })).toBeChecked()
       await expect(page.getByTestId('dates-count')).toHaveText('0 selected')
 
+      // "Run again" is a plain form, so the edit page arrives as a new document.
+      if (javaScriptEnabled) await waitForEventFormHydrated(page)
       await page.getByLabel(addDaysIso(today, 3), { exact: true }).check({ force: true })
       await page.getByRole('button', { name: 'Ready to Preview' }).click()
       const card = page.getByTestId('customer-event-card')

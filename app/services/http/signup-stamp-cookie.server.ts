@@ -1,8 +1,5 @@
-import { SIGNUP_FORM_MAX_AGE_MS } from '#app/constants.ts'
+import { SIGNUP_FORM_MAX_AGE_MS, SIGNUP_STAMP_COOKIE } from '#app/constants.ts'
 import { getEnv } from '../platform/env.server.ts'
-
-/** The registration form's stamp travels in a cookie, so the page's script and data stay as small as they were. */
-export const SIGNUP_STAMP_COOKIE = 'signup_started'
 
 /** The registration stamp the browser sent, if any. */
 export function signupStampFrom(request: Request): string | null {
