@@ -1,5 +1,4 @@
 import { eq } from 'drizzle-orm'
-import ical from 'node-ical'
 import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { normalizeCalendarFilters } from '#app/models/calendar/calendar-filters.ts'
 import type { EventTileData } from '#app/models/ads/event-tile.ts'
@@ -23,6 +22,7 @@ import { PLANNED_WITH_VALUES } from '#db/pglite-prepared.js'
 import { business, zipCentroids, type Business } from '#db/schema.ts'
 import { insertBusiness, insertTestEvent } from '#tests/support/events.ts'
 import { callRoute } from '#tests/support/routes.ts'
+import { calendarEntries } from '#tests/support/icalendar.ts'
 
 const today = platformToday()
 const day = (n: number) => addDaysIso(today, n)
@@ -197,10 +197,7 @@ describe('GET /calendar', () => {
 })
 
 describe('the feeds and the API', () => {
-  const summaries = (text: string) =>
-    Object.values(ical.sync.parseICS(text))
-      .filter((c) => c?.type === 'VEVENT')
-      .map((c) => String((c as unknown as { summary: unknown }).summary))
+  const summaries = (text: string) => calendarEntries(text).map((entry) => entry.summary)
 
   test('/calendar.ics and /calendar.rss filter by distance with the other filters', async () => {
     const ics = await callRoute(icsLoader, `/calendar.ics?near=${ORIGIN_ZIP}&radius=10&category=Concert`)

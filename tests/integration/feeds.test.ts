@@ -1,4 +1,3 @@
-import ical from 'node-ical'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { loader as icsLoader } from '#app/routes/calendar[.]ics.ts'
 import { loader as rssLoader } from '#app/routes/calendar[.]rss.ts'
@@ -16,6 +15,7 @@ import { BUILD_TIMEOUT_MS, builtRequestHandler } from '#tests/support/built-app.
 import { insertBusiness, insertTestEvent } from '#tests/support/events.ts'
 import { businessPagePath } from '#app/models/calendar/business-links.ts'
 import { callRoute } from '#tests/support/routes.ts'
+import { calendarEntries } from '#tests/support/icalendar.ts'
 
 const today = platformToday()
 const day = (n: number) => addDaysIso(today, n)
@@ -55,35 +55,28 @@ beforeAll(async () => {
   })
 })
 
-/** The VEVENT entries of an iCalendar text, as node-ical parses them. */
-function vevents(text: string): ical.VEvent[] {
-  return Object.values(ical.sync.parseICS(text)).filter((c): c is ical.VEvent => c?.type === 'VEVENT')
-}
+const vevents = calendarEntries
 
-/** node-ical reads an all-day date as local midnight. */
-function isoDay(date: Date) {
-  return [date.getFullYear(), date.getMonth() + 1, date.getDate()]
-    .map((n) => String(n).padStart(2, '0'))
-    .join('-')
-}
+/** The date of an entry's start or end. */
+const isoDay = (value: string | null) => value!.slice(0, 10)
 
 function get(loader: Parameters<typeof callRoute>[0], path: string) {
   return callRoute(loader, path)
 }
 
 describe('/calendar.ics', () => {
-  test('parses with node-ical: one all-day entry per upcoming date of each live event', async () => {
+  test('parses as iCalendar: one all-day entry per upcoming date of each live event', async () => {
     const response = await get(icsLoader, '/calendar.ics')
     expect(response.status).toBe(200)
     expect(response.headers.get('Content-Type')).toMatch(/^text\/calendar/)
     const entries = vevents(await response.text())
-    const keys = entries.map((e) => `${String(e.summary)} ${isoDay(e.start)}`).sort()
+    const keys = entries.map((e) => `${e.summary} ${isoDay(e.start)}`).sort()
     // The date already past (day -1) is left out; the picnic has its own date, so its display date is no entry.
     expect(keys).toEqual(
       [`Brass </script> Concert ${day(2)}`, `Brass </script> Concert ${day(4)}`, `Picnic ${day(6)}`].sort(),
     )
-    const first = entries.find((e) => String(e.summary).startsWith('Brass'))!
-    expect(first.datetype).toBe('date')
+    const first = entries.find((e) => e.summary.startsWith('Brass'))!
+    expect(first.allDay).toBe(true)
     expect(first.url).toBe(`http://localhost/event/${concert.eventID}?viewMode=true`)
     expect(String(first.location)).toContain('Springfield')
     expect(String(first.description)).toContain('"tubas" & trombones')
@@ -91,10 +84,10 @@ describe('/calendar.ics', () => {
 
   test('the calendar’s filters apply, dates outside the window are left out', async () => {
     const byCategory = vevents(await (await get(icsLoader, '/calendar.ics?category=Family')).text())
-    expect(byCategory.map((e) => `${String(e.summary)} ${isoDay(e.start)}`)).toEqual([`Picnic ${day(6)}`])
+    expect(byCategory.map((e) => `${e.summary} ${isoDay(e.start)}`)).toEqual([`Picnic ${day(6)}`])
     const windowed = vevents(await (await get(icsLoader, `/calendar.ics?from=${day(4)}&to=${day(5)}`)).text())
     // The concert's display dates inside the window; the picnic (matched by its display date) on its own date.
-    const starts = windowed.map((e) => `${String(e.summary)} ${isoDay(e.start)}`).sort()
+    const starts = windowed.map((e) => `${e.summary} ${isoDay(e.start)}`).sort()
     expect(starts).toEqual([`Brass </script> Concert ${day(4)}`, `Picnic ${day(6)}`])
   })
 
@@ -320,8 +313,8 @@ describe('/event/{id}/calendar.ics', () => {
     const text = await response.text()
     expect(text).toMatch(/^BEGIN:VCALENDAR\r\nVERSION:2\.0\r\n/)
     const entries = vevents(text)
-    expect(entries.map((e) => [String(e.summary), isoDay(e.start), isoDay(e.end!), e.datetype])).toEqual([
-      ['Picnic', day(6), day(7), 'date'],
+    expect(entries.map((e) => [e.summary, isoDay(e.start), isoDay(e.end), e.allDay])).toEqual([
+      ['Picnic', day(6), day(7), true],
     ])
     expect(entries[0]!.url).toBe(`http://localhost/event/${picnic.eventID}?viewMode=true`)
     const concertEntries = vevents(await (await getIcs(concert.eventID)).text())

@@ -1,5 +1,4 @@
 import { eq } from 'drizzle-orm'
-import ical from 'node-ical'
 import { beforeAll, describe, expect, test } from 'vitest'
 import {
   NEGATIVE_PRICE_MESSAGE,
@@ -25,6 +24,7 @@ import { sessionCookieFor } from '#tests/support/auth.ts'
 import { approveBody, days, plainEventForm, useUploadFolder } from '#tests/support/ad-submission.ts'
 import { insertTestEvent } from '#tests/support/events.ts'
 import { callRoute } from '#tests/support/routes.ts'
+import { calendarEntries } from '#tests/support/icalendar.ts'
 
 useUploadFolder('practical-facts-it')
 
@@ -276,10 +276,7 @@ describe('structured data and calendar entries', () => {
     const eventID = await paidAd(EVERY_FACT)
     const [row] = await db.select().from(events).where(eq(events.eventID, eventID))
     const ics = eventIcs({ ...row!, ...owner }, 'https://eventshout.example')
-    const [entry] = Object.values(ical.sync.parseICS(ics)).filter((e) => e?.type === 'VEVENT') as Array<{
-      location: string
-      description: string
-    }>
+    const [entry] = calendarEntries(ics)
     expect(entry!.location).toBe('Harbor Hall, 1 Pier Rd, Chicago, IL 60601')
     expect(entry!.description).toContain('From $12.50 · Tickets: https://tickets.example/jazz')
     expect(entry!.description).toContain('Join online: https://stream.example/jazz')
