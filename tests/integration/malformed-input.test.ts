@@ -189,6 +189,25 @@ test('every page action posted as text/plain, application/json or multipart with
   }
 }, 60_000)
 
+test('every page action posted a field with an empty name and a long value answers 4xx or a redirect, never a 5xx', async () => {
+  const pages = (await routeTargets()).filter((path) => !path.startsWith('/api/'))
+  const failures: string[] = []
+  for (const path of pages) {
+    for (const as of ['anonymous', 'business', 'admin', 'clinician'] as const) {
+      for (const intent of ['', 'approve', 'apply', 'create', 'save']) {
+        const body = new URLSearchParams({ intent, '': 'x'.repeat(300) })
+        const res = await call(path, { method: 'POST', as, body })
+        const text = await res.text()
+        if (res.status >= 500 || /\n\s+at .*\(.*:\d+:\d+\)/.test(text))
+          failures.push(`${as} ${path} intent=${intent}: ${res.status} ${text.slice(0, 120)}`)
+        // Nor is the long value sent back into the page.
+        if (text.includes('x'.repeat(300))) failures.push(`${as} ${path} intent=${intent}: echoed`)
+      }
+    }
+  }
+  expect(failures).toEqual([])
+}, 120_000)
+
 /** Every /api/* route and every page with an action, as the built app declares them, with ids filled in. */
 async function routeTargets() {
   const build = (await import(/* @vite-ignore */ pathToFileURL(BUILD_SERVER).href)) as {

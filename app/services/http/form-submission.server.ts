@@ -36,13 +36,14 @@ export function parseFormSubmission<S extends z.ZodType>(
 
 /**
  * The fields of a posted form too long (or not text) to send back with a refusal: a value over `max` characters is
- * left out of the reply (`hideFields`), so a refusal never echoes a huge body into the page.
+ * left out of the reply (`hideFields`), so a refusal never echoes a huge body into the page. A field without a name
+ * is no field of the form (conform reads none into the values), so there is nothing of it to hide.
  */
 export function fieldsTooLongToEcho(form: FormData, max: number): string[] {
   return [
     ...new Set(
       [...form.entries()]
-        .filter(([, value]) => typeof value !== 'string' || value.length > max)
+        .filter(([name, value]) => name !== '' && (typeof value !== 'string' || value.length > max))
         .map(([name]) => name),
     ),
   ]
