@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { PROMO_TEXT } from '#app/models/payments/promo-code.ts'
+import { MAX_PROMO_YEARS, PROMO_TEXT } from '#app/models/payments/promo-code.ts'
 import * as promoRoute from '#app/routes/admin_.promo-codes.tsx'
 import { action as createPayment } from '#app/routes/api.create-event-payment.ts'
 import { action as checkoutAction, loader as checkoutLoader } from '#app/routes/checkout.tsx'
@@ -180,6 +180,13 @@ describe('/admin/promo-codes', () => {
     ['another kind', { kind: 'free' }, 'kind', PROMO_TEXT.kind],
     ['no uses', { maxUses: '0' }, 'maxUses', PROMO_TEXT.maxUses],
     ['a last day that is not a date', { expiresOn: '2026-02-30' }, 'expiresOn', PROMO_TEXT.expiry],
+    ['the last day of the calendar', { expiresOn: '9999-12-31' }, 'expiresOn', PROMO_TEXT.expiry],
+    [
+      'a last day past the years a code may run',
+      { expiresOn: addDaysIso(today(), 366 * MAX_PROMO_YEARS) },
+      'expiresOn',
+      PROMO_TEXT.expiry,
+    ],
   ])('%s is refused with 400 at its field; nothing is saved', async (_, change, field, message) => {
     const before = await db.select({ n: sql<number>`count(*)::int` }).from(promoCodes)
     const res = await postForm(promoRoute.action, '/admin/promo-codes', adminCookie, {

@@ -19,6 +19,8 @@ export const PROMO_CODE_PATTERN = /^[A-Z0-9-]{3,32}$/
 /** The most a fixed code takes off, in cents: more than any price list charges. */
 export const MAX_FIXED_DISCOUNT_CENTS = 1_000_000
 export const MAX_PROMO_USES = 1_000_000
+/** How many years ahead a code's last day may be: a campaign, not a date at the end of the calendar. */
+export const MAX_PROMO_YEARS = 10
 
 /** The texts of promo codes, in one place. */
 export const PROMO_TEXT = {
@@ -35,7 +37,7 @@ export const PROMO_TEXT = {
   fixed: `Enter an amount in dollars above $0.00 and at most $${formatDollars(MAX_FIXED_DISCOUNT_CENTS)}.`,
   kind: 'Choose a percentage or a fixed amount.',
   maxUses: `Enter a whole number of uses from 1 to ${MAX_PROMO_USES}, or leave it empty for no limit.`,
-  expiry: 'Enter the last day as a date (YYYY-MM-DD), today or later, or leave it empty.',
+  expiry: `Enter the last day as a date (YYYY-MM-DD), from today to ${MAX_PROMO_YEARS} years ahead, or leave it empty.`,
   applied: 'Promo code applied',
   removed: 'Promo code removed',
   /** The checkout's notice when the code applied to the ad stopped applying: the ad is at its list price again. */

@@ -9,7 +9,12 @@ import {
   listPromoCodes,
   listReservingAds,
 } from '#app/models/payments/promo-code.server.ts'
-import { describePromoDiscount, PROMO_TEXT, type PromoKind } from '#app/models/payments/promo-code.ts'
+import {
+  describePromoDiscount,
+  MAX_PROMO_YEARS,
+  PROMO_TEXT,
+  type PromoKind,
+} from '#app/models/payments/promo-code.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { addDaysIso, isoDateInZone, todayInZone } from '#app/utils/time.ts'
 import { getEnv } from '../platform/env.server.ts'
@@ -68,10 +73,15 @@ export async function promoCodesPage() {
   }
 }
 
-/** Makes a code, by the administrator `userId`; the toast saying so. A last day in the past is refused. */
+/**
+ * Makes a code, by the administrator `userId`; the toast saying so. A last day in the past, or more than
+ * MAX_PROMO_YEARS ahead, is refused.
+ */
 export async function createPromoCode(form: NewPromoCode, userId: string) {
   const timeZone = getEnv().APP_TIME_ZONE
-  if (form.expiresOn !== null && form.expiresOn < todayInZone(timeZone)) {
+  const today = todayInZone(timeZone)
+  const latest = `${Number(today.slice(0, 4)) + MAX_PROMO_YEARS}${today.slice(4)}`
+  if (form.expiresOn !== null && (form.expiresOn < today || form.expiresOn > latest)) {
     throw new AppError(PROMO_TEXT.expiry, 'invalid', { fieldErrors: { expiresOn: [PROMO_TEXT.expiry] } })
   }
   const code = {
