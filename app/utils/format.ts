@@ -92,3 +92,8 @@ export function formatDatesLine(
   if (sorted.length <= LISTED_DATES_MAX) return sorted.map((d) => formatShortDate(d, { withYear })).join(', ')
   return `${formatShortDate(first, { withYear })} – ${formatShortDate(last, { withYear })} (${sorted.length} dates)`
 }
+
+/** Line breaks (any kind) and the spaces around them, as one space: what users typed, on one line of plain text. */
+export function oneLine(value: string): string {
+  return value.replace(/\s*[\r\n\v\f\u0085\u2028\u2029]+\s*/g, ' ').trim()
+}

@@ -221,6 +221,22 @@ describe('the downloads', () => {
     )
   })
 
+  test('plain text: a title or place typed over several lines is one line', async () => {
+    const date = day(10)
+    await insertTestEvent(owner, {
+      eventTitle: 'Open\r\nmic\nnight\u2028again',
+      startTime: '20:00',
+      venueCity: 'Shelby\nville',
+      showAdOnDates: [date],
+    })
+    const text = await (await download(textLoader, 'txt', `from=${date}&to=${date}`)).text()
+    expect(text.split('\n').slice(2)).toEqual([
+      formatShortDate(date),
+      '8 PM  Open mic night again — The Blue Room, Shelby ville',
+      '',
+    ])
+  })
+
   test('HTML snippet: a section per day, no classes', async () => {
     const res = await download(htmlLoader, 'html', `${week}&category=Fundraiser`)
     expect(res.headers.get('Content-Type')).toBe('text/html; charset=utf-8')

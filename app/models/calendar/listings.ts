@@ -18,7 +18,7 @@ import {
   normalizeCalendarFilters,
   type CalendarFilters,
 } from '#app/models/calendar/calendar-filters.ts'
-import { formatShortDate as formatDayOfYear } from '#app/utils/format.ts'
+import { formatShortDate as formatDayOfYear, oneLine } from '#app/utils/format.ts'
 import { AppError, type FieldErrors } from '#app/utils/app-error.ts'
 import { toCsv } from '#app/utils/csv.ts'
 import { addDaysIso, isValidIsoDate } from '#app/utils/time.ts'
@@ -189,7 +189,7 @@ export function listingsText(range: DateRange, days: readonly ListingDay[], trun
     lines.push(formatDayHeading(day.date))
     for (const entry of day.entries) {
       const place = entryPlace(entry)
-      lines.push(`${entryTime(entry)}  ${titleWithStatus(entry)}${place ? ` — ${place}` : ''}`)
+      lines.push(oneLine(`${entryTime(entry)}  ${titleWithStatus(entry)}${place ? ` — ${place}` : ''}`))
     }
     lines.push('')
   }

@@ -3,6 +3,7 @@
  * escaped in the HTML: titles, reasons and names are what users typed.
  */
 import { PRODUCT_NAME } from '#app/constants.ts'
+import { oneLine } from '#app/utils/format.ts'
 import { formatDollars } from '#app/utils/pricing.ts'
 import type { PaymentPromo } from '#app/models/payments/promo-code.ts'
 
@@ -26,10 +27,11 @@ export function escapeHtml(value: string) {
     .replace(/'/g, '&#39;')
 }
 
+/** A paragraph keeps its lines; a row or a link is one line, whatever line breaks a title or a name holds. */
 function blockText(block: MailBlock) {
   if ('paragraph' in block) return block.paragraph
-  if ('rows' in block) return block.rows.map(([label, value]) => `${label}: ${value}`).join('\n')
-  return `${block.link}: ${block.href}`
+  if ('rows' in block) return block.rows.map(([label, value]) => oneLine(`${label}: ${value}`)).join('\n')
+  return oneLine(`${block.link}: ${block.href}`)
 }
 
 function blockHtml(block: MailBlock) {
@@ -49,7 +51,7 @@ function blockHtml(block: MailBlock) {
 export function composeMail(subject: string, blocks: MailBlock[]): ComposedMail {
   const footer = `— ${PRODUCT_NAME}`
   return {
-    subject,
+    subject: oneLine(subject),
     text: [...blocks.map(blockText), footer].join('\n\n') + '\n',
     html:
       `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">` +
