@@ -2,7 +2,8 @@
  * `npm run jobs -- digests --now` and `npm run jobs -- reminders --now`: queue the subscribers' digests or the
  * reminders of tomorrow's events at once, in the outbox, instead of waiting for DIGEST_HOUR. On the embedded database
  * a running server on DATA_DIR does it (asked through its admin socket, $DATA_DIR/admin.sock, as a backup is); with
- * none running, or on PostgreSQL, this command opens the database itself. Either way a run already under way on any
+ * none running, or on PostgreSQL, this command opens the database itself, and then, without PUBLIC_URL, runs only on
+ * the demo data (its emails' links would otherwise point at localhost). Either way a run already under way on any
  * server is not started twice.
  */
 import http from 'node:http'
@@ -43,10 +44,12 @@ function askServer(job: SubscriberJob): Promise<SubscriberRunResult> {
 /** Without a running server: opens the database here (the job's and the database's modules load only then). */
 async function runHere(job: SubscriberJob): Promise<SubscriberRunResult> {
   const { openConfiguredDatabase, useDatabase } = await import('#db/client.server.ts')
-  const { runSubscriberJob } = await import('#app/services/subscriptions/subscriber-jobs.server.ts')
+  const { refuseLocalLinksOutsideTheDemo, runSubscriberJob } =
+    await import('#app/services/subscriptions/subscriber-jobs.server.ts')
   const handle = await openConfiguredDatabase(getEnv())
   useDatabase(handle)
   try {
+    await refuseLocalLinksOutsideTheDemo()
     const outcome = await runSubscriberJob(job, { force: true })
     if (!outcome?.ran) throw new Error(`The ${job} job is running already; try again once it has finished.`)
     return outcome.result

@@ -1,7 +1,8 @@
-import { eq } from 'drizzle-orm'
+import { eq, notInArray } from 'drizzle-orm'
 import { AppError } from '#app/utils/app-error.ts'
 import { dummyPasswordHash, hashPassword, verifyPassword } from '#app/utils/password.server.ts'
 import { db } from '#db/client.server.ts'
+import { DEMO_BUSINESSES } from '#db/demo-data.ts'
 import { business, users, type Business } from '#db/schema.ts'
 import type { Registration } from '#app/models/accounts/business-schema.ts'
 import { DUPLICATE_EMAIL_MESSAGE } from '#app/models/accounts/registration-rules.ts'
@@ -142,4 +143,19 @@ export async function verifyBusinessCredentials(email: string, password: string)
     return null
   }
   return (await verifyPassword(password, row.businessPassword)) ? row : null
+}
+
+/** Whether every business is one of the demo data's (an empty database too): a local demo, not a host's site. */
+export async function hasOnlyDemoBusinesses(): Promise<boolean> {
+  const others = await db
+    .select({ businessID: business.businessID })
+    .from(business)
+    .where(
+      notInArray(
+        business.businessEmail,
+        DEMO_BUSINESSES.map((demo) => demo.businessEmail),
+      ),
+    )
+    .limit(1)
+  return others.length === 0
 }

@@ -38,6 +38,8 @@ import type { Subscription } from '#db/schema.ts'
 import { recordSubscriptionRun } from '#app/models/subscriptions/subscription-runs.server.ts'
 import { formatDatesLine } from '#app/utils/format.ts'
 import { UNSET_DATE } from '#app/constants.ts'
+import { hasOnlyDemoBusinesses } from '#app/models/accounts/business.server.ts'
+import { AppError } from '#app/utils/app-error.ts'
 import {
   eventTimesOf,
   formatEventWhen,
@@ -383,6 +385,18 @@ export async function queueReminders(now = new Date()) {
 }
 
 export type SubscriberJob = 'digests' | 'reminders'
+
+/**
+ * A command run outside the server (a shell without its settings) refuses to queue emails whose links would point at
+ * this machine: without PUBLIC_URL they would say http://localhost:3000, which only the local demo may.
+ */
+export async function refuseLocalLinksOutsideTheDemo() {
+  if (getEnv().PUBLIC_URL || (await hasOnlyDemoBusinesses())) return
+  throw new AppError(
+    `PUBLIC_URL is not set, so the emails would link to ${linkOrigin()}. Run this with the server’s settings (PUBLIC_URL=https://…).`,
+    'invalid',
+  )
+}
 
 /**
  * Runs a job now (`npm run jobs -- digests --now`), or when it is due (the hourly round): at DIGEST_HOUR or later,
