@@ -152,6 +152,7 @@ function pageRequest(req) {
     hasCookie: Boolean(req.headers.cookie),
     ip: req.ip,
     userAgent: req.headers['user-agent'],
+    header: (/** @type {string} */ name) => req.get(name),
   }
 }
 

@@ -48,6 +48,7 @@ const MEDIA_TESTS = [
   'tests/integration/ad-revisions.test.ts',
   'tests/integration/seed-media.test.ts',
   'tests/integration/run-again.test.ts',
+  'tests/integration/share-images.test.ts',
 ]
 
 /** Every integration test file starts on its own copy of a database migrated once per run. */

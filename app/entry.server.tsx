@@ -14,6 +14,7 @@ import { startBackfills } from '#app/services/operations/backfills.server.ts'
 import { noteRequestError } from '#app/services/platform/database-health.server.ts'
 import { startDatabase, stopBeforeDatabaseCloses } from '#app/services/platform/database.server.ts'
 import { startMailWorker } from '#app/services/mail/mail.server.ts'
+import { startIndexNow } from '#app/services/calendar/index-now.server.ts'
 import { getEnv, productionWarnings } from '#app/services/platform/env.server.ts'
 import { logError, logger } from '#app/services/platform/logger.server.ts'
 import { REQUEST_ID_HEADER } from '#app/services/http/request-log.server.ts'
@@ -42,6 +43,7 @@ try {
   startupMarks.databaseOpen = performance.now()
   stopBeforeDatabaseCloses(startCleanupSchedule())
   stopBeforeDatabaseCloses(startMailWorker())
+  stopBeforeDatabaseCloses(startIndexNow())
   stopBeforeDatabaseCloses(startViewCounting())
   countPageViewsWith(
     (eventIDs, viewer) => viewCounter.count(eventIDs, viewer),

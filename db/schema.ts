@@ -224,6 +224,17 @@ export const events = pgTable(
     promoCodeId: integer('promoCodeId').references((): AnyPgColumn => promoCodes.id, {
       onDelete: 'set null',
     }),
+    /**
+     * When what visitors see of the ad last changed (its status, schedule status, dates, times, texts, place, media):
+     * set by the database on every such write (db/migrations/0031_visible_changes.sql); the sitemap's lastmod. Null
+     * on ads not written since that migration.
+     */
+    visibleChangedAt: timestamp('visibleChangedAt', { withTimezone: true, mode: 'date' }),
+    /**
+     * A postponed ad given new dates: its next date before them (yyyy-mm-dd), for search engines' "rescheduled"
+     * (app/models/ads/new-dates.ts). Null for an ad never rescheduled.
+     */
+    previousStartDate: date('previousStartDate', { mode: 'string' }),
   },
   (t) => [
     index('events_business_idx').on(t.businessID, t.createdDate),
@@ -503,6 +514,8 @@ export const clickCount = pgTable(
     bounceClick: boolean('bounceClick').notNull().default(false),
     /** A click on the ad in a Sponsored slot (counted apart as `slotClicks` too). */
     fromSponsoredSlot: boolean('fromSponsoredSlot').notNull().default(false),
+    /** A scan of the ad's QR code (`/event/{id}/qr`): counted as `scans`, not as a click. */
+    qrScan: boolean('qrScan').notNull().default(false),
   },
   (t) => [
     index('click_event_date_idx').on(t.eventID, t.clickDate),
@@ -531,6 +544,8 @@ export const eventDailyStats = pgTable(
     /** Of the views and clicks, those in a Sponsored slot (an appearance there, a click from there). */
     slotViews: integer('slotViews').notNull().default(0),
     slotClicks: integer('slotClicks').notNull().default(0),
+    /** Scans of the ad's QR code (a source of its own, not among the clicks). */
+    scans: integer('scans').notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.eventID, t.day] }),
@@ -914,3 +929,17 @@ export const promoRedemptions = pgTable(
     check('promo_redemptions_discount_check', sql`${t.discountCents} >= 0`),
   ],
 )
+
+/**
+ * The live ads whose public page changed (went live, changed or ended) and that IndexNow has not been told of yet:
+ * one row per ad, written by the database with the change (db/migrations/0031_visible_changes.sql) or by the daily
+ * look for ads that ended, and removed once the ping that named it was accepted (app/services/calendar/index-now).
+ * `previousTitle` is the title when it was queued, so a page whose address changed with its title is named at both.
+ */
+export const indexNowQueue = pgTable('index_now_queue', {
+  eventID: integer('event_id')
+    .primaryKey()
+    .references(() => events.eventID, { onDelete: 'cascade' }),
+  queuedAt: timestamp('queued_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  previousTitle: varchar('previous_title', { length: 250 }),
+})

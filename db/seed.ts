@@ -3,7 +3,11 @@ import { count, eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { showDateBounds } from '#app/models/ads/event-dates.ts'
 import { PHOTO_SRCSET_WIDTHS, photoVariantKey } from '#app/utils/media-types.ts'
-import { chargeCentsFor, DEFAULT_PRICE_LIST } from '#app/models/payments/price-list.ts'
+import {
+  chargeCentsFor,
+  DEFAULT_PRICE_LIST,
+  sponsoredSurchargeCentsFor,
+} from '#app/models/payments/price-list.ts'
 import { centsToDollars } from '#app/utils/pricing.ts'
 import { addDaysIso, isoDateInZone, todayInZone } from '#app/utils/time.ts'
 import type { Database, Transaction } from './client.server.ts'
@@ -77,13 +81,19 @@ async function seedEmptyDatabase(
     const eventDate = i % 3 === 0 ? addDaysIso(start, dayCount - 1) : UNSET_DATE
     // 30 live, 4 paid and awaiting review, 2 saved but never paid.
     const state = i < 30 ? 'live' : i < 34 ? 'review' : 'unpaid'
-    const cents = chargeCentsFor(showAdOnDates.length, DEFAULT_PRICE_LIST)
+    // The first copy of an idea shows what an ad can say besides: its facts, a status, a Sponsored slot.
+    const firstCopy = i < DEMO_EVENT_IDEAS.length
+    const schedule = firstCopy && state === 'live' ? idea.schedule : undefined
+    // Chosen at checkout: the surcharge is in the ad's price and its payment.
+    const sponsoredCents =
+      firstCopy && idea.sponsored ? sponsoredSurchargeCentsFor(showAdOnDates.length, DEFAULT_PRICE_LIST) : 0
+    const cents = chargeCentsFor(showAdOnDates.length, DEFAULT_PRICE_LIST) + sponsoredCents
     const [row] = await db
       .insert(events)
       .values({
         businessID: owner.businessID,
         businessName: owner.businessName,
-        eventTitle: i < DEMO_EVENT_IDEAS.length ? idea.title : `${idea.title} (${i + 1})`,
+        eventTitle: firstCopy ? idea.title : `${idea.title} (${i + 1})`,
         eventDescription: idea.description,
         category: idea.categories,
         showAdOnDates,
@@ -98,7 +108,13 @@ async function seedEmptyDatabase(
         approvedDateByAdmin: state === 'live' ? today : UNSET_DATE,
         paymentStatus: state === 'unpaid' ? 'pending' : 'paid',
         eventStatus: state === 'live' ? 'approved' : 'pending',
-        ...(i < DEMO_EVENT_IDEAS.length ? idea.facts : {}),
+        ...(firstCopy ? idea.facts : {}),
+        startTime: idea.startTime ?? null,
+        endTime: idea.endTime ?? null,
+        ...(schedule
+          ? { scheduleStatus: schedule.status, scheduleNote: schedule.note, scheduleChangedAt: new Date() }
+          : {}),
+        ...(sponsoredCents > 0 ? { sponsored: true, sponsoredCents, sponsoredAt: new Date() } : {}),
       })
       .returning({ eventID: events.eventID })
     const eventID = row!.eventID

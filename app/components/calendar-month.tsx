@@ -1,5 +1,5 @@
 import { ScheduleStatusBadge } from '#app/components/schedule-status.tsx'
-import { eventPagePath } from '#app/models/ads/event-seo.ts'
+import { EventLink } from '#app/components/event-link.tsx'
 import { formatTimeOfDay, storedTimeOfDay } from '#app/models/ads/event-times.ts'
 import type { DayEvents, MonthGrid } from '#app/models/calendar/calendar-month.ts'
 import { weekdayOf } from '#app/utils/time.ts'
@@ -88,12 +88,12 @@ export function CalendarMonth({ grid, days, dayHref, prevHref, nextHref }: Calen
                   {day.events.map((event) => (
                     <li key={event.eventID} className="min-w-0">
                       <DayEventWhen startTime={event.startTime} status={event.scheduleStatus} />
-                      <a
-                        href={eventPagePath(event.eventID)}
+                      <EventLink
+                        event={event}
                         className="block break-words font-medium text-brand-700 underline sm:line-clamp-2"
                       >
                         {event.eventTitle}
-                      </a>
+                      </EventLink>
                       {event.category.length > 0 ? (
                         <span className="block truncate text-xs text-slate-600">
                           {event.category.join(', ')}

@@ -4,6 +4,7 @@ import { toast } from '#app/components/toaster.tsx'
 import type { CustomerCardData } from '#app/models/ads/customer-card.ts'
 import { externalUrl, formatPhone, mediaSrc, videoTypeFromUrl } from '#app/utils/format.ts'
 import { MEDIA_FALLBACK_PROPS, MEDIA_PROPS } from '#app/utils/media-fallback.ts'
+import { creditedHref, UNCREDITED_LINKS, type OutboundLinks } from '#app/models/ads/outbound-links.ts'
 import { photoImgProps, type PhotoPriority } from './photo-loading.ts'
 import { PracticalFactsList } from './practical-facts.tsx'
 import { EventWhen } from './event-facts.tsx'
@@ -70,6 +71,13 @@ export interface CustomerEventCardProps {
   photoPriority?: PhotoPriority
   /** The business's page, when it has one: "More from Blue Door Cafe" under its details. */
   businessHref?: string | null
+  /**
+   * On a list of events: wraps the title and the photo in links to the event's page (`EventLink`; the photo's is
+   * `decorative`). Passed in, so the pages that draw the card in the browser (the preview) do not load the links.
+   */
+  linked?: (content: ReactNode, { decorative }: { decorative: boolean }) => ReactNode
+  /** How the ad's links that leave the site are drawn (credit, `rel`); without it, as given (a preview, the review). */
+  outbound?: OutboundLinks
   className?: string
 }
 
@@ -98,12 +106,14 @@ const SOCIAL_LINKS = [
 /** The web links the business gave (its website and social pages), each opening in a new tab. */
 export function BusinessContactLinks({
   business,
+  outbound = UNCREDITED_LINKS,
 }: {
   business: Pick<CustomerEventCardData, (typeof SOCIAL_LINKS)[number][0]>
+  outbound?: OutboundLinks
 }) {
   const links = SOCIAL_LINKS.flatMap(([field, label]) => {
     const href = externalUrl(business[field])
-    return href ? [{ label, href }] : []
+    return href ? [{ label, href: creditedHref(href, outbound.credit) }] : []
   })
   if (links.length === 0) return null
   return (
@@ -113,7 +123,7 @@ export function BusinessContactLinks({
           <a
             href={link.href}
             target="_blank"
-            rel="noopener noreferrer"
+            rel={outbound.rel}
             className="inline-block rounded-full border border-slate-300 bg-white px-3 py-1 font-medium text-slate-800 hover:border-brand-500 hover:text-brand-700"
           >
             {link.label}
@@ -143,6 +153,8 @@ export function CustomerEventCard({
   joinLink = false,
   photoPriority,
   businessHref = null,
+  linked,
+  outbound,
   className = '',
 }: CustomerEventCardProps) {
   const titleId = useId()
@@ -184,7 +196,7 @@ export function CustomerEventCard({
           </span>
         ) : null}
       </address>
-      <BusinessContactLinks business={event} />
+      <BusinessContactLinks business={event} outbound={outbound} />
       {businessHref ? (
         <p className="mt-3 text-sm">
           <a href={businessHref} className="font-medium text-brand-700 underline">
@@ -197,26 +209,36 @@ export function CustomerEventCard({
   const titleBlock = (
     <div className="px-5 py-4">
       <Title id={titleId} className="text-2xl font-bold break-words text-ink">
-        {event.eventTitle}
+        {linked ? linked(event.eventTitle, { decorative: false }) : event.eventTitle}
       </Title>
       <ScheduleStatusBadge status={event.scheduleStatus} className="mt-2" />
       {details ?? <CardWhen date={date} times={event.times} />}
       <p className="mt-2 break-words whitespace-pre-line text-slate-700">{event.eventDescription}</p>
-      <PracticalFactsList facts={event.facts} joinLink={joinLink} scheduleStatus={event.scheduleStatus} />
+      <PracticalFactsList
+        facts={event.facts}
+        joinLink={joinLink}
+        scheduleStatus={event.scheduleStatus}
+        outbound={outbound}
+      />
     </div>
+  )
+  const cardPhoto = (
+    <CardPhoto
+      key={photo ?? ''}
+      src={photo}
+      alt={event.eventTitle}
+      businessName={event.businessName}
+      priority={photoPriority}
+    />
   )
   const photoBlock = (
     <div className={eventFirst ? 'px-5 pt-5' : 'px-5 pb-5'}>
       {photoFileName ? (
         <MediaPlaceholder kind="Photo" fileName={photoFileName} />
+      ) : linked ? (
+        linked(cardPhoto, { decorative: true })
       ) : (
-        <CardPhoto
-          key={photo ?? ''}
-          src={photo}
-          alt={event.eventTitle}
-          businessName={event.businessName}
-          priority={photoPriority}
-        />
+        cardPhoto
       )}
     </div>
   )

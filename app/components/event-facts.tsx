@@ -15,7 +15,9 @@ export function EventDate({ date }: { date: string }) {
 /** A date with its times: "Sat, Nov 29 · 7:30 PM – 10 PM" (or "Sat, Nov 29" all day), machine-readable too. */
 export function EventWhen({ date, times = NO_TIMES }: { date: string; times?: EventTimes }) {
   return (
-    <time dateTime={times.startTime ? `${date}T${times.startTime}` : date}>{formatEventWhen(date, times)}</time>
+    <time dateTime={times.startTime ? `${date}T${times.startTime}` : date}>
+      {formatEventWhen(date, times)}
+    </time>
   )
 }
 
@@ -23,21 +25,27 @@ export function EventWhen({ date, times = NO_TIMES }: { date: string; times?: Ev
  * The card's line under the title: when (the next date, at its times) and the category. `times` as stored
  * (`hh:mm:ss`) or read (`hh:mm`).
  */
+export const EVENT_ON_PREFIX = 'Event on '
+
 export function EventWhenLine({
   date,
   category,
   startTime,
   endTime,
+  eventOn = false,
 }: {
   date: string | null
   category: readonly string[]
   startTime?: string | null
   endTime?: string | null
+  /** The card was listed for one of its display dates: the date is said to be the event's ("Event on Mon, Dec 7"). */
+  eventOn?: boolean
 }) {
   const categories = category.join(', ')
   if (!date && !categories) return null
   return (
     <p data-testid="event-when" className="mt-1 text-sm font-medium text-slate-700">
+      {date && eventOn ? EVENT_ON_PREFIX : null}
       {date ? <EventWhen date={date} times={eventTimesOf({ startTime, endTime })} /> : null}
       {date && categories ? ' · ' : null}
       {categories ? <span className="text-brand-700">{categories}</span> : null}

@@ -1,9 +1,11 @@
 import { EventWhenLine } from '#app/components/event-facts.tsx'
+import type { EventAddressSource } from '#app/models/ads/event-address.ts'
+import { EventLink } from '#app/components/event-link.tsx'
 import { PracticalFactBadges } from '#app/components/practical-facts.tsx'
 import { ScheduleStatusBadge } from '#app/components/schedule-status.tsx'
 import { mediaSrc } from '#app/utils/format.ts'
 import type { EventTileData } from '#app/models/ads/event-tile.ts'
-import { FROM_PARAM, FROM_SPONSORED_SLOT, SPONSORED_LABEL } from '#app/models/calendar/sponsored-placement.ts'
+import { SPONSORED_LABEL } from '#app/models/calendar/sponsored-placement.ts'
 import { MEDIA_PROPS } from '#app/utils/media-fallback.ts'
 import { moreFromText } from '#app/models/calendar/business-links.ts'
 import { photoImgProps, type PhotoPriority, WIDE_PHOTO_HEIGHT, WIDE_PHOTO_WIDTH } from './photo-loading.ts'
@@ -11,11 +13,6 @@ import { photoImgProps, type PhotoPriority, WIDE_PHOTO_HEIGHT, WIDE_PHOTO_WIDTH 
 export type { EventTileData }
 
 export const VIEW_DETAILS_TEXT = 'View details'
-
-/** Where 'View details' posts: it records the click, then redirects to the event (works without JavaScript). */
-export function viewDetailsAction(eventID: number, fromSponsoredSlot = false) {
-  return `/event/${eventID}/view${fromSponsoredSlot ? `?${FROM_PARAM}=${FROM_SPONSORED_SLOT}` : ''}`
-}
 
 /** The "Sponsored" label of an ad in a Sponsored slot: text on a contrasting ground. */
 export function SponsoredBadge({ className = '' }: { className?: string }) {
@@ -29,28 +26,27 @@ export function SponsoredBadge({ className = '' }: { className?: string }) {
   )
 }
 
-/**
- * 'View details' as a form: the POST records a click and answers with a redirect to the event page, so the click
- * is counted without JavaScript and a failed count never stops the visitor.
- */
-export function ViewDetailsButton({
-  eventID,
+/** 'View details': a link styled as a button, its title read out with it ("View details: Church supper"). */
+export function ViewDetailsLink({
+  event,
   fromSponsoredSlot = false,
   className = '',
 }: {
-  eventID: number
+  event: EventAddressSource
   fromSponsoredSlot?: boolean
   className?: string
 }) {
   return (
-    <form method="post" action={viewDetailsAction(eventID, fromSponsoredSlot)} className={className}>
-      <button
-        type="submit"
-        className="w-full rounded-md bg-brand-600 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+    <div className={className}>
+      <EventLink
+        event={event}
+        fromSponsoredSlot={fromSponsoredSlot}
+        className="relative block w-full rounded-md bg-brand-600 px-3 py-2 text-center text-sm font-semibold text-white hover:bg-brand-700"
       >
         {VIEW_DETAILS_TEXT}
-      </button>
-    </form>
+        <span className="sr-only">: {event.eventTitle}</span>
+      </EventLink>
+    </div>
   )
 }
 
@@ -115,16 +111,22 @@ export function EventTile({
       data-testid={compact ? 'featured-event' : 'calendar-event'}
       className="flex h-full flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm"
     >
-      <EventThumb
-        title={event.eventTitle}
-        photoPath={event.stillPhotoPath}
-        priority={photoPriority}
-        sizes={compact ? FEATURED_SIZES : GRID_SIZES}
-        className={compact ? 'h-28' : 'h-40'}
-      />
+      <EventLink event={event} fromSponsoredSlot={event.sponsored} decorative>
+        <EventThumb
+          title={event.eventTitle}
+          photoPath={event.stillPhotoPath}
+          priority={photoPriority}
+          sizes={compact ? FEATURED_SIZES : GRID_SIZES}
+          className={compact ? 'h-28' : 'h-40'}
+        />
+      </EventLink>
       <div className="flex flex-1 flex-col gap-2 p-4">
         {event.sponsored ? <SponsoredBadge className="self-start" /> : null}
-        <h3 className="font-semibold break-words text-ink">{event.eventTitle}</h3>
+        <h3 className="font-semibold break-words text-ink">
+          <EventLink event={event} fromSponsoredSlot={event.sponsored} className="hover:underline">
+            {event.eventTitle}
+          </EventLink>
+        </h3>
         <ScheduleStatusBadge status={event.scheduleStatus} className="self-start" />
         {compact ? null : <p className="line-clamp-2 text-sm text-slate-600">{event.eventDescription}</p>}
         <EventWhenLine
@@ -132,6 +134,7 @@ export function EventTile({
           category={event.category}
           startTime={event.startTime}
           endTime={event.endTime}
+          eventOn={Boolean(event.advertisedText)}
         />
         {event.advertisedText ? (
           <p data-testid="event-advertised" className="-mt-1 text-sm text-slate-700">
@@ -144,11 +147,7 @@ export function EventTile({
             {moreFromText(event.businessName)}
           </a>
         ) : null}
-        <ViewDetailsButton
-          eventID={event.eventID}
-          fromSponsoredSlot={event.sponsored}
-          className="mt-auto pt-2"
-        />
+        <ViewDetailsLink event={event} fromSponsoredSlot={event.sponsored} className="mt-auto pt-2" />
       </div>
     </article>
   )

@@ -8,6 +8,7 @@ import {
   venueLine,
   type PracticalFacts,
 } from '#app/models/ads/practical-facts.ts'
+import { creditedHref, UNCREDITED_LINKS, type OutboundLinks } from '#app/models/ads/outbound-links.ts'
 
 const safeUrl = (value: string) => (isHttpsUrl(value) ? value : null)
 
@@ -19,15 +20,19 @@ export function PracticalFactsList({
   facts,
   joinLink = false,
   scheduleStatus = null,
+  outbound = UNCREDITED_LINKS,
 }: {
   facts: PracticalFacts
   joinLink?: boolean
   /** Any status hides the tickets link; Sold out says so in its place. */
   scheduleStatus?: string | null
+  /** The credit and `rel` of the ticket and join links. */
+  outbound?: OutboundLinks
 }) {
-  const tickets = hidesTickets(scheduleStatus) ? null : safeUrl(facts.ticketUrl)
+  const linkTo = (url: string | null) => (url ? creditedHref(url, outbound.credit) : null)
+  const tickets = hidesTickets(scheduleStatus) ? null : linkTo(safeUrl(facts.ticketUrl))
   const soldOut = scheduleStatus === 'sold_out' ? SCHEDULE_STATUS_LABELS.sold_out : null
-  const join = joinLink ? safeUrl(facts.onlineUrl) : null
+  const join = joinLink ? linkTo(safeUrl(facts.onlineUrl)) : null
   const price = priceLabel(facts.priceCents)
   const place = venueLine(facts)
   const rows: Array<[string, React.ReactNode]> = []
@@ -38,7 +43,7 @@ export function PracticalFactsList({
         {[price, soldOut].filter(Boolean).join(' · ')}
         {(price || soldOut) && tickets ? ' · ' : null}
         {tickets ? (
-          <a href={tickets} target="_blank" rel="noopener noreferrer" className="text-brand-700 underline">
+          <a href={tickets} target="_blank" rel={outbound.rel} className="text-brand-700 underline">
             Tickets
           </a>
         ) : null}
@@ -53,7 +58,7 @@ export function PracticalFactsList({
         {join ? (
           <>
             {' · '}
-            <a href={join} target="_blank" rel="noopener noreferrer" className="text-brand-700 underline">
+            <a href={join} target="_blank" rel={outbound.rel} className="text-brand-700 underline">
               Join online
             </a>
           </>

@@ -28,16 +28,26 @@ function checkStatus(values: FieldValues) {
   return problems
 }
 
+/** A postponed ad's dates as its new dates' fields start from, and how many it may have. */
+export interface NewDatesFields {
+  ownDate: boolean
+  dates: string[]
+  limit: number
+}
+
 export function ScheduleStatusForm({
   action,
   status,
   note,
+  newDates,
   reply,
 }: {
   /** Where the form posts: the ad's status address on the dashboard or the admin pages. */
   action: string
   status: string | null
   note: string
+  /** A postponed ad's new dates' fields (drawn on the status page; elsewhere a link to it). */
+  newDates?: NewDatesFields | null
   reply?: FormReply | null
 }) {
   const { formProps, field, formErrorId } = useCheckedForm({
@@ -49,7 +59,8 @@ export function ScheduleStatusForm({
   const choices = scheduleChoices(current)
   const statusField = field('status')
   const noteField = field('note')
-  const refusal = otherMessages(reply, ['status', 'note'])
+  const datesField = field('newDates')
+  const refusal = otherMessages(reply, ['status', 'note', 'newDates'])
   return (
     <section aria-labelledby="schedule-status-heading" className="mt-8">
       <h2 id="schedule-status-heading" className="text-xl font-bold text-ink">
@@ -113,6 +124,24 @@ export function ScheduleStatusForm({
               />
             )}
           </FormField>
+          {current === 'postponed' ? (
+            newDates ? (
+              <NewDatesFieldset
+                fields={newDates}
+                sent={reply?.initialValue?.newDates}
+                errorId={datesField.errorId}
+                errors={datesField.errors}
+              />
+            ) : (
+              <p className="text-sm text-slate-700">
+                Has the event a new date?{' '}
+                <Link to={action} className="font-medium text-brand-700 underline">
+                  Give it its new dates
+                </Link>{' '}
+                with "Back on".
+              </p>
+            )
+          ) : null}
           <p className="text-sm text-slate-600">{NO_REFUND_LINE}</p>
           <div>
             <button
@@ -129,6 +158,52 @@ export function ScheduleStatusForm({
 }
 
 /**
+ * A postponed ad's new dates, sent with "Back on": its own event date, or up to `limit` display dates (those already
+ * past stay). Left as they are, the ad is back on with its dates.
+ */
+function NewDatesFieldset({
+  fields,
+  sent,
+  errorId,
+  errors,
+}: {
+  fields: NewDatesFields
+  /** What a refused post sent, drawn again. */
+  sent?: unknown
+  errorId: string
+  errors?: string[]
+}) {
+  const count = fields.ownDate ? 1 : Math.max(fields.limit, fields.dates.length, 1)
+  const shown = sent === undefined ? fields.dates : [sent].flat().map(String)
+  const label = fields.ownDate ? 'New event date' : 'New date'
+  return (
+    <fieldset aria-describedby={errors?.length ? errorId : undefined} className="grid gap-2">
+      <legend className="text-sm font-medium text-slate-800">New dates, with "Back on" (optional)</legend>
+      <p className="text-sm text-slate-600">
+        {fields.ownDate
+          ? 'Change the date to the one the event moved to.'
+          : `Change the dates to the ones the event moved to: up to ${fields.limit} in all, the days already past included.`}{' '}
+        Left as they are, the ad is back on with its dates.
+      </p>
+      <div className="flex flex-wrap gap-2">
+        {Array.from({ length: count }, (_, i) => (
+          <label key={i} className="text-sm text-slate-800">
+            <span className="sr-only">{count > 1 ? `${label} ${i + 1}` : label}</span>
+            <input
+              type="date"
+              name="newDates"
+              defaultValue={shown[i] ?? ''}
+              className="block rounded-md border border-slate-300 px-2 py-1"
+            />
+          </label>
+        ))}
+      </div>
+      <FieldErrors id={errorId} errors={errors} />
+    </fieldset>
+  )
+}
+
+/**
  * The status form on a page of its own (`/dashboard/events/{id}/status`, `/admin/events/{id}/status`): the ad's title,
  * a link back to its page (`adPath`), and the form while the ad is live.
  */
@@ -137,7 +212,13 @@ export function ScheduleStatusPage({
   adPath,
   reply,
 }: {
-  ad: { eventTitle: string; status: string | null; note: string; live: boolean }
+  ad: {
+    eventTitle: string
+    status: string | null
+    note: string
+    live: boolean
+    newDates?: NewDatesFields | null
+  }
   adPath: string
   reply?: FormReply | null
 }) {
@@ -150,7 +231,13 @@ export function ScheduleStatusPage({
       </p>
       <h1 className="mt-2 text-2xl font-bold break-words text-ink">{ad.eventTitle}</h1>
       {ad.live ? (
-        <ScheduleStatusForm action={`${adPath}/status`} status={ad.status} note={ad.note} reply={reply} />
+        <ScheduleStatusForm
+          action={`${adPath}/status`}
+          status={ad.status}
+          note={ad.note}
+          newDates={ad.newDates}
+          reply={reply}
+        />
       ) : (
         <p className="mt-4 text-slate-700">{NOT_LIVE_SCHEDULE_MESSAGE}</p>
       )}

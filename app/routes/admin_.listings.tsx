@@ -4,7 +4,9 @@ import { Form, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { InputField } from '#app/components/form-controls.tsx'
 import { FormField, type FieldState } from '#app/components/form-field.tsx'
+import { QrCode } from '#app/components/qr-code.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
+import { eventQrLabel } from '#app/models/ads/event-qr.ts'
 import {
   entryPlace,
   entryStatus,
@@ -16,6 +18,7 @@ import {
 } from '#app/models/calendar/listings.ts'
 import { requireRole } from '#app/services/http/auth.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
+import { siteOrigin } from '#app/services/http/site-url.server.ts'
 import {
   listingsCategories,
   listingsFormValues,
@@ -40,7 +43,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const query = new URL(request.url).searchParams
   const headers = { 'Cache-Control': 'no-store' }
   try {
-    return data({ ...(await listingsPage(query)), errors: null }, { headers })
+    return data(
+      { ...(await listingsPage(query, { origin: siteOrigin(request) })), errors: null },
+      { headers },
+    )
   } catch (error) {
     const categories = await listingsCategories()
     return errorResponse(error, {
@@ -51,6 +57,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         form: listingsFormValues(query),
         categories,
         days: [],
+        qrCodes: {} as Record<number, string>,
         truncated: false,
         downloads: null,
         errors: Object.keys(refusal.fieldErrors).length ? refusal.fieldErrors : { '': [refusal.message] },
@@ -64,7 +71,8 @@ const linkClass = 'font-medium text-brand-700 underline'
 
 /** The filter form (a plain GET), the downloads, and the days: on paper without the form, two columns, a day a page. */
 export default function Listings() {
-  const { range, form, categories, days, truncated, downloads, errors } = useLoaderData<typeof loader>()
+  const { range, form, categories, days, qrCodes, truncated, downloads, errors } =
+    useLoaderData<typeof loader>()
   const field = (name: string): FieldState => ({
     id: `listings-${name}`,
     errorId: `listings-${name}-error`,
@@ -175,12 +183,25 @@ export default function Listings() {
             {day.entries.map((entry) => {
               const status = entryStatus(entry)
               const place = entryPlace(entry)
+              const qr = qrCodes[entry.eventID]
               return (
-                <li key={entry.eventID} className="mb-3 break-inside-avoid">
-                  <span className="font-semibold">{entryTime(entry)}</span>{' '}
-                  <span className="font-semibold text-ink">{entry.eventTitle}</span>
-                  {status ? <span className="text-red-800"> ({status})</span> : null}
-                  {place ? <span className="block text-slate-700">{place}</span> : null}
+                <li
+                  key={entry.eventID}
+                  className="mb-3 flex break-inside-avoid items-start justify-between gap-3"
+                >
+                  <div>
+                    <span className="font-semibold">{entryTime(entry)}</span>{' '}
+                    <span className="font-semibold text-ink">{entry.eventTitle}</span>
+                    {status ? <span className="text-red-800"> ({status})</span> : null}
+                    {place ? <span className="block text-slate-700">{place}</span> : null}
+                  </div>
+                  {qr ? (
+                    <QrCode
+                      svg={qr}
+                      label={eventQrLabel(entry.eventTitle)}
+                      className="w-20 shrink-0 print:w-[18mm]"
+                    />
+                  ) : null}
                 </li>
               )
             })}

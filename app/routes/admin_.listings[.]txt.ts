@@ -3,6 +3,7 @@ import { attachmentResponse } from '#app/services/http/attachment.server.ts'
 import { requireRole } from '#app/services/http/auth.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
 import { listingsDownload } from '#app/services/calendar/listings.server.ts'
+import { siteOrigin } from '#app/services/http/site-url.server.ts'
 
 /**
  * GET /admin/listings.txt?from=&to=&category=…: the listing of /admin/listings (the same query string) as
@@ -11,7 +12,9 @@ import { listingsDownload } from '#app/services/calendar/listings.server.ts'
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, 'admin')
   try {
-    const { body, fileName } = await listingsDownload(new URL(request.url).searchParams, 'txt')
+    const { body, fileName } = await listingsDownload(new URL(request.url).searchParams, 'txt', {
+      origin: siteOrigin(request),
+    })
     return attachmentResponse(body, { contentType: 'text/plain; charset=utf-8', fileName })
   } catch (error) {
     return errorResponse(error, { request })

@@ -97,7 +97,7 @@ export default function BusinessPage() {
             </span>
           ) : null}
         </address>
-        <BusinessContactLinks business={business} />
+        <BusinessContactLinks business={business} outbound={page.outbound} />
         <p data-testid="past-events" className="mt-3 text-sm text-slate-600">
           {pastEventsText(page.pastEvents)}
         </p>

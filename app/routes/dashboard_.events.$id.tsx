@@ -26,6 +26,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
 }
 
+/** Visits through the ad's QR code (its page and the print listings): a source of their own, not among the clicks. */
+export const QR_SCANS_LABEL = 'QR code scans'
+
 const buttonClasses =
   'rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50'
 
@@ -167,6 +170,7 @@ export default function AdPage() {
                     ['Clicks from Sponsored slots', ad.totals.slotClicks],
                   ] as const)
                 : []),
+              [QR_SCANS_LABEL, ad.totals.scans],
             ] as const
           ).map(([label, value]) => (
             <div key={label} className="rounded-md bg-slate-50 px-3 py-2">
@@ -185,7 +189,9 @@ export default function AdPage() {
         <details className="mt-4">
           <summary className="cursor-pointer text-sm font-medium text-brand-700">The figures per day</summary>
           <table className="mt-2 w-full text-left text-sm" data-testid="ad-figures">
-            <caption className="sr-only">Views, clicks, bounces and click-through rate per day</caption>
+            <caption className="sr-only">
+              Views, clicks, bounces, click-through rate and QR code scans per day
+            </caption>
             <thead>
               <tr>
                 <th scope="col">Date</th>
@@ -199,6 +205,7 @@ export default function AdPage() {
                     <th scope="col">Clicks from Sponsored slots</th>
                   </>
                 ) : null}
+                <th scope="col">{QR_SCANS_LABEL}</th>
               </tr>
             </thead>
             <tbody>
@@ -215,6 +222,7 @@ export default function AdPage() {
                       <td>{d.slotClicks}</td>
                     </>
                   ) : null}
+                  <td>{d.scans}</td>
                 </tr>
               ))}
             </tbody>

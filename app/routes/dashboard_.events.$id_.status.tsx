@@ -34,7 +34,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return answerFormPost(request, {
     schema: scheduleStatusFormSchema,
     change: (form) =>
-      changeScheduleStatus({ actor, eventID: params.id, choice: form.get('status'), note: form.get('note') }),
+      changeScheduleStatus({
+        actor,
+        eventID: params.id,
+        choice: form.get('status'),
+        note: form.get('note'),
+        newDates: form.getAll('newDates'),
+      }),
     refusedAtForm,
     redirectTo: adPage(params.id),
   })

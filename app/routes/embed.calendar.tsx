@@ -3,13 +3,13 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
-import { EventThumb, SponsoredBadge, viewDetailsAction } from '#app/components/event-tile.tsx'
+import { EventLink } from '#app/components/event-link.tsx'
+import { EventThumb, SponsoredBadge } from '#app/components/event-tile.tsx'
 import { ScheduleStatusBadge } from '#app/components/schedule-status.tsx'
 import { formatTimeRange } from '#app/models/ads/event-times.ts'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { calendarSearchParams } from '#app/models/calendar/calendar-filters.ts'
 import { EMBED_FRAME_TITLE } from '#app/models/calendar/embed.ts'
-import { eventPagePath } from '#app/models/ads/event-seo.ts'
 import { formatShortDate } from '#app/utils/format.ts'
 import { getEmbedEvents, readEmbedFilters } from '#app/services/calendar/embed.server.ts'
 import { listingPageHeaders, sharedPageHeaders } from '#app/services/http/page-cache.server.ts'
@@ -65,30 +65,25 @@ export default function EmbedCalendar() {
               key={`${event.sponsored ? 'slot' : 'listed'}-${event.eventID}`}
               className="flex min-w-0 gap-3"
             >
-              <EventThumb
-                title={event.eventTitle}
-                photoPath={event.stillPhotoPath}
-                sizes="4rem"
-                className="size-16 shrink-0 rounded-md"
-              />
+              <EventLink
+                event={event}
+                fromSponsoredSlot={event.sponsored}
+                decorative
+                newTab
+                className="shrink-0"
+              >
+                <EventThumb
+                  title={event.eventTitle}
+                  photoPath={event.stillPhotoPath}
+                  sizes="4rem"
+                  className="size-16 rounded-md"
+                />
+              </EventLink>
               <div className="min-w-0">
-                {event.sponsored ? (
-                  // A Sponsored slot's click is counted for its advertiser (apart from the rest), as on the calendar.
-                  <form
-                    method="post"
-                    action={viewDetailsAction(event.eventID, true)}
-                    target="_blank"
-                    className="inline"
-                  >
-                    <button type="submit" className={`${titleClasses} text-left`}>
-                      {event.eventTitle}
-                    </button>
-                  </form>
-                ) : (
-                  <a href={eventPagePath(event.eventID)} {...newTab} className={titleClasses}>
-                    {event.eventTitle}
-                  </a>
-                )}
+                {/* A Sponsored slot's click is counted for its advertiser (apart from the rest), as on the calendar. */}
+                <EventLink event={event} fromSponsoredSlot={event.sponsored} newTab className={titleClasses}>
+                  {event.eventTitle}
+                </EventLink>
                 <ScheduleStatusBadge status={event.scheduleStatus} className="ml-2" />
                 {event.sponsored ? <SponsoredBadge className="ml-2" /> : null}
                 <p className="text-slate-700">

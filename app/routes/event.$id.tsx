@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { data } from '@remix-run/node'
+import { data, redirect } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { z } from 'zod'
 import { ReportAdLink } from '#app/components/report-ad-link.tsx'
@@ -13,6 +13,7 @@ import { EventPageFacts } from '#app/components/event-facts.tsx'
 import { ScheduleBanner } from '#app/components/schedule-status.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { toPublicEvent } from '#app/models/ads/event-projection.server.ts'
+import { eventPagePath, parseEventAddress } from '#app/models/ads/event-address.ts'
 import { eventDates } from '#app/models/ads/event-dates.ts'
 import {
   eventIcsPath,
@@ -42,6 +43,10 @@ import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
 import { parseId } from '#app/models/platform/input-rules.ts'
 import { getEnv } from '#app/services/platform/env.server.ts'
+import { adLinksOn } from '#app/services/ads/outbound-links.server.ts'
+import { eventQrLabel, eventQrUrl } from '#app/models/ads/event-qr.ts'
+import { qrCodeSvg } from '#app/models/ads/event-qr.server.ts'
+import { QrCode } from '#app/components/qr-code.tsx'
 
 /**
  * Plain HTML for visitors: the public view needs only the bounce beacon's inline script, and the owner's preview is
@@ -78,12 +83,15 @@ export const meta: MetaFunction<typeof loader> = ({ data: loaderData }) => [
 ]
 
 /**
- * With ?viewMode=true: a live event, or any of the signed-in business's own. Without it: the owner's preview only.
- * Everyone else gets the same "not found" as for a missing id, so hidden events are not revealed.
+ * At its public address (`/event/12-its-title`) or with ?viewMode=true: a live event, or any of the signed-in
+ * business's own. At `/event/12` alone: the owner's preview only. Everyone else gets the same "not found" as for a
+ * missing id, so hidden events are not revealed.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const eventID = parseId(params.id)
-  const viewMode = new URL(request.url).searchParams.get('viewMode') === 'true'
+  const address = parseEventAddress(params.id)
+  const eventID = address?.eventID ?? null
+  const url = new URL(request.url)
+  const viewMode = url.searchParams.get('viewMode') === 'true' || Boolean(address?.slug)
   const business = await getBusiness(request)
   const today = platformToday()
   const timeZone = getEnv().APP_TIME_ZONE
@@ -91,6 +99,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     ? await getEventForViewer(eventID, { businessID: business?.businessID, today, ownerOnly: !viewMode })
     : null
   if (!found) throw eventNotFound()
+  // A link made before the title changed goes on to the address the page has now.
+  const currentPath = eventPagePath(found.event)
+  if (address?.slug && `/event/${params.id}` !== currentPath)
+    throw redirect(`${currentPath}${url.search}`, 301)
   const live = isLive(found.event, today)
   const origin = siteOrigin(request)
   // A live ad's business has a page unless its advertiser turned it off.
@@ -98,11 +110,19 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     live && found.event.businessPageOn
       ? businessPagePath(found.event.businessID, found.event.businessName)
       : null
-  const address = streetAddress(found.event)
+  const place = streetAddress(found.event)
   const payload = {
     event: found.isOwner ? found.event : toPublicEvent(found.event),
     // Built as the advertiser's preview builds it, so the preview shows exactly this.
     card: customerCardData(found.event, found.event),
+    outbound: adLinksOn(found.event, origin),
+    // The same for every visitor, so the shared page cache keeps it with the page.
+    qr: live
+      ? {
+          svg: await qrCodeSvg(eventQrUrl(found.event.eventID, origin)),
+          label: eventQrLabel(found.event.eventTitle),
+        }
+      : null,
     editable: found.isOwner && ownerEditKind(found.event, today) !== null,
     // Where its reviews stand, and why it (or its latest edit) was sent back or rejected: for its owner only.
     ...(found.isOwner
@@ -124,8 +144,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       times: eventTimesOf(found.event),
       off: isOff(found.event.scheduleStatus),
       category: found.event.category,
-      address,
-      mapUrl: address ? mapSearchUrl(address) : null,
+      address: place,
+      mapUrl: place ? mapSearchUrl(place) : null,
       icsPath: eventIcsPath(found.event.eventID),
       googleCalendarUrl: googleCalendarUrl(found.event, { origin, today, timeZone }),
       shareUrl: shareByEmailUrl(found.event, origin),
@@ -161,6 +181,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   })
 }
 
+export const QR_CAPTION = 'Scan to open this event on a phone'
+
 const closeClasses =
   'rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50'
 
@@ -178,6 +200,8 @@ export default function EventDetail() {
     resubmitHref,
     facts,
     businessHref,
+    outbound,
+    qr,
   } = useLoaderData<typeof loader>()
   const paid = 'paymentStatus' in event && event.paymentStatus !== 'pending'
   const sentBack =
@@ -206,12 +230,18 @@ export default function EventDetail() {
           photoPriority="high"
           joinLink
           businessHref={businessHref}
+          outbound={outbound}
           details={<EventPageFacts {...facts} />}
         />
         {/* Nothing to be reminded of for an event that is off. */}
         {live && !off ? <RemindMeForm eventID={event.eventID} /> : null}
         {/* Only a live event's bounces are counted (the endpoint answers 404 for anything else). */}
         {live ? <BounceBeacon eventID={event.eventID} /> : null}
+        {qr ? (
+          <div className="mt-6 flex justify-center">
+            <QrCode svg={qr.svg} label={qr.label} caption={QR_CAPTION} />
+          </div>
+        ) : null}
         {live ? <ReportAdLink eventID={event.eventID} /> : null}
       </main>
     )
@@ -239,7 +269,7 @@ export default function EventDetail() {
       )}
 
       <div className="mt-6">
-        <CustomerEventCard event={card} mode="public" />
+        <CustomerEventCard event={card} mode="public" outbound={outbound} />
       </div>
     </main>
   )

@@ -13,8 +13,9 @@ function eventPage(id: string | undefined) {
 }
 
 /**
- * POST /event/{id}/view: the calendar's 'View details'. Counts a click (a slot click too with `?from=sponsored`), then sends the visitor on to the event with
- * a 303, also when counting fails: a lost click must never stop the navigation.
+ * POST /event/{id}/view: the `ping` of an event's links, and the 'View details' form of pages rendered before the
+ * links. Counts a click (a slot click too with `?from=sponsored`). A ping gets an empty 204 (the browser is already
+ * on its way); a form gets a 303 to the event, also when counting fails: a lost click must never stop the navigation.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
   const eventID = parseId(params.id)
@@ -30,7 +31,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
       })
     }
   }
+  if (isPing(request)) return new Response(null, { status: 204 })
   return redirect(eventPage(params.id), 303)
+}
+
+/** A browser's hyperlink-auditing POST (`<a ping>`): it names the link followed, and ignores the answer. */
+function isPing(request: Request) {
+  return request.headers.has('Ping-To') || request.headers.get('Content-Type') === 'text/ping'
 }
 
 /** A GET (a crawler, or a copied link) goes to the event without counting anything. */

@@ -5,7 +5,8 @@ import { Pagination } from '#app/components/calendar-results.tsx'
 import { CustomerEventCard } from '#app/components/customer-event-card.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { EventWhenLine } from '#app/components/event-facts.tsx'
-import { ViewDetailsButton } from '#app/components/event-tile.tsx'
+import { EventLink } from '#app/components/event-link.tsx'
+import { ViewDetailsLink } from '#app/components/event-tile.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { EMPTY_CALENDAR_FILTERS, MAX_PAGE } from '#app/models/calendar/calendar-filters.ts'
 import { customerCardData } from '#app/models/ads/customer-card.ts'
@@ -14,6 +15,8 @@ import { getLiveEventsCount, getLiveEventsPage } from '#app/models/calendar/cach
 import { listedEventsHeaders, sharedPageHeaders } from '#app/services/http/page-cache.server.ts'
 import { logError } from '#app/services/platform/logger.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
+import { adLinksOn } from '#app/services/ads/outbound-links.server.ts'
+import { siteOrigin } from '#app/services/http/site-url.server.ts'
 
 /** Plain HTML: nothing on this page needs a script. */
 export const handle = { hydrate: false }
@@ -44,7 +47,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
       }),
       getLiveEventsCount(EMPTY_CALENDAR_FILTERS, { today }),
     ])
-    const withDates = events.map((event) => ({ ...event, date: nextEventDate(event, today) }))
+    const origin = siteOrigin(request)
+    const withDates = events.map((event) => ({
+      ...event,
+      date: nextEventDate(event, today),
+      outbound: adLinksOn(event, origin),
+    }))
     return data(
       {
         events: withDates,
@@ -89,6 +97,16 @@ export default function PublicEvents() {
                 mode="public"
                 eventFirst
                 photoPriority={i === 0 ? 'high' : 'lazy'}
+                linked={(content, { decorative }) => (
+                  <EventLink
+                    event={event}
+                    decorative={decorative}
+                    className={decorative ? 'block' : 'hover:underline'}
+                  >
+                    {content}
+                  </EventLink>
+                )}
+                outbound={event.outbound}
                 details={
                   <EventWhenLine
                     date={event.date}
@@ -98,7 +116,7 @@ export default function PublicEvents() {
                   />
                 }
               />
-              <ViewDetailsButton eventID={event.eventID} className="justify-self-end px-1" />
+              <ViewDetailsLink event={event} className="justify-self-end px-1" />
             </li>
           ))}
         </ul>

@@ -32,8 +32,14 @@ async function adPage(browser: Browser, javaScriptEnabled: boolean) {
   }
 
   await chooseRange(day(-6), day(-2))
-  await expect(totals.locator('dt')).toHaveText(['Views', 'Clicks', 'Bounces', 'Click-through rate'])
-  await expect(totals.locator('dd')).toHaveText(['40', '12', '4', '30.0%'])
+  await expect(totals.locator('dt')).toHaveText([
+    'Views',
+    'Clicks',
+    'Bounces',
+    'Click-through rate',
+    'QR code scans',
+  ])
+  await expect(totals.locator('dd')).toHaveText(['40', '12', '4', '30.0%', '0'])
   const chart = page.getByRole('img', {
     name: `Views and clicks per day for ${analyticsAd.title}`,
     exact: true,
@@ -57,7 +63,7 @@ async function adPage(browser: Browser, javaScriptEnabled: boolean) {
 
   await chooseRange(day(-2), day(-2))
   await expect(page.getByLabel('From', { exact: true })).toHaveValue(day(-2))
-  await expect(totals.locator('dd')).toHaveText(['20', '5', '3', '25.0%'])
+  await expect(totals.locator('dd')).toHaveText(['20', '5', '3', '25.0%', '0'])
   await expect(chart).toHaveAccessibleDescription(
     `Views and clicks per day from ${day(-2)} to ${day(-2)}: 20 views and 5 clicks in all, at most 20 in a day.`,
   )
@@ -71,10 +77,10 @@ async function adPage(browser: Browser, javaScriptEnabled: boolean) {
   expect(download.suggestedFilename()).toMatch(new RegExp(`^ad-\\d+-${day(-6)}-${day(-4)}\\.csv$`))
   expect(await fs.readFile(await download.path(), 'utf8')).toBe(
     [
-      '"date","views","clicks","bounces","click_through_rate"',
-      `"${day(-6)}","12","5","1","41.7%"`,
-      `"${day(-5)}","8","2","0","25.0%"`,
-      `"${day(-4)}","0","0","0","—"`,
+      '"date","views","clicks","bounces","click_through_rate","qr_scans"',
+      `"${day(-6)}","12","5","1","41.7%","0"`,
+      `"${day(-5)}","8","2","0","25.0%","0"`,
+      `"${day(-4)}","0","0","0","—","0"`,
       '',
     ].join('\r\n'),
   )

@@ -38,6 +38,13 @@ async function signInWithLinks(page: Page, name: string) {
   return account
 }
 
+/** A link as the advertiser gave it: the public card credits the site on it (`utm_` parameters), the preview not. */
+function withoutCredit(href: string) {
+  const url = new URL(href)
+  for (const name of ['utm_source', 'utm_medium', 'utm_campaign']) url.searchParams.delete(name)
+  return url.toString()
+}
+
 /** What a customer reads on a card: the business block (text and links), the title and the description. */
 async function cardContent(card: Locator) {
   const header = card.locator('header')
@@ -50,7 +57,7 @@ async function cardContent(card: Locator) {
     )
   return {
     header: (await header.innerText()).replace(/\s+/g, ' ').trim(),
-    links,
+    links: links.map((link) => ({ ...link, href: withoutCredit(link.href) })),
     title: (await card.getByRole('heading').first().innerText()).trim(),
     description: (await card.locator('p.whitespace-pre-line').innerText()).trim(),
   }
@@ -82,15 +89,17 @@ async function eventIdFromDashboard(page: Page, title: string) {
 async function expectLinksOfAccount(card: Locator, account: Awaited<ReturnType<typeof signInWithLinks>>) {
   const links = (await cardContent(card)).links
   expect(links.map((l) => l.name)).toEqual(LINK_NAMES)
-  expect(links.map((l) => l.href)).toEqual([
-    account.businessWebsite,
-    account.facebookURL,
-    account.instagramURL,
-    account.linkedin,
-    account.youtubeURL,
-    account.xURL,
-    account.tiktokURL,
-  ])
+  expect(links.map((l) => l.href)).toEqual(
+    [
+      account.businessWebsite,
+      account.facebookURL,
+      account.instagramURL,
+      account.linkedin,
+      account.youtubeURL,
+      account.xURL,
+      account.tiktokURL,
+    ].map(withoutCredit),
+  )
 }
 
 test.describe('the preview shows the card customers see', () => {

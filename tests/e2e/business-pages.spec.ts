@@ -94,8 +94,8 @@ for (const javaScriptEnabled of [true, false]) {
       browser,
     }) => {
       await page.goto('/calendar')
-      await page.getByRole('button', { name: 'View details' }).first().click()
-      await expect(page).toHaveURL(/\/event\/\d+\?viewMode=true$/)
+      await page.getByRole('link', { name: 'View details' }).first().click()
+      await expect(page).toHaveURL(/\/event\/\d+-[a-z0-9-]+$/)
       const more = page.getByRole('link', { name: /^More from / })
       const name = (await more.innerText()).replace(/^More from /, '')
       await more.click()

@@ -96,7 +96,12 @@ for (const javaScriptEnabled of [true, false]) {
           await tabOrder(page, {
             control,
             removeFilter: active.getByRole('link').first(),
-            event: page.getByRole('button', { name: 'View details' }).first(),
+            event: page
+              .getByTestId('calendar-event')
+              .or(page.getByTestId('featured-event'))
+              .first()
+              .getByRole('heading')
+              .getByRole('link'),
           }),
         ).toEqual(['control', 'removeFilter', 'event'])
 

@@ -42,7 +42,7 @@ test.describe('the month view without JavaScript', () => {
     const first = days.first().locator('a[href^="/event/"]').first()
     const title = (await first.textContent())!.trim()
     await first.click()
-    await expect(page).toHaveURL(/\/event\/\d+\?viewMode=true$/)
+    await expect(page).toHaveURL(/\/event\/\d+-[a-z0-9-]+$/)
     await expect(page.getByRole('heading', { name: title }).first()).toBeVisible()
     await context.close()
   })

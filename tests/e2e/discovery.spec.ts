@@ -45,8 +45,8 @@ test.describe('a visitor without JavaScript', () => {
     await expect(page.getByText('No events found. Try adjusting your filters.')).toBeVisible()
 
     await page.getByRole('link', { name: 'Clear Filters' }).click()
-    await grid.getByRole('button', { name: 'View details' }).first().click()
-    await expect(page).toHaveURL(/\/event\/\d+\?viewMode=true$/)
+    await grid.getByRole('link', { name: 'View details' }).first().click()
+    await expect(page).toHaveURL(/\/event\/\d+-[a-z0-9-]+$/)
     await expect(page.getByTestId('customer-event-card')).toBeVisible()
   })
 
@@ -128,8 +128,9 @@ test('leaving an event within 5 seconds sends exactly one bounce beacon; staying
     .getByRole('list', { name: 'Events' })
     .getByRole('listitem')
     .first()
-    .locator('form')
-    .getAttribute('action')
+    .locator('a[ping]')
+    .first()
+    .getAttribute('ping')
   const eventID = action?.match(/\d+/)?.[0]
   expect(eventID).toBeTruthy()
 
@@ -164,8 +165,8 @@ test('a visitor with JavaScript opens a new ad from the calendar and leaves at o
     const visitor = await visitorBrowser.newPage({ baseURL: test.info().project.use.baseURL })
     await visitor.goto(`/calendar?keyword=${encodeURIComponent(title)}`)
     await expect(visitor.getByRole('heading', { name: 'We found 1 event(s) for you!' })).toBeVisible()
-    await visitor.getByRole('list', { name: 'Events' }).getByRole('button', { name: 'View details' }).click()
-    await expect(visitor).toHaveURL(new RegExp(`/event/${eventID}\\?viewMode=true$`))
+    await visitor.getByRole('list', { name: 'Events' }).getByRole('link', { name: 'View details' }).click()
+    await expect(visitor).toHaveURL(new RegExp(`/event/${eventID}-[a-z0-9-]+$`))
     await expect(visitor.getByRole('heading', { name: title })).toBeVisible()
     await visitor.goto('/landing')
 

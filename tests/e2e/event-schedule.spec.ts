@@ -38,8 +38,8 @@ function tileOf(page: Page, title: string) {
 /** From the list, the event's page through its "View details" (the way a visitor goes). */
 async function openEventPage(page: Page, title: string) {
   await page.goto(listPath)
-  await tileOf(page, title).getByRole('button', { name: 'View details' }).click()
-  await expect(page).toHaveURL(/\/event\/\d+\?viewMode=true$/)
+  await tileOf(page, title).getByRole('link', { name: 'View details' }).click()
+  await expect(page).toHaveURL(/\/event\/\d+-[a-z0-9-]+$/)
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible()
 }
 
@@ -65,19 +65,26 @@ for (const { name, viewport } of VIEWPORTS) {
         })
         await expect(tileOf(page, ad.eventTitle).getByTestId('schedule-status')).toBeVisible()
       }
-      await expect(tileOf(page, scheduleAds.soldOut.eventTitle).getByTestId('event-when')).toContainText('8 PM')
+      await expect(tileOf(page, scheduleAds.soldOut.eventTitle).getByTestId('event-when')).toContainText(
+        '8 PM',
+      )
       expect(await sidewaysOverflow(page)).toBe(0)
       await expectAxeClean(page)
     })
 
-    test('a timed event: its time on the page, "Add to calendar", Google Calendar and tickets', async ({ page }) => {
+    test('a timed event: its time on the page, "Add to calendar", Google Calendar and tickets', async ({
+      page,
+    }) => {
       await openEventPage(page, scheduleAds.timed.eventTitle)
       await expect(page.getByTestId('event-time')).toHaveText('7:30 PM – 10 PM')
       await expect(page.getByRole('link', { name: 'Add to calendar' })).toBeVisible()
       await expect(page.getByRole('link', { name: 'Google Calendar' })).toBeVisible()
+      // The advertiser's link, credited to the site (utm_ parameters added after its own).
       await expect(page.getByRole('link', { name: 'Tickets', exact: true })).toHaveAttribute(
         'href',
-        SCHEDULE_TICKETS,
+        new RegExp(
+          `^${SCHEDULE_TICKETS.replaceAll('.', '\\.')}\\?utm_source=127\\.0\\.0\\.1&utm_medium=event_listing&utm_campaign=\\d+-lantern-jazz-evening$`,
+        ),
       )
       await expect(page.getByRole('status')).toHaveCount(0)
       expect(await sidewaysOverflow(page)).toBe(0)
@@ -131,14 +138,17 @@ for (const { name, viewport } of VIEWPORTS) {
       const second = grid.locator(`li[data-date="${scheduleDays[1]}"]`)
       const item = (day: typeof first, title: string) =>
         day.locator('li').filter({ has: page.getByRole('link', { name: title }) })
-      await expect(item(first, scheduleAds.timed.eventTitle).getByTestId('day-event-when')).toHaveText('7:30 PM')
+      await expect(item(first, scheduleAds.timed.eventTitle).getByTestId('day-event-when')).toHaveText(
+        '7:30 PM',
+      )
       const cancelled = item(first, scheduleAds.cancelled.eventTitle).getByTestId('day-event-when')
       await expect(cancelled).toContainText('10 AM')
       await expect(cancelled.getByTestId('schedule-status')).toHaveText('Cancelled', { ignoreCase: true })
       await expect(cancelled.getByTestId('schedule-status')).toBeVisible()
-      await expect(
-        item(second, scheduleAds.postponed.eventTitle).getByTestId('schedule-status'),
-      ).toHaveText('Postponed', { ignoreCase: true })
+      await expect(item(second, scheduleAds.postponed.eventTitle).getByTestId('schedule-status')).toHaveText(
+        'Postponed',
+        { ignoreCase: true },
+      )
       const soldOut = item(second, scheduleAds.soldOut.eventTitle).getByTestId('day-event-when')
       await expect(soldOut).toContainText('8 PM')
       await expect(soldOut.getByTestId('schedule-status')).toHaveText('Sold out', { ignoreCase: true })
@@ -151,7 +161,10 @@ for (const { name, viewport } of VIEWPORTS) {
         await page.goto(path)
         const header = await page.locator('header').first().locator('nav').boundingBox()
         const main = await page.locator('main').boundingBox()
-        const logo = await page.getByRole('link', { name: /EventShout/ }).first().boundingBox()
+        const logo = await page
+          .getByRole('link', { name: /EventShout/ })
+          .first()
+          .boundingBox()
         const tagline = await page.getByRole('heading', { level: 1 }).boundingBox()
         expect(Math.abs(header!.x - main!.x), path).toBeLessThanOrEqual(1)
         expect(Math.abs(header!.width - main!.width), path).toBeLessThanOrEqual(1)
@@ -162,11 +175,18 @@ for (const { name, viewport } of VIEWPORTS) {
   })
 }
 
-test('under a date filter, a tile shows its own date and time and "Advertised today"', async ({ page }) => {
+test('under a date filter, a tile matched by a display date says when the event is, and "Advertised today"', async ({
+  page,
+}) => {
   await page.goto(`${listPath}&from=${scheduleToday}&to=${scheduleToday}`)
   const timed = tileOf(page, scheduleAds.timed.eventTitle)
   await expect(timed.getByTestId('event-when')).toContainText(
-    formatEventWhen(scheduleDays[0], { startTime: '19:30', endTime: '22:00' }),
+    `Event on ${formatEventWhen(scheduleDays[0], { startTime: '19:30', endTime: '22:00' })}`,
   )
   await expect(timed.getByTestId('event-advertised')).toHaveText('Advertised today')
+  // On its own date the tile needs no such words.
+  await page.goto(`${listPath}&from=${scheduleDays[0]}&to=${scheduleDays[0]}`)
+  await expect(tileOf(page, scheduleAds.timed.eventTitle).getByTestId('event-when')).not.toContainText(
+    'Event on',
+  )
 })

@@ -75,9 +75,12 @@ function idFrom(href: string | null, pattern: RegExp) {
 
 async function visitorPaths(page: Page) {
   await page.goto('/calendar')
-  const action = await page.locator('form[action^="/event/"]').first().getAttribute('action')
+  const action = await page.locator('a[ping^="/event/"]').first().getAttribute('ping')
   const liveID = idFrom(action, /^\/event\/(\d+)\/view(?:\?from=sponsored)?$/)
-  const businessPage = await page.getByRole('link', { name: /^More from / }).first().getAttribute('href')
+  const businessPage = await page
+    .getByRole('link', { name: /^More from / })
+    .first()
+    .getAttribute('href')
   expect(businessPage).toMatch(/^\/business\/\d+-[a-z0-9-]+$/)
   return [
     '/landing',
@@ -169,7 +172,7 @@ async function adminPaths(page: Page) {
   const message = await page.getByTestId('outbox').getByRole('link').first().getAttribute('href')
   const messageID = idFrom(message, /\/admin\/outbox\/(\d+)/)
   await page.goto('/calendar')
-  const action = await page.locator('form[action^="/event/"]').first().getAttribute('action')
+  const action = await page.locator('a[ping^="/event/"]').first().getAttribute('ping')
   const liveID = idFrom(action, /^\/event\/(\d+)\/view(?:\?from=sponsored)?$/)
   return [
     '/admin',

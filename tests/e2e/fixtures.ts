@@ -96,12 +96,8 @@ export async function signInAsStaff(page: Page, email: string) {
 
 /** Opens the first event of the listing on the page and returns the detail page's path (with its query). */
 export async function openFirstListedEvent(page: Page) {
-  await page
-    .getByRole('list', { name: 'Events' })
-    .getByRole('button', { name: 'View details' })
-    .first()
-    .click()
-  await expect(page).toHaveURL(/\/event\/\d+\?viewMode=true$/)
+  await page.getByRole('list', { name: 'Events' }).getByRole('link', { name: 'View details' }).first().click()
+  await expect(page).toHaveURL(/\/event\/\d+-[a-z0-9-]+$/)
   return new URL(page.url()).pathname + new URL(page.url()).search
 }
 

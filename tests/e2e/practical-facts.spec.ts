@@ -46,16 +46,17 @@ for (const javaScriptEnabled of [true, false]) {
 
     test('the event page shows the facts, the link to join included', async ({ page }) => {
       await page.goto('/calendar?access=quiet_space')
-      await page.getByRole('button', { name: 'View details' }).first().click()
+      await page.getByRole('link', { name: 'View details' }).first().click()
       const facts = page.getByRole('definition')
       await expect(page.getByRole('heading', { level: 1, name: 'Senior Tech Help Desk' })).toBeVisible()
       await expect(facts.filter({ hasText: 'Free' }).first()).toBeVisible()
       await expect(
         facts.filter({ hasText: 'Step-free access, Accessible restroom, Quiet space' }),
       ).toBeVisible()
+      // The advertiser's link, credited to the site.
       await expect(page.getByRole('link', { name: 'Join online' })).toHaveAttribute(
         'href',
-        'https://meet.example.com/tech-help',
+        /^https:\/\/meet\.example\.com\/tech-help\?utm_source=[^&]+&utm_medium=event_listing&utm_campaign=\d+-senior-tech-help-desk$/,
       )
     })
 

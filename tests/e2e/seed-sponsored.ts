@@ -1,4 +1,6 @@
-/** Adds a live sponsored ad (sponsored-data.ts) to the e2e database, shown in the calendar's Sponsored slots. */
+/**
+ * Adds a live sponsored ad (sponsored-data.ts) to the e2e database, the only one in the calendar's Sponsored slots.
+ */
 import { showDateBounds } from '#app/models/ads/event-dates.ts'
 import { getEnv } from '#app/services/platform/env.server.ts'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
@@ -14,6 +16,11 @@ const today = todayInZone(E2E_TIME_ZONE)
 const handle = await openConfiguredDatabase(getEnv())
 try {
   const { db } = handle
+  // The demo's own sponsored ad leaves the slots: the journeys expect this one alone there, first.
+  await db
+    .update(events)
+    .set({ sponsored: false, sponsoredCents: 0, sponsoredAt: null })
+    .where(eq(events.sponsored, true))
   const business = await insertBusiness(db, SPONSORED_OWNER)
   // A photo like the demo ads', so the pages' photo checks hold with the sponsored ad first.
   const [withPhoto] = await db

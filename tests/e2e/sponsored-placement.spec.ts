@@ -16,7 +16,10 @@ for (const viewport of [
     const slots = page.getByRole('list', { name: 'Sponsored events' })
     const slotCard = slots.getByTestId('calendar-event').filter({ hasText: SPONSORED_AD_TITLE })
     await expect(slotCard.getByText('Sponsored', { exact: true })).toBeVisible()
-    await expect(slotCard.locator('form')).toHaveAttribute('action', /\/view\?from=sponsored$/)
+    await expect(slotCard.getByRole('link', { name: SPONSORED_AD_TITLE, exact: true })).toHaveAttribute(
+      'ping',
+      /\/view\?from=sponsored$/,
+    )
 
     const firstFeatured = page.getByTestId('featured-event').first()
     await expect(firstFeatured).toContainText(SPONSORED_AD_TITLE)
@@ -40,12 +43,12 @@ for (const viewport of [
     const line = page.getByRole('listitem').filter({ hasText: SPONSORED_AD_TITLE }).first()
     await expect(line.getByText('Sponsored', { exact: true })).toBeVisible()
     expect((await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze()).violations).toEqual([])
-    // The slot's title counts the click (a plain form) and opens the event in a new tab, out of the frame.
+    // The slot's title counts the click (its ping) and opens the event in a new tab, out of the frame.
     const [eventTab] = await Promise.all([
       page.context().waitForEvent('page'),
-      line.getByRole('button', { name: SPONSORED_AD_TITLE }).click(),
+      line.getByRole('link', { name: SPONSORED_AD_TITLE, exact: true }).click(),
     ])
-    await expect(eventTab).toHaveURL(/\/event\/\d+\?viewMode=true$/)
+    await expect(eventTab).toHaveURL(/\/event\/\d+-[a-z0-9-]+$/)
     await expect(eventTab.getByRole('heading', { level: 1 })).toContainText(SPONSORED_AD_TITLE)
     await eventTab.close()
   })

@@ -102,8 +102,8 @@ for (const javaScriptEnabled of [true, false]) {
 
     test('remind me from an event page', async ({ page }) => {
       await page.goto('/calendar')
-      await page.getByRole('button', { name: 'View details' }).first().click()
-      await expect(page).toHaveURL(/\/event\/\d+\?viewMode=true$/)
+      await page.getByRole('link', { name: 'View details' }).first().click()
+      await expect(page).toHaveURL(/\/event\/\d+-[a-z0-9-]+$/)
       const form = page.getByRole('form', { name: 'Remind me' })
       await form.getByLabel('Your email address').fill(uniqueEmail())
       await form.getByRole('button', { name: 'Remind me' }).click()

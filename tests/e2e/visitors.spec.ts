@@ -11,7 +11,7 @@ async function sidewaysOverflow(page: Page) {
 /** The path of a live event's page, from the calendar's first 'View details'. */
 async function liveEventPath(page: Page) {
   await page.goto('/calendar')
-  const action = await page.locator('form[action^="/event/"]').first().getAttribute('action')
+  const action = await page.locator('a[ping^="/event/"]').first().getAttribute('ping')
   const id = /^\/event\/(\d+)\/view(?:\?from=sponsored)?$/.exec(action ?? '')?.[1]
   expect(id, 'a live event on the calendar').toBeTruthy()
   return `/event/${id}?viewMode=true`

@@ -247,8 +247,10 @@ describe('the downloads', () => {
     expect(html).toContain(
       `<section>\n<h2><time datetime="${day(2)}">${formatShortDate(day(2))}</time></h2>\n<ul>`,
     )
+    // Each entry with its ad's QR code (qr-codes.test.ts reads them) and the code's text alternative.
     expect(html).toContain(
-      `<li><time datetime="${day(2)}T10:00">10 AM</time> <strong>Bake sale</strong> — The Blue Room, Shelbyville</li>`,
+      `<li><time datetime="${day(2)}T10:00">10 AM</time> <strong>Bake sale</strong> — The Blue Room, Shelbyville` +
+        '<br><span role="img" aria-label="QR code: scan it with a phone to open “Bake sale” on its event page"><svg ',
     )
     expect(html).not.toContain('class=')
   })

@@ -121,6 +121,27 @@ describe('views, counted where a page is served', () => {
     expect(await viewsOf(other.eventID)).toBe(1)
   })
 
+  test('a page fetched ahead of a visit (a prefetch, a prerender) is not counted, rendered or from the cache', async () => {
+    for (const [name, value] of [
+      ['Sec-Purpose', 'prefetch'],
+      ['Sec-Purpose', 'prefetch;prerender'],
+      ['Purpose', 'prefetch'],
+      ['X-Moz', 'prefetch'],
+    ] as const) {
+      const ahead = visitor({
+        header: (asked) => (asked.toLowerCase() === name.toLowerCase() ? value : undefined),
+      })
+      for (let i = 0; i < 2; i++) {
+        expect((await serve(`/event/${other.eventID}?viewMode=true`, ahead)).status).toBe(200)
+        expect((await serve('/calendar?keyword=Pickle', ahead)).status).toBe(200)
+      }
+    }
+    expect(await viewsOf(other.eventID)).toBe(0)
+    // The visit itself, from the cache the prefetch filled, is counted.
+    expect(await serve(`/event/${other.eventID}?viewMode=true`)).toMatchObject({ fromCache: true })
+    expect(await viewsOf(other.eventID)).toBe(1)
+  })
+
   test('bots are not counted, rendered or cached', async () => {
     const bot = visitor({ userAgent: GOOGLEBOT })
     await serve(`/event/${other.eventID}?viewMode=true`, bot)
@@ -335,10 +356,10 @@ describe("the ad's page and its CSV", () => {
     expect(response.headers.get('Content-Disposition')).toContain(`ad-${shown.eventID}-${from}-${today}.csv`)
     expect(await response.text()).toBe(
       [
-        '"date","views","clicks","bounces","click_through_rate"',
-        `"${from}","0","1","0","—"`,
-        `"${addDaysIso(today, -1)}","0","0","0","—"`,
-        `"${today}","8","1","1","12.5%"`,
+        '"date","views","clicks","bounces","click_through_rate","qr_scans"',
+        `"${from}","0","1","0","—","0"`,
+        `"${addDaysIso(today, -1)}","0","0","0","—","0"`,
+        `"${today}","8","1","1","12.5%","0"`,
         '',
       ].join('\r\n'),
     )

@@ -379,6 +379,25 @@ const GUARDED: GuardedRoute[] = [
     path: () => '/metrics',
     expect: { anonymous: 404, owner: 404, admin: 404 },
   },
+  // The owner's preview of an ad: the same "not found" as a missing id for everyone else.
+  {
+    file: 'event.$id.tsx',
+    method: 'GET',
+    path: (f) => `/event/${f.eventID}`,
+    expect: { anonymous: 404, otherBusiness: 404, clinician: 404, admin: 404, owner: 200 },
+  },
+  // A live ad's public page at a stale slug: sent on to its address, whoever asks.
+  {
+    file: 'event.$id.tsx',
+    method: 'GET',
+    path: (f) => `/event/${f.eventID}-an-old-title`,
+    expect: Object.fromEntries(
+      (['anonymous', 'otherBusiness', 'clinician', 'admin', 'owner'] as const).map((actor) => [
+        actor,
+        expect.stringMatching(/^→\/event\/\d+-(?!an-old-title$)[a-z0-9-]+$/),
+      ]),
+    ),
+  },
 ]
 
 /** Routes anyone may use; their own tests cover what they answer. */
@@ -392,9 +411,12 @@ const PUBLIC_ROUTES = [
   'public.tsx',
   'embed._index.tsx',
   'embed.calendar.tsx',
-  'event.$id.tsx',
   'event.$id_.calendar[.]ics.ts',
   'event.$id_.view.ts',
+  // The address of an ad's QR code: a redirect to the ad's page for anyone (qr-codes.test.ts).
+  'event.$id_.qr.ts',
+  // A live event's share images; anything else is a 404 for everyone (share-images tests).
+  'event.$id_.share.$image.ts',
   'api.events.$id.ts',
   'api.events._index.ts',
   'api.events.active.ts',
@@ -417,6 +439,7 @@ const PUBLIC_ROUTES = [
   'api.test-upload.ts',
   'robots[.]txt.ts',
   'sitemap[.]xml.ts',
+  'indexnow-key[.]txt.ts',
   'healthz.ts',
   // Signing in, out and up.
   'login.tsx',

@@ -170,8 +170,8 @@ describe('what the page shows', () => {
       address: { streetAddress: '12 Main St', addressLocality: 'Springfield', postalCode: '62704' },
     })
     expect(body.seo.jsonLd.event.map((e: { name: string; url: string }) => [e.name, e.url])).toEqual([
-      ['Jazz Night', `http://localhost/event/${soon.eventID}?viewMode=true`],
-      ['Poetry Slam', `http://localhost/event/${later.eventID}?viewMode=true`],
+      ['Jazz Night', `http://localhost/event/${soon.eventID}-jazz-night`],
+      ['Poetry Slam', `http://localhost/event/${later.eventID}-poetry-slam`],
     ])
     expect(body.seo.jsonLd.event[0]['@context']).toBeUndefined()
     // Shared by every visitor through the page cache.

@@ -1,3 +1,4 @@
+import { eventPagePath } from '#app/models/ads/event-address.ts'
 import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
@@ -160,7 +161,8 @@ describe('GET /calendar?view=month', () => {
     const html = monthHtml(page)
     expect(html).toContain('+2 more')
     expect(html).toContain(`href="/calendar?category=Concert&amp;from=${busy}&amp;to=${busy}"`)
-    expect(html).toContain(`href="/event/${page.month.days[0]!.events[0]!.eventID}?viewMode=true"`)
+    const first = page.month.days[0]!.events[0]!
+    expect(html).toContain(`href="${eventPagePath(first)}" ping="/event/${first.eventID}/view"`)
   })
 
   test('previous and next month links keep the filters; titles are escaped', async () => {

@@ -66,9 +66,11 @@ async function page(path: string) {
   return { response, html: await response.text() }
 }
 
-/** The titles of the events the framed list links to, in order. */
+/** The titles of the events the framed list links to in their own places (not in a Sponsored slot), in order. */
 function listedTitles(html: string) {
-  return [...html.matchAll(/<a href="\/event\/\d+\?viewMode=true"[^>]*>([^<]*)<\/a>/g)].map((m) => m[1])
+  return [
+    ...html.matchAll(/<a href="\/event\/\d+-[a-z0-9-]+" ping="\/event\/\d+\/view"[^>]*>([^<]*)<\/a>/g),
+  ].map((m) => m[1])
 }
 
 describe('GET /embed/calendar', () => {
@@ -100,7 +102,7 @@ describe('GET /embed/calendar', () => {
 
   test('a compact list: soonest first, title, date, place; links open the event in a new tab; no script', async () => {
     const { html } = await page('/embed/calendar')
-    // The sponsored ad in its own place too (its slot above is a form, below).
+    // The sponsored ad in its own place too (its slot above pings as a slot click, below).
     expect(listedTitles(html)).toEqual([
       'Lantern Market',
       'Own date',
@@ -116,15 +118,14 @@ describe('GET /embed/calendar', () => {
     expect(html).toContain(`${months[month! - 1]} ${dayOfMonth}, ${day(9).slice(0, 4)}`)
     expect(html).toContain('src="/api/media/2026-01-01_1.webp"')
 
+    // Each line's photo and title (the slot's line too), and "More events".
     const links = [...html.matchAll(/<a\b([^>]*)>/g)].map((m) => m[1]!)
-    expect(links.length).toBe(EMBED_EVENTS_LIMIT + 1)
+    expect(links.length).toBe(2 * (EMBED_EVENTS_LIMIT + 1) + 1)
     for (const attributes of links) {
       expect(attributes).toContain('target="_blank"')
       expect(attributes).toContain('rel="noopener"')
     }
-    const forms = [...html.matchAll(/<form\b([^>]*)>/g)].map((m) => m[1]!)
-    expect(forms).toHaveLength(1)
-    expect(forms[0]).toContain('target="_blank"')
+    expect(html).not.toMatch(/<form\b/)
     expect(html).toContain(`More events on ${PRODUCT_NAME}`)
     // No site header or footer inside a partner's page, and no script of any kind.
     expect(html).not.toContain('Skip to content')
@@ -168,28 +169,31 @@ describe('GET /embed/calendar', () => {
       expect(html, query).toContain(reason.replaceAll('"', '&quot;'))
     }
   })
-  test("a Sponsored slot's title is a form that counts the click as a slot click, in a new tab; its own line stays a link", async () => {
+  test("a Sponsored slot's title is a link whose ping counts the click as a slot click, in a new tab; its own line's ping does not", async () => {
     const { response, html } = await page('/embed/calendar?category=Market')
     expect(response.status).toBe(200)
     const action = `/event/${lanternID}/view?from=sponsored`
-    expect(html).toMatch(
-      new RegExp(
-        `<form method="post" action="${action.replace(/[?]/g, '\\?')}" target="_blank"[^>]*><button type="submit"[^>]*>Lantern Market</button></form>`,
-      ),
-    )
+    const pings = [
+      ...html.matchAll(/<a href="([^"]+)" ping="([^"]+)"[^>]*target="_blank"[^>]*>Lantern Market<\/a>/g),
+    ]
+    expect(pings.map((m) => [m[1], m[2]])).toEqual([
+      [`/event/${lanternID}-lantern-market`, action],
+      [`/event/${lanternID}-lantern-market`, `/event/${lanternID}/view`],
+    ])
     expect(listedTitles(html)).toEqual(['Lantern Market'])
 
     const click = await request(action, {
       method: 'POST',
       headers: {
         Origin: 'http://localhost',
+        'Content-Type': 'text/ping',
+        'Ping-To': `http://localhost/event/${lanternID}-lantern-market`,
         'X-Forwarded-For': '198.51.100.40',
         'User-Agent':
           'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36',
       },
     })
-    expect(click.status).toBe(303)
-    expect(click.headers.get('Location')).toBe(`/event/${lanternID}?viewMode=true`)
+    expect(click.status).toBe(204)
     const [stats] = await db.select().from(eventDailyStats).where(eq(eventDailyStats.eventID, lanternID))
     expect(stats).toMatchObject({ clicks: 1, slotClicks: 1 })
   })

@@ -290,3 +290,60 @@ describe('Confirm Ad', () => {
     expect(res.headers.get('Location')).toBe(`/event/${live.eventID}?viewMode=true`)
   })
 })
+
+describe('/event/{id}-{slug}: the public address', () => {
+  function getAt(path: string, cookie?: string) {
+    const segment = path.slice('/event/'.length).split('?')[0]!
+    return callRoute(loader, path, { params: { id: segment }, headers: cookie ? { Cookie: cookie } : {} })
+  }
+
+  test('shows a live event to anyone, as ?viewMode=true does', async () => {
+    const { live } = await setUp()
+    const res = await getAt(`/event/${live.eventID}-harvest-festival`)
+    expect(res.status).toBe(200)
+    const body = (await res.json()) as {
+      event: { eventID: number }
+      viewMode: boolean
+      seo: { canonicalUrl: string }
+    }
+    expect(body).toMatchObject({ event: { eventID: live.eventID }, viewMode: true })
+    expect(body.seo.canonicalUrl).toBe(`http://localhost/event/${live.eventID}-harvest-festival`)
+    // The spec's address names the same canonical one.
+    const viewMode = (await (await get(live.eventID)).json()) as { seo: { canonicalUrl: string } }
+    expect(viewMode.seo.canonicalUrl).toBe(body.seo.canonicalUrl)
+  })
+
+  test('a stale or foreign slug is sent on to the current address, its query kept', async () => {
+    const { live } = await setUp()
+    for (const slug of ['old-title', 'HARVEST-FESTIVAL-2', 'x']) {
+      const res = await getAt(`/event/${live.eventID}-${slug}?from=newsletter`)
+      expect(res.status, slug).toBe(301)
+      expect(res.headers.get('Location')).toBe(`/event/${live.eventID}-harvest-festival?from=newsletter`)
+    }
+    await db
+      .update(events)
+      .set({ eventTitle: 'Harvest Festival & Fair' })
+      .where(eq(events.eventID, live.eventID))
+    const renamed = await getAt(`/event/${live.eventID}-harvest-festival`)
+    expect(renamed.headers.get('Location')).toBe(`/event/${live.eventID}-harvest-festival-fair`)
+  })
+
+  test('an event that is not live is the same "not found" at any slug, so its title is not revealed', async () => {
+    const { pending, ended, awaitingReview, strangerCookie, ownerCookie } = await setUp()
+    for (const event of [pending, ended, awaitingReview]) {
+      await expectEventNotFound(await getAt(`/event/${event.eventID}-anything`))
+      await expectEventNotFound(await getAt(`/event/${event.eventID}-anything`, strangerCookie))
+    }
+    // Its owner sees it there, as with ?viewMode=true.
+    const own = await getAt(`/event/${pending.eventID}-draft-ad`, ownerCookie)
+    expect(own.status).toBe(200)
+    expect(((await own.json()) as { viewMode: boolean }).viewMode).toBe(true)
+  })
+
+  test('hostile addresses are not found', async () => {
+    await setUp()
+    for (const segment of ['0-x', '1-', '1-a b', '1-%3Cscript%3E', '99999999999-x', '1-../admin']) {
+      await expectEventNotFound(await callRoute(loader, `/event/x`, { params: { id: segment } }))
+    }
+  })
+})

@@ -50,7 +50,8 @@ function mainText(html: string) {
     .replace(/\s+/g, ' ')
 }
 
-const bannerOf = (html: string) => /<p role="status" data-testid="schedule-banner"[^>]*>([^<]*)<\/p>/.exec(html)?.[1]
+const bannerOf = (html: string) =>
+  /<p role="status" data-testid="schedule-banner"[^>]*>([^<]*)<\/p>/.exec(html)?.[1]
 
 describe('the event page says when, and whether it is on (built app, server-rendered HTML)', () => {
   test('a timed event: its time beside the date, "Add to calendar", Google Calendar and tickets; no banner', async () => {
@@ -60,7 +61,12 @@ describe('the event page says when, and whether it is on (built app, server-rend
     expect(text).toMatch(/Date \w{3} \d{1,2}, \d{4} Time 7:30 PM – 10 PM/)
     expect(html).toContain('Add to calendar')
     expect(html).toContain('calendar.google.com')
-    expect(mainOf(html)).toContain(`href="${TICKETS}"`)
+    // The advertiser's link, credited to the site (the UTM rule: outbound-links.test.ts).
+    expect(mainOf(html)).toMatch(
+      new RegExp(
+        `href="${TICKETS}\\?utm_source=[^"]+&amp;utm_medium=event_listing&amp;utm_campaign=${ad.eventID}-timed-trio"`,
+      ),
+    )
     expect(html).not.toContain('data-testid="schedule-banner"')
     expect(html).not.toContain('data-testid="schedule-status"')
   })
@@ -85,7 +91,11 @@ describe('the event page says when, and whether it is on (built app, server-rend
   })
 
   test('postponed: the banner, no "Add to calendar" and no tickets', async () => {
-    const ad = await liveAd({ eventTitle: 'Later Slam', scheduleStatus: 'postponed', scheduleNote: 'New date to follow' })
+    const ad = await liveAd({
+      eventTitle: 'Later Slam',
+      scheduleStatus: 'postponed',
+      scheduleNote: 'New date to follow',
+    })
     const html = await eventPage(ad.eventID)
     expect(bannerOf(html)).toBe('This event is postponed. New date to follow')
     expect(html).not.toContain('Add to calendar')
@@ -133,7 +143,12 @@ describe('the event page says when, and whether it is on (built app, server-rend
 
 describe('the embed says when, and whether it is on', () => {
   test('time after the date and the status label', async () => {
-    await liveAd({ eventTitle: 'Embed Timed Gig', startTime: '19:30', endTime: '22:00', category: ['EmbedTest'] })
+    await liveAd({
+      eventTitle: 'Embed Timed Gig',
+      startTime: '19:30',
+      endTime: '22:00',
+      category: ['EmbedTest'],
+    })
     await liveAd({ eventTitle: 'Embed Called Off', scheduleStatus: 'postponed', category: ['EmbedTest'] })
     await announcePublicPagesChanged()
     const response = await request('/embed/calendar?category=EmbedTest')

@@ -77,7 +77,7 @@ describe('/calendar.ics', () => {
     )
     const first = entries.find((e) => e.summary.startsWith('Brass'))!
     expect(first.allDay).toBe(true)
-    expect(first.url).toBe(`http://localhost/event/${concert.eventID}?viewMode=true`)
+    expect(first.url).toBe(`http://localhost/event/${concert.eventID}-brass-script-concert`)
     expect(String(first.location)).toContain('Springfield')
     expect(String(first.description)).toContain('"tubas" & trombones')
   })
@@ -108,7 +108,7 @@ describe('/calendar.rss', () => {
     expect(items).toHaveLength(2)
     expect(items[0]).toContain(`<title>Brass &lt;/script&gt; Concert (${day(2)})</title>`)
     expect(items[0]).toContain('Trumpets, &quot;tubas&quot; &amp; trombones, &lt;b&gt;loud&lt;/b&gt;.')
-    expect(items[0]).toContain(`<link>http://localhost/event/${concert.eventID}?viewMode=true</link>`)
+    expect(items[0]).toContain(`<link>http://localhost/event/${concert.eventID}-brass-script-concert</link>`)
     // The picnic's own date, not the first day its ad runs.
     expect(items[1]).toContain(`<title>Picnic (${day(6)})</title>`)
     expect(xml).not.toContain('Ended')
@@ -132,12 +132,12 @@ describe('sitemap.xml and robots.txt', () => {
       'http://localhost/landing',
       'http://localhost/public',
       'http://localhost/calendar',
-      `http://localhost/event/${concert.eventID}?viewMode=true`,
-      `http://localhost/event/${picnic.eventID}?viewMode=true`,
+      `http://localhost/event/${concert.eventID}-brass-script-concert`,
+      `http://localhost/event/${picnic.eventID}-picnic`,
       `http://localhost${businessPagePath(owner.businessID, owner.businessName)}`,
     ])
-    expect(xml).not.toContain(`/event/${ended.eventID}?`)
-    expect(xml).not.toContain(`/event/${pending.eventID}?`)
+    expect(xml).not.toContain(`/event/${ended.eventID}-`)
+    expect(xml).not.toContain(`/event/${pending.eventID}-`)
   })
 
   test('robots.txt allows the public pages, keeps crawlers out of the private ones, and names the sitemap', async () => {
@@ -179,19 +179,26 @@ describe('event pages for search engines and link previews', () => {
     )
   }
 
-  test('a live event page carries schema.org Event JSON-LD that parses', async () => {
+  test('a live event page carries schema.org Event JSON-LD that parses, an Event per date', async () => {
     const html = await (await request(`/event/${concert.eventID}?viewMode=true`)).text()
     const blocks = jsonLdOf(html)
     expect(blocks).toHaveLength(1)
-    const [data] = blocks
+    const [events] = blocks as unknown as Array<Array<Record<string, unknown>>>
+    expect(events!.map((event) => [event.startDate, event.endDate])).toEqual([
+      [day(2), day(2)],
+      [day(4), day(4)],
+    ])
+    const [data] = events!
     expect(data).toMatchObject({
       '@context': 'https://schema.org',
       '@type': 'Event',
       name: 'Brass </script> Concert',
-      startDate: day(2),
-      endDate: day(4),
-      url: `http://localhost/event/${concert.eventID}?viewMode=true`,
-      image: ['http://localhost/api/media/2026-01-01_7.webp'],
+      url: `http://localhost/event/${concert.eventID}-brass-script-concert`,
+      image: ['16x9', '4x3', '1x1'].map((kind) =>
+        expect.stringMatching(
+          new RegExp(`^http://localhost/event/${concert.eventID}/share/${kind}\\.jpg\\?v=[0-9a-f]{16}$`),
+        ),
+      ),
       location: {
         '@type': 'Place',
         name: 'Feed & Co',
@@ -209,14 +216,19 @@ describe('event pages for search engines and link previews', () => {
 
   test('Open Graph, Twitter and canonical tags', async () => {
     const html = await (await request(`/event/${concert.eventID}?viewMode=true`)).text()
-    const canonical = `http://localhost/event/${concert.eventID}?viewMode=true`
+    const canonical = `http://localhost/event/${concert.eventID}-brass-script-concert`
     expect(html).toContain(`<link rel="canonical" href="${canonical}"/>`)
     expect(html).toContain(`<meta property="og:url" content="${canonical}"/>`)
     expect(html).toContain('<meta property="og:type" content="website"/>')
     expect(html).toMatch(/<meta property="og:title" content="Brass &lt;\/script&gt; Concert · EventShout"\/>/)
-    expect(html).toContain(
-      '<meta property="og:image" content="http://localhost/api/media/2026-01-01_7.webp"/>',
+    expect(html).toMatch(
+      new RegExp(
+        `<meta property="og:image" content="http://localhost/event/${concert.eventID}/share/card\\.jpg\\?v=[0-9a-f]{16}"/>`,
+      ),
     )
+    expect(html).toContain('<meta property="og:image:type" content="image/jpeg"/>')
+    expect(html).toContain('<meta property="og:image:width" content="1200"/>')
+    expect(html).toContain('<meta property="og:image:height" content="630"/>')
     expect(html).toContain('<meta name="twitter:card" content="summary_large_image"/>')
   })
 
@@ -262,7 +274,7 @@ describe('when events happen, on every page visitors see', () => {
     expect(datesNear(html, 'Brass &lt;/script&gt; Concert', 'li')).toEqual([day(2)])
     const card = html.slice(html.indexOf('data-testid="customer-event-card"'))
     const photo = card.indexOf('<img')
-    const title = card.indexOf('Brass &lt;/script&gt; Concert</h2>')
+    const title = card.indexOf('Brass &lt;/script&gt; Concert</a></h2>')
     const business = card.indexOf('<address')
     expect(photo).toBeGreaterThan(-1)
     expect(photo).toBeLessThan(title)
@@ -316,7 +328,7 @@ describe('/event/{id}/calendar.ics', () => {
     expect(entries.map((e) => [e.summary, isoDay(e.start), isoDay(e.end), e.allDay])).toEqual([
       ['Picnic', day(6), day(7), true],
     ])
-    expect(entries[0]!.url).toBe(`http://localhost/event/${picnic.eventID}?viewMode=true`)
+    expect(entries[0]!.url).toBe(`http://localhost/event/${picnic.eventID}-picnic`)
     const concertEntries = vevents(await (await getIcs(concert.eventID)).text())
     expect(concertEntries.map((e) => isoDay(e.start)).sort()).toEqual([day(-1), day(2), day(4)])
   })

@@ -181,8 +181,8 @@ describe('the advertiser’s emails', () => {
     const [mail, ...more] = smtp.to('owner@mailme.example')
     expect(more).toEqual([])
     expect(mail!.subject).toBe('Your ad is live: Jazz Brunch')
-    expect(mail!.text).toContain(`http://localhost/event/${event.eventID}?viewMode=true`)
-    expect(mail!.html).toContain(`href="http://localhost/event/${event.eventID}?viewMode=true"`)
+    expect(mail!.text).toContain(`http://localhost/event/${event.eventID}-jazz-brunch`)
+    expect(mail!.html).toContain(`href="http://localhost/event/${event.eventID}-jazz-brunch"`)
   })
 
   test('rejection: the administrator’s reason (escaped in HTML), the refund and the link to edit', async () => {

@@ -472,7 +472,12 @@ describe('GET /calendar', () => {
     expect(html).toContain('Featured Events')
     expect(html).toContain('Jazz &lt;Night&gt;')
     expect(html).not.toContain('Picnic')
-    expect(html).toContain(`action="/event/${jazz.eventID}/view"`)
+    // Title, photo and 'View details' are links to the event's page, each pinging the click counter as it is followed.
+    const links = [...html.matchAll(/<a href="([^"]+)" ping="([^"]+)"/g)].map((m) => [m[1], m[2]])
+    expect(links.length).toBeGreaterThanOrEqual(3)
+    expect(new Set(links.map(String))).toEqual(
+      new Set([[`/event/${jazz.eventID}-jazz-night`, `/event/${jazz.eventID}/view`].join()]),
+    )
     expect(html).toContain('View details')
     expect(page.categories).toEqual(expect.arrayContaining(['Concert', 'Family']))
   })

@@ -3,6 +3,7 @@
  * with the plain forms (no JavaScript): what the pages show, the audit, the emails to the "Remind me" subscribers,
  * the reminders and digests after it, and every refusal leaving everything as it was.
  */
+import { eventPagePath } from '#app/models/ads/event-address.ts'
 import { and, eq } from 'drizzle-orm'
 import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import {
@@ -186,7 +187,7 @@ describe('the advertiser marks a live ad from its dashboard page, without JavaSc
     ])
     for (const mail of mails) {
       expect(mail.textBody).toContain('Rained out: see you next year')
-      expect(mail.textBody).toContain(`/event/${ad.eventID}?viewMode=true`)
+      expect(mail.textBody).toContain(eventPagePath(ad))
       expect(mail.textBody).toContain('Unsubscribe: ')
       expect(mail.headers).toMatchObject({ 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' })
     }

@@ -325,9 +325,9 @@ describe('slot impressions and clicks apart', () => {
     })
     const lines = (await csv.text()).trim().replaceAll('"', '').split(/\r?\n/)
     expect(lines[0]).toBe(
-      'date,views,clicks,bounces,click_through_rate,sponsored_slot_views,sponsored_slot_clicks',
+      'date,views,clicks,bounces,click_through_rate,sponsored_slot_views,sponsored_slot_clicks,qr_scans',
     )
-    expect(lines.find((line) => line.startsWith(today))).toMatch(/,2,1$/)
+    expect(lines.find((line) => line.startsWith(today))).toMatch(/,2,1,0$/)
 
     const adPage = await callRoute(adPageLoader, `/dashboard/events/${ad.eventID}`, {
       headers: { Cookie: cookie },
@@ -338,14 +338,14 @@ describe('slot impressions and clicks apart', () => {
       slotClicks: 1,
     })
 
-    // An unsponsored ad's CSV keeps its columns.
+    // An unsponsored ad's CSV has no slot columns.
     const plain = await liveAd('Plain', { sponsored: false })
     const plainCsv = await callRoute(analyticsCsvLoader, `/dashboard/events/${plain.eventID}/analytics.csv`, {
       headers: { Cookie: cookie },
       params: { id: String(plain.eventID) },
     })
     expect((await plainCsv.text()).replaceAll('"', '').split(/\r?\n/)[0]).toBe(
-      'date,views,clicks,bounces,click_through_rate',
+      'date,views,clicks,bounces,click_through_rate,qr_scans',
     )
   })
 })

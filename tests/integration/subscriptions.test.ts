@@ -421,7 +421,7 @@ describe('digests', () => {
     expect(more).toEqual([])
     expect(digest!.subject).toBe('1 new event for your EventShout search')
     expect(digest!.text).toContain('Fresh Jazz')
-    expect(digest!.text).toContain(`/event/${fresh.eventID}?viewMode=true`)
+    expect(digest!.text).toContain(`/event/${fresh.eventID}-fresh-jazz`)
     for (const absent of ['Rejected Jazz', 'Ended Jazz', 'Unpaid Jazz', 'Fresh Folk'])
       expect(digest!.text).not.toContain(absent)
     // The weekly digest also lists what is on in the coming week.
@@ -517,7 +517,7 @@ describe('reminders', () => {
     expect(mail!.subject).toBe('Tomorrow: Tomorrow Jazz')
     expect(mail!.text).toContain('Music Hall')
     expect(mail!.text).toContain('(tomorrow)')
-    expect(mail!.text).toContain(`/event/${ad.eventID}?viewMode=true`)
+    expect(mail!.text).toContain(`/event/${ad.eventID}-tomorrow-jazz`)
     expect(mail!.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click')
     expect(await db.select().from(subscriptions)).toEqual([])
   })

@@ -246,4 +246,24 @@ describe("POST /event/{id}/view ('View details' without JavaScript)", () => {
     const response = await view('nope')
     expect(response.headers.get('Location')).toBe('/calendar')
   })
+
+  test("a link's ping records the click and answers an empty 204, whichever way it is told apart", async () => {
+    const first = await view(live.eventID, {
+      'Content-Type': 'text/ping',
+      'Ping-To': 'http://localhost/event/1-x',
+    })
+    expect(first.status).toBe(204)
+    expect(first.headers.get('Location')).toBeNull()
+    expect(await first.text()).toBe('')
+    expect(await rowsFor(live.eventID)).toMatchObject([{ bounceClick: false }])
+    const other = await insertTestEvent(owner, { showAdOnDates: [today] })
+    expect((await view(other.eventID, { 'Ping-To': 'http://localhost/event/2-y' })).status).toBe(204)
+    expect(await rowsFor(other.eventID)).toHaveLength(1)
+  })
+
+  test("a bot's ping is answered but not counted", async () => {
+    const response = await view(live.eventID, { 'Content-Type': 'text/ping', 'User-Agent': GOOGLEBOT })
+    expect(response.status).toBe(204)
+    expect(await rowsFor(live.eventID)).toHaveLength(0)
+  })
 })

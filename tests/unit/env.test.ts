@@ -152,6 +152,12 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ VIEW_COUNTING: 'no' })).toThrow(/VIEW_COUNTING must be on or off/)
   })
 
+  test('AD_LINK_UTM is on unless set to off; anything else is refused', () => {
+    expect(parseEnv({}).AD_LINK_UTM).toBe('on')
+    expect(parseEnv({ AD_LINK_UTM: 'off' }).AD_LINK_UTM).toBe('off')
+    expect(() => parseEnv({ AD_LINK_UTM: 'false' })).toThrow(/AD_LINK_UTM must be on or off/)
+  })
+
   test('LOG_LEVEL defaults to info and takes a pino level; LOG_FORMAT is json or pretty', () => {
     expect(parseEnv({}).LOG_LEVEL).toBe('info')
     expect(parseEnv({ LOG_LEVEL: '' }).LOG_LEVEL).toBe('info')

@@ -2,7 +2,8 @@ import { cardFacts } from '#app/models/ads/customer-card.ts'
 import { venueLine, type StoredFacts } from '#app/models/ads/practical-facts.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { nextEventDate } from '#app/models/ads/event-dates.ts'
-import { eventPagePath, type EventLinkContext, type EventSeoSource } from '#app/models/ads/event-seo.ts'
+import { eventPageUrl } from '#app/models/ads/event-address.ts'
+import type { EventLinkContext, EventSeoSource } from '#app/models/ads/event-seo.ts'
 import { endDateOf, eventTimesOf } from '#app/models/ads/event-times.ts'
 
 /** What calendar entries and the event page's links read of an event: what search engines read, and its category. */
@@ -37,11 +38,6 @@ export function mapSearchUrl(address: string) {
   return `https://www.openstreetmap.org/search?query=${encodeURIComponent(address)}`
 }
 
-/** The event's page as an absolute URL. */
-export function eventPageUrl(eventID: number, origin: string) {
-  return new URL(eventPagePath(eventID), `${origin}/`).toString()
-}
-
 /** The event's own iCalendar file ("Add to calendar"). */
 export function eventIcsPath(eventID: number) {
   return `/event/${eventID}/calendar.ics`
@@ -68,7 +64,7 @@ export function googleCalendarUrl(event: CalendarEntrySource, { origin, today, t
     url.searchParams.set('dates', `${start}/${end}`)
     url.searchParams.set('ctz', timeZone)
   } else if (date) url.searchParams.set('dates', `${compactDate(date)}/${compactDate(addDaysIso(date, 1))}`)
-  url.searchParams.set('details', `${event.eventDescription}\n\n${eventPageUrl(event.eventID, origin)}`)
+  url.searchParams.set('details', `${event.eventDescription}\n\n${eventPageUrl(event, origin)}`)
   url.searchParams.set('location', eventLocation(event))
   return url.toString()
 }
@@ -76,6 +72,6 @@ export function googleCalendarUrl(event: CalendarEntrySource, { origin, today, t
 /** A "share by email" link: the title as the subject, the page's address as the body. */
 export function shareByEmailUrl(event: Pick<CalendarEntrySource, 'eventID' | 'eventTitle'>, origin: string) {
   const subject = encodeURIComponent(event.eventTitle)
-  const body = encodeURIComponent(eventPageUrl(event.eventID, origin))
+  const body = encodeURIComponent(eventPageUrl(event, origin))
   return `mailto:?subject=${subject}&body=${body}`
 }

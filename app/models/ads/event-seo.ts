@@ -1,6 +1,9 @@
-import { PRODUCT_NAME } from '#app/constants.ts'
-import { eventDates, nextEventDate } from '#app/models/ads/event-dates.ts'
-import { externalUrl, mediaSrc } from '#app/utils/format.ts'
+import { MAX_DISPLAY_DATES, PRODUCT_NAME, type DEFAULT_CATEGORIES } from '#app/constants.ts'
+import { eventPageUrl } from '#app/models/ads/event-address.ts'
+import { eventDates } from '#app/models/ads/event-dates.ts'
+import { businessPagePath } from '#app/models/calendar/business-links.ts'
+import { externalUrl } from '#app/utils/format.ts'
+import { SHARE_IMAGE_CONTENT_TYPE, SHARE_IMAGE_SIZES, shareImagePaths } from '#app/models/ads/share-images.ts'
 import { cardFacts } from '#app/models/ads/customer-card.ts'
 import { endDateOf, eventTimesOf, type EventTimes } from '#app/models/ads/event-times.ts'
 import { scheduleStatusOf, type ScheduleStatus } from '#app/models/ads/schedule-status.ts'
@@ -32,6 +35,12 @@ export interface EventSeoSource extends Partial<StoredFacts> {
   endTime?: string | null
   scheduleStatus?: string | null
   scheduleNote?: string | null
+  /** The ad's business, and whether it shows its page: the organizer's address is then that page. */
+  businessID?: number
+  businessPageOn?: boolean | null
+  category?: readonly string[] | null
+  /** A postponed ad given new dates: its next date before them (new-dates.ts). */
+  previousStartDate?: string | null
 }
 
 /** Where an event's links and structured data are read: the site's origin, today and the platform time zone. */
@@ -47,13 +56,23 @@ export interface EventSeo {
   title: string
   description: string
   imageUrl: string | null
-  jsonLd: Record<string, unknown>
+  /** The image's size, type and text alternative, when known (the share card's): `og:image:*`. */
+  imageDetails?: { width: number; height: number; type: string; alt: string }
+  /** The page's schema.org data (see `markedUp`); null when there is nothing to mark up. */
+  jsonLd: JsonLd | null
 }
 
-/** The public address of an event's page. */
-export function eventPagePath(eventID: number) {
-  return `/event/${eventID}?viewMode=true`
-}
+/** One JSON-LD node, or several (each with its own `@context`). */
+export type JsonLd = Record<string, unknown> | Array<Record<string, unknown>>
+
+/**
+ * The category of deals, coupons and offers: Google's Event guidance says they are not events (docs/decisions/042),
+ * so an ad that has it is marked up as an Offer.
+ */
+export const SPECIAL_CATEGORY = 'Special' satisfies (typeof DEFAULT_CATEGORIES)[number]
+
+/** At most this many of an ad's dates are marked up, one Event each: every date an ad can have. */
+export const MAX_MARKED_UP_DATES = MAX_DISPLAY_DATES
 
 function clip(text: string, max: number) {
   const flat = text.replace(/\s+/g, ' ').trim()
@@ -61,53 +80,152 @@ function clip(text: string, max: number) {
 }
 
 /**
- * Canonical URL, Open Graph values and schema.org Event data for a live event. Start and end are the next of the
- * event's dates (`eventDates`: its own date, else its display dates) and the last: dates for an all-day event, else
- * date-times with the UTC offset the platform time zone has on that date.
+ * Canonical URL, Open Graph values and schema.org data for a live event: one Event per date from today on (`markedUp`),
+ * its start and end dates for an all-day event, else date-times with the UTC offset the platform time zone has on
+ * that date.
  */
 export function eventSeo(event: EventSeoSource, { origin, today, timeZone }: EventLinkContext): EventSeo {
-  const canonicalUrl = new URL(eventPagePath(event.eventID), `${origin}/`).toString()
-  const photo = mediaSrc(event.stillPhotoPath)
-  const imageUrl = photo && !/^(blob|data):/i.test(photo) ? new URL(photo, `${origin}/`).toString() : null
+  const canonicalUrl = eventPageUrl(event, origin)
+  const images = shareImagePaths(event)
+  const imageUrl = new URL(images.card, `${origin}/`).toString()
+  const image = images.structuredData.map((path) => new URL(path, `${origin}/`).toString())
   const times = eventTimesOf(event)
-  const { startDate, endDate } = jsonLdDates(
-    nextEventDate(event, today),
-    eventDates(event.eventDate, event.showAdOnDates).at(-1),
-    times,
-    timeZone,
-  )
   const status = scheduleStatusOf(event.scheduleStatus)
   const description = clip(event.eventDescription, 300)
   const facts = cardFacts(event)
-  const website = externalUrl(event.businessWebsite)
   const jsonLd: Record<string, unknown> = {
     '@context': 'https://schema.org',
     '@type': 'Event',
     name: event.eventTitle,
     description,
     url: canonicalUrl,
-    ...(startDate ? { startDate } : {}),
-    ...(endDate ? { endDate } : {}),
-    eventStatus: EVENT_STATUS_URLS[status ?? 'scheduled'],
-    ...practicalFactsJsonLd(event, facts, canonicalUrl, status === 'sold_out'),
-    organizer: { '@type': 'Organization', name: event.businessName, ...(website ? { url: website } : {}) },
-    ...(imageUrl ? { image: [imageUrl] } : {}),
+    ...practicalFactsJsonLd(event, facts, canonicalUrl, status),
+    organizer: organizerJsonLd(event, origin),
+    ...(image.length ? { image } : {}),
   }
   return {
     canonicalUrl,
     title: `${event.eventTitle} · ${PRODUCT_NAME}`,
     description: clip(event.eventDescription, 160),
     imageUrl,
-    jsonLd,
+    imageDetails: { ...SHARE_IMAGE_SIZES.card, type: SHARE_IMAGE_CONTENT_TYPE, alt: event.eventTitle },
+    jsonLd: markedUp(jsonLd, event, { today, timeZone, times, status }),
   }
 }
 
-/** Sold out is still on as scheduled; the offer says it is sold out. */
-const EVENT_STATUS_URLS: Record<ScheduleStatus | 'scheduled', string> = {
-  scheduled: 'https://schema.org/EventScheduled',
-  sold_out: 'https://schema.org/EventScheduled',
-  cancelled: 'https://schema.org/EventCancelled',
-  postponed: 'https://schema.org/EventPostponed',
+/** The nodes of a page's JSON-LD, without their `@context`: for nesting them in another node. */
+export function jsonLdNodes(jsonLd: JsonLd | null): Array<Record<string, unknown>> {
+  return [jsonLd ?? []].flat().map(({ '@context': _context, ...node }) => node)
+}
+
+/** The ads that are a deal rather than an event. */
+export function isSpecial(category: readonly string[] | null | undefined): boolean {
+  return category?.includes(SPECIAL_CATEGORY) ?? false
+}
+
+interface MarkUpContext {
+  today: string
+  timeZone: string
+  times: EventTimes
+  status: ScheduleStatus | null
+}
+
+/**
+ * What the page marks up, from the properties every node shares (`node`), as Google's Event guidance asks
+ * (docs/decisions/042): a special is one Offer, valid from its next date to its last; any other ad is one Event per
+ * date from today on (at most MAX_MARKED_UP_DATES), each with its own start and end. A postponed ad whose dates have
+ * all passed keeps its last one, since a postponed event keeps its start date until the new one is known. Null when
+ * no date is left.
+ */
+function markedUp(
+  node: Record<string, unknown>,
+  event: EventSeoSource,
+  context: MarkUpContext,
+): JsonLd | null {
+  const dates = eventDates(event.eventDate, event.showAdOnDates)
+  const upcoming = dates.filter((date) => date >= context.today).slice(0, MAX_MARKED_UP_DATES)
+  if (isSpecial(event.category)) return specialOffer(node, upcoming[0] ?? dates.at(-1), dates.at(-1), context)
+  const marked = upcoming.length > 0 ? upcoming : context.status === 'postponed' ? dates.slice(-1) : []
+  const status = eventStatusJsonLd(context, event.previousStartDate)
+  const nodes = marked.map((date) => ({
+    ...node,
+    ...jsonLdDates(date, date, context.times, context.timeZone),
+    ...status,
+  }))
+  return nodes.length === 0 ? null : nodes.length === 1 ? nodes[0]! : nodes
+}
+
+/**
+ * The event's status: cancelled, postponed, or (given new dates after it was postponed) rescheduled with the date it
+ * had before; otherwise scheduled, sold out included (its offer says it is sold out).
+ */
+function eventStatusJsonLd(
+  { status, times, timeZone }: MarkUpContext,
+  previousStartDate: string | null | undefined,
+): Record<string, string> {
+  if (status === 'cancelled') return { eventStatus: 'https://schema.org/EventCancelled' }
+  if (status === 'postponed') return { eventStatus: 'https://schema.org/EventPostponed' }
+  const previous = previousStartDate
+    ? jsonLdDates(previousStartDate, previousStartDate, times, timeZone).startDate
+    : undefined
+  return previous
+    ? { eventStatus: 'https://schema.org/EventRescheduled', previousStartDate: previous }
+    : { eventStatus: 'https://schema.org/EventScheduled' }
+}
+
+const OFFER_AVAILABILITY: Record<ScheduleStatus, string | null> = {
+  cancelled: 'https://schema.org/Discontinued',
+  sold_out: 'https://schema.org/SoldOut',
+  postponed: null,
+}
+
+/**
+ * A special as an Offer by its business: its text, page, price, place and picture, valid from `from` (its next date)
+ * to `to` (its last), with its times of day when it has them.
+ */
+function specialOffer(
+  node: Record<string, unknown>,
+  from: string | undefined,
+  to: string | undefined,
+  { times, timeZone, status }: MarkUpContext,
+): Record<string, unknown> {
+  const { startDate, endDate } = jsonLdDates(from, to, times, timeZone)
+  const ticket = node.offers as Record<string, unknown> | undefined
+  const places = [node.location].flat() as Array<Record<string, unknown>>
+  const place = places.find((location) => location['@type'] === 'Place')
+  const availability = status ? OFFER_AVAILABILITY[status] : 'https://schema.org/InStock'
+  return {
+    '@context': node['@context'],
+    '@type': 'Offer',
+    name: node.name,
+    description: node.description,
+    url: node.url,
+    offeredBy: node.organizer,
+    ...(ticket && 'price' in ticket ? { price: ticket.price, priceCurrency: ticket.priceCurrency } : {}),
+    ...(startDate ? { validFrom: startDate } : {}),
+    ...((endDate ?? startDate) ? { validThrough: endDate ?? startDate } : {}),
+    ...(availability ? { availability } : {}),
+    ...(place ? { availableAtOrFrom: place } : {}),
+    ...(node.image ? { image: node.image } : {}),
+  }
+}
+
+/**
+ * Who organizes the event: the business, at its page here when it shows one (its own website then beside it),
+ * else at its website.
+ */
+function organizerJsonLd(event: EventSeoSource, origin: string) {
+  const website = externalUrl(event.businessWebsite)
+  const page =
+    event.businessPageOn && event.businessID !== undefined
+      ? new URL(businessPagePath(event.businessID, event.businessName), `${origin}/`).toString()
+      : null
+  const links = page
+    ? { url: page, ...(website ? { sameAs: [website] } : {}) }
+    : website
+      ? { url: website }
+      : {}
+  return { '@type': 'Organization', name: event.businessName, ...links }
 }
 
 /**
@@ -129,7 +247,7 @@ function jsonLdDates(
     : last === first
       ? undefined
       : zonedIsoDateTime(last, times.startTime, timeZone)
-  return { startDate, endDate }
+  return endDate ? { startDate, endDate } : { startDate }
 }
 
 const ATTENDANCE_MODE_URLS: Record<AttendanceMode, string> = {
@@ -160,7 +278,7 @@ function practicalFactsJsonLd(
   event: EventSeoSource,
   facts: PracticalFacts,
   pageUrl: string,
-  soldOut: boolean,
+  status: ScheduleStatus | null,
 ) {
   const other = facts.venueAddress !== ''
   const address = {
@@ -189,7 +307,11 @@ function practicalFactsJsonLd(
             '@type': 'Offer',
             ...(facts.priceCents !== null ? { price: facts.priceCents / 100, priceCurrency: 'USD' } : {}),
             url: facts.ticketUrl || pageUrl,
-            ...(soldOut ? { availability: 'https://schema.org/SoldOut' } : {}),
+            ...(status === 'sold_out'
+              ? { availability: 'https://schema.org/SoldOut' }
+              : status === null
+                ? { availability: 'https://schema.org/InStock' }
+                : {}),
           },
         }
       : {}),
@@ -215,10 +337,18 @@ export function eventSeoMeta(seo: EventSeo) {
     { property: 'og:description', content: seo.description },
     { property: 'og:url', content: seo.canonicalUrl },
     ...(seo.imageUrl ? [{ property: 'og:image', content: seo.imageUrl }] : []),
+    ...(seo.imageUrl && seo.imageDetails
+      ? [
+          { property: 'og:image:type', content: seo.imageDetails.type },
+          { property: 'og:image:width', content: String(seo.imageDetails.width) },
+          { property: 'og:image:height', content: String(seo.imageDetails.height) },
+          { property: 'og:image:alt', content: seo.imageDetails.alt },
+        ]
+      : []),
     { name: 'twitter:card', content: seo.imageUrl ? 'summary_large_image' : 'summary' },
     { name: 'twitter:title', content: seo.title },
     { name: 'twitter:description', content: seo.description },
     ...(seo.imageUrl ? [{ name: 'twitter:image', content: seo.imageUrl }] : []),
-    { 'script:ld+json': seo.jsonLd },
+    ...(seo.jsonLd ? [{ 'script:ld+json': seo.jsonLd }] : []),
   ]
 }

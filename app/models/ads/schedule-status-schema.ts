@@ -9,8 +9,12 @@ import {
   UNKNOWN_SCHEDULE_STATUS_MESSAGE,
 } from './schedule-status.ts'
 
-/** The status form of a live ad (its dashboard page, its admin page): the choice and an optional note. */
+/**
+ * The status form of a live ad (its dashboard page, its admin page): the choice, an optional note, and for a
+ * postponed ad its new dates (checked against the ad by the service: new-dates.ts).
+ */
 export const scheduleStatusFormSchema = z.object({
   status: z.enum([...SCHEDULE_STATUSES, BACK_ON], { error: UNKNOWN_SCHEDULE_STATUS_MESSAGE }),
   note: text().trim().max(SCHEDULE_NOTE_MAX, SCHEDULE_NOTE_TOO_LONG_MESSAGE).optional(),
+  newDates: z.array(text().trim()).optional(),
 })

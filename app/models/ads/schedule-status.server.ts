@@ -4,6 +4,8 @@ import { db, type Transaction } from '#db/client.server.ts'
 import { events } from '#db/schema.ts'
 import { LIVE_STATUSES } from './event-status.ts'
 import type { ScheduleStatus } from './schedule-status.ts'
+import { showDateBounds } from './event-dates.ts'
+import type { NewDates } from './new-dates.ts'
 import { announcePublicPagesChanged } from '#app/models/calendar/public-pages-changes.server.ts'
 
 type Executor = Transaction | typeof db
@@ -20,6 +22,9 @@ export async function scheduleStateOf(executor: Executor, eventID: number) {
       lastShowDate: events.lastShowDate,
       scheduleStatus: events.scheduleStatus,
       scheduleNote: events.scheduleNote,
+      eventDate: events.eventDate,
+      showAdOnDates: events.showAdOnDates,
+      daysOrdered: events.daysOrdered,
     })
     .from(events)
     .where(eq(events.eventID, eventID))
@@ -32,7 +37,8 @@ export type ScheduleState = NonNullable<Awaited<ReturnType<typeof scheduleStateO
 /**
  * Sets the ad's status (null: back on) and note, stamped now, if the ad is still live on `today` and its status is
  * still `from` (what the caller read): of two changes at once, the second finds the row changed and sets nothing.
- * The calendar sequence is raised by the table's trigger. Returns the changed row's stamp and sequence, or null.
+ * A postponed ad back on may get `newDates` (new-dates.ts) with the next date it had before them. The calendar
+ * sequence is raised by the table's trigger. Returns the changed row's stamp and sequence, or null.
  */
 export async function setScheduleStatus(
   tx: Transaction,
@@ -42,11 +48,27 @@ export async function setScheduleStatus(
     to,
     note,
     today,
-  }: { eventID: number; from: string | null; to: ScheduleStatus | null; note: string; today: string },
+    newDates,
+  }: {
+    eventID: number
+    from: string | null
+    to: ScheduleStatus | null
+    note: string
+    today: string
+    newDates?: NewDates | null
+  },
 ) {
+  const dates = newDates
+    ? {
+        eventDate: newDates.eventDate,
+        showAdOnDates: newDates.showAdOnDates,
+        ...showDateBounds(newDates.eventDate, newDates.showAdOnDates),
+        previousStartDate: newDates.previousStartDate,
+      }
+    : {}
   const [row] = await tx
     .update(events)
-    .set({ scheduleStatus: to, scheduleNote: note, scheduleChangedAt: sql`now()` })
+    .set({ scheduleStatus: to, scheduleNote: note, scheduleChangedAt: sql`now()`, ...dates })
     .where(
       and(
         eq(events.eventID, eventID),

@@ -6,7 +6,7 @@ import { clickCount, events } from '#db/schema.ts'
 import { liveEventConditions } from '#app/models/calendar/calendar-filter-sql.server.ts'
 
 /**
- * A second click (or bounce, or view) by the same visitor on the same event within this window is not counted
+ * A second click (or bounce, view or scan) by the same visitor on the same event within this window is not counted
  * again.
  */
 export const REPEAT_WINDOW_MINUTES = 30
@@ -16,7 +16,8 @@ export function isBotVisitor(userAgent: string | null | undefined): boolean {
   return isbot(userAgent ?? '')
 }
 
-export type VisitKind = 'click' | 'bounce'
+/** A click on a link to the ad, a bounce off its page, or a scan of its QR code (a source of its own). */
+export type VisitKind = 'click' | 'bounce' | 'scan'
 
 export type VisitResult =
   /** A row was written. */
@@ -59,7 +60,7 @@ export interface VisitInput {
 }
 
 /**
- * Counts a click or a bounce on a live event. Bots are not counted, nor a repeat from the same visitor
+ * Counts a click, a bounce or a scan on a live event. Bots are not counted, nor a repeat from the same visitor
  * for the same event and kind within REPEAT_WINDOW_MINUTES, checked under a lock for that visitor, event and kind.
  */
 export async function recordEventVisit({
@@ -74,6 +75,7 @@ export async function recordEventVisit({
   const bot = isBotVisitor(userAgent)
   const visitor = ip ? hashVisitorIp(ip, secret) : ''
   const bounce = kind === 'bounce'
+  const scan = kind === 'scan'
   return db.transaction(async (tx) => {
     // The repeat check and the insert are one statement, but concurrent statements do not see each other's rows:
     // a lock per visitor, event and kind makes simultaneous visits take turns (it ends with the transaction).
@@ -81,7 +83,15 @@ export async function recordEventVisit({
       const lockKey = `visit:${eventID}:${kind}:${visitor}`
       await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`)
     }
-    return insertVisit(tx, { eventID, visitor, bot, bounce, today, fromSlot: fromSponsoredSlot && !bounce })
+    return insertVisit(tx, {
+      eventID,
+      visitor,
+      bot,
+      bounce,
+      scan,
+      today,
+      fromSlot: fromSponsoredSlot && kind === 'click',
+    })
   })
 }
 
@@ -92,22 +102,31 @@ async function insertVisit(
     visitor,
     bot,
     bounce,
+    scan,
     today,
     fromSlot,
-  }: { eventID: number; visitor: string; bot: boolean; bounce: boolean; today: string; fromSlot: boolean },
+  }: {
+    eventID: number
+    visitor: string
+    bot: boolean
+    bounce: boolean
+    scan: boolean
+    today: string
+    fromSlot: boolean
+  },
 ): Promise<VisitResult> {
   const result: unknown = await tx.execute(sql`
     WITH live AS (
       SELECT ${events.eventID} AS id, ${events.businessID} AS business FROM ${events}
       WHERE ${events.eventID} = ${eventID} AND ${and(...liveEventConditions(today))}
     ), inserted AS (
-      INSERT INTO ${clickCount} ("businessID", "eventID", "userIPaddress", "clickDate", "bounceClick", "fromSponsoredSlot")
-      SELECT live.business, live.id, ${visitor}, ${today}::date, ${bounce}, ${fromSlot} FROM live
+      INSERT INTO ${clickCount} ("businessID", "eventID", "userIPaddress", "clickDate", "bounceClick", "fromSponsoredSlot", "qrScan")
+      SELECT live.business, live.id, ${visitor}, ${today}::date, ${bounce}, ${fromSlot}, ${scan} FROM live
       WHERE NOT ${bot}
         AND (${visitor} = '' OR NOT EXISTS (
           SELECT 1 FROM ${clickCount} c
           WHERE c."eventID" = live.id AND c."clickDate" >= ${today}::date - 1
-            AND c."userIPaddress" = ${visitor} AND c."bounceClick" = ${bounce}
+            AND c."userIPaddress" = ${visitor} AND c."bounceClick" = ${bounce} AND c."qrScan" = ${scan}
             AND c.created_at > now() - make_interval(mins => ${REPEAT_WINDOW_MINUTES})))
       RETURNING "clickCountid"
     )

@@ -90,11 +90,13 @@ export function dailyStatsForBusiness(
   )
 }
 
-/** One ad's figures on one day, with those of its Sponsored slots apart. */
+/** One ad's figures on one day, with those of its Sponsored slots apart and the scans of its QR code. */
 export interface AdDailyStats extends DailyStats {
   /** Of the views, appearances in a Sponsored slot; of the clicks, those from one. */
   slotViews: number
   slotClicks: number
+  /** Visits through its QR code (not among the clicks). */
+  scans: number
 }
 
 /** One ad's days with any activity in [from, to], oldest first. */
@@ -103,14 +105,19 @@ export function dailyStatsForEvent(
   { from, to }: { from: string; to: string },
 ): Promise<AdDailyStats[]> {
   return db
-    .select({ ...dailyColumns, slotViews: eventDailyStats.slotViews, slotClicks: eventDailyStats.slotClicks })
+    .select({
+      ...dailyColumns,
+      slotViews: eventDailyStats.slotViews,
+      slotClicks: eventDailyStats.slotClicks,
+      scans: eventDailyStats.scans,
+    })
     .from(eventDailyStats)
     .where(
       and(
         eq(eventDailyStats.eventID, eventID),
         gte(eventDailyStats.day, from),
         lte(eventDailyStats.day, to),
-        or(hasActivity, gt(eventDailyStats.slotViews, 0)),
+        or(hasActivity, gt(eventDailyStats.slotViews, 0), gt(eventDailyStats.scans, 0)),
       ),
     )
     .orderBy(asc(eventDailyStats.day))

@@ -1,27 +1,10 @@
 /** A business page's addresses (`/business/{id}-{slug}`, the slug made from the business's name) and texts. */
 import { PRODUCT_NAME } from '#app/constants.ts'
-
-const SLUG_MAX = 60
-
-/** The slugs made so far, by name: every card of a listing links to its business (bounded; emptied when full). */
-const slugs = new Map<string, string>()
-const SLUGS_KEPT = 10_000
+import { slugOf } from '#app/utils/slug.ts'
 
 /** "Blue Door Café & Bar" → "blue-door-cafe-bar": lower-case letters and digits joined by single hyphens. */
 export function slugify(name: string) {
-  let slug = slugs.get(name)
-  if (slug !== undefined) return slug
-  slug =
-    name
-      .normalize('NFKD')
-      .replace(/[\u0300-\u036f]/g, '')
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .slice(0, SLUG_MAX)
-      .replace(/^-+|-+$/g, '') || 'business'
-  if (slugs.size >= SLUGS_KEPT) slugs.clear()
-  slugs.set(name, slug)
-  return slug
+  return slugOf(name, 'business')
 }
 
 /** The business page's own address (what every other spelling of it redirects to). */

@@ -67,6 +67,7 @@ export const liveEventColumns = {
   scheduleNote: events.scheduleNote,
   scheduleChangedAt: events.scheduleChangedAt,
   calendarSequence: events.calendarSequence,
+  previousStartDate: events.previousStartDate,
   ...pickColumns(events, practicalFactColumns),
   ...businessPublicColumns,
 }

@@ -4,7 +4,8 @@
  * apps update an entry (by its SEQUENCE) rather than add another.
  */
 import { cardFacts } from '#app/models/ads/customer-card.ts'
-import { eventLocation, eventPageUrl, type CalendarEntrySource } from '#app/models/ads/event-links.ts'
+import { eventPageUrl } from '#app/models/ads/event-address.ts'
+import { eventLocation, type CalendarEntrySource } from '#app/models/ads/event-links.ts'
 import { endDateOf, eventTimesOf, type EventTimes } from '#app/models/ads/event-times.ts'
 import { practicalFactLines } from '#app/models/ads/practical-facts.ts'
 import {
@@ -81,7 +82,7 @@ export function eventCalendarEntries(
   dates: readonly string[],
   context: EntryContext,
 ): ICalEvent[] {
-  const url = eventPageUrl(event.eventID, context.origin)
+  const url = eventPageUrl(event, context.origin)
   const host = new URL(context.origin).host
   const times = eventTimesOf(event)
   const status = scheduleStatusOf(event.scheduleStatus)

@@ -5,6 +5,7 @@
  */
 import { daysInRange, type DateRange } from '#app/models/analytics/analytics-range.ts'
 import { escapeHtml } from '#app/models/mail/mail-templates.ts'
+import { eventQrLabel } from '#app/models/ads/event-qr.ts'
 import {
   eventTimesOf,
   formatShortDate,
@@ -202,8 +203,16 @@ const timeAttribute = (date: string, startTime: string | null) => {
   return start ? `${date}T${start}` : date
 }
 
-/** An HTML snippet to paste: a heading for the range, a section per day with its list; no classes, every text escaped. */
-export function listingsHtml(range: DateRange, days: readonly ListingDay[], truncated: boolean): string {
+/**
+ * An HTML snippet to paste: a heading for the range, a section per day with its list, each entry with its ad's QR
+ * code (`qrCodes`, the SVG by event id) and the code's text alternative; no classes, every text escaped.
+ */
+export function listingsHtml(
+  range: DateRange,
+  days: readonly ListingDay[],
+  truncated: boolean,
+  qrCodes: ReadonlyMap<number, string> = new Map(),
+): string {
   const out = [`<h1>${escapeHtml(`${LISTINGS_TITLE} ${formatRange(range)}`)}</h1>`]
   if (days.length === 0) out.push('<p>No events.</p>')
   for (const day of days) {
@@ -214,9 +223,11 @@ export function listingsHtml(range: DateRange, days: readonly ListingDay[], trun
     )
     for (const entry of day.entries) {
       const place = entryPlace(entry)
+      const qr = qrCodes.get(entry.eventID)
       out.push(
         `<li><time datetime="${timeAttribute(day.date, entry.startTime)}">${escapeHtml(entryTime(entry))}</time> ` +
-          `<strong>${escapeHtml(titleWithStatus(entry))}</strong>${place ? ` — ${escapeHtml(place)}` : ''}</li>`,
+          `<strong>${escapeHtml(titleWithStatus(entry))}</strong>${place ? ` — ${escapeHtml(place)}` : ''}` +
+          `${qr ? `<br><span role="img" aria-label="${escapeHtml(eventQrLabel(entry.eventTitle))}">${qr}</span>` : ''}</li>`,
       )
     }
     out.push('</ul>', '</section>')

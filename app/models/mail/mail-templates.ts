@@ -2,6 +2,7 @@
  * The emails' wording, as plain text and HTML from one description, so the two never disagree. Every value is
  * escaped in the HTML: titles, reasons and names are what users typed.
  */
+import { eventPageUrl, type EventAddressSource } from '#app/models/ads/event-address.ts'
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { oneLine } from '#app/utils/format.ts'
 import { formatDollars } from '#app/utils/pricing.ts'
@@ -92,7 +93,7 @@ export interface AdFacts {
 export const mailLinks = {
   dashboard: (origin: string) => `${origin}/dashboard`,
   login: (origin: string) => `${origin}/login`,
-  eventPage: (origin: string, eventID: number) => `${origin}/event/${eventID}?viewMode=true`,
+  eventPage: (origin: string, ad: EventAddressSource) => eventPageUrl(ad, origin),
   editAd: (origin: string, eventID: number) => `${origin}/dashboard/events/${eventID}/edit`,
   receipt: (origin: string, paymentID: number) => `${origin}/dashboard/receipts/${paymentID}`,
   review: (origin: string, uploadDate: string) => `${origin}/admin?date=${uploadDate}`,
@@ -172,7 +173,7 @@ export function adApprovedMail(ad: AdFacts & { origin: string }) {
     {
       paragraph: `Your ad "${ad.eventTitle}" was approved and appears on its display dates (${ad.displayDates}).`,
     },
-    { link: 'See its page', href: mailLinks.eventPage(ad.origin, ad.eventID) },
+    { link: 'See its page', href: mailLinks.eventPage(ad.origin, ad) },
   ])
 }
 
@@ -207,7 +208,7 @@ export function revisionDecidedMail(
       {
         paragraph: `The changes to your ad "${ad.eventTitle}" were approved: its page shows the new version.`,
       },
-      { link: 'See its page', href: mailLinks.eventPage(ad.origin, ad.eventID) },
+      { link: 'See its page', href: mailLinks.eventPage(ad.origin, ad) },
     ])
   }
   const [subject, opening] =

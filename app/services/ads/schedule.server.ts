@@ -12,10 +12,22 @@ import {
   scheduleStatusOf,
   type ScheduleChoice,
 } from '#app/models/ads/schedule-status.ts'
-import { scheduleStateOf, setScheduleStatus } from '#app/models/ads/schedule-status.server.ts'
+import {
+  scheduleStateOf,
+  setScheduleStatus,
+  type ScheduleState,
+} from '#app/models/ads/schedule-status.server.ts'
+import {
+  currentDates,
+  NEW_DATES_NEED_POSTPONED_MESSAGE,
+  newDatesLimit,
+  rescheduledDates,
+  type NewDates,
+} from '#app/models/ads/new-dates.ts'
+import { hasOwnDate } from '#app/models/ads/event-dates.ts'
 import { scheduleStatusFormSchema } from '#app/models/ads/schedule-status-schema.ts'
 import { z } from 'zod'
-import { eventPageUrl } from '#app/models/ads/event-links.ts'
+import { eventPageUrl } from '#app/models/ads/event-address.ts'
 import { parseId } from '#app/models/platform/input-rules.ts'
 import { enqueueMessages } from '#app/models/mail/outbox.server.ts'
 import { recordModerationDecision, type AuditAction } from '#app/models/moderation/moderation-audit.server.ts'
@@ -66,9 +78,13 @@ function newsOf(from: string | null, to: ScheduleChoice): ScheduleChangeNews | n
 }
 
 /** The toast after a change. */
-export function scheduleChangeToast(choice: ScheduleChoice, told: number) {
+export function scheduleChangeToast(choice: ScheduleChoice, told: number, newDates = false) {
   const title =
-    choice === BACK_ON ? 'Your ad is back on' : `Marked ${SCHEDULE_CHOICE_LABELS[choice].toLowerCase()}`
+    choice === BACK_ON
+      ? newDates
+        ? 'Your ad is back on, with its new dates'
+        : 'Your ad is back on'
+      : `Marked ${SCHEDULE_CHOICE_LABELS[choice].toLowerCase()}`
   return {
     title,
     description:
@@ -78,22 +94,54 @@ export function scheduleChangeToast(choice: ScheduleChoice, told: number) {
   }
 }
 
+/** The new dates' fields as posted: the non-empty strings among them. */
+function postedDates(value: unknown): string[] {
+  return [value ?? []].flat().filter((date): date is string => typeof date === 'string' && date.trim() !== '')
+}
+
 /**
- * Sets the ad's status (`choice`: a status, or `on` for back on) with an optional note for visitors. Refusals, after
+ * The dates a postponed ad gets with "Back on" (`posted`, new-dates.ts), or null for none; read only with "Back on"
+ * on a postponed ad, refused on an ad that is not postponed.
+ */
+function newDatesOf(
+  ad: ScheduleState,
+  chosen: ScheduleChoice,
+  posted: string[],
+  today: string,
+): NewDates | null {
+  if (posted.length === 0) return null
+  const postponed = scheduleStatusOf(ad.scheduleStatus) === 'postponed'
+  if (!postponed) throw newDatesRefusal(NEW_DATES_NEED_POSTPONED_MESSAGE)
+  if (chosen !== BACK_ON) return null
+  const outcome = rescheduledDates(ad, posted, today)
+  if ('problem' in outcome) throw newDatesRefusal(outcome.problem)
+  return outcome.newDates
+}
+
+function newDatesRefusal(message: string) {
+  return new AppError(message, 'invalid', { fieldErrors: { newDates: [message] } })
+}
+
+/**
+ * Sets the ad's status (`choice`: a status, or `on` for back on) with an optional note for visitors; a postponed ad
+ * back on may get `newDates` (yyyy-mm-dd each), its next date before them kept for search engines. Refusals, after
  * which nothing has changed: not_found (no such ad), forbidden (another business's), invalid (an unknown choice, a
- * note over the limit, an ad that is not live, back on after Cancelled, the status it has), conflict (another change
- * was made meanwhile). Returns how many reminder subscribers were emailed, and the toast saying so.
+ * note over the limit, an ad that is not live, back on after Cancelled, the status it has, new dates it cannot
+ * have), conflict (another change was made meanwhile). Returns how many reminder subscribers were emailed, and the
+ * toast saying so.
  */
 export async function changeScheduleStatus({
   actor,
   eventID: idParam,
   choice,
   note: rawNote,
+  newDates: rawNewDates,
 }: {
   actor: ScheduleActor
   eventID: unknown
   choice: unknown
   note?: unknown
+  newDates?: unknown
 }) {
   const ad = await reachableAd(actor, idParam)
   // The form's own rules (the browser checks the same): a known choice, a note within its limit and without NUL.
@@ -111,6 +159,7 @@ export async function changeScheduleStatus({
   const today = platformToday()
   const problem = scheduleChangeProblem(ad, chosen, today)
   if (problem) throw new AppError(problem, 'invalid')
+  const newDates = newDatesOf(ad, chosen, postedDates(rawNewDates), today)
   const origin = linkOrigin()
   const news = newsOf(ad.scheduleStatus, chosen)
   const told = await db.transaction(async (tx) => {
@@ -120,6 +169,7 @@ export async function changeScheduleStatus({
       to: chosen === BACK_ON ? null : chosen,
       note,
       today,
+      newDates,
     })
     if (!changed) throw new AppError(SCHEDULE_CHANGED_MEANWHILE_MESSAGE, 'conflict')
     await recordModerationDecision(tx, {
@@ -132,7 +182,7 @@ export async function changeScheduleStatus({
     })
     if (!news) return 0
     const subscribers = await confirmedRemindersOf(tx, ad.eventID)
-    const href = eventPageUrl(ad.eventID, origin)
+    const href = eventPageUrl(ad, origin)
     const queued = await enqueueMessages(
       tx,
       subscribers.map((subscriber) => {
@@ -149,7 +199,7 @@ export async function changeScheduleStatus({
     )
     return queued.length
   })
-  return { told, toast: scheduleChangeToast(chosen, told) }
+  return { told, toast: scheduleChangeToast(chosen, told, newDates !== null) }
 }
 
 /** A refusal the status form shows beside itself (a choice or note it cannot take); the others are the page's. */
@@ -160,11 +210,17 @@ export function refusedAtForm(error: unknown): error is AppError {
 /** What the status form is drawn from after a refusal: the ad as it stands (not_found, forbidden as above). */
 export async function scheduleFormOf(actor: ScheduleActor, idParam: unknown) {
   const ad = await reachableAd(actor, idParam)
+  const today = platformToday()
   return {
     eventID: ad.eventID,
     eventTitle: ad.eventTitle,
     status: scheduleStatusOf(ad.scheduleStatus),
     note: ad.scheduleNote,
-    live: scheduleChangeProblem(ad, BACK_ON, platformToday()) !== NOT_LIVE_SCHEDULE_MESSAGE,
+    live: scheduleChangeProblem(ad, BACK_ON, today) !== NOT_LIVE_SCHEDULE_MESSAGE,
+    // The new dates' fields, offered while the ad is postponed.
+    newDates:
+      scheduleStatusOf(ad.scheduleStatus) === 'postponed'
+        ? { ownDate: hasOwnDate(ad.eventDate), dates: currentDates(ad, today), limit: newDatesLimit(ad) }
+        : null,
   }
 }

@@ -54,7 +54,16 @@ export async function adDailyFigures(eventID: number, range: DateRange): Promise
   const byDay = new Map((await dailyStatsForEvent(eventID, range)).map((row) => [row.date, row]))
   return daysOf(range).map(
     (date) =>
-      byDay.get(date) ?? { eventID, date, views: 0, clicks: 0, bounces: 0, slotViews: 0, slotClicks: 0 },
+      byDay.get(date) ?? {
+        eventID,
+        date,
+        views: 0,
+        clicks: 0,
+        bounces: 0,
+        slotViews: 0,
+        slotClicks: 0,
+        scans: 0,
+      },
   )
 }
 
@@ -65,11 +74,11 @@ export function adPageRange(query: URLSearchParams): DateRange {
 
 /**
  * The ad's figures as CSV: a header, then one line per day of the range; for a sponsored ad, with its Sponsored
- * slots' views and clicks apart (`withSlots`).
+ * slots' views and clicks apart (`withSlots`); last, the scans of its QR code.
  */
 export function analyticsCsv(rows: readonly AdDailyStats[], { withSlots = false } = {}): string {
   const slotHeaders = withSlots ? ['sponsored_slot_views', 'sponsored_slot_clicks'] : []
-  const lines = [['date', 'views', 'clicks', 'bounces', 'click_through_rate', ...slotHeaders]]
+  const lines = [['date', 'views', 'clicks', 'bounces', 'click_through_rate', ...slotHeaders, 'qr_scans']]
   for (const row of rows) {
     const slots = withSlots ? [String(row.slotViews), String(row.slotClicks)] : []
     lines.push([
@@ -79,6 +88,7 @@ export function analyticsCsv(rows: readonly AdDailyStats[], { withSlots = false 
       String(row.bounces),
       clickThroughRate(row),
       ...slots,
+      String(row.scans),
     ])
   }
   return toCsv(lines)
@@ -139,8 +149,9 @@ export async function adPageData(
       bounces: sum.bounces + day.bounces,
       slotViews: sum.slotViews + day.slotViews,
       slotClicks: sum.slotClicks + day.slotClicks,
+      scans: sum.scans + day.scans,
     }),
-    { views: 0, clicks: 0, bounces: 0, slotViews: 0, slotClicks: 0 },
+    { views: 0, clicks: 0, bounces: 0, slotViews: 0, slotClicks: 0, scans: 0 },
   )
   return {
     eventID: event.eventID,

@@ -1,4 +1,6 @@
 import { recordEventVisit, type VisitKind, type VisitResult } from '#app/models/analytics/click.server.ts'
+import { eventPagePath } from '#app/models/ads/event-address.ts'
+import { liveEventAddress } from '#app/models/ads/event-qr.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { getEnv } from '../platform/env.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
@@ -13,7 +15,7 @@ export interface VisitSender {
 }
 
 /**
- * Records a click or bounce on `eventID` by `sender`. A visit another site made a browser send is not counted, so
+ * Records a click, bounce or scan on `eventID` by `sender`. A visit another site made a browser send is not counted, so
  * pages elsewhere cannot inflate an advertiser's figures.
  */
 export async function trackVisit(
@@ -32,6 +34,17 @@ export async function trackVisit(
     today: platformToday(),
     secret: getEnv().sessionSecrets[0] ?? '',
   })
+}
+
+/**
+ * Where the scan of an ad's QR code sends the phone: the ad's page while it is live (`live`: then the scan is
+ * counted), else `/event/{id}?viewMode=true` (its owner's page; "not found" for anyone else, as for a missing id).
+ */
+export async function scanDestination(eventID: number): Promise<{ path: string; live: boolean }> {
+  const ad = await liveEventAddress(eventID, platformToday())
+  return ad
+    ? { path: eventPagePath(ad), live: true }
+    : { path: `/event/${eventID}?viewMode=true`, live: false }
 }
 
 /** POST /api/events/{id}/track-click and track-bounce: the visit recorded, or a 404 AppError for no live event. */

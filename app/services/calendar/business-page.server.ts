@@ -6,7 +6,7 @@
 import { PRODUCT_NAME } from '#app/constants.ts'
 import { eventShowDates, nextEventDate } from '#app/models/ads/event-dates.ts'
 import { mapSearchUrl, streetAddress } from '#app/models/ads/event-links.ts'
-import { eventSeo, type EventSeo } from '#app/models/ads/event-seo.ts'
+import { eventSeo, jsonLdNodes, type EventSeo } from '#app/models/ads/event-seo.ts'
 import { eventTimesOf } from '#app/models/ads/event-times.ts'
 import type { EventTileData } from '#app/models/ads/event-tile.ts'
 import { cardFacts } from '#app/models/ads/customer-card.ts'
@@ -31,7 +31,9 @@ import {
 import { announcePublicPagesChanged } from '#app/models/calendar/public-pages-changes.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { externalUrl, mediaSrc } from '#app/utils/format.ts'
+import type { OutboundLinks } from '#app/models/ads/outbound-links.ts'
 import { getEnv } from '../platform/env.server.ts'
+import { businessLinksOn } from '../ads/outbound-links.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
 
 export const BUSINESS_NOT_FOUND = 'This business has no page here: it has no event on the calendar now.'
@@ -52,6 +54,8 @@ export interface BusinessPage {
   icsPath: string
   rssPath: string
   seo: EventSeo
+  /** How the business's website and social links are drawn (the site's credit, their `rel`). */
+  outbound: OutboundLinks
 }
 
 /** The business of a page, or `not_found` when it has none today (no live ad, or its page is off). */
@@ -93,6 +97,7 @@ export async function businessPageFor(
     icsPath: businessIcsPath(businessID),
     rssPath: businessRssPath(businessID),
     seo: businessSeo(business, ads, { origin, path, today }),
+    outbound: businessLinksOn(business, ads, origin),
   }
 }
 
@@ -157,10 +162,12 @@ function businessSeo(
   const links = CONTACT_FIELDS.flatMap((field) => externalUrl(business[field]) ?? [])
   const place = [business.businessCity, business.businessState].filter(Boolean).join(', ')
   const description = `Upcoming events from ${business.businessName}${place ? ` in ${place}` : ''} on ${PRODUCT_NAME}.`
-  const events = ads.map((ad) => {
-    const { '@context': _context, ...event } = eventSeo(ad, { origin, today, timeZone }).jsonLd
-    return event
-  })
+  // The page is the business's own, so each ad's organizer is this page; its specials are offers, not events.
+  const nodes = ads.flatMap((ad) =>
+    jsonLdNodes(eventSeo({ ...ad, businessPageOn: true }, { origin, today, timeZone }).jsonLd),
+  )
+  const events = nodes.filter((node) => node['@type'] === 'Event')
+  const offers = nodes.filter((node) => node['@type'] === 'Offer')
   const postalAddress = {
     '@type': 'PostalAddress',
     ...(business.businessAddress ? { streetAddress: business.businessAddress } : {}),
@@ -184,6 +191,7 @@ function businessSeo(
       ...(links.length ? { sameAs: links } : {}),
       ...(imageUrl ? { image: imageUrl } : {}),
       event: events,
+      ...(offers.length ? { makesOffer: offers } : {}),
     },
   }
 }

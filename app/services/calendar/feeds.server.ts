@@ -11,7 +11,7 @@ import {
 } from '#app/models/calendar/calendar-filters.ts'
 import { eventDates, hasOwnDate, nextEventDate } from '#app/models/ads/event-dates.ts'
 import { type CalendarEntrySource } from '#app/models/ads/event-links.ts'
-import { eventPagePath } from '#app/models/ads/event-seo.ts'
+import { eventPageUrl } from '#app/models/ads/event-address.ts'
 import { eventTimesOf, formatTimeRange } from '#app/models/ads/event-times.ts'
 import {
   eventCalendarEntries,
@@ -121,7 +121,7 @@ type FeedEvent = Omit<Awaited<ReturnType<typeof getLiveEventsPage>>[number], 'ne
 
 /** One event as an RSS item: its title with its date from `start` and time, its status, description and facts. */
 function rssItem(event: FeedEvent, origin: string, start: string) {
-  const url = new URL(eventPagePath(event.eventID), `${origin}/`).toString()
+  const url = eventPageUrl(event, origin)
   const date = nextEventDate(event, start)
   const time = formatTimeRange(eventTimesOf(event))
   const when = date ? ` (${[date, time].filter(Boolean).join(', ')})` : ''
@@ -207,6 +207,11 @@ export async function businessRss(businessID: number, origin: string): Promise<s
   )
 }
 
+/** A sitemap's lastmod: a W3C datetime in UTC, to the second. */
+function w3cDateTime(instant: Date) {
+  return instant.toISOString().replace(/\.\d{3}Z$/, 'Z')
+}
+
 /** The public pages, every live event's page and every business page. */
 export async function sitemapXml(origin: string): Promise<string> {
   const today = platformToday()
@@ -220,9 +225,9 @@ export async function sitemapXml(origin: string): Promise<string> {
       (p) => `<url><loc>${xml(`${origin}${p}`)}</loc><changefreq>daily</changefreq></url>`,
     ),
     ...live.map((e) => {
-      const loc = new URL(eventPagePath(e.eventID), `${origin}/`).toString()
-      const lastmod =
-        e.approvedDateByAdmin !== UNSET_DATE ? `<lastmod>${e.approvedDateByAdmin}</lastmod>` : ''
+      const loc = eventPageUrl(e, origin)
+      const changed = e.changedAt ? w3cDateTime(e.changedAt) : e.approvedDateByAdmin
+      const lastmod = changed !== UNSET_DATE ? `<lastmod>${changed}</lastmod>` : ''
       return `<url><loc>${xml(loc)}</loc>${lastmod}</url>`
     }),
     ...businesses.map((b) => {

@@ -11,6 +11,9 @@ import {
   parseListingsQuery,
   type ListingsQuery,
 } from '#app/models/calendar/listings.ts'
+import { eventQrUrl } from '#app/models/ads/event-qr.ts'
+import { qrCodeSvg } from '#app/models/ads/event-qr.server.ts'
+import type { ListingDay } from '#app/models/calendar/listings.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
 
 /** Every category an ad may have, hidden ones too: the filter's choices and what it accepts. */
@@ -39,8 +42,18 @@ async function listingOf(query: URLSearchParams) {
   }
 }
 
-/** /admin/listings: the days of the listing, the filters as the form shows them and the links to the downloads. */
-export async function listingsPage(query: URLSearchParams) {
+/** The QR code of each ad listed (the SVG by event id), its address on `origin`. */
+async function qrCodesOf(days: readonly ListingDay[], origin: string): Promise<Map<number, string>> {
+  const ids = [...new Set(days.flatMap((day) => day.entries.map((entry) => entry.eventID)))]
+  const codes = await Promise.all(ids.map((id) => qrCodeSvg(eventQrUrl(id, origin))))
+  return new Map(ids.map((id, i) => [id, codes[i]!]))
+}
+
+/**
+ * /admin/listings: the days of the listing with each ad's QR code (its address on `origin`), the filters as the
+ * form shows them and the links to the downloads.
+ */
+export async function listingsPage(query: URLSearchParams, { origin }: { origin: string }) {
   const { parsed, categories, days, truncated } = await listingOf(query)
   const search = listingsSearchParams(parsed).toString()
   return {
@@ -48,6 +61,7 @@ export async function listingsPage(query: URLSearchParams) {
     form: formValuesOf(parsed),
     categories,
     days,
+    qrCodes: Object.fromEntries(await qrCodesOf(days, origin)) as Record<number, string>,
     truncated,
     downloads: {
       csv: `/admin/listings.csv?${search}`,
@@ -74,18 +88,29 @@ export function listingsFormValues(query: URLSearchParams) {
 /** The categories the page's filter offers, for the page shown with a refusal. */
 export const listingsCategories = categoryNames
 
+type Listing = Awaited<ReturnType<typeof listingOf>>
+
 const WRITERS = {
-  csv: (listing: Awaited<ReturnType<typeof listingOf>>) => listingsCsv(listing.days),
-  txt: ({ parsed, days, truncated }: Awaited<ReturnType<typeof listingOf>>) =>
-    listingsText(parsed.range, days, truncated),
-  html: ({ parsed, days, truncated }: Awaited<ReturnType<typeof listingOf>>) =>
-    listingsHtml(parsed.range, days, truncated),
+  csv: (listing: Listing) => listingsCsv(listing.days),
+  txt: ({ parsed, days, truncated }: Listing) => listingsText(parsed.range, days, truncated),
+  html: async ({ parsed, days, truncated }: Listing, origin: string) =>
+    listingsHtml(parsed.range, days, truncated, await qrCodesOf(days, origin)),
 } as const
 
 export type ListingsFormat = keyof typeof WRITERS
 
-/** A download of the listing: its text and its file name (the range in it). Invalid for a bad range or filter. */
-export async function listingsDownload(query: URLSearchParams, format: ListingsFormat) {
+/**
+ * A download of the listing: its text and its file name (the range in it); the HTML snippet has each ad's QR code,
+ * its address on `origin`. Invalid for a bad range or filter.
+ */
+export async function listingsDownload(
+  query: URLSearchParams,
+  format: ListingsFormat,
+  { origin }: { origin: string },
+) {
   const listing = await listingOf(query)
-  return { body: WRITERS[format](listing), fileName: listingsFileName(listing.parsed.range, format) }
+  return {
+    body: await WRITERS[format](listing, origin),
+    fileName: listingsFileName(listing.parsed.range, format),
+  }
 }

@@ -1,3 +1,4 @@
+import { isFetchedAhead } from '#app/models/analytics/fetched-ahead.ts'
 import { gzipSync } from 'node:zlib'
 import type { HeadersFunction } from '@remix-run/node'
 import {
@@ -129,6 +130,8 @@ export interface PageRequest {
   /** The client's address as the server vouches for it, and its User-Agent: for counting views. */
   ip?: string | null
   userAgent?: string | null
+  /** Reads a request header: a page fetched ahead of a visit (`Sec-Purpose: prefetch`) is not a view. */
+  header?: (name: string) => string | undefined
 }
 
 /** Counts a view of each of these ads by this visitor. */
@@ -150,7 +153,7 @@ export function countPageViewsWith(count: PageViewCount, slots: PageViewCount = 
 }
 
 function countViews(req: PageRequest, eventIDs: number[], slotEvents: number[] = []) {
-  if (req.method !== 'GET') return
+  if (req.method !== 'GET' || (req.header && isFetchedAhead(req.header))) return
   countPageViews(eventIDs, req)
   if (slotEvents.length > 0) countSlotViews(slotEvents, req)
 }

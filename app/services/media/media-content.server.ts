@@ -16,7 +16,7 @@ import {
 import { AppError } from '#app/utils/app-error.ts'
 
 /** Decoding cost grows with pixels, not bytes: a 5 MB PNG can claim 400 megapixels. */
-const PHOTO_MAX_PIXELS = 40_000_000
+export const PHOTO_MAX_PIXELS = 40_000_000
 
 // libvips' operation cache only helps when the same image is processed repeatedly; uploads are all different.
 sharp.cache(false)

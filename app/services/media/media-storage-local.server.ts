@@ -102,11 +102,12 @@ export function localMediaStorage(root: string): MediaStorage {
 
     async *list(prefix) {
       const folder = path.join(root, prefix)
-      const names = await fsp.readdir(folder).catch(() => [] as string[])
+      const names = await fsp.readdir(folder, { recursive: true }).catch(() => [] as string[])
       for (const name of names) {
-        if (!isStorageKey(`${prefix}${name}`)) continue
+        const key = `${prefix}${name.split(path.sep).join('/')}`
+        if (!isStorageKey(key)) continue
         const stat = await fsp.lstat(path.join(folder, name)).catch(() => null)
-        if (stat?.isFile()) yield { key: `${prefix}${name}`, modified: stat.mtime }
+        if (stat?.isFile()) yield { key, modified: stat.mtime }
       }
     },
   }

@@ -1,8 +1,9 @@
 /**
  * Where media bytes live: one interface, two backends (chosen in media.server.ts). The local folder `${DATA_DIR}/media` is the default;
  * with `S3_BUCKET` set, an S3-compatible bucket, so several servers share one store. Keys follow the
- * `images|videos/yyyy-mm/yyyy-mm-dd_ID.ext` for stored media and `tmp/<uuid>….ext` for files staged between an
- * upload and its save (a no-JavaScript draft keeps them across requests, which may reach different servers).
+ * `images|videos/yyyy-mm/yyyy-mm-dd_ID.ext` for stored media, `tmp/<uuid>….ext` for files staged between an
+ * upload and its save (a no-JavaScript draft keeps them across requests, which may reach different servers), and
+ * `share/ID/<kind>-<hash>.jpg` for a live event's share images, drawn on their first request (share-images).
  */
 import path from 'node:path'
 import type { Readable } from 'node:stream'
@@ -49,9 +50,11 @@ export const STAGING_PREFIX = 'tmp/'
 
 const MEDIA_KEY = /^(images|videos)\/\d{4}-\d{2}\/[A-Za-z0-9_-]{1,80}\.[a-z0-9]{2,5}$/
 const STAGING_KEY = /^tmp\/[A-Za-z0-9_-]{1,80}\.[a-z0-9]{2,5}$/
+export const SHARE_IMAGES_PREFIX = 'share/'
+const SHARE_IMAGE_KEY = /^share\/[1-9]\d{0,11}\/[a-z0-9]{1,8}-[0-9a-f]{16}\.jpg$/
 
 export function isStorageKey(key: string) {
-  return MEDIA_KEY.test(key) || STAGING_KEY.test(key)
+  return MEDIA_KEY.test(key) || STAGING_KEY.test(key) || SHARE_IMAGE_KEY.test(key)
 }
 
 /** Only keys this code writes reach a backend, so no key can name anything outside the store's own folders. */

@@ -73,7 +73,7 @@ export function adRestoredMail(ad: AdFacts) {
     {
       paragraph: `An administrator looked at the reports about your ad "${ad.eventTitle}" and dismissed them. It is shown on the public pages again.`,
     },
-    { link: 'See its page', href: mailLinks.eventPage(ad.origin, ad.eventID) },
+    { link: 'See its page', href: mailLinks.eventPage(ad.origin, ad) },
   ])
 }
 

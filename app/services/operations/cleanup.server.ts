@@ -2,7 +2,7 @@
  * The hourly jobs: removing ads that were saved but never paid for (a day after they were saved, with their
  * media), purging expired sessions and sign-in attempts, old emails from the outbox, and ended ads from the keyword
  * search's table; once a day, the
- * administrators' moderation digest. Every server schedules
+ * administrators' moderation digest and the share images of ads no longer live. Every server schedules
  * them; one runs each per hour. The embedded database is also vacuumed once a day, at night in the platform's time
  * zone.
  */
@@ -22,6 +22,7 @@ import { getEnv } from '../platform/env.server.ts'
 import { logError } from '../platform/logger.server.ts'
 import { endedAdTextsRemoved } from '../platform/metrics.server.ts'
 import { deleteStoredMedia } from '../media/media.server.ts'
+import { deleteShareImagesOfEventsNotLive } from '../media/share-images.server.ts'
 import { UNPAID_EVENT_TTL_MS } from '../payments/payment-rules.server.ts'
 import { settleOpenPayments } from '../payments/payment-setup.server.ts'
 import { deleteExpiredAttempts } from '../platform/rate-limit.server.ts'
@@ -39,6 +40,7 @@ export const DATABASE_MAINTENANCE_JOB = 'embedded-database-vacuum'
 const MAINTENANCE_HOURS = [2, 5] as const
 export const OUTBOX_PURGE_JOB = 'outbox-purge'
 export const ENDED_AD_TEXTS_JOB = 'ended-ads-search-purge'
+export const SHARE_IMAGES_SWEEP_JOB = 'share-images-sweep'
 const DAY_MS = 24 * 60 * 60 * 1000
 /** How long the outbox keeps a sent email, and one it gave up on (administrators read both at /admin/outbox). */
 export const SENT_MAIL_RETENTION_MS = 30 * DAY_MS
@@ -165,6 +167,17 @@ export async function runScheduledJobs(now: Date = new Date()) {
     }
   } catch (error) {
     logError(error, { msg: 'Removing ended ads from the keyword search failed' })
+  }
+  try {
+    const swept = await runJobOnce(
+      SHARE_IMAGES_SWEEP_JOB,
+      { notWithinMs: 24 * CLEANUP_INTERVAL_MS - RUN_AT_MOST_EVERY_MS, now },
+      deleteShareImagesOfEventsNotLive,
+    )
+    if (swept.ran && swept.result)
+      console.info(`Removed ${swept.result} share image(s) of ads no longer live`)
+  } catch (error) {
+    logError(error, { msg: 'Removing the share images of ads no longer live failed' })
   }
   await runScheduledSubscriberJobs(now)
   try {

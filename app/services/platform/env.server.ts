@@ -188,6 +188,8 @@ export const envSchema = z
       ),
     /** `off` stops counting ad views (the daily figures then show clicks and bounces only). */
     VIEW_COUNTING: z.enum(['on', 'off'], 'VIEW_COUNTING must be on or off').default('on'),
+    /** `off` leaves the advertisers' links as they gave them, without the site's utm_source, utm_medium, utm_campaign. */
+    AD_LINK_UTM: z.enum(['on', 'off'], 'AD_LINK_UTM must be on or off').default('on'),
     /**
      * The least severe log lines written: fatal, error, warn, info (the default: a line per request), debug (the
      * client build's files too), trace; silent writes none.
@@ -204,6 +206,21 @@ export const envSchema = z
       z
         .string()
         .regex(/^[\x21-\x7e]{16,}$/, 'METRICS_TOKEN must be at least 16 characters, without spaces')
+        .optional(),
+    ),
+    /**
+     * IndexNow (both or neither): the search engine's address that takes the pings (such as
+     * https://api.indexnow.org/indexnow), and the site's key (8–128 of a-z A-Z 0-9 -), served at /indexnow-key.txt.
+     */
+    INDEXNOW_ENDPOINT: optional.pipe(
+      z
+        .url({ protocol: /^https?$/, error: 'INDEXNOW_ENDPOINT must be an http:// or https:// address' })
+        .optional(),
+    ),
+    INDEXNOW_KEY: optional.pipe(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9-]{8,128}$/, 'INDEXNOW_KEY must be 8 to 128 of the letters a-z, A-Z, digits and -')
         .optional(),
     ),
     /** Production only: run without an identity provider (business email sign-in only). */
@@ -225,6 +242,13 @@ export const envSchema = z
         code: 'custom',
         path: ['OIDC_ISSUER'],
         message: 'Set all three of OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET, or none',
+      })
+    }
+    if (Boolean(env.INDEXNOW_ENDPOINT) !== Boolean(env.INDEXNOW_KEY)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.INDEXNOW_ENDPOINT ? 'INDEXNOW_KEY' : 'INDEXNOW_ENDPOINT'],
+        message: 'Set both INDEXNOW_ENDPOINT and INDEXNOW_KEY to ping IndexNow, or neither',
       })
     }
     const s3Settings = (['S3_ENDPOINT', 'S3_REGION', 'S3_FORCE_PATH_STYLE'] as const).filter(

@@ -94,6 +94,13 @@ export const pageCacheMisses = new Counter({
   registers,
 })
 
+export const shareImagesDrawn = new Counter({
+  name: 'eventshout_share_images_drawn_total',
+  help: 'Share images of live events drawn and stored (once per event, kind and photo or title), by kind.',
+  labelNames: ['kind'] as const,
+  registers,
+})
+
 const databaseGauges = {
   up: new Gauge({
     name: 'eventshout_metrics_database_up',

@@ -7,7 +7,8 @@
  */
 import { Counter } from 'prom-client'
 import { calendarHref } from '#app/models/calendar/calendar-links.ts'
-import { eventLocation, eventPageUrl } from '#app/models/ads/event-links.ts'
+import { eventPageUrl } from '#app/models/ads/event-address.ts'
+import { eventLocation } from '#app/models/ads/event-links.ts'
 import { runJobOnce, type JobOutcome } from '#app/models/platform/job-runs.server.ts'
 import { enqueueMessage, enqueueMessages, type NewMessage } from '#app/models/mail/outbox.server.ts'
 import {
@@ -139,7 +140,7 @@ function listed(row: ListedEventRow, origin: string): ListedEvent {
     eventTitle: row.eventTitle,
     when: whenOf(row),
     where: eventLocation(row),
-    href: eventPageUrl(row.eventID, origin),
+    href: eventPageUrl(row, origin),
   }
 }
 
