@@ -304,6 +304,10 @@ describe('IndexNow', () => {
   let pings: Ping[]
   let answer: number
   let endpoint: string
+  /** When set, the engine answers a ping only once this settles. */
+  let answerAfter: Promise<void> | undefined
+  /** Called as each ping arrives. */
+  let pinged: (() => void) | undefined
 
   beforeAll(async () => {
     engine = http.createServer((request, response) => {
@@ -315,7 +319,8 @@ describe('IndexNow', () => {
           contentType: request.headers['content-type'],
           body: JSON.parse(body) as Ping['body'],
         })
-        response.writeHead(answer).end()
+        pinged?.()
+        void (answerAfter ?? Promise.resolve()).then(() => response.writeHead(answer).end())
       })
     })
     await new Promise<void>((resolve) => engine.listen(0, '127.0.0.1', resolve))
@@ -327,6 +332,8 @@ describe('IndexNow', () => {
   beforeEach(async () => {
     pings = []
     answer = 202
+    answerAfter = undefined
+    pinged = undefined
     process.env.INDEXNOW_ENDPOINT = endpoint
     process.env.INDEXNOW_KEY = KEY
     resetEnvCache()
@@ -409,8 +416,15 @@ describe('IndexNow', () => {
 
   test('of two servers at once, one pings', async () => {
     await liveAd()
-    const rounds = await Promise.all([round(), round()])
-    expect(rounds.map((r) => r.ran).sort()).toEqual([false, true])
+    let answerNow!: () => void
+    answerAfter = new Promise((resolve) => (answerNow = resolve))
+    const firstPinged = new Promise<void>((resolve) => (pinged = resolve))
+    const first = round()
+    await firstPinged
+    // The first server is mid-ping: the second finds it sending and leaves the queue to it.
+    expect(await round()).toMatchObject({ ran: false, sent: 0 })
+    answerNow()
+    expect(await first).toMatchObject({ ran: true, sent: 1 })
     expect(pings).toHaveLength(1)
   })
 
