@@ -134,7 +134,14 @@ async function revisionLoop(browser: Browser, javaScriptEnabled: boolean) {
   if (javaScriptEnabled) await waitForEventFormHydrated(advertiser)
   await advertiser.getByLabel('Title').fill(revised)
   await advertiser.getByRole('button', { name: 'Ready to Preview' }).click()
+  const sent = javaScriptEnabled
+    ? advertiser.waitForResponse((response) => response.url().endsWith('/api/approve-event'))
+    : null
   await advertiser.getByRole('button', { name: 'Send for review' }).click()
+  if (sent) {
+    const answer = await sent
+    expect(answer.status(), await answer.text()).toBe(200)
+  }
   await expect(advertiser).toHaveURL(new RegExp(`/event/${eventID}$`))
   await expect(advertiser.getByTestId('edit-note')).toContainText('Your changes await review')
 
