@@ -1,8 +1,8 @@
 import crypto from 'node:crypto'
-import fs from 'node:fs'
 import path from 'node:path'
 import postgres from 'postgres'
-import { openPglite, openServerDatabase, type DatabaseHandle } from '#db/client.server.ts'
+import { openServerDatabase, type DatabaseHandle } from '#db/client.server.ts'
+import { embeddedTestDatabase } from './embedded-test-database.ts'
 
 export const TMP_DIR = path.resolve('tests/.tmp')
 
@@ -19,11 +19,7 @@ function quoteIdent(name: string) {
 /** A fresh, migrated database for one test file: a copy of the template made once per run. */
 export async function createTestDatabase(template: string): Promise<DatabaseHandle> {
   const serverUrl = process.env.DATABASE_URL
-  if (!serverUrl) {
-    const blob = new Blob([fs.readFileSync(template)])
-    const { client, db } = await openPglite({ loadDataDir: blob })
-    return { db, kind: 'pglite', close: () => client.close() }
-  }
+  if (!serverUrl) return embeddedTestDatabase(template)
   const name = `es_test_${crypto.randomBytes(6).toString('hex')}`
   const admin = postgres(serverUrl, { onnotice: () => {}, max: 1 })
   await admin.unsafe(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE ${quoteIdent(template)}`)
