@@ -14,14 +14,17 @@ import {
   ACCOUNT_SLOWDOWN_AFTER_FAILURES,
   accountFailuresKey,
   accountGuessKey,
-  checkLimit,
   claimInterval,
   clearFailures,
+  giveBackSlot,
   isKnownAddress,
   knownAddressKey,
-  recordFailure,
   rememberAddress,
+  SIGN_IN_MAX_FAILURES,
+  SIGN_IN_WINDOW_MS,
   signInAttemptKey,
+  takeSlot,
+  type TakenSlot,
 } from '../platform/rate-limit.server.ts'
 
 export const LOGIN_FAILED_TITLE = 'Login Failed'
@@ -51,13 +54,20 @@ function refused(problem: SignInProblem | undefined) {
 }
 
 /**
- * Whether a sign-in at this account may go ahead, when many addresses together have failed at it: only one attempt
- * per interval from addresses it has not seen sign in (0 = go ahead, else seconds to wait).
+ * A sign-in's turn at this account: one of the failures many addresses together may have at it (its slot, given back
+ * unless the password was wrong), or, once those are taken, a go-ahead without a slot for an address that signed in
+ * to it before and for one attempt per interval from all others (the rest are too many requests).
  */
-async function accountWait(email: string, ip: string) {
-  const failures = await checkLimit(accountFailuresKey(email), { max: ACCOUNT_SLOWDOWN_AFTER_FAILURES })
-  if (!failures.limited || (await isKnownAddress(knownAddressKey(email, ip)))) return 0
-  return claimInterval(accountGuessKey(email), ACCOUNT_GUESS_INTERVAL_MS)
+async function takeAccountTurn(email: string, ip: string): Promise<TakenSlot | null> {
+  const taken = await takeSlot(accountFailuresKey(email), {
+    max: ACCOUNT_SLOWDOWN_AFTER_FAILURES,
+    windowMs: SIGN_IN_WINDOW_MS,
+  })
+  if (taken.allowed) return taken.slot
+  if (await isKnownAddress(knownAddressKey(email, ip))) return null
+  const wait = await claimInterval(accountGuessKey(email), ACCOUNT_GUESS_INTERVAL_MS)
+  if (wait > 0) throw tooManyAttempts(wait)
+  return null
 }
 
 /**
@@ -74,25 +84,31 @@ export async function signInBusiness(
   const parsed = parseSignIn(input)
   if (parsed.problem) throw refused(parsed.problem)
   const { email, password } = parsed.credentials
+  // Only failures count, but the slots are taken before the password is checked, so a burst of guesses at once
+  // gets no more checks than one guess after another would.
   const key = signInAttemptKey(email, ip)
-  const limit = await checkLimit(key)
-  if (limit.limited) throw tooManyAttempts(limit.retryAfterSeconds)
-  const wait = await accountWait(email, ip)
-  if (wait > 0) throw tooManyAttempts(wait)
+  const attempt = await takeSlot(key, { max: SIGN_IN_MAX_FAILURES, windowMs: SIGN_IN_WINDOW_MS })
+  if (!attempt.allowed) throw tooManyAttempts(attempt.retryAfterSeconds)
+  let accountTurn: TakenSlot | null
+  try {
+    accountTurn = await takeAccountTurn(email, ip)
+  } catch (error) {
+    await giveBackSlot(attempt.slot)
+    throw error
+  }
   let row
   try {
     row = await verifyBusinessCredentials(email, password)
   } catch (error) {
+    // No password was checked: neither slot counts.
+    await Promise.all([giveBackSlot(attempt.slot), accountTurn && giveBackSlot(accountTurn)])
     // The one refusal a password check makes: every hashing slot is taken.
     if (!(error instanceof AppError) || error.kind !== 'unavailable') throw error
     const { message, retryAfterSeconds } = error
     throw new AppError(message, 'unavailable', { title: LOGIN_FAILED_TITLE, retryAfterSeconds, cause: error })
   }
-  if (!row) {
-    await recordFailure(key)
-    await recordFailure(accountFailuresKey(email))
-    throw new AppError(INVALID_CREDENTIALS_MESSAGE, 'unauthenticated', { title: LOGIN_FAILED_TITLE })
-  }
+  if (!row) throw new AppError(INVALID_CREDENTIALS_MESSAGE, 'unauthenticated', { title: LOGIN_FAILED_TITLE })
+  if (accountTurn) await giveBackSlot(accountTurn)
   await clearFailures(key)
   await rememberAddress(knownAddressKey(email, ip))
   return toSessionCopy(row)

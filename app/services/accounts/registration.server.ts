@@ -5,12 +5,7 @@ import { businessEmailTaken, createBusiness } from '#app/models/accounts/busines
 import type { Business } from '#db/schema.ts'
 import { getEnv } from '../platform/env.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
-import {
-  checkLimit,
-  recordFailure,
-  registrationKey,
-  REGISTRATION_WINDOW_MS,
-} from '../platform/rate-limit.server.ts'
+import { registrationKey, REGISTRATION_WINDOW_MS, takeSlot } from '../platform/rate-limit.server.ts'
 
 export const REGISTRATION_FAILED_MESSAGE = 'Failed to create business account. Please try again.'
 export const REGISTRATION_SUCCESS_TITLE = 'Account Created'
@@ -103,19 +98,17 @@ export async function completeRegistration(
   { ip, linkUserId, origin }: { ip: string; linkUserId?: string; origin: string },
 ): Promise<Business> {
   // Per address; without one (a request that did not come through server.js) there is nothing to count by.
-  const limitKey = registrationKey(ip)
   if (ip !== 'unknown') {
-    const limit = await checkLimit(limitKey, {
+    const taken = await takeSlot(registrationKey(ip), {
       max: getEnv().REGISTRATIONS_PER_ADDRESS_PER_HOUR,
       windowMs: REGISTRATION_WINDOW_MS,
     })
-    if (limit.limited) {
-      const { retryAfterSeconds } = limit
+    if (!taken.allowed) {
+      const { retryAfterSeconds } = taken
       throw new AppError(tooManyRegistrationsMessage(retryAfterSeconds), 'too_many_requests', {
         retryAfterSeconds,
       })
     }
-    await recordFailure(limitKey, { windowMs: REGISTRATION_WINDOW_MS })
   }
   return registerBusiness(data, { linkUserId, origin })
 }

@@ -14,7 +14,7 @@ import { AppError } from '#app/utils/app-error.ts'
 import { getEnv } from '../platform/env.server.ts'
 import { adReportsFiled } from '../platform/metrics.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
-import { checkLimit, recordFailure } from '../platform/rate-limit.server.ts'
+import { giveBackSlot, takeSlot } from '../platform/rate-limit.server.ts'
 import { adHiddenMail, adRestoredMail, adTakenDownMail } from './moderation-mail.server.ts'
 import { claimFormStamp, NEUTRAL_REFUSAL } from './robot-guard.server.ts'
 
@@ -70,14 +70,17 @@ export async function reportAd(
   const { sessionSecrets, REPORTS_TO_HIDE } = getEnv()
   const visitor = hashVisitorIp(ip, sessionSecrets[0]!)
   const limitKey = `report:${visitor}`
-  const limit = await checkLimit(limitKey, { max: REPORTS_PER_ADDRESS, windowMs: REPORT_WINDOW_MS })
-  if (limit.limited) {
+  const taken = await takeSlot(limitKey, { max: REPORTS_PER_ADDRESS, windowMs: REPORT_WINDOW_MS })
+  if (!taken.allowed) {
     throw new AppError('Too many reports from your address. Please try again later.', 'too_many_requests', {
-      retryAfterSeconds: limit.retryAfterSeconds,
+      retryAfterSeconds: taken.retryAfterSeconds,
     })
   }
-  if (!(await claimFormStamp(stamp, 'report'))) throw new AppError(NEUTRAL_REFUSAL, 'invalid')
-  await recordFailure(limitKey, { windowMs: REPORT_WINDOW_MS })
+  // A used stamp is a robot's post, and it does not count against the address.
+  if (!(await claimFormStamp(stamp, 'report'))) {
+    await giveBackSlot(taken.slot)
+    throw new AppError(NEUTRAL_REFUSAL, 'invalid')
+  }
   const filed = await fileReport(
     { eventID, reporterKey: visitor, reason: report.reason, details: report.details ?? '' },
     { hideAt: REPORTS_TO_HIDE, today: platformToday(), hiddenMail: (ad) => adHiddenMail({ ...ad, origin }) },

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import { eq, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { SIGNUP_FORM_MAX_AGE_MS } from '#app/constants.ts'
 import { mailboxKey } from '#app/models/platform/email-address.ts'
 import { db } from '#db/client.server.ts'
@@ -96,31 +96,30 @@ export async function claimInterval(key: string, intervalMs: number, now = new D
   return Math.max(1, Math.ceil((nextAt - now.getTime()) / 1000))
 }
 
-export interface LimitStatus {
-  limited: boolean
-  failures: number
-  /** Seconds until the window ends (0 when not limited). */
-  retryAfterSeconds: number
+/** A slot taken under a key, to give back when what it was taken for turns out not to count. */
+export interface TakenSlot {
+  key: string
+  windowStartedAt: Date
 }
 
-export async function checkLimit(
+export type SlotAnswer =
+  | { allowed: true; slot: TakenSlot }
+  | {
+      allowed: false
+      /** Seconds until the window ends. */
+      retryAfterSeconds: number
+    }
+
+/**
+ * Takes one of the `max` slots under `key` in its window of `windowMs` (the first slot after a window has passed
+ * starts a new one): every rate limit and cap goes through here. One statement counts and answers, so of attempts
+ * at once, on any connection or server, exactly the slots left are allowed. A refused attempt leaves the count at
+ * `max` + 1 instead of counting on: it lets nothing more through, and the count cannot grow without end.
+ */
+export async function takeSlot(
   key: string,
-  { max = SIGN_IN_MAX_FAILURES, windowMs = SIGN_IN_WINDOW_MS, now = new Date() } = {},
-): Promise<LimitStatus> {
-  const [row] = await db.select().from(authAttempts).where(eq(authAttempts.key, key)).limit(1)
-  if (!row) return { limited: false, failures: 0, retryAfterSeconds: 0 }
-  const endsAt = row.windowStartedAt.getTime() + windowMs
-  if (endsAt <= now.getTime()) return { limited: false, failures: 0, retryAfterSeconds: 0 }
-  const limited = row.failures >= max
-  return {
-    limited,
-    failures: row.failures,
-    retryAfterSeconds: limited ? Math.max(1, Math.ceil((endsAt - now.getTime()) / 1000)) : 0,
-  }
-}
-
-/** Counts one failure; a failure after the window has passed starts a new window. One statement, so concurrent failures all count. */
-export async function recordFailure(key: string, { windowMs = SIGN_IN_WINDOW_MS, now = new Date() } = {}) {
+  { max, windowMs, now = new Date() }: { max: number; windowMs: number; now?: Date },
+): Promise<SlotAnswer> {
   const windowStart = new Date(now.getTime() - windowMs)
   const expired = sql`${authAttempts.windowStartedAt} <= ${windowStart.toISOString()}::timestamptz`
   const [row] = await db
@@ -129,12 +128,23 @@ export async function recordFailure(key: string, { windowMs = SIGN_IN_WINDOW_MS,
     .onConflictDoUpdate({
       target: authAttempts.key,
       set: {
-        failures: sql`case when ${expired} then 1 else ${authAttempts.failures} + 1 end`,
+        failures: sql`case when ${expired} then 1 else least(${authAttempts.failures}, ${max}::integer) + 1 end`,
         windowStartedAt: sql`case when ${expired} then ${now.toISOString()}::timestamptz else ${authAttempts.windowStartedAt} end`,
       },
     })
-    .returning()
-  return row!.failures
+    .returning({ count: authAttempts.failures, windowStartedAt: authAttempts.windowStartedAt })
+  const { count, windowStartedAt } = row!
+  if (count <= max) return { allowed: true, slot: { key, windowStartedAt } }
+  const endsAt = windowStartedAt.getTime() + windowMs
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((endsAt - now.getTime()) / 1000)) }
+}
+
+/** Gives a taken slot back (its attempt did not count); nothing once its window has been replaced by a new one. */
+export async function giveBackSlot({ key, windowStartedAt }: TakenSlot) {
+  await db
+    .update(authAttempts)
+    .set({ failures: sql`greatest(${authAttempts.failures} - 1, 0)` })
+    .where(and(eq(authAttempts.key, key), eq(authAttempts.windowStartedAt, windowStartedAt)))
 }
 
 export async function clearFailures(key: string) {

@@ -23,12 +23,11 @@ import { db } from '#db/client.server.ts'
 import { getEnv } from '../platform/env.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
 import {
-  checkLimit,
   CONFIRMATION_MAIL_WINDOW_MS,
   confirmationMailKey,
-  recordFailure,
   SUBSCRIBE_WINDOW_MS,
   subscribeKey,
+  takeSlot,
 } from '../platform/rate-limit.server.ts'
 import { confirmLink, subscriberLinks } from './subscriber-links.server.ts'
 
@@ -54,29 +53,24 @@ export interface SubscriptionAsker {
 async function limitRequests(ip: string) {
   // Without an address (a request that did not come through server.js) there is nothing to count by.
   if (ip === 'unknown') return
-  const key = subscribeKey(ip)
-  const limit = await checkLimit(key, {
+  const taken = await takeSlot(subscribeKey(ip), {
     max: getEnv().SUBSCRIPTIONS_PER_ADDRESS_PER_HOUR,
     windowMs: SUBSCRIBE_WINDOW_MS,
   })
-  if (limit.limited) {
-    throw new AppError(TOO_MANY_SUBSCRIPTIONS(limit.retryAfterSeconds), 'too_many_requests', {
-      retryAfterSeconds: limit.retryAfterSeconds,
+  if (!taken.allowed) {
+    throw new AppError(TOO_MANY_SUBSCRIPTIONS(taken.retryAfterSeconds), 'too_many_requests', {
+      retryAfterSeconds: taken.retryAfterSeconds,
     })
   }
-  await recordFailure(key, { windowMs: SUBSCRIBE_WINDOW_MS })
 }
 
 /** Whether one more confirmation email may go to `email` today; counts it when it may. */
 async function takeConfirmationMail(email: string) {
-  const key = confirmationMailKey(email)
-  const limit = await checkLimit(key, {
+  const taken = await takeSlot(confirmationMailKey(email), {
     max: getEnv().CONFIRMATIONS_PER_EMAIL_PER_DAY,
     windowMs: CONFIRMATION_MAIL_WINDOW_MS,
   })
-  if (limit.limited) return false
-  await recordFailure(key, { windowMs: CONFIRMATION_MAIL_WINDOW_MS })
-  return true
+  return taken.allowed
 }
 
 /** Records the request and, for a subscription not confirmed yet, queues its confirmation email. */
