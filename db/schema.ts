@@ -923,6 +923,11 @@ export const promoRedemptions = pgTable(
     status: varchar('status', { length: 10 }).notNull().default('reserved'),
     createdAt: createdNow('createdAt'),
     redeemedAt: timestamp('redeemedAt', { withTimezone: true, mode: 'date' }),
+    /**
+     * Until when a reserved use is held for the ad's payment under way; past it, the use is free again. Empty on the
+     * rows of the release before, whose reservations are held for PROMO_HOLD_MINUTES after `createdAt`.
+     */
+    reservedUntil: timestamp('reservedUntil', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     uniqueIndex('promo_redemptions_code_business_idx').on(t.promoCodeId, t.businessID),

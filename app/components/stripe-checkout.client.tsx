@@ -1,11 +1,14 @@
 /**
- * Stripe Elements for /checkout: the page's one heavy island, loaded lazily and only in the browser. It sets the
- * payment up through /api/create-event-payment, confirms in the browser (a redirect only when the card needs one),
- * then has the server check the result with Stripe through /api/complete-event-payment.
+ * Stripe Elements for /checkout: the page's one heavy island, loaded lazily and only in the browser. The card form is
+ * drawn for the total shown, with no payment behind it yet; Pay sets the payment up through
+ * /api/create-event-payment (which holds a promo code's use for it), confirms in the browser (a redirect only when the
+ * card needs one), then has the server check the result with Stripe through /api/complete-event-payment. A set-up
+ * the server refuses (a changed price, a code that no longer applies) is told in a toast and the page is read again,
+ * so it shows the total now.
  */
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js'
 import { loadStripe, type Stripe } from '@stripe/stripe-js'
-import { useNavigate } from '@remix-run/react'
+import { useNavigate, useRevalidator } from '@remix-run/react'
 import { useEffect, useState, type FormEvent } from 'react'
 import { DELAY_AFTER_PAYMENT_MS } from '#app/constants.ts'
 import { EVENT_CREATION_FAILED_CODE, PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
@@ -33,10 +36,8 @@ export interface StripeCheckoutProps {
   summary: CheckoutSummary
 }
 
-type SetupState =
-  | { status: 'loading' }
-  | { status: 'ready'; clientSecret: string; stripe: Stripe }
-  | { status: 'failed'; message: string }
+type LoadState =
+  { status: 'loading' } | { status: 'ready'; stripe: Stripe } | { status: 'failed'; message: string }
 
 const CARD_FORM_UNAVAILABLE = 'Unable to load the card form. Please check your connection and try again.'
 
@@ -59,11 +60,11 @@ function loadStripeOnce(key: string) {
   return stripePromise.promise
 }
 
-async function setUpPayment(publishableKey: string, body: string, signal: AbortSignal): Promise<SetupState> {
-  const failed = (message: string | null): SetupState => ({
-    status: 'failed',
-    message: message ?? PAYMENT_TEXT.setupFailed.description,
-  })
+/**
+ * Pay pressed: the payment set up at the total shown (the server refuses another). The client secret, or the
+ * server's reason for refusing.
+ */
+async function setUpPayment(body: string): Promise<{ clientSecret: string } | { refused: string }> {
   let response: Response
   try {
     response = await fetch('/api/create-event-payment', {
@@ -71,41 +72,49 @@ async function setUpPayment(publishableKey: string, body: string, signal: AbortS
       credentials: 'include',
       headers: { 'Content-Type': 'application/json' },
       body,
-      signal,
     })
   } catch {
-    return failed(null)
+    return { refused: PAYMENT_TEXT.setupFailed.description }
   }
-  if (!response.ok) return failed(await readMessage(response))
+  if (!response.ok) return { refused: (await readMessage(response)) ?? PAYMENT_TEXT.setupFailed.description }
   const result = (await response.json().catch(() => null)) as { clientSecret?: unknown } | null
-  if (typeof result?.clientSecret !== 'string' || !result.clientSecret) return failed(null)
-  const stripe = await loadStripeOnce(publishableKey)
-  if (!stripe) return failed(CARD_FORM_UNAVAILABLE)
-  return { status: 'ready', clientSecret: result.clientSecret, stripe }
+  if (typeof result?.clientSecret !== 'string' || !result.clientSecret)
+    return { refused: PAYMENT_TEXT.setupFailed.description }
+  return { clientSecret: result.clientSecret }
 }
 
+/** The total shown ("29.00" dollars) in cents, as Stripe's card form takes it. */
+const centsOf = (dollars: number) => Math.round(dollars * 100)
+
 export default function StripeCheckout({ publishableKey, paymentData, summary }: StripeCheckoutProps) {
-  const [setup, setSetup] = useState<SetupState>({ status: 'loading' })
-  // A string, so a revalidated copy of the same data does not set the payment up again.
-  const requestBody = JSON.stringify(paymentData)
+  const [load, setLoad] = useState<LoadState>({ status: 'loading' })
 
   useEffect(() => {
-    const controller = new AbortController()
-    void setUpPayment(publishableKey, requestBody, controller.signal).then((state) => {
-      if (controller.signal.aborted) return
-      if (state.status === 'failed') {
-        toast({ title: PAYMENT_TEXT.setupFailed.title, description: state.message, variant: 'destructive' })
-      }
-      setSetup(state)
+    let current = true
+    void loadStripeOnce(publishableKey).then((stripe) => {
+      if (!current) return
+      if (!stripe) {
+        toast({
+          title: PAYMENT_TEXT.setupFailed.title,
+          description: CARD_FORM_UNAVAILABLE,
+          variant: 'destructive',
+        })
+        setLoad({ status: 'failed', message: CARD_FORM_UNAVAILABLE })
+      } else setLoad({ status: 'ready', stripe })
     })
-    return () => controller.abort()
-  }, [publishableKey, requestBody])
+    return () => {
+      current = false
+    }
+  }, [publishableKey])
 
-  if (setup.status === 'loading') return <SettingUpPayment />
-  if (setup.status === 'failed') return <SetupFailed message={setup.message} />
+  if (load.status === 'loading') return <SettingUpPayment />
+  if (load.status === 'failed') return <SetupFailed message={load.message} />
   return (
     <PaymentCard summary={summary}>
-      <Elements stripe={setup.stripe} options={{ clientSecret: setup.clientSecret }}>
+      <Elements
+        stripe={load.stripe}
+        options={{ mode: 'payment', amount: centsOf(paymentData.totalAmount), currency: 'usd' }}
+      >
         <PaymentForm paymentData={paymentData} total={summary.total} />
       </Elements>
     </PaymentCard>
@@ -122,6 +131,7 @@ function PaymentForm({
   const stripe = useStripe()
   const elements = useElements()
   const navigate = useNavigate()
+  const revalidator = useRevalidator()
   const [ready, setReady] = useState(false)
   const [busy, setBusy] = useState(false)
   const [paid, setPaid] = useState(false)
@@ -174,8 +184,19 @@ function PaymentForm({
     if (!stripe || !elements || busy) return
     setBusy(true)
     try {
+      // The card details checked in the browser first: nothing is set up (or held) for a form that is incomplete.
+      const { error: incomplete } = await elements.submit()
+      if (incomplete) return
+      const setup = await setUpPayment(JSON.stringify(paymentData))
+      if ('refused' in setup) {
+        toast({ title: PAYMENT_TEXT.setupFailed.title, description: setup.refused, variant: 'destructive' })
+        // The page read again shows the total now (a changed price, a code taken off the ad).
+        revalidator.revalidate()
+        return
+      }
       const { error, paymentIntent } = await stripe.confirmPayment({
         elements,
+        clientSecret: setup.clientSecret,
         redirect: 'if_required',
         confirmParams: { return_url: new URL('/checkout', window.location.origin).toString() },
       })

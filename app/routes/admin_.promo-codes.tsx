@@ -102,11 +102,7 @@ export default function AdminPromoCodes() {
                 <tr key={code.id} className="border-b border-slate-100 align-top">
                   <td className="py-2 pr-3 font-mono">{code.code}</td>
                   <td className="py-2 pr-3">{code.discount}</td>
-                  <td className="py-2 pr-3">
-                    {code.used}
-                    {code.maxUses === null ? '' : ` of ${code.maxUses}`}
-                    {code.reserved ? ` (${code.reserved} at checkout)` : ''}
-                  </td>
+                  <td className="py-2 pr-3">{code.uses}</td>
                   <td className="py-2 pr-3">{code.lastDay ?? '—'}</td>
                   <td className="py-2 pr-3">{code.firstAdOnly ? 'Yes' : 'No'}</td>
                   <td className="py-2 pr-3">{code.status}</td>

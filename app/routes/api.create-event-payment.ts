@@ -16,7 +16,11 @@ const bodySchema = z.object({
   eventData: z.unknown().optional(),
 })
 
-/** POST /api/create-event-payment → { clientSecret, totalAmount, selectedDatesCount }; the amount comes from the event row. */
+/**
+ * POST /api/create-event-payment → { clientSecret, totalAmount, selectedDatesCount }, when Pay is pressed on Stripe's
+ * card form: the amount comes from the event row and must be the `totalAmount` the page showed (none, or another, is
+ * a 400 with the total now); a promo code's use is held for the payment.
+ */
 export async function action({ request }: ActionFunctionArgs) {
   try {
     const { business, body } = await requireOwnBusinessJson(
@@ -28,6 +32,7 @@ export async function action({ request }: ActionFunctionArgs) {
       businessID: business.businessID,
       eventID: body.eventID,
       claimedTotalDollars: body.totalAmount,
+      paying: true,
     })
     return Response.json({
       clientSecret: setup.clientSecret,

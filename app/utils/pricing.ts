@@ -14,6 +14,11 @@ export function claimedTotalMatches(claimedDollars: number | null | undefined, c
   return Number.isFinite(claimedDollars) && Math.round(claimedDollars * 100) === cents
 }
 
+/** Whether the total the payer was shown (dollars, as the page sent it) is the price in cents; none sent is not. */
+export function shownTotalMatches(shownDollars: number | null | undefined, cents: number): boolean {
+  return shownDollars !== undefined && shownDollars !== null && claimedTotalMatches(shownDollars, cents)
+}
+
 export function centsToDollars(cents: number): number {
   return Math.round(cents) / 100
 }

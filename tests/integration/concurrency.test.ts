@@ -63,7 +63,8 @@ describe(`${PARALLEL} parallel POST /api/create-event-payment for one new ad`, (
         return callRoute(createPayment, '/api/create-event-payment', {
           method: 'POST',
           headers: { 'Content-Type': 'application/json', Cookie: cookie },
-          body: JSON.stringify({ businessID: owner.businessID, eventID: event.eventID }),
+          // The total checkout shows for its two days.
+          body: JSON.stringify({ businessID: owner.businessID, eventID: event.eventID, totalAmount: 29 }),
         })
       }),
     )
@@ -114,6 +115,7 @@ describe(`${PARALLEL} parallel POST /checkout paying one ad with a good card`, (
           body: new URLSearchParams({
             intent: 'pay',
             eventID: String(event.eventID),
+            totalAmount: '29.00',
             cardNumber: '4242424242424242',
             expiry: `12/${nextYear}`,
             cvc: '123',

@@ -264,7 +264,12 @@ describe('saving an edit with JavaScript (POST /api/approve-event with eventID)'
 
   test('a checkout left open for the ad as it was is cancelled, so the old price cannot pay for new dates', async () => {
     const ad = await unpaidAd('Open Checkout')
-    const setup = await setUpEventPayment({ businessID: owner.businessID, eventID: ad.eventID })
+    const setup = await setUpEventPayment({
+      businessID: owner.businessID,
+      eventID: ad.eventID,
+      claimedTotalDollars: ad.totalCost,
+      paying: false,
+    })
     const res = await post(
       approveEvent,
       '/api/approve-event',
@@ -276,14 +281,24 @@ describe('saving an edit with JavaScript (POST /api/approve-event with eventID)'
     )
     expect(res.status).toBe(200)
     expect((await testProvider().retrieveIntent(setup.paymentIntentId))?.status).toBe('canceled')
-    const fresh = await setUpEventPayment({ businessID: owner.businessID, eventID: ad.eventID })
+    const fresh = await setUpEventPayment({
+      businessID: owner.businessID,
+      eventID: ad.eventID,
+      claimedTotalDollars: 49,
+      paying: false,
+    })
     expect(fresh.paymentIntentId).not.toBe(setup.paymentIntentId)
     expect(fresh.totalCents).toBe(4900)
   })
 
   test('an ad whose payment went through unrecorded is recorded as paid and refused', async () => {
     const ad = await unpaidAd('Paid Unrecorded')
-    const setup = await setUpEventPayment({ businessID: owner.businessID, eventID: ad.eventID })
+    const setup = await setUpEventPayment({
+      businessID: owner.businessID,
+      eventID: ad.eventID,
+      claimedTotalDollars: ad.totalCost,
+      paying: false,
+    })
     await testProvider().confirmCard(setup.paymentIntentId, {
       number: '4242424242424242',
       expiry: '12/40',

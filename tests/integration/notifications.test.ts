@@ -136,6 +136,8 @@ describe('the advertiser’s emails', () => {
       headers: { Cookie: cookie },
       body: new URLSearchParams({
         intent: 'pay',
+        // What checkout shows for its three days.
+        totalAmount: '29.00',
         cardNumber: '4242424242424242',
         expiry: `12/${nextYear}`,
         cvc: '123',

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { eq, sql } from 'drizzle-orm'
+import { desc, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { showDateBounds } from '#app/models/ads/event-dates.ts'
 import { action as createAction } from '#app/routes/api.create-event-payment.ts'
@@ -11,6 +11,7 @@ import { getEventPaymentData } from '#app/services/payments/payment-data.server.
 import { mediaKey, mediaUrlFromKey } from '#app/utils/media-types.ts'
 import { putStored, storedExists } from '#tests/support/media-storage.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
+import { TOTAL_MISMATCH_MESSAGE } from '#app/utils/pricing.ts'
 import {
   CARD_MESSAGES,
   checkTestCard,
@@ -21,7 +22,7 @@ import { sessionStorage } from '#app/services/http/session.server.ts'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { insertBusiness } from '#db/factories.ts'
-import { eventMedia, events, payments, type Business, type NewEvent } from '#db/schema.ts'
+import { eventMedia, events, payments, priceLists, type Business, type NewEvent } from '#db/schema.ts'
 import { businessSessionCopy } from '#tests/support/auth.ts'
 import { toastOf } from '#tests/support/cookie-jar.ts'
 import { callRoute } from '#tests/support/routes.ts'
@@ -132,8 +133,19 @@ function post(cookie: string, fields: Record<string, string>) {
   })
 }
 
+/** What the page shows for the 3-day ads of these tests, and so what its card form sends. */
+const SHOWN_TOTAL = '29.00'
+
+/** The card form as the page sends it: with the total the page showed. */
 function pay(cookie: string, cardNumber: string, extra: Record<string, string> = {}) {
-  return post(cookie, { intent: 'pay', cardNumber, expiry: `12/${nextYear}`, cvc: '123', ...extra })
+  return post(cookie, {
+    intent: 'pay',
+    totalAmount: SHOWN_TOTAL,
+    cardNumber,
+    expiry: `12/${nextYear}`,
+    cvc: '123',
+    ...extra,
+  })
 }
 
 async function paymentRows(eventID: number) {
@@ -185,7 +197,7 @@ describe('/checkout loader', () => {
       eventID: event.eventID,
       eventTitle: 'Pancake Breakfast',
       dates: event.showAdOnDates,
-      total: '29.00',
+      total: SHOWN_TOTAL,
       promo: null,
     })
     const rows = await paymentRows(event.eventID)
@@ -346,16 +358,62 @@ describe('/checkout action with the test provider', () => {
 
   test('an expired card is refused', async () => {
     const { cookie } = await setUp()
-    const res = await post(cookie, {
-      intent: 'pay',
-      cardNumber: '4242424242424242',
-      expiry: '01/20',
-      cvc: '123',
-    })
+    const res = await pay(cookie, '4242424242424242', { expiry: '01/20' })
     expect(await toastOf(res)).toMatchObject({
       title: 'Payment Failed',
       description: 'Your card has expired.',
     })
+  })
+
+  test('prices raised after the page was shown: a payment without the total it showed, or with the old one, is refused with the new total and nothing is charged', async () => {
+    const { event, cookie } = await setUp()
+    expect(((await (await get(cookie)).json()) as { summary: { total: string } }).summary.total).toBe(
+      SHOWN_TOTAL,
+    )
+    const [current] = await db.select().from(priceLists).orderBy(desc(priceLists.id)).limit(1)
+    await db.insert(priceLists).values({
+      tiers: [
+        { upToDays: 7, cents: 3500 },
+        { upToDays: 21, cents: 6900 },
+      ],
+      note: 'Raised while a checkout was open',
+    })
+    try {
+      const refusal = { description: `${TOTAL_MISMATCH_MESSAGE} The total is now $35.00.` }
+      const withoutTotal = await post(cookie, {
+        intent: 'pay',
+        eventID: String(event.eventID),
+        cardNumber: '4242424242424242',
+        expiry: `12/${nextYear}`,
+        cvc: '123',
+      })
+      expect(withoutTotal.headers.get('Location')).toBe('/checkout')
+      expect(await toastOf(withoutTotal)).toMatchObject(refusal)
+      const oldTotal = await pay(cookie, '4242424242424242', { totalAmount: '29.00' })
+      expect(oldTotal.headers.get('Location')).toBe('/checkout')
+      expect(await toastOf(oldTotal)).toMatchObject(refusal)
+      expect(
+        (await paymentRows(event.eventID)).filter(
+          (p) => p.payment_status === 'paid' || p.amount_paid_cents > 0,
+        ),
+      ).toEqual([])
+      expect((await eventRow(event.eventID))!.paymentStatus).toBe('pending')
+      expect(await storedData(cookie)).toMatchObject({ eventID: event.eventID })
+
+      // The page shows the new total; paying that is charged that.
+      expect(((await (await get(cookie)).json()) as { summary: { total: string } }).summary.total).toBe(
+        '35.00',
+      )
+      const paid = await pay(cookie, '4242424242424242', { totalAmount: '35.00' })
+      expect(paid.headers.get('Location')).toBe('/')
+      expect(
+        (await paymentRows(event.eventID))
+          .filter((p) => p.payment_status === 'paid')
+          .map((p) => p.amount_paid_cents),
+      ).toEqual([3500])
+    } finally {
+      await db.insert(priceLists).values({ tiers: current!.tiers, note: 'Back' })
+    }
   })
 
   test('a card form without its fields is answered at the fields (400), the card number not sent back', async () => {

@@ -1,6 +1,8 @@
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { action as completeAction } from '#app/routes/api.complete-event-payment.ts'
 import { action as createAction } from '#app/routes/api.create-event-payment.ts'
+import { loader as promoCodesLoader } from '#app/routes/admin_.promo-codes.tsx'
 import { action as webhookAction } from '#app/routes/api.stripe.webhook.ts'
 import { action as checkoutAction, loader as checkoutLoader } from '#app/routes/checkout.tsx'
 import { refundEventPayment } from '#app/services/payments/payment-refunds.server.ts'
@@ -10,6 +12,7 @@ import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { insertBusiness, insertUser } from '#db/factories.ts'
 import { events, payments, promoCodes, promoRedemptions } from '#db/schema.ts'
+import { sessionCookieFor } from '#tests/support/auth.ts'
 import { callRoute } from '#tests/support/routes.ts'
 import { cookieWithPaymentData, insertUnpaidEvent } from '#tests/support/stripe-checkout.ts'
 import { signedWebhook, StripeFake, useStripeSettings } from '#tests/support/stripe-fake.ts'
@@ -18,11 +21,14 @@ const WEBHOOK_SECRET = 'whsec_test_secret_for_the_fake'
 const fake = new StripeFake()
 let restoreStripeSettings = () => {}
 let adminId: string
+let adminCookie: string
 
 beforeAll(async () => {
   await fake.start()
   restoreStripeSettings = useStripeSettings({ fake, webhookSecret: WEBHOOK_SECRET })
-  adminId = (await insertUser(db, { roles: ['admin'] })).id
+  const admin = await insertUser(db, { roles: ['admin'] })
+  adminId = admin.id
+  adminCookie = await sessionCookieFor({ user: admin })
 })
 
 afterAll(async () => {
@@ -34,8 +40,16 @@ beforeEach(() => fake.reset())
 
 const today = () => todayInZone(getEnv().APP_TIME_ZONE)
 
-async function advertiserWithCode(code: { code: string; kind: 'percent' | 'fixed'; value: number }) {
-  await db.insert(promoCodes).values({ ...code, createdByUserId: adminId })
+async function advertiserWithCode(code: {
+  code: string
+  kind: 'percent' | 'fixed'
+  value: number
+  maxUses?: number
+}) {
+  await db
+    .insert(promoCodes)
+    .values({ ...code, createdByUserId: adminId })
+    .onConflictDoNothing()
   const owner = await insertBusiness(db)
   const dates = [1, 2, 3].map((n) => addDaysIso(today(), n))
   const event = await insertUnpaidEvent(owner, dates, today())
@@ -47,6 +61,25 @@ async function advertiserWithCode(code: { code: string; kind: 'percent' | 'fixed
   })
   expect(applied.status).toBe(302)
   return { owner, event, cookie }
+}
+
+/** Pay pressed on Stripe's card form: the PaymentIntent set up at the total the page showed. */
+const startPayment = (
+  ad: { owner: { businessID: number }; event: { eventID: number }; cookie: string },
+  totalAmount: number,
+) =>
+  callRoute(createAction, '/api/create-event-payment', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Cookie: ad.cookie },
+    body: JSON.stringify({ businessID: ad.owner.businessID, eventID: ad.event.eventID, totalAmount }),
+  })
+
+/** The uses of the code as the administrators' page counts them. */
+async function usesOf(code: string) {
+  const res = await callRoute(promoCodesLoader, '/admin/promo-codes', { headers: { Cookie: adminCookie } })
+  const page = (await res.json()) as { codes: Array<{ code: string; used: number; reserved: number }> }
+  const row = page.codes.find((c) => c.code === code)!
+  return { used: row.used, reserved: row.reserved }
 }
 
 function deliver(event: object) {
@@ -133,6 +166,65 @@ describe('a promo code with Stripe', () => {
     expect(fake.count('POST', '/v1/payment_intents')).toBe(1)
     const [row] = await db.select().from(events).where(eq(events.eventID, event.eventID))
     expect(row!.paymentStatus).toBe('pending')
+  })
+
+  test('paid once though its hold lapsed meanwhile, the webhook and the return arriving together: counted once; opening checkout holds nothing', async () => {
+    const first = await advertiserWithCode({ code: 'STRIPE-LATE', kind: 'percent', value: 30, maxUses: 5 })
+    const page = await callRoute(checkoutLoader, '/checkout', { headers: { Cookie: first.cookie } })
+    expect(((await page.json()) as { summary: { total: string } }).summary.total).toBe('20.30')
+    expect(fake.count('POST', '/v1/payment_intents')).toBe(0)
+    expect(await usesOf('STRIPE-LATE')).toEqual({ used: 0, reserved: 0 })
+
+    expect((await startPayment(first, 20.3)).status).toBe(200)
+    expect(await usesOf('STRIPE-LATE')).toEqual({ used: 0, reserved: 1 })
+    // The card check takes longer than the hold; meanwhile another business starts paying with the code.
+    await db.execute(
+      sql`UPDATE promo_redemptions SET "reservedUntil" = now() - interval '1 second' WHERE "eventID" = ${first.event.eventID}`,
+    )
+    const second = await advertiserWithCode({ code: 'STRIPE-LATE', kind: 'percent', value: 30, maxUses: 5 })
+    expect((await startPayment(second, 20.3)).status).toBe(200)
+    expect(await usesOf('STRIPE-LATE')).toEqual({ used: 0, reserved: 1 })
+
+    const intent = fake.intentByEvent(first.event.eventID)!
+    fake.succeed(intent.id)
+    const [webhook, returned] = await Promise.all([
+      deliver(fake.event('payment_intent.succeeded', { ...fake.intents.get(intent.id)! })),
+      callRoute(completeAction, '/api/complete-event-payment', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Cookie: first.cookie },
+        body: JSON.stringify({ paymentIntentId: intent.id, businessID: first.owner.businessID }),
+      }),
+    ])
+    expect(webhook.status).toBe(200)
+    expect(returned.status).toBe(200)
+    const [payment] = await db.select().from(payments).where(eq(payments.eventID, first.event.eventID))
+    expect(payment).toMatchObject({ payment_status: 'paid', amount_paid_cents: 2030 })
+    expect(
+      await db.select().from(promoRedemptions).where(eq(promoRedemptions.eventID, first.event.eventID)),
+    ).toMatchObject([{ status: 'redeemed', discountCents: 870, paymentID: payment!.paymentID }])
+    expect(await usesOf('STRIPE-LATE')).toEqual({ used: 1, reserved: 1 })
+    // The webhook again, and the return again: still once.
+    expect(
+      (await deliver(fake.event('payment_intent.succeeded', { ...fake.intents.get(intent.id)! }))).status,
+    ).toBe(200)
+    expect(await usesOf('STRIPE-LATE')).toEqual({ used: 1, reserved: 1 })
+  })
+
+  test('a card declined on Stripe releases the use when its webhook arrives', async () => {
+    const ad = await advertiserWithCode({ code: 'STRIPE-ONE', kind: 'percent', value: 30, maxUses: 1 })
+    expect((await startPayment(ad, 20.3)).status).toBe(200)
+    expect(await usesOf('STRIPE-ONE')).toEqual({ used: 0, reserved: 1 })
+    const intent = fake.intentByEvent(ad.event.eventID)!
+    fake.decline(intent.id)
+    expect(
+      (await deliver(fake.event('payment_intent.payment_failed', { ...fake.intents.get(intent.id)! })))
+        .status,
+    ).toBe(200)
+    expect(await usesOf('STRIPE-ONE')).toEqual({ used: 0, reserved: 0 })
+    // Pay pressed again with another card: the same PaymentIntent, the use held again.
+    expect((await startPayment(ad, 20.3)).status).toBe(200)
+    expect(fake.count('POST', '/v1/payment_intents')).toBe(1)
+    expect(await usesOf('STRIPE-ONE')).toEqual({ used: 0, reserved: 1 })
   })
 
   test('a code that makes the ad free: checkout offers Confirm, no PaymentIntent is ever created, refunds ask nothing of Stripe', async () => {

@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { MAX_PROMO_YEARS, PROMO_TEXT } from '#app/models/payments/promo-code.ts'
+import { MAX_PROMO_YEARS, PROMO_HOLD_MINUTES, PROMO_TEXT } from '#app/models/payments/promo-code.ts'
 import * as promoRoute from '#app/routes/admin_.promo-codes.tsx'
 import { action as createPayment } from '#app/routes/api.create-event-payment.ts'
 import { action as checkoutAction, loader as checkoutLoader } from '#app/routes/checkout.tsx'
@@ -97,15 +97,37 @@ async function checkoutPage(ad: Advertiser) {
   }
 }
 
-const pay = (ad: Advertiser, totalAmount: string) =>
+const pay = (ad: Advertiser, totalAmount: string, cardNumber = '4242 4242 4242 4242') =>
   postForm(checkoutAction, '/checkout', ad.cookie, {
     intent: 'pay',
     eventID: String(ad.event.eventID),
     totalAmount,
-    cardNumber: '4242 4242 4242 4242',
+    cardNumber,
     expiry: `12/${nextYear}`,
     cvc: '123',
   })
+
+/** The ad's card payment started, as Stripe's card form does when Pay is pressed: its code's use is held. */
+const startPayment = (ad: Advertiser, totalAmount: number) =>
+  callRoute(createPayment, '/api/create-event-payment', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Cookie: ad.cookie },
+    body: JSON.stringify({ businessID: ad.owner.businessID, eventID: ad.event.eventID, totalAmount }),
+  })
+
+/** The ad's hold on its code as it is once its minutes have passed. */
+async function lapseHold(eventID: number) {
+  await db.execute(
+    sql`UPDATE promo_redemptions SET "reservedUntil" = now() - interval '1 second' WHERE "eventID" = ${eventID}`,
+  )
+}
+
+/** The promo codes page as the administrator reads it. */
+async function promoCodesText() {
+  const [page] = await browse(PROMO_PAGE, '/admin/promo-codes', { headers: { Cookie: adminCookie } })
+  expect(page!.status).toBe(200)
+  return textOf(page!.html)
+}
 
 const confirmFree = (ad: Advertiser, totalAmount = '0.00') =>
   postForm(checkoutAction, '/checkout', ad.cookie, {
@@ -154,7 +176,7 @@ describe('/admin/promo-codes', () => {
     expect(pages[0]).toMatchObject({ status: 302, location: '/admin/promo-codes' })
     expect(await toastOf(pages[0]!.response!)).toMatchObject({ title: 'Promo code created' })
     const text = textOf(pages.at(-1)!.html)
-    expect(text).toContain('SPRING-25 $7.50 off 0 of 10')
+    expect(text).toContain('SPRING-25 $7.50 off 0 of 10 used')
     expect(text).toContain(admin.email)
     expect(text).toContain(
       `Created — SPRING-25: $7.50 off, until ${addDaysIso(today(), 30)}, 10 uses, a business's first paid ad only, once per business`,
@@ -516,12 +538,92 @@ describe('refunds of a discounted ad', () => {
   })
 })
 
+describe('a use held only while its payment is under way', () => {
+  test('opening checkout with the code and not paying takes no use: another business still gets the last one', async () => {
+    const code = await createCode({ code: newCodeName('LAST'), maxUses: '1' })
+    const looker = await advertiser()
+    expect((await applyCode(looker, code.code)).status).toBe(302)
+    expect((await checkoutPage(looker)).summary.total).toBe('23.20')
+    expect((await checkoutPage(looker)).setupError).toBeNull()
+    expect(await redemptionsOf(code.id)).toEqual([])
+
+    const buyer = await payWithCode(code.code, '23.20')
+    expect(await redemptionsOf(code.id)).toMatchObject([{ eventID: buyer.event.eventID, status: 'redeemed' }])
+    // The one who only looked is told at payment that the last use went; nothing is charged.
+    const late = await pay(looker, '23.20')
+    expect(late.headers.get('Location')).toBe('/checkout')
+    expect((await toastOf(late))?.description).toBe(PROMO_TEXT.usedUp)
+    expect(await paidPaymentsOf(looker.event.eventID)).toEqual([])
+  })
+
+  test('a payment under way holds the use for its minutes, renewed while it is still paying; the host sees it; once they pass the use is free again', async () => {
+    const code = await createCode({ code: newCodeName('HOLD'), maxUses: '1' })
+    const holder = await advertiser()
+    await applyCode(holder, code.code)
+    expect((await startPayment(holder, 23.2)).status).toBe(200)
+    const [held] = await redemptionsOf(code.id)
+    expect(held).toMatchObject({ eventID: holder.event.eventID, status: 'reserved' })
+    expect(held!.reservedUntil!.getTime() - held!.createdAt.getTime()).toBe(PROMO_HOLD_MINUTES * 60_000)
+    expect(await promoCodesText()).toContain(
+      `${code.code} 20% off 0 of 1 used · 1 held by a payment under way — No Used up`,
+    )
+    const other = await advertiser()
+    const refused = await applyCode(other, code.code)
+    expect(refused.status).toBe(409)
+
+    // Its minutes passed, then the same checkout pays again: held again, as nobody took it meanwhile.
+    await lapseHold(holder.event.eventID)
+    expect(await promoCodesText()).toContain(`${code.code} 20% off 0 of 1 used — No Active`)
+    expect((await startPayment(holder, 23.2)).status).toBe(200)
+    const [renewed] = await redemptionsOf(code.id)
+    expect(renewed!.reservedUntil!.getTime()).toBeGreaterThan(held!.reservedUntil!.getTime())
+    expect((await applyCode(other, code.code)).status).toBe(409)
+
+    // Left for its minutes again: another business takes the use, and the holder's payment is refused.
+    await lapseHold(holder.event.eventID)
+    expect((await applyCode(other, code.code)).status).toBe(302)
+    expect((await pay(other, '23.20')).headers.get('Location')).toBe('/')
+    const late = await pay(holder, '23.20')
+    expect((await toastOf(late))?.description).toBe(PROMO_TEXT.usedUp)
+    expect(await paidPaymentsOf(holder.event.eventID)).toEqual([])
+    expect(await redemptionsOf(code.id)).toMatchObject([{ eventID: other.event.eventID, status: 'redeemed' }])
+    expect(await promoCodesText()).toContain(`${code.code} 20% off 1 of 1 used — No Used up`)
+  })
+
+  test('a declined card releases the use at once; a code without a limit shows its uses and holds too', async () => {
+    const code = await createCode({ code: newCodeName('ONCE'), maxUses: '1' })
+    const declined = await advertiser()
+    await applyCode(declined, code.code)
+    const refused = await pay(declined, '23.20', '4000 0000 0000 0002')
+    expect((await toastOf(refused))?.description).toBe('Your card was declined.')
+    expect(await redemptionsOf(code.id)).toEqual([])
+    const buyer = await payWithCode(code.code, '23.20')
+    expect(await redemptionsOf(code.id)).toMatchObject([{ eventID: buyer.event.eventID, status: 'redeemed' }])
+
+    const open = await createCode({ code: newCodeName('OPEN') })
+    await payWithCode(open.code, '23.20')
+    const paying = [await advertiser(), await advertiser()]
+    for (const ad of paying) {
+      await applyCode(ad, open.code)
+      expect((await startPayment(ad, 23.2)).status).toBe(200)
+    }
+    expect(await promoCodesText()).toContain(`${open.code} 20% off 1 used · 2 held by payments under way`)
+  })
+})
+
 describe('money under races', () => {
-  test('20 checkouts at once with a code that has one use left: exactly one discounted payment', async () => {
+  test('30 checkouts at once for the last use, after one that only looked and one whose hold lapsed: exactly one discounted payment', async () => {
     const code = await createCode({ code: newCodeName('LAST'), value: '50', maxUses: '2' })
     await payWithCode(code.code, '14.50')
+    const looker = await advertiser()
+    expect((await applyCode(looker, code.code)).status).toBe(302)
+    expect((await checkoutPage(looker)).summary.total).toBe('14.50')
+    const stale = await advertiser()
+    await applyCode(stale, code.code)
+    expect((await startPayment(stale, 14.5)).status).toBe(200)
+    await lapseHold(stale.event.eventID)
     const ads: Advertiser[] = []
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < 30; i++) {
       const ad = await advertiser()
       expect((await applyCode(ad, code.code)).status).toBe(302)
       ads.push(ad)
@@ -540,7 +642,8 @@ describe('money under races', () => {
     expect(discounted.map((p) => p.amount_paid_cents)).toEqual([1450, 1450])
     const uses = await redemptionsOf(code.id)
     expect(uses.filter((u) => u.status === 'redeemed')).toHaveLength(2)
+    // The lapsed hold went with the winner's; the refused ones held nothing.
     expect(uses).toHaveLength(2)
-    // 21 ads set up and 20 payments: minutes on a busy machine, not a budget.
-  }, 180_000)
+    // 33 ads set up and 31 payments: minutes on a busy machine, not a budget.
+  }, 240_000)
 })

@@ -178,6 +178,8 @@ describe('a receipt of a test-card payment, from the checkout form to the refund
         headers: { Cookie: await cookieWithPaymentData(owner, event) },
         body: new URLSearchParams({
           intent: 'pay',
+          // What checkout shows for its two days.
+          totalAmount: '29.00',
           cardNumber: '4242 4242 4242 4242',
           expiry: `12/${(new Date().getFullYear() + 1) % 100}`,
           cvc: '123',

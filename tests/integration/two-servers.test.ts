@@ -2,7 +2,8 @@
  * Two app servers on one PostgreSQL database, behind a small round-robin proxy, as a deployment past one machine
  * runs them: started at the same moment on a new database, both come up migrated; an advertiser uploads and pays
  * through one, an admin approves through the other, and the ad (photo and video, in ranges) is on both servers'
- * calendars within a second; the hourly cleanup runs on one of them. Media are in one bucket on an S3-compatible
+ * calendars within a second; a burst spread over both gets no more past a rate limit than one server would let
+ * through; the hourly cleanup runs on one of them. Media are in one bucket on an S3-compatible
  * server; each server has a DATA_DIR of its own, so nothing reaches the other through the disk.
  */
 import type { ChildProcess } from 'node:child_process'
@@ -12,6 +13,9 @@ import postgres from 'postgres'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { getJobRun } from '#app/models/platform/job-runs.server.ts'
 import { UNPAID_CLEANUP_JOB } from '#app/services/operations/cleanup.server.ts'
+import { getEnv } from '#app/services/platform/env.server.ts'
+import { SIGN_IN_MAX_FAILURES } from '#app/services/platform/rate-limit.server.ts'
+import { HASH_QUEUE_LENGTH, HASHES_IN_FLIGHT } from '#app/utils/password.server.ts'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
 import {
   getDatabaseHandle,
@@ -21,13 +25,15 @@ import {
   type DatabaseHandle,
 } from '#db/client.server.ts'
 import { insertBusiness, insertUser } from '#db/factories.ts'
-import { events } from '#db/schema.ts'
-import { eq } from 'drizzle-orm'
+import { events, outbox } from '#db/schema.ts'
+import { and, eq, like } from 'drizzle-orm'
 import { solidPng } from '#tests/support/ad-submission.ts'
 import { sessionCookieFor } from '#tests/support/auth.ts'
 import { ensureBuild } from '#tests/support/built-app.ts'
 import { insertTestEvent } from '#tests/support/events.ts'
 import { mp4Bytes } from '#tests/support/media.ts'
+import { registrationFields } from '#tests/support/registration-fields.ts'
+import { uniqueEmail } from '#tests/support/server-requests.ts'
 import { startPrivateCluster, type PrivateCluster } from '#tests/support/private-postgres.ts'
 import { s3Environment, startS3Server } from '#tests/support/s3-server.ts'
 import { startDrainingProxy, type DrainingProxy } from '#tests/support/rolling-deploy.ts'
@@ -36,6 +42,11 @@ import { TMP_DIR, withDatabase } from '#tests/support/test-database.ts'
 
 /** The servers run their first cleanup this long after they start (cleanup.server.ts). */
 const FIRST_CLEANUP_AFTER_MS = 30_000
+/**
+ * Registrations per address on these servers: under what one server's password hashing lets run and wait at once,
+ * so a burst is refused by the limit, not by hashing's 503, however the proxy spreads it.
+ */
+const REGISTRATION_CAP = 5
 
 let cluster: PrivateCluster
 let runDatabase: DatabaseHandle
@@ -71,6 +82,7 @@ beforeAll(async () => {
     DATABASE_URL: url,
     DATA_DIR: path.join(dataDir, name),
     TRUST_PROXY: 'loopback',
+    REGISTRATIONS_PER_ADDRESS_PER_HOUR: String(REGISTRATION_CAP),
   })
   startedAt = Date.now()
   // Both at the same moment, on a database no migration has touched.
@@ -132,6 +144,8 @@ async function uploadAndPay(base: string, advertiser: string, title: string) {
   expect(saved.status, await saved.text()).toBe(200)
   const pay = new URLSearchParams({
     intent: 'pay',
+    // The total checkout shows, as its card form sends it.
+    totalAmount: '29.00',
     cardNumber: '4242 4242 4242 4242',
     expiry: '12/34',
     cvc: '123',
@@ -211,6 +225,69 @@ test("a trusted business's ad, live at payment on one server, is on both calenda
     ),
   )
   console.info(`Auto-approved on A; on both calendars after ${Date.now() - paidAt} ms`)
+})
+
+/** Thirty requests at once, every other one to each server. */
+const acrossServers = (request: (base: string, i: number) => Promise<Response>) =>
+  Promise.all(Array.from({ length: 30 }, (_, i) => request(i % 2 ? b.base : a.base, i)))
+
+function statusCounts(answers: Response[]) {
+  const counts: Record<number, number> = {}
+  for (const { status } of answers) counts[status] = (counts[status] ?? 0) + 1
+  return counts
+}
+
+function post(base: string, path: string, ip: string, body: URLSearchParams | object) {
+  const form = body instanceof URLSearchParams
+  return fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: {
+      Origin: base,
+      'Content-Type': form ? 'application/x-www-form-urlencoded' : 'application/json',
+      'X-Forwarded-For': ip,
+    },
+    body: form ? body : JSON.stringify(body),
+  })
+}
+
+test('a burst spread over both servers gets no more through any limit than one server would let', async () => {
+  expect(REGISTRATION_CAP).toBeLessThanOrEqual(HASHES_IN_FLIGHT + HASH_QUEUE_LENGTH)
+  const { SUBSCRIPTIONS_PER_ADDRESS_PER_HOUR, CONFIRMATIONS_PER_EMAIL_PER_DAY } = getEnv()
+  const subscribe = (base: string, i: number, email: string, ip: string) =>
+    post(
+      base,
+      '/subscribe',
+      ip,
+      new URLSearchParams({ kind: 'search', email, frequency: 'weekly', keyword: `k${i}` }),
+    )
+
+  const asked = await acrossServers((base, i) => subscribe(base, i, `two-${i}@burst.example`, '203.0.113.90'))
+  expect(statusCounts(asked)).toEqual({
+    200: SUBSCRIPTIONS_PER_ADDRESS_PER_HOUR,
+    429: 30 - SUBSCRIPTIONS_PER_ADDRESS_PER_HOUR,
+  })
+  expect(await asked.find((r) => r.status === 429)!.text()).toContain('Too many subscriptions were asked for')
+
+  // One mailbox, its address written two ways, from thirty addresses.
+  const mailbox = (i: number) => (i % 2 ? `Mailbox+${i}@Burst.example` : 'mailbox@burst.example')
+  const mailed = await acrossServers((base, i) => subscribe(base, i, mailbox(i), `198.51.100.${i + 1}`))
+  expect(statusCounts(mailed)).toEqual({ 200: 30 })
+  const confirmations = await db()
+    .select()
+    .from(outbox)
+    .where(and(eq(outbox.kind, 'subscription-confirm'), like(outbox.toAddress, 'mailbox%@burst.example')))
+  expect(confirmations).toHaveLength(CONFIRMATIONS_PER_EMAIL_PER_DAY)
+
+  const registered = await acrossServers((base) =>
+    post(base, '/api/business', '203.0.113.91', registrationFields(uniqueEmail('burst'))),
+  )
+  expect(statusCounts(registered)).toEqual({ 201: REGISTRATION_CAP, 429: 30 - REGISTRATION_CAP })
+
+  const owner = await insertBusiness(db(), { password: 'correct-horse' })
+  const guessed = await acrossServers((base, i) =>
+    post(base, '/api/business/login', '203.0.113.92', { email: owner.businessEmail, password: `wrong-${i}` }),
+  )
+  expect(statusCounts(guessed)).toEqual({ 401: SIGN_IN_MAX_FAILURES, 429: 30 - SIGN_IN_MAX_FAILURES })
 })
 
 test('the hourly cleanup runs on one of the two servers', async () => {

@@ -1,8 +1,10 @@
 import { eq } from 'drizzle-orm'
 import { expect } from 'vitest'
 import { payWithTestCard } from '#app/services/payments/payment-completion.server.ts'
+import { amountDueCents } from '#app/services/payments/payment-rules.server.ts'
 import { resetEnvCache } from '#app/services/platform/env.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
+import { centsToDollars } from '#app/utils/pricing.ts'
 import { addDaysIso } from '#app/utils/time.ts'
 import { db } from '#db/client.server.ts'
 import { events, type Business } from '#db/schema.ts'
@@ -19,6 +21,8 @@ export async function payForNewAd(owner: Business, title: string) {
   const paid = await payWithTestCard({
     businessID: owner.businessID,
     eventID: ad.eventID,
+    // What checkout shows for it.
+    claimedTotalDollars: centsToDollars(await amountDueCents(ad)),
     card: { number: '4242424242424242', expiry: '12/40', cvc: '123' },
   })
   expect(paid).toEqual({ eventID: ad.eventID, paidBefore: false })

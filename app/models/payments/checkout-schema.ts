@@ -40,7 +40,10 @@ export const checkoutFormSchema = z.discriminatedUnion(
       intent: z.literal('pay'),
       eventID: idSchema.optional(),
       js: z.literal('1').optional(),
-      /** The total the page showed, in dollars: a payment at any other price is refused. */
+      /**
+       * The total the page showed, in dollars: a payment at any other price is refused. Optional here so that a form
+       * without it is refused as a changed price is, with the total now (payment-setup.server.ts).
+       */
       totalAmount: totalAmount.optional(),
       cardNumber: cardField('cardNumber'),
       expiry: cardField('expiry'),

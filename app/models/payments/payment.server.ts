@@ -312,7 +312,10 @@ export async function markPaymentPaid(details: PaidDetails, executor?: Executor)
   return { outcome: 'amount-short', payment: existing }
 }
 
-/** A declined or failed attempt; the event stays unpaid so the advertiser can try again. */
+/**
+ * A declined or failed attempt; the event stays unpaid so the advertiser can try again. The attempt (its ad and
+ * metadata) when it was open, null when it was settled already or is not known.
+ */
 export async function markPaymentFailed(
   paymentIntentId: string,
   error: { code: string | null; message: string },
@@ -329,8 +332,8 @@ export async function markPaymentFailed(
     .where(
       and(eq(payments.payment_intent_id, paymentIntentId), notInArray(payments.payment_status, [...SETTLED])),
     )
-    .returning({ paymentID: payments.paymentID })
-  return rows.length > 0
+    .returning({ paymentID: payments.paymentID, eventID: payments.eventID, metadata: payments.metadata })
+  return rows[0] ?? null
 }
 
 /**

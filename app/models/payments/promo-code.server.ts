@@ -1,11 +1,12 @@
 /**
  * Promo codes in the database: the codes, the append-only history of their changes, and their uses by ads
- * (reserved when an ad's payment is set up, redeemed when it is paid).
+ * (reserved for PROMO_HOLD_MINUTES when an ad's card payment is started, redeemed when it is paid).
  */
-import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, ne, notInArray, or, sql } from 'drizzle-orm'
 import { db, type Transaction } from '#db/client.server.ts'
 import {
   events,
+  payments,
   promoCodeChanges,
   promoCodes,
   promoRedemptions,
@@ -16,7 +17,13 @@ import {
 import { AppError } from '#app/utils/app-error.ts'
 import { isUniqueViolation } from '#app/models/platform/unique-violation.ts'
 import { SETTLED, type Executor } from './payment.server.ts'
-import { PROMO_TEXT, promoDiscountCents, type PromoKind, type PromoUseFacts } from './promo-code.ts'
+import {
+  PROMO_HOLD_MINUTES,
+  PROMO_TEXT,
+  promoDiscountCents,
+  type PromoKind,
+  type PromoUseFacts,
+} from './promo-code.ts'
 
 export interface NewPromoCodeRow {
   code: string
@@ -26,6 +33,14 @@ export interface NewPromoCodeRow {
   maxUses: number | null
   firstAdOnly: boolean
 }
+
+const HOLD = sql.raw(`interval '${PROMO_HOLD_MINUTES} minutes'`)
+/** Until when a reservation is held (one of the release before, without `reservedUntil`: its minutes from its making). */
+const heldUntil = sql`coalesce(${promoRedemptions.reservedUntil}, ${promoRedemptions.createdAt} + ${HOLD})`
+/** A reserved use whose payment is still under way. */
+const heldNow = sql`(${promoRedemptions.status} = 'reserved' and ${heldUntil} > now())`
+/** A use that counts against the code's limit now: redeemed, or held. */
+const countsNow = sql`(${promoRedemptions.status} = 'redeemed' or ${heldNow})`
 
 const changedBy = (userId: string) =>
   sql`coalesce((select ${users.email} from ${users} where ${users.id} = ${userId}), '')`
@@ -75,14 +90,12 @@ export async function deactivatePromoCode(id: number, userId: string) {
   })
 }
 
-/** Every code, newest first, with its uses (reserved and redeemed) counted in the same query. */
+/** Every code, newest first, with its uses (held now by payments under way, and redeemed) counted in the same query. */
 export async function listPromoCodes() {
   const uses = db
     .select({
       promoCodeId: promoRedemptions.promoCodeId,
-      reserved: sql<number>`count(*) filter (where ${promoRedemptions.status} = 'reserved')`
-        .mapWith(Number)
-        .as('reserved'),
+      reserved: sql<number>`count(*) filter (where ${heldNow})`.mapWith(Number).as('reserved'),
       redeemed: sql<number>`count(*) filter (where ${promoRedemptions.status} = 'redeemed')`
         .mapWith(Number)
         .as('redeemed'),
@@ -130,7 +143,7 @@ export async function getPromoCode(id: number, executor: Executor = db): Promise
 
 /**
  * What the code applied to an unpaid ad takes off its list price now (0 without one). The rules of its use are
- * checked, and the use reserved, when the payment is set up.
+ * checked when the payment is set up, and the use reserved when the card payment is started.
  */
 export async function adPromoDiscountCents(
   event: { promoCodeId: number | null },
@@ -143,7 +156,7 @@ export async function adPromoDiscountCents(
 }
 
 /**
- * The code locked until `tx` ends: the set-ups of payments using it take their turns, so its last use is reserved
+ * The code locked until `tx` ends: the payments started with it take their turns, so its last use is reserved
  * once. Taken after the ad's row lock, as every payment path does.
  */
 export async function lockPromoCode(tx: Transaction, id: number): Promise<PromoCodeRow | null> {
@@ -160,10 +173,10 @@ export async function promoUseFacts(
   const [row] = await executor
     .select({
       usesByOtherAds:
-        sql<number>`(select count(*) from ${promoRedemptions} where ${promoRedemptions.promoCodeId} = ${code.id} and ${promoRedemptions.eventID} <> ${eventID})`.mapWith(
+        sql<number>`(select count(*) from ${promoRedemptions} where ${promoRedemptions.promoCodeId} = ${code.id} and ${promoRedemptions.eventID} <> ${eventID} and ${countsNow})`.mapWith(
           Number,
         ),
-      usedByBusinessElsewhere: sql<boolean>`exists (select 1 from ${promoRedemptions} where ${promoRedemptions.promoCodeId} = ${code.id} and ${promoRedemptions.businessID} = ${businessID} and ${promoRedemptions.eventID} <> ${eventID})`,
+      usedByBusinessElsewhere: sql<boolean>`exists (select 1 from ${promoRedemptions} where ${promoRedemptions.promoCodeId} = ${code.id} and ${promoRedemptions.businessID} = ${businessID} and ${promoRedemptions.eventID} <> ${eventID} and ${countsNow})`,
       businessHasPaidAd: sql<boolean>`exists (select 1 from ${events} where ${events.businessID} = ${businessID} and ${events.eventID} <> ${eventID} and ${inArray(events.paymentStatus, [...SETTLED])})`,
     })
     .from(sql`(select 1) as one`)
@@ -192,17 +205,37 @@ export async function setAdPromoCode(tx: Transaction, eventID: number, promoCode
     )
 }
 
-/** Reserves (or keeps) the ad's use of the code, at `discountCents`. */
+/**
+ * Holds the ad's use of the code, at `discountCents`, for PROMO_HOLD_MINUTES from now: a new reservation, or the ad's
+ * own renewed (its checkout paying again). Under the code's lock (lockPromoCode), after its rules were checked.
+ * Reservations of the code that lapsed are free again and go, so the business may hold the code on this ad.
+ */
 export async function reservePromoUse(
   tx: Transaction,
   use: { promoCodeId: number; businessID: number; eventID: number; discountCents: number },
 ) {
+  const until = sql`now() + ${HOLD}`
+  await tx
+    .delete(promoRedemptions)
+    .where(
+      and(
+        eq(promoRedemptions.status, 'reserved'),
+        or(
+          and(eq(promoRedemptions.eventID, use.eventID), ne(promoRedemptions.promoCodeId, use.promoCodeId)),
+          and(
+            eq(promoRedemptions.promoCodeId, use.promoCodeId),
+            ne(promoRedemptions.eventID, use.eventID),
+            sql`${heldUntil} <= now()`,
+          ),
+        ),
+      ),
+    )
   await tx
     .insert(promoRedemptions)
-    .values({ ...use, status: 'reserved' })
+    .values({ ...use, status: 'reserved', reservedUntil: until })
     .onConflictDoUpdate({
       target: promoRedemptions.eventID,
-      set: { discountCents: use.discountCents },
+      set: { discountCents: use.discountCents, reservedUntil: until },
       setWhere: and(
         eq(promoRedemptions.status, 'reserved'),
         eq(promoRedemptions.promoCodeId, use.promoCodeId),
@@ -210,19 +243,66 @@ export async function reservePromoUse(
     })
 }
 
-/** The ad's reserved use, redeemed by its payment (with the discount that payment had). */
-export async function redeemPromoUse(tx: Transaction, payment: Payment, discountCents: number) {
+/** The ad's reserved use released: its payment failed, so another ad may have it at once. */
+export async function releasePromoUse(tx: Transaction, eventID: number) {
   await tx
-    .update(promoRedemptions)
-    .set({ status: 'redeemed', paymentID: payment.paymentID, discountCents, redeemedAt: new Date() })
-    .where(and(eq(promoRedemptions.eventID, payment.eventID), eq(promoRedemptions.status, 'reserved')))
+    .delete(promoRedemptions)
+    .where(and(eq(promoRedemptions.eventID, eventID), eq(promoRedemptions.status, 'reserved')))
 }
 
-/** The ads holding a reserved use of the code (their payments set up with it, not yet made). */
-export async function listReservingAds(promoCodeId: number) {
+/**
+ * The ad's use of the code redeemed by its payment, with the discount that payment had: its reservation, or — when
+ * that lapsed and went meanwhile (a card check longer than the hold) — a new row, since the card was charged at the
+ * discount. False when the use could not be recorded (the business holds the code on another ad).
+ */
+export async function redeemPromoUse(
+  tx: Transaction,
+  payment: Payment,
+  use: { promoCodeId: number; discountCents: number },
+) {
+  const redeemed = {
+    status: 'redeemed',
+    paymentID: payment.paymentID,
+    discountCents: use.discountCents,
+    redeemedAt: new Date(),
+    reservedUntil: null,
+  }
+  const [reserved] = await tx
+    .update(promoRedemptions)
+    .set(redeemed)
+    .where(
+      and(
+        eq(promoRedemptions.eventID, payment.eventID),
+        eq(promoRedemptions.status, 'reserved'),
+        eq(promoRedemptions.promoCodeId, use.promoCodeId),
+      ),
+    )
+    .returning({ id: promoRedemptions.id })
+  if (reserved) return true
+  await releasePromoUse(tx, payment.eventID)
+  const [inserted] = await tx
+    .insert(promoRedemptions)
+    .values({
+      ...redeemed,
+      promoCodeId: use.promoCodeId,
+      eventID: payment.eventID,
+      businessID: sql`(select ${events.businessID} from ${events} where ${events.eventID} = ${payment.eventID})`,
+    })
+    .onConflictDoNothing()
+    .returning({ id: promoRedemptions.id })
+  return Boolean(inserted)
+}
+
+/** The ads with a payment set up with the code and not paid (or refunded): its card form could still pay it. */
+export async function listAdsPayingWithCode(code: string) {
   const rows = await db
-    .select({ eventID: promoRedemptions.eventID })
-    .from(promoRedemptions)
-    .where(and(eq(promoRedemptions.promoCodeId, promoCodeId), eq(promoRedemptions.status, 'reserved')))
+    .selectDistinct({ eventID: payments.eventID })
+    .from(payments)
+    .where(
+      and(
+        sql`${payments.metadata}->>'promoCode' = ${code}`,
+        notInArray(payments.payment_status, [...SETTLED]),
+      ),
+    )
   return rows.map((row) => row.eventID)
 }

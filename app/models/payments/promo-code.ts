@@ -21,6 +21,11 @@ export const MAX_FIXED_DISCOUNT_CENTS = 1_000_000
 export const MAX_PROMO_USES = 1_000_000
 /** How many years ahead a code's last day may be: a campaign, not a date at the end of the calendar. */
 export const MAX_PROMO_YEARS = 10
+/**
+ * How long a use is held for an ad whose card payment was started (Pay pressed), renewed each time that checkout
+ * pays again: long enough for a card check, short enough that an abandoned payment frees the use soon.
+ */
+export const PROMO_HOLD_MINUTES = 15
 
 /** The texts of promo codes, in one place. */
 export const PROMO_TEXT = {
@@ -55,6 +60,21 @@ export function promoDiscountCents(code: PromoDiscount, listCents: number) {
   return Math.max(0, Math.min(listCents, off))
 }
 
+/** A code's uses as its host reads them: "3 of 10 used · 1 held by a payment under way" ("3 used" without a limit). */
+export function describePromoUses({
+  used,
+  held,
+  maxUses,
+}: {
+  used: number
+  held: number
+  maxUses: number | null
+}) {
+  const paid = maxUses === null ? `${used} used` : `${used} of ${maxUses} used`
+  if (held === 0) return paid
+  return `${paid} · ${held} held by ${held === 1 ? 'a payment' : 'payments'} under way`
+}
+
 /** "20% off", "$5.00 off". */
 export function describePromoDiscount(code: PromoDiscount) {
   return code.kind === 'percent' ? `${code.value}% off` : `$${formatDollars(code.value)} off`
@@ -66,9 +86,9 @@ export interface PromoUseFacts {
   expiresAt: Date | null
   maxUses: number | null
   firstAdOnly: boolean
-  /** Uses by other ads (reserved or redeemed). */
+  /** Uses by other ads: redeemed, or held by a payment under way. */
   usesByOtherAds: number
-  /** The business used (or holds) the code on another ad. */
+  /** The business used the code on another ad, or holds it there for a payment under way. */
   usedByBusinessElsewhere: boolean
   /** The business has a paid (or refunded) ad other than this one. */
   businessHasPaidAd: boolean

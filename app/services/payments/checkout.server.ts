@@ -22,6 +22,7 @@ import {
   ALREADY_PAID_CODE,
   ALREADY_PAID_MESSAGE,
   amountDueCents,
+  assertPayable,
   paymentsMode,
   sponsoredSurchargeDueCents,
 } from './payment-rules.server.ts'
@@ -90,8 +91,10 @@ export type CheckoutPageResult =
 /**
  * The checkout page of the stored payment data's ad, or of `confirmEventID` ("Confirm Ad" on /event/{id}: the
  * `?eventID=` as written, null when absent; not found unless it is the business's own). Refused with a code above
- * when there is nothing to pay for. With the test provider the payment is set up here; a set-up that fails is the
- * page's `setupError` (an unexpected failure is logged with `requestId`).
+ * when there is nothing to pay for. With the test provider the card form's payment is set up here, holding nothing:
+ * a promo code's use is held only once Pay is pressed (Stripe's card form sets its payment up then). A set-up that
+ * fails, or an ad that cannot be paid yet, is the page's `setupError` (an unexpected failure is logged with
+ * `requestId`).
  */
 export async function checkoutPage({
   businessID,
@@ -140,7 +143,15 @@ export async function checkoutPage({
     // A draft saved before the prices changed: its total becomes the one shown here, which the payment must claim.
     await setUnpaidEventTotal(event.eventID, totalCents)
     await keepSponsoredSurcharge(event)
-    if (mode === 'test' && totalCents > 0) await setUpEventPayment({ businessID, eventID: event.eventID })
+    assertPayable(event)
+    if (mode === 'test' && totalCents > 0) {
+      await setUpEventPayment({
+        businessID,
+        eventID: event.eventID,
+        claimedTotalDollars: centsToDollars(totalCents),
+        paying: false,
+      })
+    }
   } catch (error) {
     if (!(error instanceof AppError)) logError(error, { requestId, msg: 'Setting up a payment failed' })
     setupError = error instanceof AppError ? error.message : PAYMENT_TEXT.setupFailed.description
@@ -195,8 +206,8 @@ export async function payAtCheckout({
   businessID: number
   stored: StoredPaymentData
   postedEventID?: number
-  /** The total the page showed; a payment at another price is refused (the page then shows the new one). */
-  claimedTotalDollars?: number
+  /** The total the page showed; none, or another than the price now, is refused (the page then shows the new one). */
+  claimedTotalDollars: number | undefined
   card: TestCardInput
   mail?: MailContext
   requestId?: string
@@ -227,7 +238,6 @@ async function keepSponsoredSurcharge(event: Event) {
     surchargeCents,
   })
 }
-
 
 /**
  * "Make it sponsored" at checkout (or not): the stored payment data's ad, the business's and unpaid, becomes

@@ -35,7 +35,7 @@ export async function confirmFreePayment({
     const event = await lockEventRow(tx, eventID)
     if (!event) throw new AppError(EVENT_NOT_FOUND_MESSAGE, 'not_found')
     assertPayable(event)
-    const charge = await chargeOfPayment(tx, event)
+    const charge = await chargeOfPayment(tx, event, { holdUse: true })
     if (charge.cents !== 0 || !claimedTotalMatches(claimedTotalDollars, 0)) {
       throw new AppError(totalChangedMessage(charge.cents), 'invalid', { code: 'amount_mismatch' })
     }

@@ -3,11 +3,11 @@
  * intent is read back from the provider and counts only if the provider says it succeeded.
  */
 import type { MailContext } from '#app/models/mail/notifications.server.ts'
-import { getEventRow, getPaymentByIntentId, markPaymentFailed } from '#app/models/payments/payment.server.ts'
+import { getEventRow, getPaymentByIntentId } from '#app/models/payments/payment.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { EVENT_CREATION_FAILED_CODE, PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { logError } from '../platform/logger.server.ts'
-import { recordIntentOutcome } from './payment-outcome.server.ts'
+import { recordIntentOutcome, recordPaymentFailure } from './payment-outcome.server.ts'
 import {
   getPaymentProvider,
   isCardError,
@@ -110,8 +110,9 @@ export async function completeEventPayment({
 }
 
 /**
- * The built-in test provider's card form: confirm the event's open intent with the card, then complete. A card the
- * provider refuses is recorded as the attempt's failure and refused (`payment_refused` with the card's code).
+ * The built-in test provider's card form: the card payment started (a promo code's use held), the event's open intent
+ * confirmed with the card, then completed. A card the provider refuses is recorded as the attempt's failure (the
+ * held use released) and refused (`payment_refused` with the card's code).
  */
 export async function payWithTestCard({
   businessID,
@@ -123,13 +124,14 @@ export async function payWithTestCard({
 }: {
   businessID: number
   eventID: number
-  claimedTotalDollars?: number
+  /** The total the page showed; none, or another than the price now, is refused and nothing is charged. */
+  claimedTotalDollars: number | undefined
   card: TestCardInput
   mail?: MailContext
   requestId?: string
 }): Promise<CompletedPayment> {
   if (getPaymentProvider()?.kind !== 'test') throw new AppError(PAYMENTS_UNAVAILABLE_MESSAGE, 'unavailable')
-  const setup = await setUpEventPayment({ businessID, eventID, claimedTotalDollars })
+  const setup = await setUpEventPayment({ businessID, eventID, claimedTotalDollars, paying: true })
   const paid = await confirmTestCard({
     businessID,
     paymentIntentId: setup.paymentIntentId,
@@ -163,7 +165,7 @@ export async function confirmTestCard({
     await testProvider().confirmCard(paymentIntentId, card)
   } catch (error) {
     if (isCardError(error))
-      await markPaymentFailed(paymentIntentId, { code: error.code, message: error.message })
+      await recordPaymentFailure(paymentIntentId, { code: error.code, message: error.message })
     throw error
   }
   return completeEventPayment({ businessID, paymentIntentId, mail, requestId })

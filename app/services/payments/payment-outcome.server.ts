@@ -6,13 +6,14 @@ import { db, type Transaction } from '#db/client.server.ts'
 import type { Payment } from '#db/schema.ts'
 import { enqueuePaymentReceivedEmails, type MailContext } from '#app/models/mail/notifications.server.ts'
 import {
+  lockEventOfIntent,
   markPaymentFailed,
   markPaymentPaid,
   type MarkPaidResult,
   type PaidDetails,
 } from '#app/models/payments/payment.server.ts'
 import type { ProviderIntent } from './payment-providers.server.ts'
-import { redeemPromoOfPayment } from './promo-codes.server.ts'
+import { redeemPromoOfPayment, releasePromoOfFailedPayment } from './promo-codes.server.ts'
 import { mailContext } from '../http/site-url.server.ts'
 import { autoApproveAtPayment } from '../moderation/trust.server.ts'
 
@@ -71,7 +72,7 @@ export async function recordIntentOutcome(
     }
     case 'requires_payment_method':
       if (intent.lastError) {
-        await markPaymentFailed(intent.id, intent.lastError, executor)
+        await recordPaymentFailure(intent.id, intent.lastError, executor)
         return { kind: 'failed', message: intent.lastError.message || null }
       }
       return { kind: 'pending', status: intent.status }
@@ -80,4 +81,23 @@ export async function recordIntentOutcome(
     default:
       return { kind: 'pending', status: intent.status }
   }
+}
+
+/**
+ * A declined or failed attempt recorded, and the promo code's use it held released, so another ad may have it at
+ * once. The ad's row is locked first, as every change of a payment and its ad does. False when the attempt was
+ * settled already (a late report of an earlier decline changes nothing).
+ */
+export async function recordPaymentFailure(
+  paymentIntentId: string,
+  error: { code: string | null; message: string },
+  executor?: Transaction,
+): Promise<boolean> {
+  const record = async (tx: Transaction) => {
+    await lockEventOfIntent(tx, paymentIntentId)
+    const failed = await markPaymentFailed(paymentIntentId, error, tx)
+    if (failed) await releasePromoOfFailedPayment(tx, failed)
+    return failed !== null
+  }
+  return executor ? record(executor) : db.transaction(record)
 }

@@ -1,6 +1,6 @@
 /**
- * Setting up an ad's payment: one PaymentIntent per event and amount, created with the amount of the event row (a
- * total the browser claims must match it), or the open one handed back; and, before an unpaid ad is removed or
+ * Setting up an ad's payment: one PaymentIntent per event and amount, created with the amount of the event row (the
+ * total the payer was shown must be it), or the open one handed back; and, before an unpaid ad is removed or
  * changed, its open attempts settled with the provider.
  */
 import { db, type Transaction } from '#db/client.server.ts'
@@ -13,7 +13,7 @@ import {
   lockEventRow,
 } from '#app/models/payments/payment.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
-import { claimedTotalMatches, totalChangedMessage } from '#app/utils/pricing.ts'
+import { shownTotalMatches, totalChangedMessage } from '#app/utils/pricing.ts'
 import { recordIntentOutcome } from './payment-outcome.server.ts'
 import { getPaymentProvider, type PaymentProvider, type ProviderIntent } from './payment-providers.server.ts'
 import { chargeOfPayment, nothingToCharge, promoCodeOf, promoMetadata } from './promo-codes.server.ts'
@@ -44,16 +44,21 @@ const REUSABLE: ReadonlyArray<ProviderIntent['status']> = [
 
 /**
  * Creates the event's PaymentIntent, or hands back the open one (a retry, a reload, two tabs). The amount is
- * computed here from the event row; a `claimedTotalDollars` that differs is refused before anything is created.
+ * computed here from the event row; `claimedTotalDollars`, the total the payer was shown, must be it: another total,
+ * or none, is refused with the total now before anything is created or held. `paying`: the payer pressed Pay, so the
+ * card payment starts now and a promo code's use is held for it (renewed when this ad holds it already); false when
+ * the checkout page sets up its card form, which holds nothing.
  */
 export async function setUpEventPayment({
   businessID,
   eventID,
   claimedTotalDollars,
+  paying,
 }: {
   businessID: number
   eventID: number
-  claimedTotalDollars?: number | null
+  claimedTotalDollars: number | null | undefined
+  paying: boolean
 }): Promise<PaymentSetup> {
   const provider = requireProvider()
   await requireOwnEvent(businessID, eventID)
@@ -61,7 +66,7 @@ export async function setUpEventPayment({
   return db.transaction(async (tx) => {
     const event = await lockEventRow(tx, eventID)
     if (!event) throw new AppError(EVENT_NOT_FOUND_MESSAGE, 'not_found')
-    return setUpLockedEventPayment(tx, { businessID, event, provider, claimedTotalDollars })
+    return setUpLockedEventPayment(tx, { businessID, event, provider, claimedTotalDollars, paying })
   })
 }
 
@@ -72,18 +77,20 @@ async function setUpLockedEventPayment(
     event,
     provider,
     claimedTotalDollars,
+    paying,
   }: {
     businessID: number
     event: Event
     provider: PaymentProvider
-    claimedTotalDollars?: number | null
+    claimedTotalDollars: number | null | undefined
+    paying: boolean
   },
 ): Promise<PaymentSetup> {
   assertPayable(event)
-  const charge = await chargeOfPayment(tx, event)
+  const charge = await chargeOfPayment(tx, event, { holdUse: paying })
   const cents = charge.cents
   if (cents === 0) throw nothingToCharge()
-  if (!claimedTotalMatches(claimedTotalDollars, cents)) {
+  if (!shownTotalMatches(claimedTotalDollars, cents)) {
     throw new AppError(totalChangedMessage(cents), 'invalid', { code: 'amount_mismatch' })
   }
   const result = (intent: ProviderIntent): PaymentSetup => ({

@@ -6,11 +6,7 @@
 import { z } from 'zod'
 import { db, type Transaction } from '#db/client.server.ts'
 import type { MailContext } from '#app/models/mail/notifications.server.ts'
-import {
-  getPaymentByIntentId,
-  markPaymentFailed,
-  markPaymentRefunded,
-} from '#app/models/payments/payment.server.ts'
+import { getPaymentByIntentId, markPaymentRefunded } from '#app/models/payments/payment.server.ts'
 import {
   claimProviderEvent,
   hasProcessedProviderEvent,
@@ -18,7 +14,7 @@ import {
 import { AppError } from '#app/utils/app-error.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { getEnv } from '../platform/env.server.ts'
-import { recordIntentOutcome } from './payment-outcome.server.ts'
+import { recordIntentOutcome, recordPaymentFailure } from './payment-outcome.server.ts'
 import { getStripe } from './payment-providers.server.ts'
 import { requireProvider } from './payment-rules.server.ts'
 
@@ -141,7 +137,7 @@ export async function applyStripeWebhook(
     } else {
       const error = object.last_payment_error
       apply = async (tx) => {
-        await markPaymentFailed(
+        await recordPaymentFailure(
           paymentIntentId,
           {
             code: error?.decline_code ?? error?.code ?? null,

@@ -1,4 +1,7 @@
-/** The administrators' promo codes page: every code with its uses, making one, turning one off (each audited). */
+/**
+ * The administrators' promo codes page: every code with its uses (paid, and held now by payments under way), making
+ * one, turning one off (each audited).
+ */
 import type { PromoCodeRow } from '#db/schema.ts'
 import { zonedInstant } from '#app/models/ads/zoned-times.ts'
 import type { NewPromoCode } from '#app/models/payments/promo-code-schema.ts'
@@ -6,11 +9,12 @@ import {
   deactivatePromoCode,
   insertPromoCode,
   listPromoCodeChanges,
+  listAdsPayingWithCode,
   listPromoCodes,
-  listReservingAds,
 } from '#app/models/payments/promo-code.server.ts'
 import {
   describePromoDiscount,
+  describePromoUses,
   MAX_PROMO_YEARS,
   PROMO_TEXT,
   type PromoKind,
@@ -40,7 +44,10 @@ function describeCode(
 
 const HISTORY_SHOWN = 50
 
-/** The promo codes page: every code with its uses, and the history of changes, newest first. */
+/**
+ * The promo codes page: every code with its uses — `used` paid, `reserved` held now by payments under way (`uses` says
+ * both) — and the history of changes, newest first.
+ */
 export async function promoCodesPage() {
   const now = Date.now()
   const [codes, history] = await Promise.all([listPromoCodes(), listPromoCodeChanges(HISTORY_SHOWN)])
@@ -51,6 +58,7 @@ export async function promoCodesPage() {
       discount: describePromoDiscount(discountOf(code)),
       used: redeemed,
       reserved,
+      uses: describePromoUses({ used: redeemed, held: reserved, maxUses: code.maxUses }),
       maxUses: code.maxUses,
       lastDay: code.expiresAt ? lastDayOf(code.expiresAt) : null,
       firstAdOnly: code.firstAdOnly,
@@ -106,7 +114,7 @@ export async function turnOffPromoCode(id: number, userId: string) {
   const result = await deactivatePromoCode(id, userId)
   if (!result) throw new AppError(PROMO_TEXT.notFound, 'not_found')
   // A card form already set up at the discount could still be paid: those payments are cancelled with the provider.
-  for (const eventID of await listReservingAds(id)) await settleOpenPayments(eventID)
+  for (const eventID of await listAdsPayingWithCode(result.code.code)) await settleOpenPayments(eventID)
   return {
     title: result.changed ? 'Promo code turned off' : 'Already off',
     description: `${result.code.code} can no longer be used.`,

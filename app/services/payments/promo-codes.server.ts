@@ -1,6 +1,7 @@
 /**
  * Promo codes at checkout: an advertiser applying one to an unpaid ad, and the payment's check of its rules, which
- * reserves the use under the code's lock. The administrators' page is promo-code-admin.server.ts.
+ * holds the use under the code's lock once the card payment is started, and counts it once paid. The administrators'
+ * page is promo-code-admin.server.ts.
  */
 import { db, type Transaction } from '#db/client.server.ts'
 import type { Event, Payment, PromoCodeRow } from '#db/schema.ts'
@@ -10,6 +11,7 @@ import {
   lockPromoCode,
   promoUseFacts,
   redeemPromoUse,
+  releasePromoUse,
   reservePromoUse,
   setAdPromoCode,
   getPromoCode,
@@ -23,6 +25,7 @@ import {
   type PromoKind,
 } from '#app/models/payments/promo-code.ts'
 import { AppError } from '#app/utils/app-error.ts'
+import { logger } from '../platform/logger.server.ts'
 import {
   amountDueCents,
   assertPayable,
@@ -136,26 +139,36 @@ export interface PaymentCharge {
 
 /**
  * What the ad's payment charges now, inside the payment's transaction (the ad's row locked): its list price, less
- * the discount of its code when every rule of the code's use still holds. The code's row is locked and the ad's use
- * reserved with it, so a code's last use goes to one payment. A code that no longer applies is refused
- * (`PROMO_REFUSED_CODE`): nothing is charged, and checkout shows the ad without it.
+ * the discount of its code when every rule of the code's use still holds. A code that no longer applies is refused
+ * (`PROMO_REFUSED_CODE`): nothing is charged, and checkout shows the ad without it. `holdUse`: the card payment is
+ * being started (Pay pressed), so the code's row is locked and the ad's use held with it for PROMO_HOLD_MINUTES
+ * (renewed if held already): a code's last use goes to one payment. Without it (the page setting up its card form)
+ * the rules are only read, and nothing is held.
  */
-export async function chargeOfPayment(tx: Transaction, event: Event): Promise<PaymentCharge> {
+export async function chargeOfPayment(
+  tx: Transaction,
+  event: Event,
+  { holdUse }: { holdUse: boolean },
+): Promise<PaymentCharge> {
   const listCents = await listPriceCents(event, tx)
   if (event.promoCodeId === null) return { listCents, discountCents: 0, cents: listCents, promoCode: null }
-  const code = await lockPromoCode(tx, event.promoCodeId)
+  const code = holdUse
+    ? await lockPromoCode(tx, event.promoCodeId)
+    : await getPromoCode(event.promoCodeId, tx)
   const refusal = code
     ? promoRefusal(await promoUseFacts(code, { businessID: event.businessID, eventID: event.eventID }, tx))
     : PROMO_TEXT.turnedOff
   if (!code || refusal)
     throw new AppError(refusal ?? PROMO_TEXT.turnedOff, 'conflict', { code: PROMO_REFUSED_CODE })
   const discountCents = promoDiscountCents(discountOf(code), listCents)
-  await reservePromoUse(tx, {
-    promoCodeId: code.id,
-    businessID: event.businessID,
-    eventID: event.eventID,
-    discountCents,
-  })
+  if (holdUse) {
+    await reservePromoUse(tx, {
+      promoCodeId: code.id,
+      businessID: event.businessID,
+      eventID: event.eventID,
+      discountCents,
+    })
+  }
   return { listCents, discountCents, cents: listCents - discountCents, promoCode: code.code }
 }
 
@@ -177,8 +190,32 @@ export function promoMetadata(charge: PaymentCharge) {
 export const promoCodeOf = (payment: Pick<Payment, 'metadata'>) =>
   promoOfPaymentMetadata(payment.metadata)?.code ?? null
 
-/** The ad's reserved use of a code, redeemed by its payment now paid (in the transaction that records it). */
+/**
+ * The use of the code a payment now paid was set up with, counted (in the transaction that records it paid, which
+ * happens once however many reports of it arrive): its hold redeemed, or a use recorded when its hold lapsed
+ * meanwhile, since the card was charged at the discount.
+ */
 export async function redeemPromoOfPayment(tx: Transaction, payment: Payment) {
   const promo = promoOfPaymentMetadata(payment.metadata)
-  if (promo) await redeemPromoUse(tx, payment, promo.discountCents)
+  if (!promo) return
+  const code = await findPromoCode(promo.code, tx)
+  if (!code) return
+  const counted = await redeemPromoUse(tx, payment, {
+    promoCodeId: code.id,
+    discountCents: promo.discountCents,
+  })
+  if (!counted) {
+    logger.warn(
+      { paymentID: payment.paymentID, eventID: payment.eventID, promoCodeId: code.id },
+      'A payment with a promo code was paid but its use could not be counted',
+    )
+  }
+}
+
+/** The ad's held use of a code released, its payment having failed: the use is free for another ad at once. */
+export async function releasePromoOfFailedPayment(
+  tx: Transaction,
+  payment: Pick<Payment, 'eventID' | 'metadata'>,
+) {
+  if (promoOfPaymentMetadata(payment.metadata)) await releasePromoUse(tx, payment.eventID)
 }
