@@ -1,8 +1,9 @@
 import path from 'node:path'
 import { defineConfig } from '@playwright/test'
 import { CHROMIUM_ARGS, findChromium } from './tests/e2e/chromium.ts'
+import { E2E_MAILBOX_PORT, E2E_PORT as PORT, E2E_SMTP_PORT } from './tests/e2e/mailbox-ports.ts'
+import { SMTP_PASSWORD, SMTP_USER } from './tests/support/smtp-credentials.ts'
 
-const PORT = Number(process.env.E2E_PORT ?? 43817)
 export const E2E_DATA_DIR = path.resolve('tests/.tmp/e2e-data')
 
 export default defineConfig({
@@ -26,35 +27,49 @@ export default defineConfig({
     // `npx playwright test <spec> --trace retain-on-failure` records one to read a failure with.
     trace: 'off',
   },
-  webServer: {
-    // The built app, as production serves it, on a fresh embedded database with the demo data and the journeys' own
-    // rows (tests/e2e/seed.ts).
-    command: `rm -rf "${E2E_DATA_DIR}" && tsx tests/e2e/seed.ts && node server.js`,
-    url: `http://127.0.0.1:${PORT}/healthz`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      APP_ENV: 'test',
-      DATA_DIR: E2E_DATA_DIR,
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      SESSION_SECRET: 'e2e-session-secret-that-is-long-enough-000',
-      // Every journey registers its own business from 127.0.0.1.
-      REGISTRATIONS_PER_ADDRESS_PER_HOUR: '1000',
-      // Every journey subscribes from 127.0.0.1 too.
-      SUBSCRIPTIONS_PER_ADDRESS_PER_HOUR: '1000',
-      APP_TIME_ZONE: 'America/New_York',
-      // Every trusted business's ad is sampled, so the journeys see the check list of auto-approved ads.
-      TRUSTED_SAMPLE_PERCENT: '100',
-      DATABASE_URL: '',
-      STRIPE_SECRET_KEY: '',
-      STRIPE_PUBLISHABLE_KEY: '',
-      STRIPE_WEBHOOK_SECRET: '',
-      OIDC_ISSUER: '',
-      OIDC_CLIENT_ID: '',
-      OIDC_CLIENT_SECRET: '',
+  webServer: [
+    {
+      // The mail server the app sends to, up before the app so its first email goes out at once
+      // (tests/e2e/mailbox-server.ts; the tests read the mail with tests/e2e/mailbox.ts).
+      command: 'tsx tests/e2e/mailbox-server.ts',
+      url: `http://127.0.0.1:${E2E_MAILBOX_PORT}/messages`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
     },
-  },
+    {
+      // The built app, as production serves it, on a fresh embedded database with the demo data and the journeys' own
+      // rows (tests/e2e/seed.ts).
+      command: `rm -rf "${E2E_DATA_DIR}" && tsx tests/e2e/seed.ts && node server.js`,
+      url: `http://127.0.0.1:${PORT}/healthz`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        APP_ENV: 'test',
+        // Email is sent, as in production, to the mail server above.
+        SMTP_URL: `smtp://${SMTP_USER}:${SMTP_PASSWORD}@127.0.0.1:${E2E_SMTP_PORT}`,
+        DATA_DIR: E2E_DATA_DIR,
+        PORT: String(PORT),
+        HOST: '127.0.0.1',
+        SESSION_SECRET: 'e2e-session-secret-that-is-long-enough-000',
+        // Every journey registers its own business from 127.0.0.1.
+        REGISTRATIONS_PER_ADDRESS_PER_HOUR: '1000',
+        // Every journey subscribes from 127.0.0.1 too.
+        SUBSCRIPTIONS_PER_ADDRESS_PER_HOUR: '1000',
+        APP_TIME_ZONE: 'America/New_York',
+        // Every trusted business's ad is sampled, so the journeys see the check list of auto-approved ads.
+        TRUSTED_SAMPLE_PERCENT: '100',
+        DATABASE_URL: '',
+        STRIPE_SECRET_KEY: '',
+        STRIPE_PUBLISHABLE_KEY: '',
+        STRIPE_WEBHOOK_SECRET: '',
+        OIDC_ISSUER: '',
+        OIDC_CLIENT_ID: '',
+        OIDC_CLIENT_SECRET: '',
+      },
+    },
+  ],
 })

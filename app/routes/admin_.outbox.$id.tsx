@@ -3,6 +3,7 @@ import { data } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PRODUCT_NAME } from '#app/constants.ts'
+import { HIDDEN_TOKEN } from '#app/models/mail/hidden-tokens.ts'
 import { getOutboxMessage } from '#app/models/mail/outbox.server.ts'
 import { requireRole } from '#app/services/http/auth.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
@@ -70,7 +71,11 @@ export default function OutboxMessage() {
           </div>
         ))}
       </dl>
-      <h2 className="mt-8 text-lg font-semibold">Text</h2>
+      <p className="mt-8 text-sm text-slate-600">
+        Links that act for the recipient, such as confirm and unsubscribe, are shown with their key replaced
+        by {HIDDEN_TOKEN}: only the email itself has the working links.
+      </p>
+      <h2 className="mt-4 text-lg font-semibold">Text</h2>
       <pre
         data-testid="text-body"
         className="mt-2 max-w-full rounded-md border border-slate-200 bg-slate-50 p-4 text-sm wrap-anywhere whitespace-pre-wrap"

@@ -47,7 +47,7 @@ const roleTest = test.extend<object, { visitor: Role; advertiser: Role; admin: R
     },
     { scope: 'worker', timeout: 60_000 },
   ],
-  // After the advertiser's payment, whose email waits in the outbox for the administrator to open.
+  // After the advertiser's payment, whose email is in the outbox for the administrator to open.
   admin: [
     async ({ browser, advertiser }, use) => {
       void advertiser

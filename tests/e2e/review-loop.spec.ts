@@ -74,7 +74,7 @@ async function reviewLoop(browser: Browser, javaScriptEnabled: boolean) {
     advertiser.getByTestId('gallery-card').filter({ hasText: fixed }).getByTestId('event-status'),
   ).toHaveText('Live')
 
-  // Both emails to the advertiser are in the outbox (no SMTP server in these tests: they wait there).
+  // Both emails to the advertiser are in the outbox, which lists every email, sent or not.
   await admin.goto('/admin/outbox')
   const outbox = admin.getByTestId('outbox')
   await expect(

@@ -2,9 +2,9 @@ import type { AddressInfo } from 'node:net'
 import { simpleParser, type ParsedMail } from 'mailparser'
 import { SMTPServer } from 'smtp-server'
 import { createMailTransport, deliverDueMessages } from '#app/services/mail/mail.server.ts'
+import { SMTP_PASSWORD, SMTP_USER } from './smtp-credentials.ts'
 
-export const SMTP_USER = 'mailer'
-export const SMTP_PASSWORD = 's3cret-smtp-pa55'
+export { SMTP_PASSWORD, SMTP_USER }
 
 export interface ReceivedMail {
   to: string[]

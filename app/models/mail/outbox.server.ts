@@ -1,6 +1,7 @@
 import { and, desc, eq, getTableColumns, inArray, lt, lte, or, sql } from 'drizzle-orm'
 import { db, type Transaction } from '#db/client.server.ts'
 import { outbox, type OutboxMessage } from '#db/schema.ts'
+import { withTokensHidden } from './hidden-tokens.ts'
 
 type Executor = Transaction | typeof db
 
@@ -130,9 +131,9 @@ export type OutboxListItem = Pick<
   'id' | 'createdAt' | 'kind' | 'toAddress' | 'subject' | 'status' | 'attempts' | 'lastError' | 'sentAt'
 >
 
-/** Messages newest first, a page at a time (1-based). */
+/** Messages newest first, a page at a time (1-based), as administrators read them (no link's token). */
 export async function listOutbox(page: number): Promise<{ messages: OutboxListItem[]; total: number }> {
-  const messages = await db
+  const rows = await db
     .select({
       id: outbox.id,
       createdAt: outbox.createdAt,
@@ -149,17 +150,38 @@ export async function listOutbox(page: number): Promise<{ messages: OutboxListIt
     .limit(OUTBOX_PAGE_SIZE)
     .offset((page - 1) * OUTBOX_PAGE_SIZE)
   const [count] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(outbox)
+  const messages = rows.map((row) => ({
+    ...row,
+    subject: withTokensHidden(row.subject),
+    lastError: row.lastError === null ? null : withTokensHidden(row.lastError),
+  }))
   return { messages, total: count?.n ?? 0 }
 }
 
-/** One message as administrators read it (a subscriber's address left out). */
+/**
+ * One message as administrators read it: a subscriber's address left out, and every link's token hidden (the links
+ * keep what they are for). The message sent is the stored one, links and all.
+ */
 export async function getOutboxMessage(id: number): Promise<OutboxMessage | null> {
   const [row] = await db
     .select({ ...getTableColumns(outbox), toAddress: shownRecipient })
     .from(outbox)
     .where(eq(outbox.id, id))
     .limit(1)
-  return row ?? null
+  if (!row) return null
+  return {
+    ...row,
+    subject: withTokensHidden(row.subject),
+    textBody: withTokensHidden(row.textBody),
+    htmlBody: withTokensHidden(row.htmlBody),
+    lastError: row.lastError === null ? null : withTokensHidden(row.lastError),
+    headers:
+      row.headers === null
+        ? null
+        : Object.fromEntries(
+            Object.entries(row.headers).map(([name, value]) => [name, withTokensHidden(value)]),
+          ),
+  }
 }
 
 /**
