@@ -15,7 +15,7 @@ import { LIVE_EDIT_TOAST, rememberPayment, RESUBMITTED_TOAST } from '#app/servic
 import { getEventDraft, setEventDraft } from '#app/services/ads/draft.server.ts'
 import { approveDraft, draftFormPath, draftPreview } from '#app/services/ads/preview.server.ts'
 import { parseFormSubmission, refusalMessage } from '#app/services/http/form-submission.server.ts'
-import { errorResponse } from '#app/services/http/http.server.ts'
+import { errorResponse, logServerFault } from '#app/services/http/http.server.ts'
 import { REQUEST_ID_HEADER } from '#app/services/http/request-log.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
 import { getSession, sessionStorage } from '#app/services/http/session.server.ts'
@@ -68,7 +68,8 @@ export async function action({ request }: ActionFunctionArgs) {
     approval = await approveDraft(business, draft)
   } catch (error) {
     const known = error instanceof AppError
-    if (!known) {
+    if (known) logServerFault(error, request)
+    else {
       const requestId = request.headers.get(REQUEST_ID_HEADER) ?? undefined
       logError(error, { requestId, msg: 'Approving an event failed' })
     }

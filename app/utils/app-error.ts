@@ -21,6 +21,7 @@ export type ErrorKind =
   | 'upstream_failed'
   | 'unavailable'
   | 'timed_out'
+  | 'insufficient_storage'
 
 export type FieldErrors = Record<string, string[]>
 
@@ -36,6 +37,16 @@ export interface AppErrorOptions {
   /** The heading a client shows above the message (a toast's title: "Login Failed"). */
   title?: string
   cause?: unknown
+  /**
+   * A failure of the server's own (its disk full, its media store unreachable), not a refusal of the request: it is
+   * answered with its message, and logged at error level with the request id, `msg` and `fields`.
+   */
+  serverFault?: ServerFault
+}
+
+export interface ServerFault {
+  msg: string
+  fields?: Record<string, string>
 }
 
 export class AppError extends Error {
@@ -45,6 +56,7 @@ export class AppError extends Error {
   readonly retryAfterSeconds: number | undefined
   readonly allow: string | undefined
   readonly title: string | undefined
+  readonly serverFault: ServerFault | undefined
 
   constructor(message: string, kind: ErrorKind = 'invalid', options: AppErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
@@ -55,6 +67,20 @@ export class AppError extends Error {
     this.retryAfterSeconds = options.retryAfterSeconds
     this.allow = options.allow
     this.title = options.title
+    this.serverFault = options.serverFault
+  }
+
+  /** The same error with its messages per form field. */
+  withFieldErrors(fieldErrors: FieldErrors): AppError {
+    return new AppError(this.message, this.kind, {
+      code: this.code,
+      fieldErrors,
+      retryAfterSeconds: this.retryAfterSeconds,
+      allow: this.allow,
+      title: this.title,
+      cause: this.cause,
+      serverFault: this.serverFault,
+    })
   }
 }
 

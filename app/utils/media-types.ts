@@ -8,6 +8,10 @@ export const PHOTO_TYPE_MESSAGE = 'Please select an image file'
 export const VIDEO_TYPE_MESSAGE = 'Please select a video file'
 export const PHOTO_SIZE_MESSAGE = 'File size must be less than 5MB'
 export const VIDEO_SIZE_MESSAGE = 'Video file must be under 50MB'
+/** An upload the server could not store (its disk full, its media store unreachable): not the advertiser's doing. */
+export const MEDIA_STORE_FAILED_MESSAGE = 'The server could not store the file. Please try again later.'
+/** The `code` of that answer, which the scripted form shows as it is. */
+export const MEDIA_STORE_FAILED_CODE = 'media_store_failed'
 
 export function typeMessage(kind: MediaType) {
   return kind === 'photo' ? PHOTO_TYPE_MESSAGE : VIDEO_TYPE_MESSAGE

@@ -1,4 +1,5 @@
 import { UNSET_DATE } from '#app/constants.ts'
+import { MEDIA_STORE_FAILED_CODE } from '#app/utils/media-types.ts'
 import type { EventFormValues } from './values.ts'
 
 export const APPROVE_FAILED_MESSAGE = 'Failed to approve your ad. Please try again.'
@@ -8,6 +9,8 @@ export interface ApprovalAnswer {
   json: {
     eventID?: number
     message?: string
+    /** A reason the client branches on: `media_store_failed` when the server could not store the files. */
+    code?: string
     resubmitted?: boolean
     /** The server's problems per field (a 4xx). */
     errors?: Record<string, string[]>
@@ -70,7 +73,11 @@ export function uploadApproval(body: FormData, onProgress: (fraction: number) =>
   })
 }
 
-/** What the advertiser reads when the approval failed: the server's own words for a 4xx, else a general line. */
+/**
+ * What the advertiser reads when the approval failed: the server's own words for a 4xx and for files it could not
+ * store (a 507 or 503, which the advertiser can only try again later), else a general line.
+ */
 export function approvalFailureMessage({ status, json }: ApprovalAnswer) {
-  return status >= 400 && status < 500 && json?.message ? json.message : APPROVE_FAILED_MESSAGE
+  const told = (status >= 400 && status < 500) || json?.code === MEDIA_STORE_FAILED_CODE
+  return told && json?.message ? json.message : APPROVE_FAILED_MESSAGE
 }

@@ -16,6 +16,7 @@ export const STATUS_OF_KIND = {
   upstream_failed: 502,
   unavailable: 503,
   timed_out: 504,
+  insufficient_storage: 507,
 } as const satisfies Record<ErrorKind, number>
 
 export function statusOfError(error: AppError): number {

@@ -55,12 +55,19 @@ function unexpectedFailure(error: unknown, options: ErrorAnswerOptions): AppErro
   return new AppError(failure.message, options.unexpectedKind ?? 'unexpected', { cause: error })
 }
 
+/** Logs a failure of the server's own that is answered as a refusal (a full disk), with the request's id. */
+export function logServerFault(error: AppError, request: Request | undefined) {
+  if (!error.serverFault) return
+  const requestId = request?.headers.get(REQUEST_ID_HEADER) ?? undefined
+  logError(error, { ...error.serverFault.fields, requestId, msg: error.serverFault.msg })
+}
+
 /**
  * The one conversion of a failure into a route's answer (docs/decisions/006-one-application-error.md). Whatever a
  * loader or action caught:
  * - a Response (a sign-in redirect, a page's 404) is answered as it is;
  * - an {@link AppError} is answered with its status and JSON `{ message, code?, title?, errors? }`, with Retry-After
- *   and Allow when it carries them;
+ *   and Allow when it carries them; one that is a fault of the server's own (a full disk) is logged too;
  * - anything else is logged (never answered: no stack, no query) and answered 503/504 for a database outage or
  *   timeout, otherwise 500 with `unexpectedMessage`.
  * A page loader throws the answer (its error boundary shows `message`); a page that shows the refusal itself (a
@@ -86,6 +93,7 @@ export function errorResponse<T>(
     })
   }
   const error = thrown instanceof AppError ? thrown : unexpectedFailure(thrown, options)
+  logServerFault(error, options.request)
   const headers = new Headers(options.headers)
   if (error.retryAfterSeconds) headers.set('Retry-After', String(error.retryAfterSeconds))
   if (error.allow) headers.set('Allow', error.allow)

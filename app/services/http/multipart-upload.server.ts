@@ -83,7 +83,7 @@ export function discardRequestBody(request: Request) {
 /** A refusal of one file names its form field, so a form can show it there. */
 function fileError(field: string, error: unknown) {
   if (!(error instanceof AppError) || Object.keys(error.fieldErrors).length > 0) return error
-  return new AppError(error.message, error.kind, { fieldErrors: { [field]: [error.message] } })
+  return error.withFieldErrors({ [field]: [error.message] })
 }
 
 function isFsError(error: unknown) {

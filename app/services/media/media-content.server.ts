@@ -33,26 +33,45 @@ function photoEncodeError(error: unknown) {
   return new AppError(PHOTO_TYPE_MESSAGE, 'invalid')
 }
 
+/** Each of a photo's WebP files: its width and quality. */
+const PHOTO_ENCODINGS = [
+  { width: PHOTO_MAX_WIDTH, quality: 82 },
+  ...PHOTO_SRCSET_WIDTHS.map((width) => ({ width, quality: 78 })),
+]
+
+/** A photo's WebP files in memory, in the order of {@link PHOTO_ENCODINGS}; a photo libvips cannot read is a 400. */
+async function encodedPhoto(inputPath: string) {
+  try {
+    const image = sharp(inputPath, { autoOrient: true, failOn: 'error', limitInputPixels: PHOTO_MAX_PIXELS })
+    return await Promise.all(
+      PHOTO_ENCODINGS.map(({ width, quality }) =>
+        image.clone().resize({ width, withoutEnlargement: true }).webp({ quality }).toBuffer(),
+      ),
+    )
+  } catch (error) {
+    throw photoEncodeError(error)
+  }
+}
+
 /**
  * Auto-rotates and re-encodes a photo as WebP (all metadata, EXIF and GPS included, is dropped): `<stem>.webp` at
  * most {@link PHOTO_MAX_WIDTH} wide plus `<stem>-480w.webp` and `<stem>-960w.webp`. Never enlarges, so a small
- * photo's copies are simply its own size. An image libvips cannot decode is an AppError 400.
+ * photo's copies are simply its own size. An image libvips cannot decode is an AppError 400. The files are written
+ * by Node rather than by libvips, so a disk that refuses them fails with its own error code (ENOSPC, EROFS…), never
+ * as a photo that could not be read; whatever was written is removed then.
  */
 export async function encodePhoto(inputPath: string, outputStem: string) {
   const main = `${outputStem}.webp`
   const variants = PHOTO_SRCSET_WIDTHS.map((width) => ({ width, path: `${outputStem}-${width}w.webp` }))
   const outputs = [main, ...variants.map((v) => v.path)]
-  try {
-    const image = sharp(inputPath, { autoOrient: true, failOn: 'error', limitInputPixels: PHOTO_MAX_PIXELS })
-    const encode = (width: number, quality: number, file: string) =>
-      image.clone().resize({ width, withoutEnlargement: true }).webp({ quality }).toFile(file)
-    await Promise.all([
-      encode(PHOTO_MAX_WIDTH, 82, main),
-      ...variants.map((v) => encode(v.width, 78, v.path)),
-    ])
-  } catch (error) {
+  const encoded = await encodedPhoto(inputPath)
+  const written = await Promise.allSettled(
+    outputs.map((file, i) => fsp.writeFile(file, encoded[i]!, { flag: 'wx', mode: 0o600 })),
+  )
+  const failed = written.find((result) => result.status === 'rejected')
+  if (failed) {
     await Promise.all(outputs.map((p) => fsp.rm(p, { force: true }).catch(() => {})))
-    throw photoEncodeError(error)
+    throw failed.reason
   }
   return { main, variants, outputs }
 }

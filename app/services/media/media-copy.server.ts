@@ -10,6 +10,7 @@ import {
   PHOTO_SRCSET_WIDTHS,
   photoVariantKey,
 } from '#app/utils/media-types.ts'
+import { storeFailure } from './media-store-failure.server.ts'
 import { STAGING_PREFIX } from './media-storage.server.ts'
 import { discardStaged, mediaStorage, type StagedFile } from './media.server.ts'
 
@@ -51,6 +52,6 @@ export async function stageCopyOfStoredMedia(storedUrl: string): Promise<StagedF
     return staged
   } catch (error) {
     await discardStaged(staged)
-    throw error
+    throw storeFailure(error) ?? error
   }
 }

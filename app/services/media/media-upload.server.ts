@@ -13,6 +13,7 @@ import type { MediaType } from '#app/constants.ts'
 import { PHOTO_SRCSET_WIDTHS, sizeMessage, typeMessage } from '#app/utils/media-types.ts'
 import type { MultipartUpload, MultipartUploadOptions, UploadFiles } from '../http/multipart-upload.server.ts'
 import { checkedUpload, encodePhoto, maxBytesFor } from './media-content.server.ts'
+import { storeFailure } from './media-store-failure.server.ts'
 import { mediaRoot } from './media-storage.server.ts'
 import { discardStaged, stageFiles, STALE_STAGED_MS, type StagedFile } from './media.server.ts'
 
@@ -78,16 +79,17 @@ async function writeChecked(kind: MediaType, stream: Readable, target: string) {
 
 /**
  * One file of an upload: written to scratch space through its checks, a photo re-encoded (see {@link encodePhoto}),
- * then staged in storage. Null for an empty file; on a refusal its scratch files are removed and the error thrown.
+ * then staged in storage. Null for an empty file; on a refusal its scratch files are removed and the error thrown
+ * (the storage's own failure as the answer that says so: see media-store-failure).
  */
 async function receiveMedia(kind: MediaType, file: { stream: Readable; name: string }) {
   const folder = uploadScratchDir()
-  await fsp.mkdir(folder, { recursive: true })
-  sweepStaleScratch(folder)
   const stem = path.join(folder, randomUUID())
   const uploadPath = `${stem}.upload`
   const scratch = [uploadPath, `${stem}.webp`, ...PHOTO_SRCSET_WIDTHS.map((w) => `${stem}-${w}w.webp`)]
   try {
+    await fsp.mkdir(folder, { recursive: true })
+    sweepStaleScratch(folder)
     const checked = await writeChecked(kind, file.stream, uploadPath)
     if (!checked) {
       await removeFiles([uploadPath])
@@ -107,7 +109,7 @@ async function receiveMedia(kind: MediaType, file: { stream: Readable; name: str
     return await stageFiles({ ...upload, ext: 'webp', path: photo.main, variants: photo.variants })
   } catch (error) {
     await removeFiles(scratch)
-    throw error
+    throw storeFailure(error) ?? error
   }
 }
 

@@ -22,6 +22,7 @@ import {
   type PhotoVariantWidth,
 } from '#app/utils/media-types.ts'
 import { getEnv } from '../platform/env.server.ts'
+import { storeFailure } from './media-store-failure.server.ts'
 import { localMediaStorage } from './media-storage-local.server.ts'
 import { s3MediaStorage } from './media-storage-s3.server.ts'
 import { mediaRoot, STAGING_PREFIX, type MediaStorage } from './media-storage.server.ts'
@@ -121,14 +122,15 @@ export async function stageFiles(
     key: `${stem}.${file.ext}`,
     variants: variants.map((v) => ({ width: v.width, key: `${stem}-${v.width}w.${file.ext}` })),
   }
-  try {
-    await Promise.all([
-      store.put(staged.key, { file: path }, contentType),
-      ...variants.map((v, i) => store.put(staged.variants[i]!.key, { file: v.path }, contentType)),
-    ])
-  } catch (error) {
-    await discardStaged(staged)
-    throw error
+  // Every write settles before a failure clears them, so none lands after the clearing.
+  const written = await Promise.allSettled([
+    store.put(staged.key, { file: path }, contentType),
+    ...variants.map((v, i) => store.put(staged.variants[i]!.key, { file: v.path }, contentType)),
+  ])
+  const failed = written.find((result) => result.status === 'rejected')
+  if (failed) {
+    await discardStaged(staged).catch(() => {})
+    throw failed.reason
   }
   return staged
 }
@@ -157,7 +159,8 @@ export function mediaDate(createdDate: Date | string) {
 
 /**
  * Moves a staged file to its key, `images|videos/yyyy-mm/yyyy-mm-dd_eventID.ext` (photos also get their srcset
- * copies). The date is `createdDate` in the platform time zone. Replacing an existing file is atomic.
+ * copies). The date is `createdDate` in the platform time zone. Replacing an existing file is atomic. A store that
+ * refuses the file (full, read-only, unreachable) is the AppError that says so, with what was placed removed.
  */
 export async function storeEventMedia({
   eventID,
@@ -190,8 +193,9 @@ export async function storeEventMedia({
     const stored = await store.move(file.key, key, contentType)
     return { key, url: `${mediaUrlFromKey(key)}?v=${stored.version}`, mediaType: file.kind }
   } catch (error) {
-    await store.delete(placed)
-    throw error
+    // A store that refuses writes may refuse this too; the failure told is the write's.
+    await store.delete(placed).catch(() => {})
+    throw storeFailure(error) ?? error
   }
 }
 

@@ -111,8 +111,14 @@ function createLogger() {
 
 export const logger = createLogger()
 
-/** Logs an error with its stack on one line, with the request it broke (its id) when there is one. */
-export function logError(error: unknown, context: { requestId?: string; msg?: string } = {}) {
+/**
+ * Logs an error with its stack on one line, with the request it broke (its id) when there is one, and any other
+ * fields of `context` (never personal data).
+ */
+export function logError(
+  error: unknown,
+  context: { requestId?: string; msg?: string; [field: string]: string | undefined } = {},
+) {
   const { msg, ...fields } = context
   logger.error(
     { ...fields, err: error },
