@@ -14,7 +14,7 @@ import { createReadableStreamFromReadable, createRequestHandler, installGlobals 
 import compression from 'compression'
 import express from 'express'
 import { gracefulShutdown } from './server/graceful-shutdown.js'
-import { boundRequestBodies, requestBody } from './server/request-bodies.js'
+import { boundRequestBodies, closeAfterAnswer, requestBody } from './server/request-bodies.js'
 import { refuseUnreadableUrls } from './server/request-urls.js'
 
 process.env.NODE_ENV ??= 'production'
@@ -34,11 +34,13 @@ const STARTING_MESSAGE = 'The server is starting. Please try again in a moment.'
 /**
  * While the app loads and the database opens (a restart replays the database's log), a client is told to come back
  * in a second (503 with `Retry-After: 1`) rather than finding the port closed. `/healthz` answers 503 too, so a
- * load balancer keeps traffic away until it answers 200. The connection is closed: a request body is not read.
+ * load balancer keeps traffic away until it answers 200. The connection is closed after the answer: a request body
+ * is not handed on, only read and dropped until the client has the answer (an upload is not reset mid-way).
  * @param {import('node:http').IncomingMessage} req
  * @param {import('node:http').ServerResponse} res
  */
 function answerStarting(req, res) {
+  closeAfterAnswer(req, res)
   const json = /^\/(api\/|healthz)/.test(req.url ?? '')
   const body = json
     ? JSON.stringify(req.url?.startsWith('/healthz') ? { status: 'starting' } : { message: STARTING_MESSAGE })
@@ -46,7 +48,6 @@ function answerStarting(req, res) {
   res.writeHead(503, {
     'Retry-After': '1',
     'Cache-Control': 'no-store',
-    Connection: 'close',
     'X-Content-Type-Options': 'nosniff',
     'Content-Type': json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),

@@ -37,6 +37,7 @@ const OWN_DATABASE_TESTS = [
   'tests/integration/shared-database.test.ts',
   'tests/integration/two-servers.test.ts',
   'tests/integration/rolling-deploy.test.ts',
+  'tests/integration/server-edges.test.ts',
 ]
 const onDatabaseServer = Boolean(process.env.DATABASE_URL)
 

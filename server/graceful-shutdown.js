@@ -1,11 +1,19 @@
 // @ts-check
 // The server's one shutdown sequence (SIGTERM from a deploy or a supervisor, SIGINT from a terminal): stop accepting
-// connections, let every request in flight finish, then stop the jobs and close the database.
-import { clearTimeout, setImmediate, setTimeout } from 'node:timers'
+// connections, let every request in flight finish, answer what still arrives on a kept-alive connection with 503, then
+// stop the jobs and close the database.
+import net from 'node:net'
+import { clearTimeout, setTimeout } from 'node:timers'
+import { closeAfterAnswer } from './request-bodies.js'
 
 /** What a client sent away during a shutdown is told to wait before trying again (another server, or this one back). */
 const RETRY_AFTER_SECONDS = 2
 const RESTARTING_MESSAGE = 'The server is restarting. Please try again in a moment.'
+/** How long a 503 given during the shutdown may take to reach its client (it reads an unread body meanwhile). */
+const LAST_ANSWERS_MS = 2000
+
+/** @param {number} ms */
+const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref())
 
 /**
  * @param {object} options
@@ -23,12 +31,13 @@ export function gracefulShutdown({ server, timeoutMs, closeApp, log = console.in
 
   /**
    * Counts the requests in flight, and while shutting down answers a new request on a kept-alive connection with 503
-   * (JSON `{ message }` on the JSON calls, as their other errors) and closes that connection.
+   * (JSON `{ message }` on the JSON calls, as their other errors) and closes that connection once the client has the
+   * answer (an upload's body is read and dropped meanwhile, so the client is not reset before it reads it).
    * @type {import('express').RequestHandler}
    */
   function trackRequests(req, res, next) {
     if (draining) {
-      res.setHeader('Connection', 'close')
+      closeAfterAnswer(req, res)
       res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS))
       res.setHeader('Cache-Control', 'no-store')
       res.status(503)
@@ -39,11 +48,7 @@ export function gracefulShutdown({ server, timeoutMs, closeApp, log = console.in
     inFlight.add(res)
     res.once('close', () => {
       inFlight.delete(res)
-      if (!draining) return
-      // A request the client already sent on this connection (pipelined) is answered 503 above; a connection left
-      // with nothing to do is closed rather than kept alive for a server that is going away.
-      setImmediate(() => server.closeIdleConnections())
-      if (inFlight.size === 0) onIdle()
+      if (draining && inFlight.size === 0) onIdle()
     })
     next()
   }
@@ -60,6 +65,30 @@ export function gracefulShutdown({ server, timeoutMs, closeApp, log = console.in
     })
   }
 
+  /**
+   * Stops listening and resolves once every connection has closed. Not `server.close()`: it also closes the idle
+   * kept-alive connections at once, and a request a client sends on one at that moment (its answer said the
+   * connection stays open for `keepAliveTimeout`) would meet a closed connection instead of an answer.
+   */
+  function stopListening() {
+    return new Promise((resolve) => net.Server.prototype.close.call(server, () => resolve(undefined)))
+  }
+
+  /**
+   * A connection idle since its last answer is kept for the time that answer promised (`Keep-Alive: timeout=5`), so a
+   * request on it meets the 503 above; a client that honours the promise has closed it first. The wait starts once
+   * the requests in flight are done, so it covers their answers' promises too (the 503s close their connections).
+   * @param {Promise<unknown>} allClosed
+   */
+  async function closeConnectionsOncePromisesEnd(allClosed) {
+    if (await Promise.race([allClosed.then(() => true), delay(server.keepAliveTimeout).then(() => false)]))
+      return
+    server.closeIdleConnections()
+    // What is left is a 503 on its way to its client.
+    await Promise.race([allClosed, delay(LAST_ANSWERS_MS)])
+    server.closeAllConnections()
+  }
+
   /** @param {NodeJS.Signals} signal */
   async function shutdown(signal) {
     if (draining) {
@@ -69,8 +98,7 @@ export function gracefulShutdown({ server, timeoutMs, closeApp, log = console.in
     }
     draining = true
     log(`${signal}: no new connections; finishing ${inFlight.size} request(s) in flight`)
-    server.close()
-    server.closeIdleConnections()
+    const allClosed = stopListening()
     const finished = await drained()
     if (!finished) {
       console.warn(
@@ -78,12 +106,15 @@ export function gracefulShutdown({ server, timeoutMs, closeApp, log = console.in
       )
       server.closeAllConnections()
     }
+    // The database closes while idle connections wait out their keep-alive: what still arrives is answered 503.
+    const connectionsClosed = closeConnectionsOncePromisesEnd(allClosed)
     try {
       await closeApp()
     } catch (error) {
       console.error('Closing the application failed', error)
       process.exit(1)
     }
+    await connectionsClosed
     process.exit(finished ? 0 : 1)
   }
 

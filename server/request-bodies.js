@@ -29,11 +29,12 @@ function limitFor(contentType, { bodyMaxBytes = 0, multipartMaxBytes = 0 }) {
 /**
  * Answers with `Connection: close`, then goes on reading what the client still sends for a moment before closing:
  * closing a socket with unread data in it resets the connection, and the reset can destroy the answer before the
- * client has read it (a "lingering close", as web servers do).
+ * client has read it (a "lingering close", as web servers do). Also for the answers server.js gives before the app
+ * is loaded and while it stops, which never read a body.
  * @param {import('node:http').IncomingMessage} req
- * @param {import('express').Response} res
+ * @param {import('node:http').ServerResponse} res
  */
-function closeAfterAnswer(req, res) {
+export function closeAfterAnswer(req, res) {
   res.setHeader('Connection', 'close')
   const socket = req.socket
   // Node calls destroySoon once the answer is written to a connection that is to be closed.

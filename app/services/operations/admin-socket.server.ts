@@ -14,7 +14,7 @@ import { getDatabaseHandle } from '#db/client.server.ts'
 import { clearBackupLeftovers, prepareBackup, type PreparedBackup } from './backup.server.ts'
 import { runSubscriberJob, type SubscriberJob } from '../subscriptions/subscriber-jobs.server.ts'
 import { adminSocketPath } from './admin-socket-path.server.ts'
-import { logError } from '../platform/logger.server.ts'
+import { logError, logger } from '../platform/logger.server.ts'
 
 type AdminCommand = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>
 
@@ -124,48 +124,130 @@ export function answersOn(socketPath: string) {
   })
 }
 
+/** How often a server checks that the admin socket is still its own, or, without it, whether its holder has gone. */
+const ADMIN_SOCKET_CHECK_MS = 1000
+
+/** The inode of the file at `file`, or undefined when there is none. */
+function inodeAt(file: string) {
+  return fs.statSync(file, { throwIfNoEntry: false })?.ino
+}
+
+/** Removes `file` if it is still the one with `ino` (not one another server has put there since). */
+function removeIfStill(file: string, ino: number | undefined) {
+  if (ino !== undefined && inodeAt(file) === ino) fs.rmSync(file, { force: true })
+}
+
 /**
- * Listens on the admin socket (a stale one from a killed server is replaced) and returns how to stop: it stops
- * listening, ends a backup in progress and removes the socket.
+ * Listens on the admin socket and returns how to stop: it stops listening, ends a backup in progress and removes
+ * the socket. A stale socket from a killed server is replaced. While another server answers there (a rolling deploy
+ * starts the new server before the old one stops; several servers on one machine share the data folder), this one
+ * asks again every second and takes the socket over once that one has stopped.
+ *
+ * Taking it is atomic: the server listens on a socket file of its own name, then hard-links it to `admin.sock`, which
+ * fails when another server was quicker. Closing a Unix socket server unlinks the path it listened on (libuv), so
+ * that path is never `admin.sock` itself, which may be another server's by then; this one removes `admin.sock` only
+ * while it is still its own.
  */
 export function startAdminSocket(): () => Promise<void> {
   const socketPath = adminSocketPath()
+  const ownPath = path.join(path.dirname(socketPath), `admin-${process.pid}.sock`)
   const server = http.createServer((req, res) => void route(req, res))
+  /** The inode of `admin.sock` while it is this server's. */
+  let heldIno: number | undefined
   let listening = false
-  const start = async () => {
-    // On PostgreSQL with the media in a bucket, nothing else may have made the data folder yet.
-    fs.mkdirSync(path.dirname(socketPath), { recursive: true })
-    if (fs.existsSync(socketPath)) {
-      if (await answersOn(socketPath)) {
-        console.warn(`Another server answers on ${socketPath}; this one has no admin socket.`)
-        return
+  let waitingNoted = false
+  let stopped = false
+  let timer: ReturnType<typeof setInterval> | undefined = undefined
+
+  const listen = () =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      // Created owner-only from the start (the umask applies when the socket file is made), then made sure of.
+      const umask = process.umask(0o177)
+      try {
+        server.listen(ownPath, () => {
+          server.off('error', reject)
+          resolve()
+        })
+      } finally {
+        process.umask(umask)
       }
-      fs.rmSync(socketPath, { force: true })
-    }
-    clearBackupLeftovers()
-    server.once('error', (error) =>
-      console.warn(
-        `No admin socket at ${socketPath} (${error.message}): npm run backup cannot reach this server.`,
-      ),
-    )
-    // Created owner-only from the start (the umask applies when the socket file is made), then made sure of.
-    const umask = process.umask(0o177)
-    try {
-      server.listen(socketPath, () => {
-        listening = true
-        fs.chmodSync(socketPath, 0o600)
-      })
-    } finally {
-      process.umask(umask)
-    }
-  }
-  const started = start().catch((error) => console.warn(`No admin socket: ${(error as Error).message}`))
-  return async () => {
-    await started
+    })
+
+  const close = async () => {
     if (!listening) return
     const closed = new Promise((resolve) => server.close(resolve))
     server.closeAllConnections()
     await closed
-    fs.rmSync(socketPath, { force: true })
+    listening = false
+  }
+
+  const noteWaiting = () => {
+    if (!waitingNoted)
+      console.warn(
+        `Another server answers on ${socketPath}; this one takes the admin socket over once that one stops.`,
+      )
+    waitingNoted = true
+  }
+
+  const take = async () => {
+    // On PostgreSQL with the media in a bucket, nothing else may have made the data folder yet.
+    fs.mkdirSync(path.dirname(socketPath), { recursive: true })
+    const found = inodeAt(socketPath)
+    if (found !== undefined) {
+      if (await answersOn(socketPath)) return noteWaiting()
+      removeIfStill(socketPath, found)
+    }
+    fs.rmSync(ownPath, { force: true })
+    await listen()
+    listening = true
+    fs.chmodSync(ownPath, 0o600)
+    try {
+      fs.linkSync(ownPath, socketPath)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      // Another waiting server was quicker.
+      await close()
+      return noteWaiting()
+    }
+    heldIno = inodeAt(socketPath)
+    fs.rmSync(ownPath, { force: true })
+    clearBackupLeftovers()
+    if (waitingNoted) logger.info({ socket: socketPath }, 'Admin socket taken over')
+  }
+
+  const check = async () => {
+    if (stopped) return
+    if (heldIno !== undefined && inodeAt(socketPath) !== heldIno) {
+      // Removed, or another server's now: this one's socket is out of reach, so it starts over.
+      heldIno = undefined
+      await close()
+    }
+    if (heldIno === undefined) await take()
+  }
+
+  /** A socket that cannot be made (a DATA_DIR too long for a socket path, say) is not tried again. */
+  const checkOrGiveUp = () =>
+    check().catch(async (error: Error) => {
+      stopped = true
+      clearInterval(timer)
+      await close()
+      console.warn(
+        `No admin socket at ${socketPath} (${error.message}): npm run backup cannot reach this server.`,
+      )
+    })
+  let work = checkOrGiveUp()
+  timer = setInterval(() => {
+    work = work.then(checkOrGiveUp)
+  }, ADMIN_SOCKET_CHECK_MS)
+  timer.unref()
+  return async () => {
+    stopped = true
+    clearInterval(timer)
+    await work
+    // First the name, so a waiting server may take it at once; then the connections (a backup in progress).
+    removeIfStill(socketPath, heldIno)
+    heldIno = undefined
+    await close()
   }
 }
