@@ -11,6 +11,12 @@ const RETRY_AFTER_SECONDS = 2
 const RESTARTING_MESSAGE = 'The server is restarting. Please try again in a moment.'
 /** How long a 503 given during the shutdown may take to reach its client (it reads an unread body meanwhile). */
 const LAST_ANSWERS_MS = 2000
+/**
+ * How long a connection idle at the shutdown is kept at most: long enough for a request already on its way to be
+ * answered 503, short of the 5 s its last answer allowed, since every stop with a client holding a connection open
+ * would take that long. A request after it finds the connection closed, as after any keep-alive timeout.
+ */
+const IDLE_CONNECTIONS_KEPT_MS = 2000
 
 /** @param {number} ms */
 const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref())
@@ -75,14 +81,14 @@ export function gracefulShutdown({ server, timeoutMs, closeApp, log = console.in
   }
 
   /**
-   * A connection idle since its last answer is kept for the time that answer promised (`Keep-Alive: timeout=5`), so a
-   * request on it meets the 503 above; a client that honours the promise has closed it first. The wait starts once
-   * the requests in flight are done, so it covers their answers' promises too (the 503s close their connections).
+   * A connection idle since its last answer is kept a moment (IDLE_CONNECTIONS_KEPT_MS, at most what that answer
+   * promised), so a request already sent on it meets the 503 above rather than a closed connection. The wait starts
+   * once the requests in flight are done (the 503s close their own connections).
    * @param {Promise<unknown>} allClosed
    */
   async function closeConnectionsOncePromisesEnd(allClosed) {
-    if (await Promise.race([allClosed.then(() => true), delay(server.keepAliveTimeout).then(() => false)]))
-      return
+    const keptMs = Math.min(server.keepAliveTimeout, IDLE_CONNECTIONS_KEPT_MS)
+    if (await Promise.race([allClosed.then(() => true), delay(keptMs).then(() => false)])) return
     server.closeIdleConnections()
     // What is left is a 503 on its way to its client.
     await Promise.race([allClosed, delay(LAST_ANSWERS_MS)])

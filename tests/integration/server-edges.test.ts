@@ -137,7 +137,7 @@ test('a request on a kept-alive connection left idle at SIGTERM is answered 503,
       expect(page.body).toBe('The server is restarting. Please try again in a moment.')
     } else expect((page as NodeJS.ErrnoException).code).toBe('ECONNREFUSED')
 
-    // The connections nobody uses again are closed once their keep-alive time is over, and the server exits 0.
+    // The connections nobody uses again are closed a moment later, and the server exits 0.
     expect(await exited).toBe(0)
     expect(running.log()).not.toMatch(/still in flight|\n\s+at /)
   } finally {
