@@ -9,6 +9,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator'
 import postgres from 'postgres'
 import { lockDataFolder, stillHeld } from './data-folder-lock.server.ts'
+import { refuseUnsafeMigrations } from './migration-rules.js'
 import { INDEX_STATE_SQL, listOnlineSteps, quoteIdentifier } from './online-steps.js'
 import { PGliteThread } from './pglite-thread.server.ts'
 import { timePostgresQueries } from './query-timing.server.ts'
@@ -84,6 +85,8 @@ export async function openEmbeddedDatabase(
   dataDir: string,
   { restoreFrom }: { restoreFrom?: string } = {},
 ): Promise<DatabaseHandle> {
+  // Before the folder is touched: a migration the previous release cannot live with is refused (migration-rules.js).
+  await refuseUnsafeMigrations(MIGRATIONS_FOLDER)
   const folder = path.resolve(dataDir, 'pg')
   const lockStarted = performance.now()
   const lock = await lockDataFolder(folder)
@@ -154,9 +157,11 @@ async function waitForMigrationsLock(client: postgres.Sql) {
 
 /**
  * Applies the migrations not applied yet. Servers started together each call this: the advisory lock lets one
- * migrate while the others wait, and then find nothing left to do.
+ * migrate while the others wait, and then find nothing left to do. A migration the previous release (still serving
+ * during a rolling deploy) cannot live with is refused first, before connecting (migration-rules.js).
  */
 export async function migrateServerDatabase(url: string, migrationsFolder = MIGRATIONS_FOLDER) {
+  await refuseUnsafeMigrations(migrationsFolder)
   // Its own connection, without the statement timeout: a migration may rightly take longer than a request. One
   // connection, so the session lock and the migration share it.
   const client = postgres(url, {

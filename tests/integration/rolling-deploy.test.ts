@@ -1,11 +1,16 @@
 /**
  * A rolling deploy with a migration, on PostgreSQL (a cluster of the test's own, whatever DATABASE_URL says): two
  * servers of the current build behind a round-robin proxy take a steady load (the calendar, the public events API,
- * clicks on live ads), then each is replaced, one at a time, by the "new build": the same build started with
- * MIGRATIONS_DIR pointing at db/migrations plus tests/fixtures/rolling-deploy-migration (a nullable column, its index
- * built CONCURRENTLY, a background backfill; docs/decisions/041). The proxy drains a server before it gets SIGTERM.
+ * live ads read by id, clicks on them), then each is replaced, one at a time, by the "new build": the same build
+ * started with MIGRATIONS_DIR pointing at db/migrations plus tests/fixtures/rolling-deploy-migration (a nullable
+ * column, its index built CONCURRENTLY, a background backfill; docs/decisions/041). The proxy drains a server
+ * before it gets SIGTERM.
  * No request fails, the old servers answer while the new one migrates, and the backfill runs to its end once.
+ * Then the release after it, which renames a column (tests/fixtures/rolling-deploy-rename), is refused at its
+ * start-up before it migrates anything, while the servers it would replace go on answering. Last,
+ * `npm run bench:rolling-deploy -- --check` runs on small data, so the benchmark keeps working.
  */
+import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import postgres from 'postgres'
@@ -25,9 +30,11 @@ import { startPrivateCluster, type PrivateCluster } from '#tests/support/private
 import {
   failed,
   longestPause,
+  RENAMING_MIGRATIONS,
   replaceOneAtATime,
   startDrainingProxy,
   startLoad,
+  startOrRefused,
   withFixtureMigrations,
   type DrainingProxy,
   type LoadResult,
@@ -47,6 +54,7 @@ let proxy: DrainingProxy
 const running: ServerProcess[] = []
 const dataDir = path.join(TMP_DIR, `rolling-deploy-${process.pid}`)
 const newMigrations = path.join(dataDir, 'migrations')
+const renamingMigrations = path.join(dataDir, 'migrations-renaming')
 const today = todayInZone('America/New_York')
 
 let results: LoadResult[] = []
@@ -54,6 +62,7 @@ let replacements: Replacement[] = []
 let deployStart = 0
 let deployEnd = 0
 let addedTags: string[] = []
+let renaming: Awaited<ReturnType<typeof startOrRefused>>
 
 const env = (name: string, migrationsDir?: string) => ({
   ...process.env,
@@ -79,6 +88,7 @@ beforeAll(async () => {
   await admin.end()
   url = withDatabase(cluster.url, 'rolling_deploy')
   addedTags = withFixtureMigrations(newMigrations)
+  withFixtureMigrations(renamingMigrations, RENAMING_MIGRATIONS, newMigrations)
 
   const [a, b] = await Promise.all([
     startServerProcess({ env: env('a') }),
@@ -122,6 +132,9 @@ beforeAll(async () => {
     await sleep(200)
   }
   await probe.end()
+  // The next release, which renames a column, started as a deploy starts it beside the servers it would replace.
+  renaming = await startOrRefused(env('renaming', renamingMigrations))
+  if (renaming.server) running.push(renaming.server)
   await sleep(500)
   results = await load.stop()
 }, 240_000)
@@ -149,6 +162,32 @@ test('no request fails while each server is replaced by the build with a migrati
   // Every kind of request, the writes included, answered as it should.
   for (const r of results) expect(r.status, r.path).toBe(r.path.endsWith('/track-click') ? 204 : 200)
   for (const r of replacements) expect(r.oldExitCode, 'an old server cut requests at its shutdown').toBe(0)
+})
+
+test('the next release, which renames a column, is refused at start-up before it migrates; the servers go on', async () => {
+  expect(renaming.server, 'the renaming release started').toBeUndefined()
+  expect(renaming.refusal).toContain('The server exited with code 1')
+  expect(renaming.refusal).toContain(
+    '0101_event_title_renamed.sql, statement 1 (line 4): ALTER TABLE "events" RENAME COLUMN "eventTitle" TO "title"',
+  )
+  expect(renaming.refusal).toContain('What to do: Rename in two releases')
+  const serving = new Set(replacements.map((r) => r.next.base))
+  const meanwhile = proxy.log.filter((r) => r.start >= renaming.startedAt && r.end <= renaming.endedAt)
+  console.info(
+    `The renaming release was refused ${renaming.endedAt - renaming.startedAt} ms after its start; the ` +
+      `servers it would replace answered ${meanwhile.length} requests meanwhile`,
+  )
+  expect(meanwhile.length).toBeGreaterThan(0)
+  expect(meanwhile.filter((r) => !serving.has(r.target) || r.status >= 500)).toEqual([])
+  const client = postgres(url, { onnotice: () => {}, max: 1 })
+  try {
+    const columns = await client<{ name: string }[]>`
+      select column_name as name from information_schema.columns
+      where table_name = 'events' and column_name in ('eventTitle', 'title')`
+    expect(columns.map((c) => c.name)).toEqual(['eventTitle'])
+  } finally {
+    await client.end()
+  }
 })
 
 test('the old servers answer while the first new server migrates', async () => {
@@ -201,10 +240,7 @@ test('the backfill fills every ad once, on one server, and /metrics shows it don
     await client.end()
   }
   const finishedLines = replacements.flatMap((r) =>
-    r.next
-      .output()
-      .split('\n')
-      .filter((line) => line.includes('"Backfill finished"')),
+    r.backfillLines.filter((line) => line.includes('"msg":"Backfill finished"')),
   )
   expect(finishedLines).toHaveLength(1)
 
@@ -230,3 +266,29 @@ test('the backfill fills every ad once, on one server, and /metrics shows it don
     expect(metric(text, 'eventshout_backfill_rows_done')).toBe(String(OTHER_ADS + 12))
   }
 })
+
+/** Its exit code and everything it wrote. */
+function run(args: string[], env: NodeJS.ProcessEnv) {
+  return new Promise<{ code: number | null; output: string }>((resolve) => {
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.on('exit', (code) => resolve({ code, output }))
+  })
+}
+
+test('`npm run bench:rolling-deploy -- --check` runs from the previous release it finds to this one', async () => {
+  // On small data, on the embedded database and on this test's cluster (a database of its own), the deploy included.
+  const { code, output } = await run(
+    ['--import', 'tsx', 'scripts/bench-rolling-deploy.ts', '--check', `--postgres=${cluster.url}`],
+    { ...process.env, DATABASE_URL: '' },
+  )
+  const table = output.slice(output.lastIndexOf('| database |'))
+  console.info(table)
+  expect(code, output.slice(-4000)).toBe(0)
+  expect(output).toMatch(/^The previous release: /m)
+  expect(table).toContain("| embedded | this release's migrations |")
+  expect(table).toContain("| PostgreSQL | this release's migrations |")
+  expect(table).toContain('| PostgreSQL | failed requests during the deploy | 0 | ok |')
+}, 300_000)

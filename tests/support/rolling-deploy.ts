@@ -11,19 +11,21 @@ import { MIGRATIONS_FOLDER } from '#db/client.server.ts'
 import { startServerProcess, stopServer, type ServerProcess } from './server-process.ts'
 
 export const FIXTURE_MIGRATIONS = path.resolve('tests/fixtures/rolling-deploy-migration')
+/** A release the one before cannot live with (a column renamed), after the fixture's: every start-up refuses it. */
+export const RENAMING_MIGRATIONS = path.resolve('tests/fixtures/rolling-deploy-rename')
 
 interface Journal {
   entries: Array<{ idx: number; version: string; when: number; tag: string; breakpoints: boolean }>
 }
 
 /**
- * A copy of db/migrations in `into` with the fixture's migrations added after the last one (their journal entries
- * written here), and its `concurrent/` and `backfills/` files: the migrations folder of the "new build".
- * Returns the tags added.
+ * A copy of db/migrations (or of `base`) in `into` with the fixture's migrations added after the last one (their
+ * journal entries written here), and its `concurrent/` and `backfills/` files: the migrations folder of the "new
+ * build". Returns the tags added.
  */
-export function withFixtureMigrations(into: string, fixture = FIXTURE_MIGRATIONS) {
+export function withFixtureMigrations(into: string, fixture = FIXTURE_MIGRATIONS, base = MIGRATIONS_FOLDER) {
   fs.rmSync(into, { recursive: true, force: true })
-  fs.cpSync(MIGRATIONS_FOLDER, into, { recursive: true })
+  fs.cpSync(base, into, { recursive: true })
   const journalFile = path.join(into, 'meta/_journal.json')
   const journal = JSON.parse(fs.readFileSync(journalFile, 'utf8')) as Journal
   const added: string[] = []
@@ -139,7 +141,8 @@ export interface LoadResult {
 
 /**
  * `connections` loops sending requests through `base` back to back until stopped: the calendar (a few filters, so
- * some miss the page cache), the public events API, and a click on a live ad (a write) every fourth request.
+ * some miss the page cache), the public events API, a live ad read from the database (every column of its row, as
+ * drizzle names them), and a click on a live ad (a write) every fifth request.
  */
 export function startLoad(
   base: string,
@@ -152,6 +155,7 @@ export function startLoad(
     () => '/calendar',
     () => `/calendar?category=Community&n=${n % 7}`,
     () => `/api/public-events?limit=20&page=${(n % 3) + 1}`,
+    () => `/api/events/${liveEventIds[n % liveEventIds.length]}`,
     () => `/api/events/${liveEventIds[n % liveEventIds.length]}/track-click`,
   ]
   async function loop() {
@@ -211,6 +215,38 @@ export interface Replacement {
   drainedAt: number
   stoppedAt: number
   oldExitCode: number | null
+  /**
+   * The new server's log lines of its background work (`"msg":"Backfill …"`), all of them: its output() keeps only
+   * the last 200,000 characters, which a few thousand requests' log lines fill.
+   */
+  backfillLines: string[]
+}
+
+/** Every line `server` writes to stdout from now on that matches `pattern`. */
+function linesMatching(server: ServerProcess, pattern: RegExp) {
+  const lines: string[] = []
+  let partial = ''
+  server.server.stdout?.on('data', (chunk: Buffer) => {
+    const text = partial + chunk.toString()
+    const complete = text.split('\n')
+    partial = complete.pop() ?? ''
+    lines.push(...complete.filter((line) => pattern.test(line)))
+  })
+  return lines
+}
+
+/**
+ * Starts a server of a release that may be refused at start-up: `refusal` is what it wrote before it exited, or
+ * undefined when it started (it is then in `server`).
+ */
+export async function startOrRefused(env: NodeJS.ProcessEnv) {
+  const startedAt = Date.now()
+  try {
+    const server = await startServerProcess({ env })
+    return { server, refusal: undefined, startedAt, endedAt: Date.now() }
+  } catch (error) {
+    return { server: undefined, refusal: (error as Error).message, startedAt, endedAt: Date.now() }
+  }
 }
 
 /**
@@ -227,6 +263,8 @@ export async function replaceOneAtATime(
     const startedAt = Date.now()
     const next = await startServerProcess({ env: env(i), stdout: 'keep' })
     const upAt = Date.now()
+    // The backfill starts seconds after start-up, so nothing of it is missed.
+    const backfillLines = linesMatching(next, /"msg":"Backfill /)
     proxy.add(next.base)
     await proxy.drain(old.base)
     const drainedAt = Date.now()
@@ -239,6 +277,7 @@ export async function replaceOneAtATime(
       drainedAt,
       stoppedAt: Date.now(),
       oldExitCode: old.server.exitCode,
+      backfillLines,
     })
   }
   return replacements
