@@ -42,18 +42,22 @@ export function readJournal(/** @type {string} */ migrationsFolder) {
   return /** @type {JournalEntry[]} */ (journal.entries)
 }
 
+/** A migration's number, the start of its tag (`0032_qr_scans`: 32). */
+const numberOf = (/** @type {string} */ tag) => Number.parseInt(tag, 10)
+
 /**
- * What the journal's migrations after LAST_UNCHECKED_MIGRATION (all of them when it is not in the journal) do that
- * the previous release cannot live with. Empty when they are fine.
+ * What the journal's migrations numbered after LAST_UNCHECKED_MIGRATION do that the previous release cannot live
+ * with (a journal that stops before it, as an older release's, has nothing to check). Empty when they are fine.
  * @param {string} migrationsFolder
  * @param {{ shippedTags?: Set<string> }} [options]
  */
 export async function findUnsafeMigrations(migrationsFolder, { shippedTags } = {}) {
   const entries = readJournal(migrationsFolder)
-  const first = entries.findIndex((entry) => entry.tag === LAST_UNCHECKED_MIGRATION) + 1
+  const baseline = numberOf(LAST_UNCHECKED_MIGRATION)
   /** @type {Refusal[]} */
   const refusals = []
-  for (let i = first; i < entries.length; i++) {
+  for (let i = 0; i < entries.length; i++) {
+    if (!(numberOf(entries[i]?.tag ?? '') > baseline)) continue
     const file = `${entries[i]?.tag}.sql`
     const text = fs.readFileSync(path.join(migrationsFolder, file), 'utf8')
     const earlierTags = entries.slice(0, i).map((entry) => entry.tag)

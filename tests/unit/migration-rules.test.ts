@@ -214,6 +214,18 @@ describe('a migrations folder', () => {
     }
   })
 
+  test('a journal that stops before the baseline, as an older release has it, is not read again', async () => {
+    const folder = folderWith({
+      '0011_outbox_retention': 'CREATE INDEX "outbox_sent_idx" ON "outbox" ("sentAt");',
+      '0015_month_grid_counts': 'ALTER TABLE "event_show_dates" ALTER COLUMN "last_date" SET NOT NULL;',
+    })
+    try {
+      expect(await findUnsafeMigrations(folder)).toEqual([])
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true })
+    }
+  })
+
   test('SQL the parser cannot read is refused with its file, not let through', async () => {
     const refusals = await checkMigration('ALTER TABLE "events" RENAME COLUMN;\n', {
       file: '0033_broken.sql',
