@@ -14,7 +14,12 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { openEmbeddedDatabase, openServerDatabase, type DatabaseHandle } from '#db/client.server.ts'
 import { business, events } from '#db/schema.ts'
 import { ensureBuild } from '#tests/support/built-app.ts'
-import { exitOf, startServerProcess, type ServerProcess } from '#tests/support/server-process.ts'
+import {
+  exitOf,
+  productionServerEnv,
+  startServerProcess,
+  type ServerProcess,
+} from '#tests/support/server-process.ts'
 import {
   photoUploadRequest,
   registeredCookie,
@@ -30,16 +35,8 @@ const dataDir = path.join(TMP_DIR, `graceful-shutdown-${process.pid}`)
 const databaseName = `es_shutdown_${crypto.randomBytes(5).toString('hex')}`
 const databaseUrl = serverUrl ? withDatabase(serverUrl, databaseName) : ''
 
-const serverEnv = (extra: Record<string, string> = {}) => ({
-  ...process.env,
-  APP_ENV: 'test',
-  NODE_ENV: 'production' as const,
-  DATA_DIR: dataDir,
-  DATABASE_URL: databaseUrl,
-  SMTP_URL: '',
-  REGISTRATIONS_PER_ADDRESS_PER_HOUR: '1000',
-  ...extra,
-})
+const serverEnv = (extra: Record<string, string> = {}) =>
+  productionServerEnv(dataDir, databaseUrl, { REGISTRATIONS_PER_ADDRESS_PER_HOUR: '1000', ...extra })
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 

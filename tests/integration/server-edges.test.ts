@@ -20,6 +20,7 @@ import { startPrivateCluster, type PrivateCluster } from '#tests/support/private
 import {
   exitOf,
   freePort,
+  productionServerEnv,
   SERVER_BUILD,
   SERVER_SCRIPT,
   startServerProcess,
@@ -33,14 +34,7 @@ let cluster: PrivateCluster
 let databaseUrl: string
 const started: ServerProcess[] = []
 
-const serverEnv = (dataDir: string) => ({
-  ...process.env,
-  APP_ENV: 'test',
-  NODE_ENV: 'production' as const,
-  DATA_DIR: dataDir,
-  DATABASE_URL: databaseUrl,
-  SMTP_URL: '',
-})
+const serverEnv = (dataDir: string) => productionServerEnv(dataDir, databaseUrl)
 
 async function startServer(name: string, dataDir = path.join(root, name)) {
   const running = await startServerProcess({ env: serverEnv(dataDir), stdout: 'keep' })

@@ -103,15 +103,27 @@ export function exitOf(server: ChildProcess) {
   )
 }
 
-/** The environment of a built server on an embedded database in `dataDir`, under production's server settings. */
-export function embeddedServerEnv(dataDir: string, extra: Record<string, string> = {}) {
+/**
+ * The environment of a built server under production's server settings, its files in `dataDir`, on the database
+ * `databaseUrl` (the embedded one in `dataDir` when empty), its mail kept in the outbox.
+ */
+export function productionServerEnv(
+  dataDir: string,
+  databaseUrl: string,
+  extra: Record<string, string> = {},
+) {
   return {
     ...process.env,
     APP_ENV: 'test',
     NODE_ENV: 'production' as const,
     DATA_DIR: dataDir,
-    DATABASE_URL: '',
+    DATABASE_URL: databaseUrl,
     SMTP_URL: '',
     ...extra,
   }
+}
+
+/** The environment of a built server on an embedded database in `dataDir`, under production's server settings. */
+export function embeddedServerEnv(dataDir: string, extra: Record<string, string> = {}) {
+  return productionServerEnv(dataDir, '', extra)
 }
