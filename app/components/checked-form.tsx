@@ -46,6 +46,23 @@ function valuesOf(form: HTMLFormElement, submitter?: HTMLElement | null): [Field
   return [values, lists]
 }
 
+/**
+ * Once the page's scripts have arrived, hands `adopt` the form as the visitor left it: what was typed or ticked on a
+ * slow connection before then. React 18 keeps its controlled fields at the values it rendered and puts those back at
+ * the next render; a form whose state adopts these keeps the visitor's work.
+ */
+export function useFormAsLeftBeforeScripts(
+  formOf: () => HTMLFormElement | null | undefined,
+  adopt: (values: FieldValues, lists: FieldLists, form: HTMLFormElement) => void,
+) {
+  useEffect(() => {
+    const form = formOf()
+    if (form) adopt(...valuesOf(form), form)
+    // Once, at hydration: after that every change reaches the state through its own handler.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
+}
+
 function fieldNameOf(event: SyntheticEvent) {
   const target = event.target as Partial<HTMLInputElement>
   return typeof target.name === 'string' && target.name ? target.name : null

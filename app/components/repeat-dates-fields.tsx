@@ -1,11 +1,13 @@
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { useHydrated } from '#app/components/account-ui.tsx'
+import { useFormAsLeftBeforeScripts } from '#app/components/checked-form.tsx'
 import { FieldErrors } from '#app/components/form-field.tsx'
 import { MAX_DATES_MESSAGE } from '#app/models/ads/event-rules.ts'
 import {
   datesWithRepeat,
   NO_REPEAT,
   REPEAT_KIND_MESSAGE,
+  repeatFormValues,
   type RepeatFormValues,
 } from '#app/models/ads/repeat-rules.ts'
 import {
@@ -41,6 +43,11 @@ export function RepeatDatesFields({
   const hydrated = useHydrated()
   const [values, setValues] = useState<RepeatFormValues>(initial ?? NO_REPEAT)
   const [problems, setProblems] = useState<Partial<Record<string, string>>>({})
+  const fieldsetRef = useRef<HTMLFieldSetElement>(null)
+  useFormAsLeftBeforeScripts(
+    () => fieldsetRef.current?.form,
+    (sent, lists) => setValues(repeatFormValues(sent, lists)),
+  )
   const set = (changes: Partial<RepeatFormValues>) => {
     setValues((current) => ({ ...current, ...changes }))
     setProblems({})
@@ -68,7 +75,7 @@ export function RepeatDatesFields({
   const rule = { values, set, errorsOf }
 
   return (
-    <fieldset className="rounded-xl border border-slate-200 p-4" data-testid="repeat-dates">
+    <fieldset ref={fieldsetRef} className="rounded-xl border border-slate-200 p-4" data-testid="repeat-dates">
       <legend className="px-1 font-medium">Repeat dates</legend>
       <p className="text-sm text-slate-600">
         Choose a rule to add its dates to your display dates (from today up to {lastDate}).

@@ -1,6 +1,15 @@
 import type { Locator, Page } from '@playwright/test'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
-import { demoAdmin, expect, fromSite, PNG, signInAsBusiness, signInAsStaff, test } from './fixtures.ts'
+import {
+  demoAdmin,
+  expect,
+  fromSite,
+  PNG,
+  signInAsBusiness,
+  signInAsStaff,
+  test,
+  waitForEventFormHydrated,
+} from './fixtures.ts'
 
 const today = todayInZone('America/New_York')
 const dates = [addDaysIso(today, 2), addDaysIso(today, 3)]
@@ -63,7 +72,9 @@ async function cardContent(card: Locator) {
   }
 }
 
-async function fillNewAd(page: Page, title: string) {
+/** Fills the ad form of a page that has just loaded; with JavaScript, once it has hydrated (or it would undo this). */
+async function fillNewAd(page: Page, title: string, javaScriptEnabled = true) {
+  if (javaScriptEnabled) await waitForEventFormHydrated(page)
   await page.getByLabel('Title').fill(title)
   await page.getByLabel('Description').fill(`All about ${title}.`)
   await page.getByRole('checkbox', { name: 'Concert' }).check()
@@ -129,7 +140,7 @@ test.describe('the preview shows the card customers see', () => {
     test('the preview page card equals the public card, business links included', async ({ page }) => {
       const account = await signInWithLinks(page, 'Linked Plain Bar')
       await page.goto('/dashboard/events/new')
-      await fillNewAd(page, 'Linked Plain Night')
+      await fillNewAd(page, 'Linked Plain Night', false)
       await page.getByRole('button', { name: 'Ready to Preview' }).click()
       await expect(page.getByRole('heading', { name: 'Preview Your Ad - Customer View' })).toBeVisible()
       const previewCard = page.getByTestId('customer-event-card')
@@ -146,9 +157,9 @@ test.describe('the preview shows the card customers see', () => {
 })
 
 /** Creates an unpaid ad through the plain form (works with and without JavaScript) and returns its id. */
-async function createUnpaidAd(page: Page, title: string) {
+async function createUnpaidAd(page: Page, title: string, javaScriptEnabled: boolean) {
   await page.goto('/dashboard/events/new')
-  await fillNewAd(page, title)
+  await fillNewAd(page, title, javaScriptEnabled)
   await page.getByText('Contact for this event (optional)').click()
   await page.getByLabel('Contact person').fill('Sam Stage')
   await page.getByRole('button', { name: 'Ready to Preview' }).click()
@@ -175,13 +186,14 @@ for (const javaScriptEnabled of [true, false]) {
     test('opens this ad filled in and saves to the same ad, keeping its photo', async ({ page }) => {
       await signInWithLinks(page, javaScriptEnabled ? 'Edit Js Pub' : 'Edit Plain Pub')
       const title = javaScriptEnabled ? 'Open Mic Js' : 'Open Mic Plain'
-      const id = await createUnpaidAd(page, title)
+      const id = await createUnpaidAd(page, title, javaScriptEnabled)
       await page.goto(`/event/${id}?viewMode=true`)
       const photoSrc = await page.getByTestId('customer-event-card').getByRole('img').getAttribute('src')
       expect(photoSrc).toMatch(/^\/api\/media\//)
 
       await page.goto(`/event/${id}`)
       await page.getByRole('link', { name: 'Edit Event' }).click()
+      if (javaScriptEnabled) await waitForEventFormHydrated(page)
       await expectFormFilledWithAd(page, title)
 
       await page.getByLabel('Title').fill(`${title} (updated)`)

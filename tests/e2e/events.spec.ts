@@ -1,12 +1,14 @@
 import fs from 'node:fs'
 import { VIDEO_MAX_BYTES } from '#app/constants.ts'
 import { addDaysIso, todayInZone } from '#app/utils/time.ts'
-import { expect, PNG, signInAsNewBusiness, test } from './fixtures.ts'
+import { expect, PNG, signInAsNewBusiness, test, waitForEventFormHydrated } from './fixtures.ts'
 
 const today = todayInZone('America/New_York')
 const dates = [addDaysIso(today, 1), addDaysIso(today, 2), addDaysIso(today, 3)]
 
-test('an advertiser creates an ad, previews it as customers will see it, approves it, pays and waits for review', async ({ page }) => {
+test('an advertiser creates an ad, previews it as customers will see it, approves it, pays and waits for review', async ({
+  page,
+}) => {
   const account = await signInAsNewBusiness(page, 'Journey Diner')
   await page.goto('/dashboard')
   await expect(page.getByText('No active events')).toBeVisible()
@@ -59,7 +61,8 @@ test('the 22nd display date is refused with the spec alert, as an oversized vide
     alerts.push(`${dialog.type()}: ${dialog.message()}`)
     void dialog.accept()
   })
-  for (let i = 0; i < 21; i++) await page.getByLabel(addDaysIso(today, i), { exact: true }).check({ force: true })
+  for (let i = 0; i < 21; i++)
+    await page.getByLabel(addDaysIso(today, i), { exact: true }).check({ force: true })
   await expect(page.getByTestId('dates-count')).toHaveText('21 selected')
   expect(alerts).toEqual([])
 
@@ -75,10 +78,12 @@ test('the 22nd display date is refused with the spec alert, as an oversized vide
   fs.writeFileSync(hugeVideo, '')
   fs.truncateSync(hugeVideo, VIDEO_MAX_BYTES + 1)
   await page.setInputFiles('#video', hugeVideo)
-  await expect.poll(() => alerts).toEqual([
-    'alert: Max number for any event or special is 21 days',
-    'alert: Video file must be under 50MB',
-  ])
+  await expect
+    .poll(() => alerts)
+    .toEqual([
+      'alert: Max number for any event or special is 21 days',
+      'alert: Video file must be under 50MB',
+    ])
   await expect(page.locator('#video')).toHaveValue('')
 })
 
@@ -94,6 +99,35 @@ test('cancel with work entered asks first, then clears every field', async ({ pa
   await page.getByRole('button', { name: 'Cancel' }).click()
   await expect(page.getByLabel('Title')).toHaveValue('')
   await expect(page.getByTestId('dates-count')).toHaveText('0 selected')
+})
+
+test('what is typed and ticked before the page’s scripts arrive is kept once they have', async ({ page }) => {
+  await signInAsNewBusiness(page, 'Slow Phone Cafe')
+  let releaseScripts!: () => void
+  const scriptsHeld = new Promise<void>((resolve) => (releaseScripts = resolve))
+  await page.route('**/*.js', async (route) => {
+    await scriptsHeld
+    await route.continue()
+  })
+  await page.goto('/dashboard/events/new', { waitUntil: 'commit' })
+  await page.getByLabel('Title').fill('Typed Early')
+  await page.getByLabel('Description').fill('Before the scripts came.')
+  await page.getByRole('checkbox', { name: 'Arts' }).check()
+  await page.getByLabel(dates[0]!, { exact: true }).check({ force: true })
+  await page.getByRole('radio', { name: 'Repeat every week on:' }).check()
+  releaseScripts()
+  await waitForEventFormHydrated(page)
+
+  // A change once the scripts run draws the form again: what was entered before is still there, and counted.
+  await page.getByLabel(dates[1]!, { exact: true }).check({ force: true })
+  await expect(page.getByTestId('dates-count')).toHaveText('2 selected')
+  await expect(page.getByLabel('Title')).toHaveValue('Typed Early')
+  await expect(page.getByText('11/250')).toBeVisible()
+  await expect(page.getByLabel('Description')).toHaveValue('Before the scripts came.')
+  await expect(page.getByRole('checkbox', { name: 'Arts' })).toBeChecked()
+  await expect(page.getByLabel(dates[0]!, { exact: true })).toBeChecked()
+  await expect(page.getByRole('radio', { name: 'Repeat every week on:' })).toBeChecked()
+  await expect(page.getByRole('button', { name: 'Ready to Preview' })).toBeVisible()
 })
 
 test.describe('without JavaScript', () => {

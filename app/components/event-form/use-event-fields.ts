@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react'
-import { useCheckedForm } from '#app/components/checked-form.tsx'
+import { useCheckedForm, useFormAsLeftBeforeScripts } from '#app/components/checked-form.tsx'
 import { toast } from '#app/components/toaster.tsx'
 import { MAX_DISPLAY_DATES, UNSET_DATE } from '#app/constants.ts'
 import { eventFormProblems, MAX_DATES_MESSAGE } from '#app/models/ads/event-rules.ts'
@@ -35,6 +35,21 @@ export function useEventFields({
   const [photoName, setPhotoName] = useState('')
   const [videoName, setVideoName] = useState('')
   const [approvalErrors, setApprovalErrors] = useState<FieldErrors | null>(null)
+
+  useFormAsLeftBeforeScripts(
+    () => document.getElementById(FORM_ID) as HTMLFormElement | null,
+    (sent, lists, form) => {
+      setTitle(sent.eventTitle ?? '')
+      setDescription(sent.eventDescription ?? '')
+      setCategories(lists.eventCategory ?? [])
+      setDates([...new Set(lists.showAdDates ?? [])].sort())
+      setEventDate(sent.eventDate ?? '')
+      const fileName = (name: string) =>
+        (form.elements.namedItem(name) as HTMLInputElement | null)?.files?.[0]?.name
+      setPhotoName(fileName('image') ?? '')
+      setVideoName(fileName('video') ?? '')
+    },
+  )
 
   const reply = useMemo(() => ({ error: approvalErrors ?? errors ?? null }), [approvalErrors, errors])
   const checked = useCheckedForm({
