@@ -11,6 +11,7 @@ import type { RouteHandle } from '#app/root.tsx'
 import { startAdminSocket } from '#app/services/operations/admin-socket.server.ts'
 import { startCleanupSchedule } from '#app/services/operations/cleanup.server.ts'
 import { startBackfills } from '#app/services/operations/backfills.server.ts'
+import { seedDemoDataIfEmpty } from '#app/services/operations/demo-seed.server.ts'
 import { noteRequestError } from '#app/services/platform/database-health.server.ts'
 import { startDatabase, stopBeforeDatabaseCloses } from '#app/services/platform/database.server.ts'
 import { startMailWorker } from '#app/services/mail/mail.server.ts'
@@ -36,11 +37,16 @@ const env = getEnv()
 for (const { variable, message } of productionWarnings(env)) logger.warn({ variable }, message)
 
 /** Milliseconds since the process started at which each step of the app's start ended. */
-const startupMarks: { databaseOpen?: number; jobsStarted?: number } = {}
+const startupMarks: { databaseOpen?: number; demoData?: number; jobsStarted?: number } = {}
 let databaseStartup: Record<string, number | boolean> | undefined
 try {
-  databaseStartup = (await startDatabase()).startup
+  const database = await startDatabase()
+  databaseStartup = database.startup
   startupMarks.databaseOpen = performance.now()
+  if (env.SEED_DEMO_DATA === 'true') {
+    await seedDemoDataIfEmpty(database.db, env.APP_TIME_ZONE)
+    startupMarks.demoData = performance.now()
+  }
   stopBeforeDatabaseCloses(startCleanupSchedule())
   stopBeforeDatabaseCloses(startMailWorker())
   stopBeforeDatabaseCloses(startIndexNow())
@@ -71,7 +77,8 @@ export function logStarted(server: { serverModules: number; listening?: number; 
   const round = (ms: number) => Math.round(ms)
   const nodeReady = nodePerformance.nodeTiming.bootstrapComplete
   const databaseOpen = startupMarks.databaseOpen ?? appStartedAt
-  const jobsStarted = startupMarks.jobsStarted ?? databaseOpen
+  const demoData = startupMarks.demoData ?? databaseOpen
+  const jobsStarted = startupMarks.jobsStarted ?? demoData
   logger.info(
     {
       phasesMs: {
@@ -79,7 +86,8 @@ export function logStarted(server: { serverModules: number; listening?: number; 
         serverModules: round(server.serverModules - nodeReady),
         build: round(appStartedAt - server.serverModules),
         database: round(databaseOpen - appStartedAt),
-        jobs: round(jobsStarted - databaseOpen),
+        ...(startupMarks.demoData !== undefined && { demoData: round(demoData - databaseOpen) }),
+        jobs: round(jobsStarted - demoData),
         routes: round(server.serving - jobsStarted),
         total: round(server.serving),
       },

@@ -1,10 +1,7 @@
 /** Fills an empty database with the demo data: `npm run seed`. */
-import { Readable } from 'node:stream'
 import { getEnv } from '#app/services/platform/env.server.ts'
-import { mediaStorage } from '#app/services/media/media.server.ts'
+import { seedDemoDataIfEmpty } from '#app/services/operations/demo-seed.server.ts'
 import { DatabaseLockedError, openConfiguredDatabase } from '#db/client.server.ts'
-import { DEMO_BUSINESSES, DEMO_STAFF } from '#db/demo-data.ts'
-import { seedDemoData } from '#db/seed.ts'
 
 const env = getEnv()
 let handle
@@ -18,17 +15,7 @@ try {
   throw error
 }
 try {
-  const result = await seedDemoData(handle.db, {
-    putMedia: (key, bytes, contentType) => mediaStorage().put(key, Readable.from([bytes]), contentType),
-    timeZone: env.APP_TIME_ZONE,
-  })
-  if (result.seeded) {
-    console.info(`Seeded demo data: ${result.events} events, ${result.clicks} clicks.`)
-    for (const b of DEMO_BUSINESSES) console.info(`  advertiser login: ${b.businessEmail} / ${b.password}`)
-    for (const s of DEMO_STAFF) console.info(`  ${s.roles.join(', ')}: ${s.email} (sign in at /api/login)`)
-  } else {
-    console.info('The database already has data; demo seed skipped.')
-  }
+  await seedDemoDataIfEmpty(handle.db, env.APP_TIME_ZONE)
 } finally {
   await handle.close()
 }

@@ -223,6 +223,11 @@ export const envSchema = z
         .regex(/^[A-Za-z0-9-]{8,128}$/, 'INDEXNOW_KEY must be 8 to 128 of the letters a-z, A-Z, digits and -')
         .optional(),
     ),
+    /**
+     * `npm start` sets it: the server fills an empty database with the demo data once it is open (so the database
+     * is opened once, by the server). Refused with production rules.
+     */
+    SEED_DEMO_DATA: optional.pipe(z.enum(['true', 'false']).optional()),
     /** Production only: run without an identity provider (business email sign-in only). */
     ALLOW_NO_IDENTITY_PROVIDER: optional.pipe(z.enum(['true', 'false']).optional()),
   })
@@ -262,6 +267,13 @@ export const envSchema = z
       })
     }
     if ((env.APP_ENV ?? env.NODE_ENV) === 'production') {
+      if (env.SEED_DEMO_DATA === 'true') {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['SEED_DEMO_DATA'],
+          message: 'SEED_DEMO_DATA is for the local demo (npm start): unset it with production rules',
+        })
+      }
       if (!env.SESSION_SECRET || env.SESSION_SECRET.length < 32) {
         ctx.addIssue({
           code: 'custom',
