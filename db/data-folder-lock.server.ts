@@ -48,20 +48,25 @@ function readOrEmpty(file: string) {
 
 const bootId = () => readOrEmpty('/proc/sys/kernel/random/boot_id')
 
-/** Field 22 of /proc/<pid>/stat (after the command name, which may hold spaces and parentheses). */
-function processStart(pid: number) {
+/** The fields of /proc/<pid>/stat from the third (the state) on: after the command name, which may hold spaces. */
+function statFields(pid: number) {
   const stat = readOrEmpty(`/proc/${pid}/stat`)
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? ''
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
 }
+
+/** Field 22 of /proc/<pid>/stat. */
+const processStart = (pid: number) => statFields(pid)[19] ?? ''
 
 function pidAlive(pid: number) {
   try {
     process.kill(pid, 0)
-    return true
   } catch (error) {
     // EPERM: it exists, under another user.
     return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
+  // A process that has died but that its parent has not collected yet (a zombie: a supervisor's child whose own
+  // parent was killed with it, say) still answers, yet holds nothing any more.
+  return statFields(pid)[0] !== 'Z'
 }
 
 /** Identifies the data folder: a copy (`cp -a data backup`) has another inode even where the path is reused. */

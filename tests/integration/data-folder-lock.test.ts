@@ -80,6 +80,27 @@ test('a dead holder’s lock (kill -9, a crash) is taken over at once', async ()
   expect(readHolder(folder).token).not.toBe('earlier')
 })
 
+test('a holder that has died but is not yet collected by its parent (a zombie) is taken over at once', async () => {
+  const folder = newFolder()
+  // The shell starts `sleep 0` and becomes `sleep 60`, which never collects it: `sleep 0` stays a zombie.
+  const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 60'])
+  try {
+    const pid = Number(
+      await new Promise<string>((resolve) =>
+        parent.stdout.once('data', (chunk: Buffer) => resolve(String(chunk))),
+      ),
+    )
+    await vi.waitFor(() => expect(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')).toMatch(/\) Z /))
+    writeHolder(folder, { pid })
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    await lock(folder)
+    warn.mockRestore()
+    expect(readHolder(folder).token).not.toBe('earlier')
+  } finally {
+    parent.kill('SIGKILL')
+  }
+})
+
 test('a pid now used by a later process (a restarted container is pid 1 again) is not taken for the holder', async () => {
   const folder = newFolder()
   writeHolder(folder, { pid: process.pid, processStart: '1' })
