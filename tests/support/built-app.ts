@@ -4,30 +4,13 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import lockfile from 'proper-lockfile'
+import { buildIsCurrent } from '../../scripts/build-freshness.js'
 import { TMP_DIR } from './test-database.ts'
 
 export const BUILD_SERVER = path.resolve('build/server/index.js')
 export const BUILD_CLIENT = path.resolve('build/client')
 /** Building takes tens of seconds on a busy machine. */
 export const BUILD_TIMEOUT_MS = 300_000
-
-const SOURCES = ['app', 'db/schema.ts', 'vite.config.ts', 'remix.config.js', 'package.json']
-
-function newestSourceMtime(entry: string): number {
-  const stat = fs.statSync(entry, { throwIfNoEntry: false })
-  if (!stat) return 0
-  if (!stat.isDirectory()) return stat.mtimeMs
-  let newest = stat.mtimeMs
-  for (const child of fs.readdirSync(entry))
-    newest = Math.max(newest, newestSourceMtime(path.join(entry, child)))
-  return newest
-}
-
-function buildIsCurrent() {
-  const built = fs.statSync(BUILD_SERVER, { throwIfNoEntry: false })
-  if (!built || !fs.existsSync(BUILD_CLIENT)) return false
-  return SOURCES.every((source) => newestSourceMtime(path.resolve(source)) <= built.mtimeMs)
-}
 
 /**
  * Builds the app (`npx remix vite:build`) when build/ is missing or older than the sources, so tests of the built

@@ -77,6 +77,15 @@ describe('parseEnv', () => {
     expect(parseEnv({ PUBLIC_URL: 'http://localhost:3000' }).PUBLIC_URL).toBe('http://localhost:3000')
   })
 
+  test('the demo data seeded by the server (npm start) is refused with production rules', () => {
+    expect(() => parseEnv({ ...PRODUCTION, SEED_DEMO_DATA: 'true' })).toThrow(
+      'SEED_DEMO_DATA: SEED_DEMO_DATA is for the local demo (npm start): unset it with production rules',
+    )
+    expect(parseEnv({ ...PRODUCTION, SEED_DEMO_DATA: 'false' }).SEED_DEMO_DATA).toBe('false')
+    expect(parseEnv({ APP_ENV: 'development', SEED_DEMO_DATA: 'true' }).SEED_DEMO_DATA).toBe('true')
+    expect(() => parseEnv({ SEED_DEMO_DATA: 'yes' })).toThrow(/SEED_DEMO_DATA/)
+  })
+
   test('production warns at start of what it runs without, each warning naming its variable', () => {
     const bare = productionWarnings(parseEnv(PRODUCTION))
     expect(bare.map((w) => w.variable)).toEqual(['SMTP_URL', 'TRUST_PROXY', 'STRIPE_SECRET_KEY'])
