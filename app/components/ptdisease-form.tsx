@@ -1,6 +1,7 @@
 import '#app/zod-config.ts'
 import { Form, useLocation, useNavigation } from '@remix-run/react'
-import { format, parseISO } from 'date-fns'
+import { format } from 'date-fns/format'
+import { parseISO } from 'date-fns/parseISO'
 import { useEffect, useMemo, type ComponentProps, type ReactNode } from 'react'
 import { useCheckedForm, type FormReply } from '#app/components/checked-form.tsx'
 import { zodCheck } from '#app/components/zod-check.ts'

@@ -1,7 +1,7 @@
 import { TZDate } from '@date-fns/tz'
 import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
-import { format } from 'date-fns'
+import { format } from 'date-fns/format'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PtdiseaseDialog } from '#app/components/ptdisease-dialog.tsx'
 import { formatRecordDate } from '#app/components/ptdisease-form.tsx'

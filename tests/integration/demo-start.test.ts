@@ -25,7 +25,7 @@ async function npmStart() {
   // The environment of a newcomer's shell: none of the settings the test runner has.
   const { NODE_ENV: _node, APP_ENV: _app, DATABASE_URL: _url, SMTP_URL: _smtp, ...shell } = process.env
   const started = spawn(process.execPath, ['scripts/start.js'], {
-    env: { ...shell, DATA_DIR: dataDir, PORT: String(port) },
+    env: { ...shell, DATA_DIR: dataDir, PORT: String(port) } as unknown as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''

@@ -6,7 +6,7 @@
  * platform's, both given by the caller (`mailContext` in app/services/http/site-url.server.ts builds them).
  */
 import { TZDate } from '@date-fns/tz'
-import { format } from 'date-fns'
+import { format } from 'date-fns/format'
 import { eq, sql } from 'drizzle-orm'
 import type { Transaction } from '#db/client.server.ts'
 import { business, events, payments, users } from '#db/schema.ts'

@@ -3,10 +3,12 @@
  * MAIL_FROM) and marks them sent; a failed attempt is retried with exponential backoff. Without SMTP_URL nothing is
  * sent and the messages wait in the outbox, readable by administrators at /admin/outbox.
  */
-import nodemailer, { type Transporter } from 'nodemailer'
+import type Nodemailer from 'nodemailer'
+import type { Transporter } from 'nodemailer'
 import { claimDueMessages, markMessageFailed, markMessageSent } from '#app/models/mail/outbox.server.ts'
 import type { OutboxMessage } from '#db/schema.ts'
 import { getEnv } from '../platform/env.server.ts'
+import { lazyRequire } from '../platform/lazy-require.server.ts'
 
 /** How often a worker looks for due messages. */
 export const MAIL_POLL_INTERVAL_MS = 5000
@@ -26,7 +28,7 @@ export function retryDelayMs(attempts: number) {
 }
 
 export function createMailTransport(smtpUrl: string): Transporter {
-  return nodemailer.createTransport({
+  return (lazyRequire('nodemailer') as typeof Nodemailer).createTransport({
     url: smtpUrl,
     connectionTimeout: SMTP_TIMEOUT_MS,
     greetingTimeout: SMTP_TIMEOUT_MS,

@@ -1,7 +1,7 @@
 /** Content checks of an upload as it streams (size, type by its bytes) and the re-encoding of photos. */
 import fsp from 'node:fs/promises'
 import { Transform, type TransformCallback } from 'node:stream'
-import sharp from 'sharp'
+import type Sharp from 'sharp'
 import { PHOTO_MAX_BYTES, VIDEO_MAX_BYTES, type MediaType } from '#app/constants.ts'
 import {
   PHOTO_MAX_WIDTH,
@@ -14,12 +14,22 @@ import {
   type SniffedType,
 } from '#app/utils/media-types.ts'
 import { AppError } from '#app/utils/app-error.ts'
+import { lazyRequire } from '../platform/lazy-require.server.ts'
+
+let loadedSharp: typeof Sharp | undefined
+
+/** sharp, loaded at the first image handled. */
+export function sharp() {
+  if (!loadedSharp) {
+    loadedSharp = lazyRequire('sharp') as typeof Sharp
+    // libvips' operation cache only helps when the same image is processed repeatedly; uploads are all different.
+    loadedSharp.cache(false)
+  }
+  return loadedSharp
+}
 
 /** Decoding cost grows with pixels, not bytes: a 5 MB PNG can claim 400 megapixels. */
 export const PHOTO_MAX_PIXELS = 40_000_000
-
-// libvips' operation cache only helps when the same image is processed repeatedly; uploads are all different.
-sharp.cache(false)
 
 export function maxBytesFor(kind: MediaType) {
   return kind === 'photo' ? PHOTO_MAX_BYTES : VIDEO_MAX_BYTES
@@ -42,7 +52,11 @@ const PHOTO_ENCODINGS = [
 /** A photo's WebP files in memory, in the order of {@link PHOTO_ENCODINGS}; a photo libvips cannot read is a 400. */
 async function encodedPhoto(inputPath: string) {
   try {
-    const image = sharp(inputPath, { autoOrient: true, failOn: 'error', limitInputPixels: PHOTO_MAX_PIXELS })
+    const image = sharp()(inputPath, {
+      autoOrient: true,
+      failOn: 'error',
+      limitInputPixels: PHOTO_MAX_PIXELS,
+    })
     return await Promise.all(
       PHOTO_ENCODINGS.map(({ width, quality }) =>
         image.clone().resize({ width, withoutEnlargement: true }).webp({ quality }).toBuffer(),

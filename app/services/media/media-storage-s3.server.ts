@@ -8,17 +8,21 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import fsp from 'node:fs/promises'
 import { Readable } from 'node:stream'
-import {
-  CopyObjectCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3'
-import { Upload } from '@aws-sdk/lib-storage'
+import type * as ClientS3 from '@aws-sdk/client-s3'
+import type * as LibStorage from '@aws-sdk/lib-storage'
+import { lazyRequire } from '../platform/lazy-require.server.ts'
 import { assertStorageKey, type MediaStorage, type StoredObject } from './media-storage.server.ts'
+
+let sdk: (typeof ClientS3 & Pick<typeof LibStorage, 'Upload'>) | undefined
+
+/** The AWS SDK, loaded when a bucket is first used. */
+export function awsSdk() {
+  sdk ??= {
+    ...(lazyRequire('@aws-sdk/client-s3') as typeof ClientS3),
+    Upload: (lazyRequire('@aws-sdk/lib-storage') as typeof LibStorage).Upload,
+  }
+  return sdk
+}
 
 export interface S3Options {
   bucket: string
@@ -51,10 +55,19 @@ function versionOf(out: { Metadata?: Record<string, string>; ETag?: string }) {
 const MISSING_OBJECT_ERRORS = new Set(['NoSuchKey', 'NotFound', 'PreconditionFailed'])
 
 function isMissing(error: unknown) {
-  return error instanceof S3ServiceException && MISSING_OBJECT_ERRORS.has(error.name)
+  return error instanceof awsSdk().S3ServiceException && MISSING_OBJECT_ERRORS.has(error.name)
 }
 
 export function s3MediaStorage({ bucket, endpoint, region, forcePathStyle }: S3Options): MediaStorage {
+  const {
+    CopyObjectCommand,
+    DeleteObjectsCommand,
+    GetObjectCommand,
+    HeadObjectCommand,
+    ListObjectsV2Command,
+    S3Client,
+    Upload,
+  } = awsSdk()
   const client = new S3Client({
     endpoint,
     region: region ?? 'us-east-1',

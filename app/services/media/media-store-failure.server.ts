@@ -4,11 +4,11 @@
  * could not store the file (507, or 503 for a bucket that does not answer), the operator gets a log line and a count
  * by cause. Anything else (a missing staged file, a bug) is left as it was thrown.
  */
-import { S3ServiceException } from '@aws-sdk/client-s3'
 import { Counter } from 'prom-client'
 import { AppError } from '#app/utils/app-error.ts'
 import { MEDIA_STORE_FAILED_CODE, MEDIA_STORE_FAILED_MESSAGE } from '#app/utils/media-types.ts'
 import { registers } from '../platform/metrics.server.ts'
+import { awsSdk } from './media-storage-s3.server.ts'
 
 export type StoreFailureCause = 'no_space' | 'read_only' | 'unavailable' | 'other'
 
@@ -51,6 +51,8 @@ function isFileSystemError(error: Error): error is NodeJS.ErrnoException {
 function causeOf(error: unknown): StoreFailureCause | null {
   if (!(error instanceof Error) || error instanceof AppError) return null
   if (isBucketError(error)) {
+    // Only a bucket's error has these marks, so the SDK is loaded by now.
+    const { S3ServiceException } = awsSdk()
     if (error instanceof S3ServiceException && BUCKET_MISSING_ERRORS.has(error.name)) return null
     return error instanceof S3ServiceException && BUCKET_FULL_ERRORS.has(error.name)
       ? 'no_space'

@@ -2,9 +2,8 @@
  * Drawing an event's share images with sharp: its photo cover-cropped to the size, or its title, wrapped, on the
  * brand colour (an SVG that libvips renders). Both come out as JPEG.
  */
-import sharp from 'sharp'
 import { PRODUCT_NAME } from '#app/constants.ts'
-import { PHOTO_MAX_PIXELS } from './media-content.server.ts'
+import { PHOTO_MAX_PIXELS, sharp } from './media-content.server.ts'
 
 /** `--color-brand-600` and `--color-brand-700` of app/tailwind.css: white text on them is 5.2:1 and 7.3:1. */
 const BRAND = '#c2410c'
@@ -22,15 +21,15 @@ interface Size {
 }
 
 export async function drawPhotoShareImage(photo: Buffer, { width, height }: Size) {
-  return sharp(photo, { failOn: 'error', limitInputPixels: PHOTO_MAX_PIXELS })
-    .resize(width, height, { fit: 'cover', position: sharp.strategy.attention })
+  return sharp()(photo, { failOn: 'error', limitInputPixels: PHOTO_MAX_PIXELS })
+    .resize(width, height, { fit: 'cover', position: sharp().strategy.attention })
     .flatten({ background: '#ffffff' })
     .jpeg({ quality: 82, mozjpeg: true })
     .toBuffer()
 }
 
 export async function drawTitleShareImage(title: string, size: Size) {
-  return sharp(Buffer.from(titleCardSvg(title, size)))
+  return sharp()(Buffer.from(titleCardSvg(title, size)))
     .jpeg({ quality: 90, chromaSubsampling: '4:4:4', mozjpeg: true })
     .toBuffer()
 }

@@ -5,7 +5,7 @@
  */
 import { practicalFactsOf, type PracticalFacts } from '#app/models/ads/practical-facts.ts'
 import { TZDate } from '@date-fns/tz'
-import { format } from 'date-fns'
+import { format } from 'date-fns/format'
 import { customerCardData, type CardBusiness } from '#app/models/ads/customer-card.ts'
 import { possibleDuplicatesOf } from '#app/models/ads/duplicate-ads.server.ts'
 import {

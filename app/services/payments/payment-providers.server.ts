@@ -4,9 +4,10 @@
  * rows.
  */
 import crypto from 'node:crypto'
-import Stripe from 'stripe'
+import type Stripe from 'stripe'
 import { AppError } from '#app/utils/app-error.ts'
 import { getEnv, type Env } from '../platform/env.server.ts'
+import { lazyRequire } from '../platform/lazy-require.server.ts'
 
 export type IntentStatus =
   | 'requires_payment_method'
@@ -90,13 +91,16 @@ function stripeConfig(env: Env): Stripe.StripeConfig {
 }
 
 // Built on first use, not at import: tests change the environment (and resetEnvCache) between files.
+/** Stripe's library, loaded when Stripe is first used. */
+const stripeLibrary = () => lazyRequire('stripe') as typeof Stripe
+
 let stripeClient: { key: string; client: Stripe } | undefined
 
 export function getStripe(env: Env = getEnv()): Stripe {
   if (!env.STRIPE_SECRET_KEY) throw new Error('Stripe is not configured')
   const cacheKey = `${env.STRIPE_SECRET_KEY}|${env.STRIPE_API_BASE ?? ''}`
   if (stripeClient?.key !== cacheKey) {
-    stripeClient = { key: cacheKey, client: new Stripe(env.STRIPE_SECRET_KEY, stripeConfig(env)) }
+    stripeClient = { key: cacheKey, client: new (stripeLibrary())(env.STRIPE_SECRET_KEY, stripeConfig(env)) }
   }
   return stripeClient.client
 }
@@ -138,7 +142,9 @@ function fromStripeIntent(intent: Stripe.PaymentIntent): ProviderIntent {
 }
 
 function isMissing(error: unknown) {
-  return error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing'
+  return (
+    error instanceof stripeLibrary().errors.StripeInvalidRequestError && error.code === 'resource_missing'
+  )
 }
 
 export function stripeProvider(env: Env = getEnv()): PaymentProvider {

@@ -1,6 +1,7 @@
 import { pino, type DestinationStream } from 'pino'
-import pretty from 'pino-pretty'
+import type Pretty from 'pino-pretty'
 import { getEnv } from './env.server.ts'
+import { lazyRequire } from './lazy-require.server.ts'
 
 /**
  * The server's log: one JSON object a line (pino) on stdout, errors on stderr; a readable form for a person at a
@@ -59,7 +60,7 @@ function errorDestination(prettyFormat: boolean): DestinationStream {
 }
 
 function prettyStream(fd: 1 | 2) {
-  return pretty({
+  return (lazyRequire('pino-pretty') as typeof Pretty)({
     destination: fd,
     sync: true,
     colorize: Boolean((fd === 1 ? process.stdout : process.stderr).isTTY),
