@@ -4,7 +4,7 @@ import type { CustomerCardData } from '#app/models/ads/customer-card.ts'
 import { idSchema, text } from '#app/models/platform/input-rules.ts'
 import type { PracticalFactField } from '#app/models/ads/practical-facts.ts'
 
-/** The spec's pending-event shape for administrators (§3). */
+/** The pending event as administrators' API gives it (README: `GET /api/admin/pending-events`). */
 export interface PendingEvent {
   eventID: number
   eventTitle: string
@@ -63,7 +63,7 @@ export interface ReviewQueueItem {
   possibleDuplicate: { eventID: number; eventTitle: string; businessName: string; href: string } | null
 }
 
-/** approve and reject are the spec's; request_changes sends a paid ad back to its advertiser to fix and resubmit. */
+/** approve and reject are the API's first two; request_changes sends a paid ad back to its advertiser to fix and resubmit. */
 /** `?date=all` on the moderation page: every paid ad awaiting review, whatever its upload day. */
 export const ALL_DAYS = 'all'
 
@@ -79,7 +79,7 @@ const reasonSchema = text()
   .max(REJECTION_REASON_MAX, `The reason can be at most ${REJECTION_REASON_MAX} characters`)
 
 /**
- * A decision's reason is required for these actions. The JSON call keeps the spec's reject without a reason
+ * A decision's reason is required for these actions. The JSON call keeps its first form, a reject without a reason
  * (`{eventID, action: "reject"}`), so there only a request for changes needs one; the page asks for both.
  */
 function requireReasonFor(actions: readonly ReviewAction[]) {

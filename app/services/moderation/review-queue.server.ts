@@ -142,7 +142,7 @@ export async function reviewQueue(date: string, { timeZone }: { timeZone: string
 }
 
 /**
- * An item of GET /api/admin/pending-events: the spec's pending event, and whether it is an edit of a live ad
+ * An item of GET /api/admin/pending-events: the pending event as the API has always given it, and whether it is an edit of a live ad
  * (`revision`, shown as it will look, with `changes` saying what it changes; empty for a new ad) and what a reviewer
  * asked before it was resubmitted (`earlierRequest`, empty if nothing).
  */
