@@ -78,7 +78,7 @@ export async function businessEmailTaken(email: string) {
 /**
  * Creates the business with a hashed password; when `linkUserId` is given the identity-provider user is linked to
  * it in the same transaction. A duplicate email (even one that slipped past the earlier check) is a
- * 409 AppError.
+ * conflict AppError.
  */
 /** Creates the account and, in the same transaction, queues its welcome email (links to `origin`). */
 export async function createBusiness(

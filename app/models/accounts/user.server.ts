@@ -100,8 +100,8 @@ export interface RoleChange {
 
 /**
  * Grants (or with `revoke`, removes) a staff role, creating the user when missing so a role can be granted before
- * the person's first sign-in. Removing a role from an unknown email is a 404 AppError; a
- * malformed email or unknown role is a 400 with the code `usage`. The core of
+ * the person's first sign-in. Removing a role from an unknown email is a not_found AppError; a
+ * malformed email or unknown role is invalid, with the code `usage`. The core of
  * `npm run user:role`.
  */
 export async function setUserRole(

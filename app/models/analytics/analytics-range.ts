@@ -15,7 +15,7 @@ export function daysInRange({ from, to }: DateRange): number {
 }
 
 /**
- * `from` and `to` (yyyy-mm-dd, both included) from a query string: 400 naming the problem when either is missing
+ * `from` and `to` (yyyy-mm-dd, both included) from a query string: an invalid AppError naming the problem when either is missing
  * or not a date, when `to` is before `from`, or when the range is longer than MAX_ANALYTICS_DAYS.
  */
 export function parseAnalyticsRange(query: URLSearchParams): DateRange {

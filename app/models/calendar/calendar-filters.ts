@@ -114,7 +114,7 @@ export function unknownZipMessage(zip: string) {
   return `Near: "${zip}" is not a US ZIP code we know, so no events can be found near it. Check the ZIP code.`
 }
 
-/** What is wrong with the distance filter of a query string (the feeds and the API answer 400 with it). */
+/** What is wrong with the distance filter of a query string (the feeds and the API refuse the request with it). */
 export function nearFilterErrors(searchParams: URLSearchParams): string[] {
   const errors: string[] = []
   const near = (searchParams.get(CALENDAR_FILTER_PARAMS.near) ?? '').trim()
@@ -163,7 +163,7 @@ export function factFilterErrors(searchParams: URLSearchParams): string[] {
 }
 
 /**
- * What is wrong with the filters of a query string, for the JSON API, which answers 400 instead of ignoring a bad
+ * What is wrong with the filters of a query string, for the JSON API, which refuses the request instead of ignoring a bad
  * value or cutting a long one as the page does. Empty when every filter is usable.
  */
 export function calendarFilterErrors(searchParams: URLSearchParams): string[] {

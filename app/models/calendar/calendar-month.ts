@@ -40,7 +40,7 @@ export function parseCalendarView(value: string | null): CalendarView | null {
   return (CALENDAR_VIEWS as readonly string[]).includes(view) ? (view as CalendarView) : null
 }
 
-/** `month` (yyyy-mm) from the query string; absent = the month of `today`; a bad one is a 400 AppError. */
+/** `month` (yyyy-mm) from the query string; absent = the month of `today`; a bad one is an invalid AppError. */
 export function parseMonthParam(value: string | null, today: string): string {
   const month = (value ?? '').trim()
   if (!month) return today.slice(0, 7)
@@ -58,7 +58,7 @@ export function parseMonthParam(value: string | null, today: string): string {
 export type CalendarViewRequest = { view: 'list' } | { view: 'month'; month: string }
 
 /**
- * Which view a calendar query string asks for (and its month); a bad view or month is refused (a 400 AppError),
+ * Which view a calendar query string asks for (and its month); a bad view or month is refused (an invalid AppError),
  * never guessed.
  */
 export function calendarViewOf(searchParams: URLSearchParams, today: string): CalendarViewRequest {

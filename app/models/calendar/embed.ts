@@ -18,7 +18,7 @@ export function embedFiltersRefused(errors: string[]) {
 }
 
 /**
- * The embed's filters: the calendar's, but a bad value is refused (a 400 AppError, {@link embedFiltersRefused})
+ * The embed's filters: the calendar's, but a bad value is refused (an invalid AppError, {@link embedFiltersRefused})
  * rather than ignored, since a partner's snippet that silently showed other events would go unnoticed.
  */
 export function parseEmbedFilters(searchParams: URLSearchParams): CalendarFilters {

@@ -78,7 +78,7 @@ export async function reviewQueueBacklog() {
   return { count: row?.count ?? 0, oldest: row?.oldest ?? null }
 }
 
-/** Why a review could not apply: the event is gone (404) or no longer a paid event awaiting review (409). */
+/** Why a review could not apply: the event is gone (not found) or no longer a paid event awaiting review (a conflict). */
 export async function notReviewable(eventID: number): Promise<AppError> {
   const [row] = await db
     .select({ eventStatus: events.eventStatus, paymentStatus: events.paymentStatus })

@@ -39,7 +39,7 @@ export function nulField(value: unknown, path = '', depth = 0): string | null {
   return null
 }
 
-/** The 400 message for a NUL character in `field`. */
+/** The refusal's message for a NUL character in `field`. */
 export function nulMessage(field: string) {
   const name = field.replaceAll('\0', '').slice(0, 100)
   return name ? `${name}: ${NUL_MESSAGE}` : NUL_MESSAGE

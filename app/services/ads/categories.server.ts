@@ -11,7 +11,7 @@ export function categoriesPage() {
   return listCategoriesWithAdCounts()
 }
 
-/** Applies one change; the toast that says what happened. Throws `AppError` (400 duplicate name, 404 unknown id). */
+/** Applies one change; the toast that says what happened. Throws `AppError` (invalid: a duplicate name; not_found: an unknown id). */
 export async function changeCategory({ intent, categoryID, name }: CategoryChange) {
   switch (intent) {
     case 'add':

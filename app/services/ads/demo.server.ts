@@ -15,7 +15,7 @@ export const DEMO_UPLOAD = {
 
 /**
  * The Business Event Creation Card demo: a simple form without a date picker, so the ad shows today.
- * The business id in the form must be the signed-in business's own (403); what the checks refuse is an AppError.
+ * The business id in the form must be the signed-in business's own (else forbidden); what the checks refuse is an AppError.
  * The staged files are removed whatever happens.
  */
 export async function saveDemoEvent(

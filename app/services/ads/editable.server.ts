@@ -12,8 +12,8 @@ import { AD_NOT_EDITABLE_MESSAGE, EVENT_NOT_FOUND_MESSAGE } from './save.server.
 
 /**
  * The business's own ad when it may still be edited (see `ownerEditKind`: unpaid, or paid and awaiting review or
- * sent back). Someone else's ad reads as not found (404), so nobody learns it exists; any other (live, ended,
- * rejected, refunded) is a 409.
+ * sent back). Someone else's ad reads as not found, so nobody learns it exists; any other (live, ended,
+ * rejected, refunded) is a conflict.
  */
 export async function requireEditableEvent(business: BusinessSessionCopy, id: unknown): Promise<Event> {
   const eventID = typeof id === 'number' ? id : parseId(typeof id === 'string' ? id : null)

@@ -9,7 +9,7 @@ import {
 import { AppError } from '#app/utils/app-error.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
 
-/** `payload` checked by `schema`, or a thrown 400 AppError with the first message and the messages per field. */
+/** `payload` checked by `schema`, or a thrown invalid AppError with the first message and the messages per field. */
 function parsed(schema: z.ZodType<EventInput>, payload: unknown): EventInput {
   const result = schema.safeParse(payload)
   if (result.success) return result.data
@@ -23,7 +23,7 @@ function parsed(schema: z.ZodType<EventInput>, payload: unknown): EventInput {
 }
 
 /**
- * Validates an event payload (JSON or form fields) with the shared schema; throws a 400 AppError with field messages.
+ * Validates an event payload (JSON or form fields) with the shared schema; throws an invalid AppError with field messages.
  * `paidDates`: the edit of a paid ad, whose dates must stay those paid for.
  */
 export function parseEventInput(payload: unknown, paidDates?: PaidDates): EventInput {

@@ -21,7 +21,7 @@ export const RUN_AGAIN_DRAFT_MESSAGE =
 /**
  * Makes a new unpaid ad from the business's paid ad `id`: the same title, description, categories (those still
  * offered), contact, photo and video (copied in storage), and no dates; returns its id. Another business's ad, or
- * none, is a 404 (nobody learns it exists); an ad that was never paid is a 409.
+ * none, is not found (nobody learns it exists); an ad that was never paid is a conflict.
  */
 export async function runAdAgain(business: BusinessSessionCopy, id: unknown) {
   const eventID = parseId(id)

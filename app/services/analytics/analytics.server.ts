@@ -40,7 +40,7 @@ export function businessAnalytics(
   return dailyStatsForBusiness(business.businessID, parseAnalyticsRange(query))
 }
 
-/** The signed-in business's ad with this id: 404 when there is none, 403 when it is another business's. */
+/** The signed-in business's ad with this id: not found when there is none, forbidden when it is another business's. */
 export async function requireOwnAd(business: BusinessSessionCopy, id: string | undefined) {
   const eventID = parseId(id)
   const ad = eventID ? await getEventForOwnerPage(eventID) : null
@@ -67,7 +67,7 @@ export async function adDailyFigures(eventID: number, range: DateRange): Promise
   )
 }
 
-/** The range asked for on the ad's page (this month by default), or the 400 saying what is wrong with it. */
+/** The range asked for on the ad's page (this month by default), or the invalid AppError saying what is wrong with it. */
 export function adPageRange(query: URLSearchParams): DateRange {
   return analyticsRangeOrThisMonth(query, platformToday())
 }

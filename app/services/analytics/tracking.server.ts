@@ -47,7 +47,7 @@ export async function scanDestination(eventID: number): Promise<{ path: string; 
     : { path: `/event/${eventID}?viewMode=true`, live: false }
 }
 
-/** POST /api/events/{id}/track-click and track-bounce: the visit recorded, or a 404 AppError for no live event. */
+/** POST /api/events/{id}/track-click and track-bounce: the visit recorded, or a not_found AppError for no live event. */
 export async function trackVisitOfEvent(eventID: number | null, kind: VisitKind, sender: VisitSender) {
   const result = eventID ? await trackVisit(eventID, kind, sender) : 'not-found'
   if (result === 'not-found') throw new AppError('Event not found', 'not_found')

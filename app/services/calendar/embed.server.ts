@@ -10,7 +10,7 @@ import { sponsoredSlotEvents } from './sponsored-slots.server.ts'
 
 /**
  * The embed's filters from a query string; what is wrong with them (a ZIP to measure from that we do not know too)
- * is a 400 AppError listing each problem.
+ * is an invalid AppError listing each problem.
  */
 export async function readEmbedFilters(searchParams: URLSearchParams): Promise<CalendarFilters> {
   const filters = parseEmbedFilters(searchParams)

@@ -49,7 +49,7 @@ const PHOTO_ENCODINGS = [
   ...PHOTO_SRCSET_WIDTHS.map((width) => ({ width, quality: 78 })),
 ]
 
-/** A photo's WebP files in memory, in the order of {@link PHOTO_ENCODINGS}; a photo libvips cannot read is a 400. */
+/** A photo's WebP files in memory, in the order of {@link PHOTO_ENCODINGS}; a photo libvips cannot read is refused as invalid. */
 async function encodedPhoto(inputPath: string) {
   try {
     const image = sharp()(inputPath, {
@@ -70,7 +70,7 @@ async function encodedPhoto(inputPath: string) {
 /**
  * Auto-rotates and re-encodes a photo as WebP (all metadata, EXIF and GPS included, is dropped): `<stem>.webp` at
  * most {@link PHOTO_MAX_WIDTH} wide plus `<stem>-480w.webp` and `<stem>-960w.webp`. Never enlarges, so a small
- * photo's copies are simply its own size. An image libvips cannot decode is an AppError 400. The files are written
+ * photo's copies are simply its own size. An image libvips cannot decode is an invalid AppError. The files are written
  * by Node rather than by libvips, so a disk that refuses them fails with its own error code (ENOSPC, EROFS…), never
  * as a photo that could not be read; whatever was written is removed then.
  */
@@ -92,7 +92,7 @@ export async function encodePhoto(inputPath: string, outputStem: string) {
 
 /**
  * A pass-through that counts an upload's bytes and refuses it (AppError) as soon as it passes its kind's size
- * limit (413) or its first {@link SNIFF_BYTES} are not an accepted type of that kind (415).
+ * limit (too_large) or its first {@link SNIFF_BYTES} are not an accepted type of that kind (unsupported_media_type).
  */
 export function checkedUpload(kind: MediaType) {
   const limit = maxBytesFor(kind)

@@ -1,7 +1,7 @@
 /**
  * A write to media storage that failed because of the storage itself — the disk full, the folder read-only, the
  * bucket unreachable — is told apart from an upload that is at fault: the advertiser is answered that the server
- * could not store the file (507, or 503 for a bucket that does not answer), the operator gets a log line and a count
+ * could not store the file (insufficient_storage, or unavailable for a bucket that does not answer), the operator gets a log line and a count
  * by cause. Anything else (a missing staged file, a bug) is left as it was thrown.
  */
 import { Counter } from 'prom-client'

@@ -18,7 +18,7 @@ export const STORAGE_UPLOAD_FIELD = { photo: 'image', video: 'video' } as const 
   string
 >
 
-/** The upload's fields checked by the schema, or a 400 AppError with the first message and the messages per field. */
+/** The upload's fields checked by the schema, or an invalid AppError with the first message and the messages per field. */
 function storageUploadFields(fields: Record<string, string>) {
   const parsed = storageUploadSchema.safeParse(fields)
   if (parsed.success) return parsed.data
@@ -31,7 +31,7 @@ function storageUploadFields(fields: Record<string, string>) {
 /**
  * The storage upload (`image` or `video`, and `eventID`) stored as the media of one of the business's events. The
  * date part of the key is the event's own creation date from the database; a posted `createdDate` is not trusted.
- * A paid ad's media is not replaced here (409, the rule of `isEditableByOwner`). The staged files are removed
+ * A paid ad's media is not replaced here (a conflict, the rule of `isEditableByOwner`). The staged files are removed
  * whatever happens; a refusal is a thrown AppError.
  */
 export async function storeUploadForOwnEvent({

@@ -201,9 +201,9 @@ export async function storeEventMedia({
 
 /**
  * Stores a staged file as the media of one of the business's events, the one way event media is written: the event
- * row is locked for the rest of `tx` and the file is refused (AppError 409) unless the ad's {@link ownerEditKind} is
+ * row is locked for the rest of `tx` and the file is refused (a conflict) unless the ad's {@link ownerEditKind} is
  * one of `allow` (by default only an unpaid ad: the upload calls; saving an edit after payment allows its own), or
- * 403 when the event is not the business's own. A live ad's media are never replaced here: an edit of it stores its
+ * Forbidden when the event is not the business's own. A live ad's media are never replaced here: an edit of it stores its
  * files as those of its revision (`revisionID`).
  */
 export async function storeMediaForEvent(

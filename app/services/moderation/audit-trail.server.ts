@@ -43,7 +43,7 @@ export function auditRow(entry: ModerationAuditEntry) {
 
 export type AuditRow = ReturnType<typeof auditRow>
 
-/** The ad's admin page: the ad (404 when there is none) and its decisions, newest first. */
+/** The ad's admin page: the ad (not found when there is none) and its decisions, newest first. */
 export async function adModerationRecord(idParam: string | undefined) {
   const eventID = parseId(idParam ?? '')
   const event = eventID === null ? null : await getEventView(eventID)

@@ -30,7 +30,7 @@ export type AutoApprovalChecksView = Awaited<ReturnType<typeof autoApprovalCheck
 
 /**
  * An administrator's check of an auto-approved ad: confirmed (it leaves the list, audited as checked) or taken down
- * with a reason (the reports' takedown: email, label, audit row, no refund). The toast to show; 409 when no check
+ * with a reason (the reports' takedown: email, label, audit row, no refund). The toast to show; a conflict when no check
  * waits.
  */
 export async function decideAutoApprovalCheck(

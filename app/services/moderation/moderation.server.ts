@@ -26,11 +26,11 @@ const DECIDED = { approve: 'approved', reject: 'rejected', request_changes: 'cha
 
 /**
  * Approves, rejects or sends back (changes requested: the advertiser keeps the payment, fixes the ad and resubmits
- * it) a paid event awaiting review; of two reviews at once only one applies and the other gets 409.
+ * it) a paid event awaiting review; of two reviews at once only one applies and the other is a conflict.
  * A rejection then refunds the payment; if the refund fails the event goes back to pending, so the review can be
  * repeated rather than leaving a rejected ad unrefunded. A live ad with a pending revision: the decision is on the
  * revision (approved, it becomes the ad; rejected or sent back, the live version stays and nothing is refunded).
- * A review that cannot apply is an AppError: 404 (no such event), 409 (not awaiting review), 502 (the refund failed).
+ * A review that cannot apply is an AppError: not_found (no such event), conflict (not awaiting review), upstream_failed (the refund failed).
  * The advertiser's email is queued with the decision, or for a rejection with the refund's record (so a rejection
  * whose refund failed sends none).
  */

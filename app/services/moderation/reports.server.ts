@@ -110,7 +110,7 @@ export async function reportsPage() {
 
 const NO_OPEN_REPORTS = 'This ad has no open reports (someone may have decided already).'
 
-/** Dismisses an ad's reports (a hidden ad returns): the toast to show. 409 without open reports. */
+/** Dismisses an ad's reports (a hidden ad returns): the toast to show. A conflict without open reports. */
 export async function dismissAdReports(eventID: number, adminId: string, origin: string) {
   const done = await dismissReports(eventID, {
     adminId,
@@ -123,7 +123,7 @@ export async function dismissAdReports(eventID: number, adminId: string, origin:
   }
 }
 
-/** Takes an ad down with a reason: the toast to show. 409 when the ad is not shown or hidden. */
+/** Takes an ad down with a reason: the toast to show. A conflict when the ad is not shown or hidden. */
 export async function takeDown(eventID: number, adminId: string, reason: string, origin: string) {
   const done = await takeDownAd(eventID, {
     adminId,

@@ -69,7 +69,7 @@ export async function changeTrust(
 
 /**
  * Grants or revokes trust from an ad's admin page: the business must be the ad's own, so a tampered business id is
- * refused (400), never applied to another business. Answers the ad's id and the toast.
+ * refused (invalid), never applied to another business. Answers the ad's id and the toast.
  */
 export async function changeTrustFromAd(
   adIdParam: string | undefined,
