@@ -9,6 +9,7 @@ import { DUPLICATE_EMAIL_MESSAGE } from '#app/models/accounts/registration-rules
 import type { CardBusiness } from '#app/models/ads/customer-card.ts'
 import { businessPublicColumns } from '#app/models/ads/event.server.ts'
 import { enqueueAccountCreatedEmail } from '#app/models/mail/notifications.server.ts'
+import { normalEmail } from '#app/models/platform/email-address.ts'
 import { isUniqueViolation } from '#app/models/platform/unique-violation.ts'
 
 /** A business as the API shows it: everything but the password hash. */
@@ -66,7 +67,7 @@ export async function findBusinessByEmail(email: string) {
   const [row] = await db
     .select()
     .from(business)
-    .where(eq(business.businessEmail, email.trim().toLowerCase()))
+    .where(eq(business.businessEmail, normalEmail(email)))
     .limit(1)
   return row ?? null
 }
@@ -86,7 +87,7 @@ export async function createBusiness(
   { linkUserId, origin }: { linkUserId?: string; origin: string },
 ) {
   const businessPassword = await hashPassword(input.businessPassword)
-  const businessEmail = input.businessEmail.trim().toLowerCase()
+  const businessEmail = normalEmail(input.businessEmail)
   try {
     return await db.transaction(async (tx) => {
       const [row] = await tx

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
 import type { AnyPgColumn } from 'drizzle-orm/pg-core'
 import { FULL_NAME_MAX, STAFF_ROLES, type StaffRole } from '#app/constants.ts'
+import { normalEmail } from '#app/models/platform/email-address.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { db } from '#db/client.server.ts'
 import { users, type User } from '#db/schema.ts'
@@ -27,10 +28,6 @@ export function toSessionUser(user: User): SessionUser {
   return { id: user.id, email: user.email, name: displayName(user), roles: user.roles.filter(isStaffRole) }
 }
 
-export function normalizeEmail(email: string) {
-  return email.trim().toLowerCase()
-}
-
 export async function getUserById(id: string) {
   // A malformed id would make Postgres reject the uuid cast.
   if (!/^[0-9a-f-]{36}$/i.test(id)) return null
@@ -42,7 +39,7 @@ export async function findUserByEmail(email: string) {
   const [row] = await db
     .select()
     .from(users)
-    .where(eq(users.email, normalizeEmail(email)))
+    .where(eq(users.email, normalEmail(email)))
     .limit(1)
   return row ?? null
 }
@@ -61,7 +58,7 @@ export interface IdentityProfile {
  * is stored when it sent none) and records the sign-in time.
  */
 export async function upsertIdentityUser(profile: IdentityProfile): Promise<User> {
-  const email = normalizeEmail(profile.email)
+  const email = normalEmail(profile.email)
   const firstName = (profile.firstName ?? '').trim().slice(0, NAME_MAX)
   const lastName = (profile.lastName ?? '').trim().slice(0, NAME_MAX)
   const fullName = (profile.fullName?.trim() || `${firstName} ${lastName}`.trim()).slice(0, FULL_NAME_MAX)
@@ -109,7 +106,7 @@ export async function setUserRole(
   role: string,
   { revoke = false }: { revoke?: boolean } = {},
 ): Promise<RoleChange> {
-  const email = normalizeEmail(rawEmail)
+  const email = normalEmail(rawEmail)
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
     throw new AppError(`"${rawEmail}" is not an email address`, 'invalid', { code: 'usage' })
   if (!isStaffRole(role))

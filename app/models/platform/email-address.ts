@@ -24,12 +24,17 @@ export function hasMoreThanAnAddress(value: string) {
   return NOT_AN_ADDRESS_ALONE.test(value.trim())
 }
 
+/** An address as it is compared and stored for an account or a subscription: trimmed, lower-cased. */
+export function normalEmail(email: string) {
+  return email.trim().toLowerCase()
+}
+
 /**
  * One mailbox however it is written, for counting what is sent to it: lower-cased, without the `+tag` of its local
  * part (box+news@example.com is box@example.com). Never stored: the address itself is kept as it was typed.
  */
 export function mailboxKey(email: string) {
-  const address = email.trim().toLowerCase()
+  const address = normalEmail(email)
   const at = address.lastIndexOf('@')
   if (at < 0) return address
   const local = address.slice(0, at)

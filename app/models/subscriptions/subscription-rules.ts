@@ -2,6 +2,7 @@
  * The subscription forms' rules without zod (the calendar and the event page stay light): what the email and the
  * frequency must be, the texts the visitor reads, and a saved search's filters in words.
  */
+import { normalEmail } from '#app/models/platform/email-address.ts'
 import {
   activeFilters,
   EMPTY_CALENDAR_FILTERS,
@@ -44,10 +45,6 @@ export const SUBSCRIPTION_TEXT = {
   unsubscribed: 'You are unsubscribed: we have deleted your address and your search.',
   frequencyChanged: 'Saved: your emails will come at the new frequency.',
 } as const
-
-export function normalEmail(value: string) {
-  return value.trim().toLowerCase()
-}
 
 /** The problem with a subscriber's email, or null. */
 export function emailProblem(value: string): string | null {

@@ -1,9 +1,9 @@
 import '#app/zod-config.ts'
 import { z } from 'zod'
 import { parseId } from '#app/models/platform/input-rules.ts'
+import { normalEmail } from '#app/models/platform/email-address.ts'
 import {
   emailProblem,
-  normalEmail,
   SEARCH_FREQUENCIES,
   SUBSCRIPTION_TEXT,
 } from '#app/models/subscriptions/subscription-rules.ts'
