@@ -2,6 +2,7 @@
 import type { Transaction } from '#db/client.server.ts'
 import { events, type Event } from '#db/schema.ts'
 import { practicalFactColumns } from '#app/models/ads/practical-facts.ts'
+import { wasPaidFor } from '#app/models/payments/settled.ts'
 
 /**
  * The ad's content a new run starts from; everything else (dates, price, statuses, payment, review, media) starts
@@ -23,7 +24,7 @@ type CopiedContent = Pick<Event, (typeof runAgainCopiedColumns)[number]>
 
 /** Whether an ad may be run again: it was paid for (live, ended, awaiting review, or refunded after a rejection). */
 export function canRunAgain(event: Pick<Event, 'paymentStatus'>) {
-  return event.paymentStatus === 'paid' || event.paymentStatus === 'refunded'
+  return wasPaidFor(event.paymentStatus)
 }
 
 /** Where the "Run again" button posts. */

@@ -9,6 +9,7 @@ import type { EventInput } from '#app/models/ads/event-schema.ts'
 import { practicalFactsOf } from '#app/models/ads/practical-facts.ts'
 import { centsToDollars } from '#app/utils/pricing.ts'
 import { forTheAd } from '#app/models/payments/payment.server.ts'
+import { SETTLED } from '#app/models/payments/settled.ts'
 
 /** A business's public details as the screens read them next to an event. */
 export const businessPublicColumns = {
@@ -190,11 +191,7 @@ export async function listEventsForBusiness(businessID: number) {
     .innerJoin(business, eq(business.businessID, events.businessID))
     .leftJoin(
       payments,
-      and(
-        eq(payments.eventID, events.eventID),
-        inArray(payments.payment_status, ['paid', 'refunded']),
-        forTheAd,
-      ),
+      and(eq(payments.eventID, events.eventID), inArray(payments.payment_status, [...SETTLED]), forTheAd),
     )
     .where(eq(events.businessID, businessID))
     .orderBy(desc(events.createdDate), desc(events.eventID))
@@ -323,11 +320,7 @@ export async function getEventForOwnerPage(eventID: number) {
     .from(events)
     .leftJoin(
       payments,
-      and(
-        eq(payments.eventID, events.eventID),
-        inArray(payments.payment_status, ['paid', 'refunded']),
-        forTheAd,
-      ),
+      and(eq(payments.eventID, events.eventID), inArray(payments.payment_status, [...SETTLED]), forTheAd),
     )
     .where(eq(events.eventID, eventID))
     .orderBy(desc(payments.paymentID))

@@ -7,6 +7,7 @@ import { db, type Transaction } from '#db/client.server.ts'
 import { events, payments, type Payment } from '#db/schema.ts'
 import { announcePublicPagesChanged } from '#app/models/calendar/public-pages-changes.server.ts'
 import { centsToDollars } from '#app/utils/pricing.ts'
+import { SETTLED } from './settled.ts'
 import { isSponsorshipPayment, SPONSORSHIP_PURPOSE } from './sponsorship.ts'
 
 /** A payment for the ad itself, not for a sponsorship bought later (sponsorship.ts). */
@@ -15,9 +16,6 @@ const forSponsorship = sql`coalesce(${payments.metadata}->>'purpose', '') = ${SP
 
 /** A database or an open transaction. */
 export type Executor = Transaction | typeof db
-
-/** Payment rows in these states are final: nothing may change them back to open. */
-export const SETTLED = ['paid', 'refunded'] as const
 
 export async function getEventRow(eventID: number) {
   const [row] = await db.select().from(events).where(eq(events.eventID, eventID)).limit(1)

@@ -16,7 +16,8 @@ import {
 } from '#db/schema.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { isUniqueViolation } from '#app/models/platform/unique-violation.ts'
-import { SETTLED, type Executor } from './payment.server.ts'
+import type { Executor } from './payment.server.ts'
+import { SETTLED } from './settled.ts'
 import {
   PROMO_HOLD_MINUTES,
   PROMO_TEXT,

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import { db } from '#db/client.server.ts'
 import { business, events, payments } from '#db/schema.ts'
-import { SETTLED } from '#app/models/payments/payment.server.ts'
+import { SETTLED } from '#app/models/payments/settled.ts'
 import { promoOfPaymentMetadata } from '#app/models/payments/promo-code.ts'
 import { sponsoredDatesOf } from '#app/models/payments/sponsorship.ts'
 

@@ -33,6 +33,7 @@ import {
   listPriceCents,
   NOT_YOUR_EVENT_MESSAGE,
 } from './payment-rules.server.ts'
+import { wasPaidFor } from '#app/models/payments/settled.ts'
 
 /** The code of every refusal of a promo code at payment (turned off, expired, used up… since it was applied). */
 export const PROMO_REFUSED_CODE = 'promo_code_refused'
@@ -117,7 +118,7 @@ export async function checkoutPromo(event: Event): Promise<{
   if (!code || refusal) {
     await db.transaction(async (tx) => {
       const locked = await lockEventRow(tx, event.eventID)
-      if (!locked || locked.paymentStatus === 'paid' || locked.paymentStatus === 'refunded') return
+      if (!locked || wasPaidFor(locked.paymentStatus)) return
       await setAdPromoCode(tx, event.eventID, null)
     })
     return { promo: null, dropped: PROMO_TEXT.droppedNotice(refusal ?? PROMO_TEXT.turnedOff) }
