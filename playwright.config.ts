@@ -62,6 +62,8 @@ export default defineConfig({
         APP_TIME_ZONE: 'America/New_York',
         // Every trusted business's ad is sampled, so the journeys see the check list of auto-approved ads.
         TRUSTED_SAMPLE_PERCENT: '100',
+        // "Fill from a link" may read the stand-in site tests/e2e/fill-from-link.spec.ts serves on loopback.
+        LINK_FETCH_ALLOW_HOSTS: 'localhost',
         DATABASE_URL: '',
         STRIPE_SECRET_KEY: '',
         STRIPE_PUBLISHABLE_KEY: '',

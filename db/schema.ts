@@ -834,6 +834,11 @@ export const priceLists = pgTable(
     tiers: jsonb('tiers').$type<Array<{ upToDays: number; cents: number }>>().notNull(),
     sponsoredCentsPerDay: integer('sponsoredCentsPerDay').notNull().default(500),
     sponsoredSlots: integer('sponsoredSlots').notNull().default(2),
+    /** The categories listed free and what a free listing includes: `[{ categoryID, maxDates, photo, video }]`. */
+    freeListings: jsonb('freeListings')
+      .$type<Array<{ categoryID: number; maxDates: number; photo: boolean; video: boolean }>>()
+      .notNull()
+      .default([]),
     createdAt: createdNow('createdAt'),
     changedByUserId: uuid('changedByUserId').references(() => users.id, { onDelete: 'set null' }),
     /** Copied, so the history still names who changed the prices if the account goes. */

@@ -4,11 +4,19 @@ import { useHydrated } from '#app/components/account-ui.tsx'
 import { DESCRIPTION_MAX, TITLE_MAX } from '#app/constants.ts'
 import type { CalendarMonth } from '#app/models/calendar/calendar.ts'
 import { customerCardData, type CardBusiness } from '#app/models/ads/customer-card.ts'
+import {
+  freeAllowanceOf,
+  freeAllowanceText,
+  FREE_PREVIEW_TEXT,
+  SUBMIT_FREE_LABEL,
+  type FreeAllowance,
+} from '#app/models/payments/free-listing.ts'
 import { formatPhone } from '#app/utils/format.ts'
 import { CategoryField } from './event-form/category-field.tsx'
 import { ContactFields } from './event-form/contact-fields.tsx'
 import { CountedText } from './event-form/counted-text.tsx'
 import { DateFields } from './event-form/date-fields.tsx'
+import { FillFromLink, FillFromLinkForm, type FillFromLinkState } from './event-form/fill-from-link.tsx'
 import { FormActions } from './event-form/form-actions.tsx'
 import { MediaInputs } from './event-form/media-inputs.tsx'
 import { TimeFields } from './event-form/time-fields.tsx'
@@ -48,6 +56,10 @@ interface Props {
   /** The server's problems per field ('' = the form's own), when the form was posted without JavaScript. */
   errors?: FieldErrors
   priceTable: Array<{ label: string; price: string }>
+  /** The categories listed free, and what a free listing in each includes. */
+  freeListings?: Record<string, FreeAllowance>
+  /** A new ad's "Fill from a link" (not offered on an edit). */
+  fillFromLink?: FillFromLinkState
 }
 
 /**
@@ -64,6 +76,8 @@ export function EventForm({
   initial,
   errors,
   priceTable,
+  freeListings = {},
+  fillFromLink,
 }: Props) {
   const navigation = useNavigation()
   const hydrated = useHydrated()
@@ -74,7 +88,11 @@ export function EventForm({
   const paid = Boolean(editing?.paid)
   const fields = useEventFields({ initial, errors, today, paid })
   const { values, set, field } = fields
-  const cost = useAdCost(values.dates.length)
+  const paidCost = useAdCost(values.dates.length)
+  // A paid ad keeps its price: only a new or unpaid ad is a free listing.
+  const allowance = paid ? null : freeAllowanceOf(values.categories, freeListings)
+  const freeText = allowance ? freeAllowanceText(allowance) : null
+  const cost = allowance ? '0.00' : paidCost
   const approval = useApproval({
     businessName: business.businessName,
     eventID: editing?.eventID,
@@ -105,6 +123,7 @@ export function EventForm({
 
   return (
     <>
+      {fillFromLink ? <FillFromLinkForm /> : null}
       <Form
         ref={formRef}
         method="post"
@@ -138,6 +157,16 @@ export function EventForm({
           </p>
         </section>
 
+        {fillFromLink ? (
+          <FillFromLink
+            state={fillFromLink}
+            hydrated={hydrated}
+            formRef={formRef}
+            photoRef={photoRef}
+            set={set}
+            field={field}
+          />
+        ) : null}
         <CountedText
           name="eventTitle"
           label="Title"
@@ -160,6 +189,7 @@ export function EventForm({
           chosen={values.categories}
           onToggle={set.toggleCategory}
           field={field('eventCategory')}
+          free={paid ? {} : freeListings}
         />
         <DateFields
           paid={paid}
@@ -173,6 +203,7 @@ export function EventForm({
           repeat={initial.repeat}
           onEventDate={set.setEventDate}
           field={field}
+          freeNote={freeText?.dates}
         />
         <TimeFields initial={initial} field={field} />
         <MediaInputs
@@ -183,6 +214,7 @@ export function EventForm({
           keepsPhoto={Boolean(editing?.stillPhotoPath)}
           keepsVideo={Boolean(editing?.videoPath)}
           field={field}
+          freeNotes={freeText}
         />
         <ContactFields initial={initial} field={field} />
         <PracticalFactsFields initial={initialFactFields(initial)} field={field} />
@@ -214,7 +246,8 @@ export function EventForm({
             })
           }
           onReject={() => setPreview(null)}
-          approveLabel={paid ? RESUBMIT_LABEL : undefined}
+          approveLabel={paid ? RESUBMIT_LABEL : allowance ? SUBMIT_FREE_LABEL : undefined}
+          freeNote={allowance ? FREE_PREVIEW_TEXT : null}
         />
       ) : null}
     </>

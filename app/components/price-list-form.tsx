@@ -12,19 +12,35 @@ import {
   tierDaysField,
   tierPriceField,
 } from '#app/models/payments/price-list.ts'
+import {
+  freeDatesField,
+  freeField,
+  freePhotoField,
+  freeVideoField,
+} from '#app/models/payments/free-listing.ts'
 import { useCheckedForm, type FormCheck, type FormReply } from './checked-form.tsx'
 import { InputField } from './form-controls.tsx'
+import { FormField, type FieldState } from './form-field.tsx'
 
 const checkPriceList: FormCheck = (values) => readPriceListForm(values).problems ?? {}
 const control = 'mt-1 block w-full rounded-md border border-slate-300 px-3 py-2'
 const ROWS = Array.from({ length: MAX_PRICE_TIERS }, (_, i) => i + 1)
 
+/** A category on the form's free listing rows. */
+export interface FreeListingRow {
+  categoryID: number
+  name: string
+  hidden: boolean
+}
+
 export function PriceListForm({
   values,
   reply,
+  freeRows = [],
 }: {
   values: Record<string, string>
   reply?: FormReply | null
+  freeRows?: FreeListingRow[]
 }) {
   const navigation = useNavigation()
   const saving = navigation.state !== 'idle'
@@ -93,6 +109,38 @@ export function PriceListForm({
           className={control}
         />
       </div>
+      {freeRows.length > 0 ? (
+        <fieldset>
+          <legend className="text-sm font-medium text-slate-800">
+            Free community listings: tick a category to list its ads free, with no card. An ad is free when
+            every category it has is free; a free listing has at most the display dates given here, and a
+            photo or a video only where ticked.
+          </legend>
+          <div className="mt-2 grid gap-3">
+            {freeRows.map((row) => (
+              <div
+                key={row.categoryID}
+                className="grid grid-cols-2 items-end gap-3 rounded-md border border-slate-200 p-3 sm:grid-cols-4"
+                data-testid={`free-row-${row.categoryID}`}
+              >
+                <Tick
+                  field={field(freeField(row.categoryID))}
+                  label={`${row.name}${row.hidden ? ' (hidden)' : ''}: free`}
+                />
+                <InputField
+                  field={field(freeDatesField(row.categoryID))}
+                  label={`${row.name}: at most how many dates`}
+                  inputMode="numeric"
+                  maxLength={3}
+                  className={control}
+                />
+                <Tick field={field(freePhotoField(row.categoryID))} label={`${row.name}: photo`} />
+                <Tick field={field(freeVideoField(row.categoryID))} label={`${row.name}: video`} />
+              </div>
+            ))}
+          </div>
+        </fieldset>
+      ) : null}
       <InputField
         field={field(NOTE_FIELD)}
         label="Note for the history (optional)"
@@ -109,5 +157,33 @@ export function PriceListForm({
         </button>
       </div>
     </Form>
+  )
+}
+
+/** A box of the free listing rows: ticked sends "on", unticked nothing. */
+function Tick({
+  field,
+  label,
+}: {
+  field: FieldState & { inputProps: { name: string; defaultValue?: string } }
+  label: string
+}) {
+  return (
+    <FormField
+      field={field}
+      label={label}
+      className="flex flex-row-reverse items-center justify-end gap-2"
+      labelClassName="text-sm text-slate-800"
+    >
+      {(props) => (
+        <input
+          {...props}
+          type="checkbox"
+          name={field.inputProps.name}
+          defaultChecked={field.inputProps.defaultValue === 'on'}
+          className="size-4"
+        />
+      )}
+    </FormField>
   )
 }

@@ -1,4 +1,5 @@
 import { Form, useNavigation } from '@remix-run/react'
+import { SUBMIT_FREE_LABEL } from '#app/models/payments/free-listing.ts'
 import {
   normalizePromoCode,
   PROMO_CODE_MAX_LENGTH,
@@ -115,8 +116,19 @@ export function PromoCodeForm({
   )
 }
 
-/** "Confirm" of an ad free with its promo code: no card, a plain POST claiming the $0 the page shows. */
-export function ConfirmFreeForm({ eventID, total }: { eventID: number; total: string }) {
+/**
+ * "Confirm" of an ad free with its promo code, or "Submit for review" of a free listing: no card, a plain POST
+ * claiming the $0 the page shows.
+ */
+export function ConfirmFreeForm({
+  eventID,
+  total,
+  freeListing = false,
+}: {
+  eventID: number
+  total: string
+  freeListing?: boolean
+}) {
   const hydrated = useHydrated()
   const navigation = useNavigation()
   const confirming = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'confirm-free'
@@ -127,13 +139,17 @@ export function ConfirmFreeForm({ eventID, total }: { eventID: number; total: st
       <input type="hidden" name="totalAmount" value={total} />
       {hydrated ? <input type="hidden" name="js" value="1" /> : null}
       <p className="text-sm text-slate-700">
-        Nothing to pay: your promo code covers the whole price. No card is needed.
+        {freeListing
+          ? 'Nothing to pay: this listing is free. No card is needed.'
+          : 'Nothing to pay: your promo code covers the whole price. No card is needed.'}
       </p>
       <button type="submit" disabled={confirming} className={`${primaryButtonClass} w-full`}>
         {confirming ? (
           <>
             <Spinner /> Confirming...
           </>
+        ) : freeListing ? (
+          SUBMIT_FREE_LABEL
         ) : (
           'Confirm'
         )}

@@ -43,7 +43,9 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     return errorResponse(error, {
       request,
-      reply: (refusal) => ({ result: submission.reply({ formErrors: [refusal.message] }) }),
+      reply: (refusal) => ({
+        result: submission.reply({ formErrors: [refusal.message], fieldErrors: refusal.fieldErrors }),
+      }),
     })
   }
 }
@@ -83,9 +85,17 @@ export default function AdminPricing() {
         Sponsored surcharge: ${formatDollars(page.sponsoredCentsPerDay)} a day, in up to {page.sponsoredSlots}{' '}
         slots.
       </p>
+      <p className="mt-2 text-sm text-slate-700" data-testid="free-listings">
+        {page.freeRows.some((row) => row.free)
+          ? `Free listings: ${page.freeRows
+              .filter((row) => row.free)
+              .map((row) => `${row.name} (${row.free})`)
+              .join('; ')}.`
+          : 'No category is listed free.'}
+      </p>
 
       <h2 className="mt-8 text-xl font-semibold text-ink">Change the prices</h2>
-      <PriceListForm values={page.formValues} reply={refused?.result ?? null} />
+      <PriceListForm values={page.formValues} reply={refused?.result ?? null} freeRows={page.freeRows} />
 
       <h2 className="mt-10 text-xl font-semibold text-ink">History</h2>
       <table className="mt-2 w-full text-left text-sm" data-testid="price-history">

@@ -10,7 +10,9 @@ import {
   RESUBMITTED_TOAST,
   saveApprovedUpload,
 } from '#app/services/ads/approval.server.ts'
+import { clientIp } from '#app/services/http/client-address.server.ts'
 import { errorResponse } from '#app/services/http/http.server.ts'
+import { mailContext } from '#app/services/http/site-url.server.ts'
 import { readMultipartUpload } from '#app/services/http/multipart-upload.server.ts'
 import { mediaUpload } from '#app/services/media/media-upload.server.ts'
 import { isJsonRequest, readJsonBody } from '#app/services/http/request-body.server.ts'
@@ -38,6 +40,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const saved = await saveApprovedUpload(
       business,
       await readMultipartUpload(request, mediaUpload(APPROVAL_UPLOAD)),
+      { ip: clientIp(request), mail: mailContext(request) },
     )
     if (saved.resubmitted) {
       return Response.json({
@@ -47,6 +50,8 @@ export async function action({ request }: ActionFunctionArgs) {
         message: (saved.appliedAtOnce ? LIVE_EDIT_TOAST : RESUBMITTED_TOAST).description,
       })
     }
+    // A free listing is sent on already: its confirmation page says so.
+    if (saved.free) return Response.json({ eventID: saved.eventID, free: true })
     const { input, eventID, totalCents } = saved
     rememberPayment(session, { business, input, eventID, totalCents })
     return Response.json(

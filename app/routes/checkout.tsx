@@ -22,6 +22,7 @@ import {
   formRefusal,
   parseFormSubmission,
 } from '#app/services/http/form-submission.server.ts'
+import { clientIp } from '#app/services/http/client-address.server.ts'
 import { combineHeaders, errorResponse } from '#app/services/http/http.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
 import { REQUEST_ID_HEADER } from '#app/services/http/request-log.server.ts'
@@ -204,6 +205,7 @@ export async function action({ request }: ActionFunctionArgs) {
         postedEventID: posted.eventID,
         claimedTotalDollars: posted.totalAmount,
         mail: mailContext(request),
+        ip: clientIp(request),
       })
     } else
       await payAtCheckout({
@@ -270,8 +272,17 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
 }
 
 export default function CheckoutPage() {
-  const { mode, summary, setupError, stripe, goesLiveAtPayment, sponsorship, promoNotice, free } =
-    useLoaderData<typeof loader>()
+  const {
+    mode,
+    summary,
+    setupError,
+    stripe,
+    goesLiveAtPayment,
+    sponsorship,
+    promoNotice,
+    free,
+    freeListing,
+  } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const paid = Boolean(actionData && 'paid' in actionData && actionData.paid)
   const reply = actionData && 'result' in actionData ? actionData.result : null
@@ -297,7 +308,11 @@ export default function CheckoutPage() {
   } else if (free || paid) {
     content = (
       <PaymentCard summary={summary}>
-        {paid ? <PaymentSucceeded /> : <ConfirmFreeForm eventID={summary.eventID} total={summary.total} />}
+        {paid ? (
+          <PaymentSucceeded />
+        ) : (
+          <ConfirmFreeForm eventID={summary.eventID} total={summary.total} freeListing={freeListing} />
+        )}
         {paid ? null : <CancelPaymentButton />}
       </PaymentCard>
     )

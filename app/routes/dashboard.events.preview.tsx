@@ -10,12 +10,19 @@ import { RouteDialog } from '#app/components/route-dialog.tsx'
 import { requireBusiness } from '#app/services/http/auth.server.ts'
 import { FieldErrors } from '#app/components/form-field.tsx'
 import { previewDecisionSchema } from '#app/models/ads/preview-schema.ts'
+import {
+  FREE_PREVIEW_TEXT,
+  freeListingSentPath,
+  SUBMIT_FREE_LABEL,
+} from '#app/models/payments/free-listing.ts'
 import { CONTINUE_ANYWAY_TEXT, ownDuplicateParts } from '#app/models/ads/duplicate-warning.ts'
 import { LIVE_EDIT_TOAST, rememberPayment, RESUBMITTED_TOAST } from '#app/services/ads/approval.server.ts'
 import { getEventDraft, setEventDraft } from '#app/services/ads/draft.server.ts'
 import { approveDraft, draftFormPath, draftPreview } from '#app/services/ads/preview.server.ts'
 import { parseFormSubmission, refusalMessage } from '#app/services/http/form-submission.server.ts'
+import { clientIp } from '#app/services/http/client-address.server.ts'
 import { errorResponse, logServerFault } from '#app/services/http/http.server.ts'
+import { mailContext } from '#app/services/http/site-url.server.ts'
 import { REQUEST_ID_HEADER } from '#app/services/http/request-log.server.ts'
 import { readFormData } from '#app/services/http/request-body.server.ts'
 import { getSession, sessionStorage } from '#app/services/http/session.server.ts'
@@ -65,7 +72,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
   let approval
   try {
-    approval = await approveDraft(business, draft)
+    approval = await approveDraft(business, draft, { ip: clientIp(request), mail: mailContext(request) })
   } catch (error) {
     const known = error instanceof AppError
     if (known) logServerFault(error, request)
@@ -99,6 +106,8 @@ export async function action({ request }: ActionFunctionArgs) {
         approval.appliedAtOnce ? LIVE_EDIT_TOAST : RESUBMITTED_TOAST,
         { headers },
       )
+    case 'free':
+      return redirect(freeListingSentPath(approval.eventID), { headers })
     case 'saved':
       return redirectWithToast(
         '/checkout',
@@ -109,7 +118,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function PreviewPage() {
-  const { card, cost, dates, afterPayment, photoFileName, videoFileName, duplicate } =
+  const { card, cost, dates, afterPayment, free, photoFileName, videoFileName, duplicate } =
     useLoaderData<typeof loader>()
   const warning = duplicate ? ownDuplicateParts(duplicate.eventTitle, duplicate.date) : null
   const answer = useActionData<typeof action>()
@@ -125,6 +134,7 @@ export default function PreviewPage() {
         Total Cost: ${cost}
         {afterPayment ? ' (paid)' : ''}
       </p>
+      {free ? <p className="mt-1 text-slate-700">{FREE_PREVIEW_TEXT}</p> : null}
       <ChosenDates dates={dates} />
       {duplicate && warning ? (
         <div
@@ -153,7 +163,7 @@ export default function PreviewPage() {
         approve={{
           submit: { form: 'preview-form', name: 'intent', value: 'approve' },
           disabled: busy,
-          label: afterPayment ? RESUBMIT_LABEL : undefined,
+          label: afterPayment ? RESUBMIT_LABEL : free ? SUBMIT_FREE_LABEL : undefined,
         }}
         reject={{ submit: { form: 'preview-form', name: 'intent', value: 'cancel' }, disabled: busy }}
       />

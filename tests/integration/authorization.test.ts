@@ -290,6 +290,13 @@ const GUARDED: GuardedRoute[] = [
     path: (f) => `/dashboard/events/${f.eventID}/sponsor`,
     expect: { ...OWNED_PAGE, owner: 400 },
   },
+  // A free listing's confirmation; the fixture's ad was paid at a price, so its owner is told it is not one.
+  {
+    file: 'dashboard_.events.$id_.submitted.tsx',
+    method: 'GET',
+    path: (f) => `/dashboard/events/${f.eventID}/submitted`,
+    expect: { ...OWNED_PAGE, owner: 404 },
+  },
   {
     file: 'dashboard_.receipts.$id.tsx',
     method: 'GET',

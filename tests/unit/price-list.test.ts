@@ -95,6 +95,7 @@ describe('readPriceListForm', () => {
         ],
         sponsoredCentsPerDay: 500,
         sponsoredSlots: 2,
+        freeListings: [],
         note: 'summer',
       },
     })

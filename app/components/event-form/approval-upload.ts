@@ -12,6 +12,8 @@ export interface ApprovalAnswer {
     /** A reason the client branches on: `media_store_failed` when the server could not store the files. */
     code?: string
     resubmitted?: boolean
+    /** A free listing, sent on without a card. */
+    free?: boolean
     /** The server's problems per field (a 4xx). */
     errors?: Record<string, string[]>
   } | null

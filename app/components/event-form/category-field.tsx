@@ -1,4 +1,5 @@
 import { fieldControlProps, FieldErrors } from '#app/components/form-field.tsx'
+import { describeAllowance, type FreeAllowance } from '#app/models/payments/free-listing.ts'
 import type { CheckedField } from './values.ts'
 
 /** The categories offered, as checkboxes named eventCategory (one or more). */
@@ -7,12 +8,16 @@ export function CategoryField({
   chosen,
   onToggle,
   field,
+  free = {},
 }: {
   categories: string[]
   chosen: string[]
   onToggle: (name: string, on: boolean) => void
   field: CheckedField
+  /** The categories listed free, and what a free listing in each includes. */
+  free?: Record<string, FreeAllowance>
 }) {
+  const freeOffered = categories.filter((name) => Object.hasOwn(free, name))
   return (
     <fieldset aria-describedby={fieldControlProps(field)['aria-describedby']}>
       <legend className="font-medium">Category</legend>
@@ -34,6 +39,13 @@ export function CategoryField({
           </label>
         ))}
       </div>
+      {freeOffered.length > 0 ? (
+        <p className="mt-2 text-sm text-slate-700" data-testid="free-categories">
+          Listed free, with no card:{' '}
+          {freeOffered.map((name) => `${name} (${describeAllowance(free[name]!)})`).join('; ')}. An ad is free
+          when every category it has is free.
+        </p>
+      ) : null}
       <FieldErrors id={field.errorId} errors={field.errors} />
     </fieldset>
   )

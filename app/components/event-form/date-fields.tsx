@@ -20,7 +20,10 @@ export function DateFields({
   repeat,
   onEventDate,
   field,
+  freeNote,
 }: {
+  /** The free listing's limit of dates, when the ad is free. */
+  freeNote?: string | null
   paid: boolean
   months: CalendarMonth[]
   today: string
@@ -39,7 +42,13 @@ export function DateFields({
   if (paid) return <PaidDates dates={dates} eventDate={eventDate} field={field} />
   return (
     <>
-      <DisplayDates months={months} dates={dates} onToggle={onToggleDate} field={field('showAdDates')} />
+      <DisplayDates
+        months={months}
+        dates={dates}
+        onToggle={onToggleDate}
+        field={field('showAdDates')}
+        freeNote={freeNote}
+      />
       <RepeatDatesFields
         today={today}
         lastDate={lastDate}

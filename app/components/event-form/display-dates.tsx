@@ -11,7 +11,10 @@ export function DisplayDates({
   dates,
   onToggle,
   field: { errors, errorId },
+  freeNote,
 }: {
+  /** The free listing's limit of dates, when the ad is free. */
+  freeNote?: string | null
   months: CalendarMonth[]
   dates: string[]
   onToggle: (date: string, checked: boolean) => void
@@ -27,6 +30,11 @@ export function DisplayDates({
         Pick the days your ad runs (up to {MAX_DISPLAY_DATES}). Choose a date again to remove it.{' '}
         <span data-testid="dates-count">{dates.length} selected</span>
       </p>
+      {freeNote ? (
+        <p className="text-sm font-medium text-brand-700" data-testid="free-dates-limit">
+          {freeNote}
+        </p>
+      ) : null}
       <div className="mt-3 grid gap-6 md:grid-cols-3">
         {months.map((month) => (
           <div key={month.key}>

@@ -14,7 +14,10 @@ export function MediaInputs({
   keepsPhoto,
   keepsVideo,
   field,
+  freeNotes,
 }: {
+  /** What a free listing leaves out (no photo, no video), when the ad is free. */
+  freeNotes?: { photo: string | null; video: string | null } | null
   photoRef: RefObject<HTMLInputElement>
   videoRef: RefObject<HTMLInputElement>
   onPhotoName: (name: string) => void
@@ -43,7 +46,7 @@ export function MediaInputs({
         field={{ ...photo, id: 'image' }}
         label="Photo"
         labelClassName="block font-medium"
-        description={`Image files up to ${PHOTO_MAX_BYTES / 1024 / 1024}MB.`}
+        description={`Image files up to ${PHOTO_MAX_BYTES / 1024 / 1024}MB.${freeNotes?.photo ? ` ${freeNotes.photo}` : ''}`}
       >
         {(control) => (
           <>
@@ -68,7 +71,7 @@ export function MediaInputs({
           </>
         }
         labelClassName="block font-medium"
-        description={`MP4, WebM or Ogg, under ${VIDEO_MAX_BYTES / 1024 / 1024}MB.`}
+        description={`MP4, WebM or Ogg, under ${VIDEO_MAX_BYTES / 1024 / 1024}MB.${freeNotes?.video ? ` ${freeNotes.video}` : ''}`}
       >
         {(control) => (
           <>

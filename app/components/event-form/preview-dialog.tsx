@@ -12,7 +12,10 @@ export function PreviewDialog({
   onApprove,
   onReject,
   approveLabel,
+  freeNote,
 }: {
+  /** What the preview says of a free listing. */
+  freeNote?: string | null
   card: CustomerCardData
   cost: string
   /** Upload progress (0–1) while the approval is sent; null otherwise. */
@@ -37,6 +40,7 @@ export function PreviewDialog({
           Preview Your Ad - Customer View
         </h2>
         <p className="mt-2 text-lg font-semibold">Total Cost: ${cost}</p>
+        {freeNote ? <p className="mt-1 text-slate-700">{freeNote}</p> : null}
         {progress !== null ? (
           <div className="mt-3">
             <label htmlFor="upload-progress" className="text-sm">

@@ -2,6 +2,7 @@ import { useNavigate } from '@remix-run/react'
 import { useState } from 'react'
 import { toast } from '#app/components/toaster.tsx'
 import { DELAY_TO_CHECKOUT_MS } from '#app/constants.ts'
+import { freeListingSentPath } from '#app/models/payments/free-listing.ts'
 import {
   APPROVE_FAILED_MESSAGE,
   approvalBody,
@@ -40,6 +41,10 @@ export function useApproval({
       if (saved && answer.json?.resubmitted) {
         toast({ title: 'Sent for review', description: answer.json.message })
         navigate(`/event/${saved}`)
+        return
+      }
+      if (saved && answer.json?.free) {
+        navigate(freeListingSentPath(saved))
         return
       }
       if (saved) {

@@ -33,6 +33,18 @@ export function listCategoriesWithAdCounts() {
     .orderBy(asc(categoryList.categoryName))
 }
 
+/** Every category by name, hidden ones too (within a transaction, read with it). */
+export function listAllCategories(executor: Transaction | typeof db = db) {
+  return executor
+    .select({
+      categoryID: categoryList.categoryID,
+      categoryName: categoryList.categoryName,
+      hidden: categoryList.hidden,
+    })
+    .from(categoryList)
+    .orderBy(asc(categoryList.categoryName))
+}
+
 export async function ensureCategories(names: readonly string[]) {
   if (names.length === 0) return
   await db

@@ -4,6 +4,7 @@
  */
 import { MAX_DISPLAY_DATES } from '#app/constants.ts'
 import { AppError } from '#app/utils/app-error.ts'
+import { freeListingChanges, readFreeListingsForm, type FreeListing } from './free-listing.ts'
 
 export interface PriceTier {
   /** The highest number of display days this price covers. */
@@ -15,6 +16,8 @@ export interface PriceList {
   tiers: PriceTier[]
   sponsoredCentsPerDay: number
   sponsoredSlots: number
+  /** The categories listed free (free-listing.ts). */
+  freeListings: FreeListing[]
 }
 
 export const MAX_PRICE_TIERS = 10
@@ -31,6 +34,7 @@ export const DEFAULT_PRICE_LIST: PriceList = {
   ],
   sponsoredCentsPerDay: 500,
   sponsoredSlots: 2,
+  freeListings: [],
 }
 
 export const DAYS_NOT_WHOLE_MESSAGE = 'Number of days must be a whole number of 0 or more'
@@ -176,8 +180,20 @@ export function readPriceListForm(
   const note = form[NOTE_FIELD]?.trim() ?? ''
   if (note.length > NOTE_MAX) problems[NOTE_FIELD] = NOTE_TOO_LONG
 
+  const free = readFreeListingsForm(form)
+  for (const [name, message] of Object.entries(free.problems)) problems[name] ??= message
+
   if (Object.keys(problems).length > 0) return { list: null, problems }
-  return { list: { tiers, sponsoredCentsPerDay, sponsoredSlots: Number(slotsText), note }, problems: null }
+  return {
+    list: {
+      tiers,
+      sponsoredCentsPerDay,
+      sponsoredSlots: Number(slotsText),
+      freeListings: free.freeListings,
+      note,
+    },
+    problems: null,
+  }
 }
 
 /** A list's values as the form shows them: `MAX_PRICE_TIERS` rows, the unused ones empty. */
@@ -198,10 +214,14 @@ export function centsAsDollars(cents: number) {
 }
 
 /** What changed from one list to the next, in words ("1–7 days: $29.00 → $35.00"), for the history. */
-export function priceListChanges(before: PriceList | null, after: PriceList): string[] {
+export function priceListChanges(
+  before: PriceList | null,
+  after: PriceList,
+  categoryName: (categoryID: number) => string = (id) => `category ${id}`,
+): string[] {
   const rows = (list: PriceList) =>
     priceTableRows(list).map((row) => `${row.label}: $${centsAsDollars(row.cents)}`)
-  if (!before) return rows(after)
+  if (!before) return [...rows(after), ...freeListingChanges([], after.freeListings, categoryName)]
   const changes: string[] = []
   const oldTable = rows(before).join(', ')
   const newTable = rows(after).join(', ')
@@ -213,5 +233,6 @@ export function priceListChanges(before: PriceList | null, after: PriceList): st
   }
   if (before.sponsoredSlots !== after.sponsoredSlots)
     changes.push(`Sponsored slots: ${before.sponsoredSlots} → ${after.sponsoredSlots}`)
+  changes.push(...freeListingChanges(before.freeListings, after.freeListings, categoryName))
   return changes
 }

@@ -14,8 +14,11 @@ import type { BusinessSessionCopy } from '../http/auth.server.ts'
 import { jsonText, NOT_JSON_MESSAGE } from '../http/request-body.server.ts'
 import type { ParsedUpload, ParseUploadOptions } from '../media/media-upload.server.ts'
 import { discardStaged, type StagedFile } from '../media/media.server.ts'
+import type { MailContext } from '#app/models/mail/notifications.server.ts'
+import { submitFreeListing, withFreeListingSlots } from '../payments/free-listing.server.ts'
 import { paymentDataFor, setEventPaymentData } from '../payments/payment-data.server.ts'
 import { settleOpenPayments } from '../payments/payment-setup.server.ts'
+import { currentFreeAllowance } from '../payments/pricing.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
 import type { ServerSession } from './draft.server.ts'
 import { requireEditableEvent } from './editable.server.ts'
@@ -62,6 +65,33 @@ export async function saveAd(args: {
   return saveEventWithMedia(args)
 }
 
+/** Who sends an ad: the client's address (the free listings' cap per address) and the site, for its emails. */
+export interface AdSender {
+  ip: string
+  mail?: MailContext
+}
+
+/**
+ * Saves the approved ad (`saveAd`); a new or unpaid ad that is a free listing is then sent on without a card
+ * (`submitFreeListing`: to review, or live for a trusted business), within the day's caps of free listings, and
+ * comes back `free`. A refusal of either step gives the caps' slots back.
+ */
+export async function saveAndSubmitAd(args: Parameters<typeof saveAd>[0], sender: AdSender) {
+  const edited =
+    args.eventID === undefined ? null : await getOwnedEvent(args.eventID, args.business.businessID)
+  const mayBeFree = !edited || edited.paymentStatus === 'pending'
+  if (!mayBeFree || !(await currentFreeAllowance(args.input.eventCategory))) {
+    return { ...(await saveAd(args)), free: false }
+  }
+  const businessID = args.business.businessID
+  return withFreeListingSlots({ businessID, ip: sender.ip }, async () => {
+    const saved = await saveAd(args)
+    if (saved.resubmitted || saved.totalCents !== 0) return { ...saved, free: false }
+    await submitFreeListing({ businessID, eventID: saved.eventID, mail: sender.mail })
+    return { ...saved, free: true }
+  })
+}
+
 /** What /api/approve-event reads beside the ad's fields: its photo and video. */
 export const APPROVAL_UPLOAD = {
   files: { image: 'photo', video: 'video' },
@@ -82,7 +112,11 @@ function parseJsonField(value: string | undefined, field: string) {
  * business's own; the staged files are removed whatever happens. Returns the saved ad with the input it was saved
  * from; a refusal is an AppError.
  */
-export async function saveApprovedUpload(business: BusinessSessionCopy, { fields, files }: ParsedUpload) {
+export async function saveApprovedUpload(
+  business: BusinessSessionCopy,
+  { fields, files }: ParsedUpload,
+  sender: AdSender,
+) {
   try {
     // Present when the advertiser edits their ad: it is saved in place instead of as a new one.
     const eventID = fields.eventID ? parseId(fields.eventID) : undefined
@@ -101,13 +135,10 @@ export async function saveApprovedUpload(business: BusinessSessionCopy, { fields
       fields.totalAmount === undefined || fields.totalAmount === '' ? null : Number(fields.totalAmount)
     if (claimed !== null && !Number.isFinite(claimed))
       throw new AppError('totalAmount must be a number', 'invalid')
-    const saved = await saveAd({
-      business,
-      input,
-      files: { photo: files.image, video: files.video },
-      claimedTotal: claimed,
-      eventID,
-    })
+    const saved = await saveAndSubmitAd(
+      { business, input, files: { photo: files.image, video: files.video }, claimedTotal: claimed, eventID },
+      sender,
+    )
     return { ...saved, input }
   } finally {
     await discardStaged(Object.values(files))

@@ -13,8 +13,9 @@ import type { StagedFormPost } from '../http/staged-form-post.server.ts'
 import { mediaUpload, type ParsedUpload, type ParseUploadOptions } from '../media/media-upload.server.ts'
 import { discardStaged, type StagedFile } from '../media/media.server.ts'
 import { getEventDraft, setEventDraft, type EventDraft } from './draft.server.ts'
+import { dropLinkPhoto, linkPhotoOf } from './fill-from-link.server.ts'
 import { parseEventInput } from './parse.server.ts'
-import { assertCategoriesOffered, priceFor } from './save.server.ts'
+import { assertCategoriesOffered, mediaOfSave, priceFor } from './save.server.ts'
 
 /** What the form's post may hold: its two files, and up to MAX_DISPLAY_DATES dates and every category as fields. */
 const EVENT_FORM_UPLOAD = {
@@ -39,7 +40,16 @@ function postedLists({ fieldLists }: Pick<ParsedUpload, 'fieldLists'>) {
  */
 async function stageEventDraft(
   post: ParsedUpload,
-  { previous, edited }: { previous: EventDraft | null; edited?: Event },
+  {
+    previous,
+    edited,
+    linkPhoto,
+  }: {
+    previous: EventDraft | null
+    edited?: Event
+    /** The photo "Fill from a link" staged, used unless a file was chosen. */
+    linkPhoto?: StagedFile | null
+  },
 ): Promise<EventDraft> {
   const { fields, fieldLists, files } = post
   const eventID = edited?.eventID
@@ -51,16 +61,19 @@ async function stageEventDraft(
       edited ? paidDatesOf(edited) : undefined,
     )
     await assertCategoriesOffered(input.eventCategory, edited?.category)
-    const totalCents = await priceFor(input)
     const earlier = previous && previous.eventID === eventID ? previous.files : {}
-    const kept = { photo: files.image ?? earlier.photo, video: files.video ?? earlier.video }
+    const kept = {
+      photo: files.image ?? linkPhoto ?? earlier.photo,
+      video: files.video ?? earlier.video,
+    }
+    const totalCents = await priceFor(input, undefined, mediaOfSave(kept, edited))
     // Files of a draft that is being replaced (a newer file, or a draft for another ad) are not needed any more.
     const unused = previous
       ? [previous.files.photo, previous.files.video].filter(
           (f): f is StagedFile => f !== undefined && f !== kept.photo && f !== kept.video,
         )
       : []
-    await discardStaged(unused)
+    await discardStaged([...unused, ...(linkPhoto && linkPhoto !== kept.photo ? [linkPhoto] : [])])
     return { ...(eventID === undefined ? {} : { eventID }), input, totalCents, files: kept }
   } catch (error) {
     // A refused post loses nothing but the chosen files: the form comes back with what was typed.
@@ -113,8 +126,15 @@ function postedFormValues(post: Pick<ParsedUpload, 'fields' | 'fieldLists'>) {
 export function eventFormPost(edited?: Event): StagedFormPost<StagedFile, EventFormValues> {
   return {
     upload: mediaUpload(EVENT_FORM_UPLOAD),
-    stage: async (post, session) =>
-      setEventDraft(session, await stageEventDraft(post, { previous: getEventDraft(session), edited })),
+    stage: async (post, session) => {
+      const linkPhoto = edited ? null : linkPhotoOf(session)
+      setEventDraft(
+        session,
+        await stageEventDraft(post, { previous: getEventDraft(session), edited, linkPhoto }),
+      )
+      // The draft holds it now (or it was replaced by the chosen file and removed).
+      if (linkPhoto) await dropLinkPhoto(session, { kept: true })
+    },
     typed: postedFormValues,
     unreadField: 'image',
   }

@@ -7,7 +7,8 @@ import { AppError } from '#app/utils/app-error.ts'
 import { formatDollars } from '#app/utils/pricing.ts'
 import type { BusinessSessionCopy } from '../http/auth.server.ts'
 import { discardStaged } from '../media/media.server.ts'
-import { saveAd } from './approval.server.ts'
+import { currentFreeAllowance } from '../payments/pricing.server.ts'
+import { saveAndSubmitAd, type AdSender } from './approval.server.ts'
 import type { EventDraft } from './draft.server.ts'
 import { adAsEdited, requireEditableEvent } from './editable.server.ts'
 
@@ -29,6 +30,7 @@ export async function draftPreview(business: BusinessSessionCopy, draft: EventDr
     }),
   ])
   if (!cardBusiness) return null
+  const afterPayment = Boolean(edited && paidDatesOf(edited))
   return {
     // The same card data as the public page builds from the saved ad.
     card: customerCardData(cardBusiness, { ...draft.input, ...media }),
@@ -36,7 +38,12 @@ export async function draftPreview(business: BusinessSessionCopy, draft: EventDr
     /** The dates the ad is paid for, repeat rules expanded: shown before checkout. */
     dates: draft.input.showAdDates,
     /** Paid already: saving sends the edit for review, with nothing to pay. */
-    afterPayment: Boolean(edited && paidDatesOf(edited)),
+    afterPayment,
+    /** A free listing: sent for review without a card. */
+    free:
+      !afterPayment &&
+      draft.totalCents === 0 &&
+      Boolean(await currentFreeAllowance(draft.input.eventCategory)),
     photoFileName: draft.files.photo?.originalName,
     videoFileName: draft.files.video?.originalName,
     /** The business's ad this one looks like, with its page: the advertiser may still continue. */
@@ -53,6 +60,8 @@ export function draftFormPath(draft: EventDraft) {
 export type DraftApproval =
   /** Saved unpaid: checkout pays for it next. */
   | { kind: 'saved'; eventID: number; totalCents: number }
+  /** A free listing, saved and sent on without a card: to review, or live for a trusted business. */
+  | { kind: 'free'; eventID: number }
   /** The edit of a paid ad: back to review, or (a trusted business's live ad) applied at once. */
   | { kind: 'resubmitted'; eventID: number; appliedAtOnce: boolean }
   /** The edited ad is gone, or was paid or is being paid meanwhile: the draft can never be saved. */
@@ -62,17 +71,25 @@ export type DraftApproval =
  * "Approve": saves the session's draft (a new ad, or the edit of its ad) and removes its staged files. Any other
  * refusal of the save is thrown as it is, and the draft stays for another try.
  */
-export async function approveDraft(business: BusinessSessionCopy, draft: EventDraft): Promise<DraftApproval> {
+export async function approveDraft(
+  business: BusinessSessionCopy,
+  draft: EventDraft,
+  sender: AdSender,
+): Promise<DraftApproval> {
   let saved
   try {
-    saved = await saveAd({ business, input: draft.input, files: draft.files, eventID: draft.eventID })
+    saved = await saveAndSubmitAd(
+      { business, input: draft.input, files: draft.files, eventID: draft.eventID },
+      sender,
+    )
   } catch (error) {
     if (!(error instanceof AppError && (error.kind === 'not_found' || error.kind === 'conflict'))) throw error
     await discardStaged(Object.values(draft.files))
     return { kind: 'dropped', message: error.message }
   }
   await discardStaged(Object.values(draft.files))
-  return saved.resubmitted
-    ? { kind: 'resubmitted', eventID: saved.eventID, appliedAtOnce: saved.appliedAtOnce }
-    : { kind: 'saved', eventID: saved.eventID, totalCents: saved.totalCents }
+  if (saved.resubmitted)
+    return { kind: 'resubmitted', eventID: saved.eventID, appliedAtOnce: saved.appliedAtOnce }
+  if (saved.free) return { kind: 'free', eventID: saved.eventID }
+  return { kind: 'saved', eventID: saved.eventID, totalCents: saved.totalCents }
 }

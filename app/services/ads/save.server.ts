@@ -15,12 +15,14 @@ import { adContact } from '#app/models/ads/customer-card.ts'
 import { saveOpenRevision, setRevisionMedia } from '#app/models/ads/event-revision.server.ts'
 import { ownerEditKind } from '#app/models/ads/event-status.ts'
 import type { EventInput } from '#app/models/ads/event-schema.ts'
+import { assertFreeListingFits } from '#app/models/payments/free-listing.ts'
 import { AppError } from '#app/utils/app-error.ts'
+import type { Event } from '#db/schema.ts'
 import { mediaFileName } from '#app/utils/media-types.ts'
 import { claimedTotalMatches, TOTAL_MISMATCH_MESSAGE } from '#app/utils/pricing.ts'
 import type { BusinessSessionCopy } from '../http/auth.server.ts'
 import { autoApplyRevisionIfTrusted } from '../moderation/trust.server.ts'
-import { currentChargeCents } from '../payments/pricing.server.ts'
+import { currentAdCharge } from '../payments/pricing.server.ts'
 import { deleteStoredMedia, storeMediaForEvent, type StagedFile } from '../media/media.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
 
@@ -41,11 +43,22 @@ export async function assertCategoriesOffered(names: readonly string[], keep: re
 }
 
 /**
- * The price in cents for the chosen dates at the current prices; a differing total sent by the browser is refused,
- * never charged.
+ * The price in cents for the chosen dates at the current prices, $0 for a free listing; a differing total sent by
+ * the browser is refused, never charged. A free listing with more dates, or a photo or video, than its categories'
+ * free listing includes (`media`: what the ad will have) is refused at the field, unless the ad was paid for at a
+ * price (`paidAtAPrice`).
  */
-export async function priceFor(input: EventInput, claimedDollars?: number | null) {
-  const totalCents = await currentChargeCents(input.showAdDates.length)
+export async function priceFor(
+  input: EventInput,
+  claimedDollars?: number | null,
+  media: { photo: boolean; video: boolean; paidAtAPrice?: boolean } = { photo: false, video: false },
+) {
+  const { cents: totalCents, allowance } = await currentAdCharge({
+    days: input.showAdDates.length,
+    categories: input.eventCategory,
+  })
+  if (allowance && !media.paidAtAPrice)
+    assertFreeListingFits({ dates: input.showAdDates.length, ...media }, allowance)
   if (!claimedTotalMatches(claimedDollars, totalCents)) {
     throw new AppError(TOTAL_MISMATCH_MESSAGE, 'invalid', {
       fieldErrors: { totalAmount: [TOTAL_MISMATCH_MESSAGE] },
@@ -81,7 +94,7 @@ export async function saveEventWithMedia({
 }) {
   const edited = editedID === undefined ? null : await getOwnedEvent(editedID, business.businessID)
   await assertCategoriesOffered(input.eventCategory, edited?.category)
-  const totalCents = await priceFor(input, claimedTotal)
+  const totalCents = await priceFor(input, claimedTotal, mediaOfSave(files, edited))
   const storedKeys: string[] = []
   let replacedUrls: string[] = []
   let resubmitted = false
@@ -157,6 +170,18 @@ export async function saveEventWithMedia({
   const appliedAtOnce =
     revisionID !== undefined && (await autoApplyRevisionIfTrusted(outcome.eventID, business.businessID))
   return { ...outcome, appliedAtOnce }
+}
+
+/** What the saved ad will have for `priceFor`: a new file, or the edited ad's own. */
+export function mediaOfSave(
+  files: { photo?: unknown; video?: unknown },
+  edited: Pick<Event, 'stillPhotoURL' | 'videoURL' | 'paymentStatus' | 'totalCost'> | null | undefined,
+) {
+  return {
+    photo: Boolean(files.photo || edited?.stillPhotoURL),
+    video: Boolean(files.video || edited?.videoURL),
+    paidAtAPrice: edited?.paymentStatus === 'paid' && Number(edited.totalCost) > 0,
+  }
 }
 
 function sameMediaFile(a: string, b: string) {

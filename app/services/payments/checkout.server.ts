@@ -26,7 +26,12 @@ import {
   paymentsMode,
   sponsoredSurchargeDueCents,
 } from './payment-rules.server.ts'
-import { currentSponsoredSlots, currentSponsoredSurchargeCents } from './pricing.server.ts'
+import {
+  currentFreeAllowance,
+  currentSponsoredSlots,
+  currentSponsoredSurchargeCents,
+} from './pricing.server.ts'
+import { withFreeListingSlots } from './free-listing.server.ts'
 import { setUpEventPayment } from './payment-setup.server.ts'
 import { confirmFreePayment } from './free-payment.server.ts'
 import { applyPromoCode, checkoutPromo, removePromoCode, type CheckoutPromo } from './promo-codes.server.ts'
@@ -70,6 +75,8 @@ export interface CheckoutPage {
   promoNotice: string | null
   /** The total is $0 with the code: the ad is confirmed without a card. */
   free: boolean
+  /** It is $0 as a free listing (every category of it is free), not by a code. */
+  freeListing: boolean
   /** Why the payment could not be set up, for the advertiser; null when it was. */
   setupError: string | null
   goesLiveAtPayment: boolean
@@ -171,6 +178,7 @@ export async function checkoutPage({
       },
       promoNotice,
       free: totalCents === 0 && setupError === null,
+      freeListing: totalCents === 0 && setupError === null && !promo,
       setupError,
       goesLiveAtPayment: (await trustOf(businessID)).trusted,
       sponsorship: await sponsorshipOffer(event),
@@ -300,23 +308,29 @@ export async function confirmFreeAtCheckout({
   postedEventID,
   claimedTotalDollars,
   mail,
+  ip,
 }: {
   businessID: number
   stored: StoredPaymentData
   postedEventID?: number
   claimedTotalDollars: number
   mail?: MailContext
+  /** The client's address: a free listing counts against its day's cap. */
+  ip: string
 }): Promise<CompletedPayment> {
   if (stored.status !== 'ok' && postedEventID !== undefined) {
     const owned = await getOwnedEvent(postedEventID, businessID)
     if (owned && isPaid(owned)) throw alreadyPaid()
   }
-  const paid = await confirmFreePayment({
-    businessID,
-    eventID: checkoutEventID(stored),
-    claimedTotalDollars,
-    mail,
-  })
-  if (paid.paidBefore) throw alreadyPaid()
-  return paid
+  const eventID = checkoutEventID(stored)
+  const confirm = async () => {
+    const paid = await confirmFreePayment({ businessID, eventID, claimedTotalDollars, mail })
+    if (paid.paidBefore) throw alreadyPaid()
+    return paid
+  }
+  // A free listing counts against the day's caps of free listings, however it is sent.
+  const event = await getOwnedEvent(eventID, businessID)
+  if (event && !isPaid(event) && (await currentFreeAllowance(event.category)))
+    return withFreeListingSlots({ businessID, ip }, confirm)
+  return confirm()
 }

@@ -7,7 +7,7 @@ import { z } from 'zod'
 import { eventInputFromEvent, type EventInput } from '#app/models/ads/event-schema.ts'
 import type { Event } from '#db/schema.ts'
 import { centsToDollars } from '#app/utils/pricing.ts'
-import { currentChargeCents } from './pricing.server.ts'
+import { currentAdCharge } from './pricing.server.ts'
 
 /** What checkout needs (eventPaymentData), kept in the server session rather than the browser. */
 export interface EventPaymentData {
@@ -70,7 +70,8 @@ export async function paymentDataFromEvent(event: Event): Promise<EventPaymentDa
     businessID: event.businessID,
     eventID: event.eventID,
     input: eventInputFromEvent(event),
-    totalCents: await currentChargeCents(event.showAdOnDates.length),
+    totalCents: (await currentAdCharge({ days: event.showAdOnDates.length, categories: event.category }))
+      .cents,
   })
 }
 

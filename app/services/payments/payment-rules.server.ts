@@ -6,11 +6,12 @@
 import type { Transaction } from '#db/client.server.ts'
 import type { Event } from '#db/schema.ts'
 import { getEventRow } from '#app/models/payments/payment.server.ts'
+import { assertFreeListingFits } from '#app/models/payments/free-listing.ts'
 import { adPromoDiscountCents } from '#app/models/payments/promo-code.server.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import { PAYMENT_TEXT } from '#app/utils/payment-messages.ts'
 import { getPaymentProvider, type PaymentProvider } from './payment-providers.server.ts'
-import { currentChargeCents, currentSponsoredSurchargeCents } from './pricing.server.ts'
+import { currentAdCharge, currentSponsoredSurchargeCents } from './pricing.server.ts'
 
 export const CURRENCY = 'usd'
 /** An unpaid draft is removed this long after it was saved (cleanup.server.ts); its intent expires with it. */
@@ -60,14 +61,23 @@ export function assertPayable(event: Event) {
   }
 }
 
+export const NO_DATES_TO_PAY_MESSAGE = 'This ad has no display dates to pay for.'
+
 /**
  * What the unpaid event lists at now: its own display dates at the current prices (a draft saved before a price
- * change is charged the new price, which checkout shows before the payment), with the sponsored surcharge
- * when the advertiser chose it.
+ * change is charged the new price, which checkout shows before the payment), or $0 for a free listing within its
+ * limits, with the sponsored surcharge when the advertiser chose it.
  */
 export async function listPriceCents(event: Event, tx?: Transaction) {
-  const cents = await currentChargeCents(event.showAdOnDates.length, tx)
-  if (cents <= 0) throw new AppError('This ad has no display dates to pay for.', 'invalid')
+  const days = event.showAdOnDates.length
+  const { cents, allowance } = await currentAdCharge({ days, categories: event.category }, tx)
+  if (days === 0 || (cents <= 0 && !allowance)) throw new AppError(NO_DATES_TO_PAY_MESSAGE, 'invalid')
+  if (allowance) {
+    assertFreeListingFits(
+      { dates: days, photo: Boolean(event.stillPhotoURL), video: Boolean(event.videoURL) },
+      allowance,
+    )
+  }
   return cents + (await sponsoredSurchargeDueCents(event, tx))
 }
 

@@ -1,7 +1,18 @@
 /** The prices in force, for every charge and form, and the administrators' pricing page that changes them. */
 import type { Transaction } from '#db/client.server.ts'
+import { listAllCategories } from '#app/models/ads/category.server.ts'
 import { appendPriceList, currentPriceList, listPriceLists } from '#app/models/payments/price-list.server.ts'
 import { announcePublicPagesChanged } from '#app/models/calendar/public-pages-changes.server.ts'
+import {
+  describeAllowance,
+  FREE_CATEGORY_MESSAGE,
+  freeAllowanceOf,
+  freeField,
+  freeListingsFormValues,
+  type FreeAllowance,
+  type FreeListing,
+} from '#app/models/payments/free-listing.ts'
+import { AppError } from '#app/utils/app-error.ts'
 import {
   chargeCentsFor,
   sponsoredSurchargeCentsFor,
@@ -29,6 +40,44 @@ export async function currentSponsoredSlots() {
   return (await currentPriceList()).sponsoredSlots
 }
 
+/** The categories listed free now, by name, with what a free listing in each includes. */
+export async function currentFreeListings(tx?: Transaction) {
+  return freeListingsByName(await currentPriceList(tx), tx)
+}
+
+async function freeListingsByName(
+  { freeListings }: Pick<PriceList, 'freeListings'>,
+  tx?: Transaction,
+): Promise<Record<string, FreeAllowance>> {
+  if (freeListings.length === 0) return {}
+  const byName: Record<string, FreeAllowance> = {}
+  for (const category of await listAllCategories(tx)) {
+    const free = freeListings.find((f) => f.categoryID === category.categoryID)
+    if (free)
+      byName[category.categoryName] = { maxDates: free.maxDates, photo: free.photo, video: free.video }
+  }
+  return byName
+}
+
+/** What a free listing of an ad with `categories` includes now; null when the ad is not free. */
+export async function currentFreeAllowance(categories: readonly string[], tx?: Transaction) {
+  return freeAllowanceOf(categories, await currentFreeListings(tx))
+}
+
+/**
+ * What an ad with `categories` shown on `days` dates is listed at now, in cents: $0 with its `allowance` when it is
+ * a free listing (whose limits the caller checks, `freeListingProblems`), else the price of its days.
+ */
+export async function currentAdCharge(
+  ad: { days: number; categories: readonly string[] },
+  tx?: Transaction,
+): Promise<{ cents: number; allowance: FreeAllowance | null }> {
+  const list = await currentPriceList(tx)
+  const allowance = freeAllowanceOf(ad.categories, await freeListingsByName(list, tx))
+  if (allowance) return { cents: 0, allowance }
+  return { cents: chargeCentsFor(ad.days, list), allowance: null }
+}
+
 /** The event form's price table at today's prices. */
 export async function currentPriceTable() {
   return priceTableRows(await currentPriceList())
@@ -41,29 +90,79 @@ export async function pricingPage() {
   const versions = await listPriceLists(HISTORY_SHOWN)
   const current = versions[0] ?? null
   const list: PriceList = current ?? (await currentPriceList())
+  const categories = await listAllCategories()
+  const categoryName = nameOfCategory(categories)
+  // Every visible category, and a hidden one while it is still listed free.
+  const freeRows = categories
+    .filter((c) => !c.hidden || list.freeListings.some((f) => f.categoryID === c.categoryID))
+    .map((c) => {
+      const free = list.freeListings.find((f) => f.categoryID === c.categoryID)
+      return {
+        categoryID: c.categoryID,
+        name: c.categoryName,
+        hidden: c.hidden,
+        free: free ? describeAllowance(free) : null,
+      }
+    })
   return {
     table: priceTableRows(list),
     sponsoredCentsPerDay: list.sponsoredCentsPerDay,
     sponsoredSlots: list.sponsoredSlots,
-    formValues: priceListFormValues(list),
+    freeRows,
+    formValues: {
+      ...priceListFormValues(list),
+      ...freeListingsFormValues(
+        list.freeListings,
+        freeRows.map((row) => row.categoryID),
+      ),
+    },
     history: versions.slice(0, HISTORY_SHOWN).map((version, i) => ({
       id: version.id,
       at: version.createdAt.toISOString(),
       by: version.changedByEmail,
       note: version.note,
-      changes: priceListChanges(versions[i + 1] ?? null, version),
+      changes: priceListChanges(versions[i + 1] ?? null, version, categoryName),
     })),
   }
 }
 
 /** Saves a new price list as the current one, changed by the administrator `userId`; the toast saying so. */
 export async function changePrices(list: PriceList & { note: string }, userId: string) {
+  const categories = await listAllCategories()
+  await assertFreeCategories(list.freeListings, categories)
   const { before, after } = await appendPriceList(list, userId)
-  const changes = priceListChanges(before, after)
+  const changes = priceListChanges(before, after, nameOfCategory(categories))
   // The public pages keep the number of Sponsored slots with their listings.
   if (before?.sponsoredSlots !== after.sponsoredSlots) await announcePublicPagesChanged()
   return {
     title: 'Prices saved',
     description: changes.length > 0 ? 'The new prices apply to every ad not yet paid.' : 'Nothing changed.',
   }
+}
+
+type CategoryRow = Awaited<ReturnType<typeof listAllCategories>>[number]
+
+function nameOfCategory(categories: readonly CategoryRow[]) {
+  return (categoryID: number) =>
+    categories.find((c) => c.categoryID === categoryID)?.categoryName ?? `a removed category (${categoryID})`
+}
+
+/**
+ * A category is listed free only when it exists and is offered: a hidden one may stay free (its ads keep it), but
+ * not become free. Refused at the category's field.
+ */
+async function assertFreeCategories(
+  freeListings: readonly FreeListing[],
+  categories: readonly CategoryRow[],
+) {
+  const { freeListings: before } = await currentPriceList()
+  const refused = freeListings.filter((free) => {
+    const category = categories.find((c) => c.categoryID === free.categoryID)
+    if (!category) return true
+    return category.hidden && !before.some((f) => f.categoryID === free.categoryID)
+  })
+  if (refused.length === 0) return
+  throw new AppError(FREE_CATEGORY_MESSAGE, 'invalid', {
+    fieldErrors: Object.fromEntries(refused.map((f) => [freeField(f.categoryID), [FREE_CATEGORY_MESSAGE]])),
+  })
 }

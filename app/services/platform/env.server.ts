@@ -99,6 +99,13 @@ export const envSchema = z
     SUBSCRIPTIONS_PER_ADDRESS_PER_HOUR: optional.pipe(
       z.coerce.number<string | undefined>().int().min(1).max(100_000).default(10),
     ),
+    /** Free listings one business may send per day, and one address (429 beyond). */
+    FREE_LISTINGS_PER_BUSINESS_PER_DAY: optional.pipe(
+      z.coerce.number<string | undefined>().int().min(1).max(100_000).default(5),
+    ),
+    FREE_LISTINGS_PER_ADDRESS_PER_DAY: optional.pipe(
+      z.coerce.number<string | undefined>().int().min(1).max(100_000).default(10),
+    ),
     /** Confirmation emails one email address may be sent per day. */
     CONFIRMATIONS_PER_EMAIL_PER_DAY: optional.pipe(
       z.coerce.number<string | undefined>().int().min(1).max(100).default(3),
@@ -230,6 +237,19 @@ export const envSchema = z
     SEED_DEMO_DATA: optional.pipe(z.enum(['true', 'false']).optional()),
     /** Production only: run without an identity provider (business email sign-in only). */
     ALLOW_NO_IDENTITY_PROVIDER: optional.pipe(z.enum(['true', 'false']).optional()),
+    /**
+     * Tests only: host names (comma-separated) "Fill from a link" may fetch from whatever their port and address, so
+     * a test can serve pages on loopback. Never set by default; refused with production rules.
+     */
+    LINK_FETCH_ALLOW_HOSTS: optional.pipe(
+      z
+        .string()
+        .regex(
+          /^[\w.:[\]-]+(?:\s*,\s*[\w.:[\]-]+)*$/,
+          'LINK_FETCH_ALLOW_HOSTS must be host names, comma-separated',
+        )
+        .optional(),
+    ),
   })
   .superRefine((env, ctx) => {
     const stripe = [env.STRIPE_SECRET_KEY, env.STRIPE_PUBLISHABLE_KEY, env.STRIPE_WEBHOOK_SECRET]
@@ -274,6 +294,14 @@ export const envSchema = z
           message: 'SEED_DEMO_DATA is for the local demo (npm start): unset it with production rules',
         })
       }
+      if (env.LINK_FETCH_ALLOW_HOSTS) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['LINK_FETCH_ALLOW_HOSTS'],
+          message:
+            'LINK_FETCH_ALLOW_HOSTS lets "Fill from a link" read private addresses and is for tests only: unset it with production rules',
+        })
+      }
       if (!env.SESSION_SECRET || env.SESSION_SECRET.length < 32) {
         ctx.addIssue({
           code: 'custom',
@@ -309,6 +337,10 @@ export const envSchema = z
     stripeEnabled: Boolean(env.STRIPE_SECRET_KEY),
     oidcEnabled: Boolean(env.OIDC_ISSUER),
     isProduction: (env.APP_ENV ?? env.NODE_ENV) === 'production',
+    linkFetchAllowHosts: (env.LINK_FETCH_ALLOW_HOSTS ?? '')
+      .split(',')
+      .map((host) => host.trim())
+      .filter(Boolean),
   }))
 
 export type Env = z.infer<typeof envSchema>

@@ -61,6 +61,17 @@ export function usedFormStampKey(stamp: string) {
   return `form-stamp:${digest(stamp)}`
 }
 
+/** Free listings sent by one business, and from one address (FREE_LISTINGS_PER_BUSINESS_PER_DAY, …_PER_ADDRESS_…). */
+export function freeListingBusinessKey(businessID: number) {
+  return `free-listing-business:${businessID}`
+}
+
+export function freeListingAddressKey(ip: string) {
+  return `free-listing-address:${digest(ip)}`
+}
+
+export const FREE_LISTING_WINDOW_MS = 24 * 60 * 60 * 1000
+
 export const SUBSCRIBE_WINDOW_MS = 60 * 60 * 1000
 export const CONFIRMATION_MAIL_WINDOW_MS = 24 * 60 * 60 * 1000
 
@@ -162,6 +173,7 @@ export async function deleteExpiredAttempts({ windowMs = SIGN_IN_WINDOW_MS, now 
       when ${authAttempts.key} like 'register:%' then ${before(Math.max(windowMs, REGISTRATION_WINDOW_MS))}
       when ${authAttempts.key} like 'subscribe:%' then ${before(Math.max(windowMs, SUBSCRIBE_WINDOW_MS))}
       when ${authAttempts.key} like 'subscribe-mail:%' then ${before(Math.max(windowMs, CONFIRMATION_MAIL_WINDOW_MS))}
+      when ${authAttempts.key} like 'free-listing-%' then ${before(Math.max(windowMs, FREE_LISTING_WINDOW_MS))}
       when ${authAttempts.key} like 'form-stamp:%' then ${before(Math.max(windowMs, SIGNUP_FORM_MAX_AGE_MS))}
       else ${before(windowMs)} end`,
     )

@@ -1,0 +1,1 @@
+ALTER TABLE "price_lists" ADD COLUMN "freeListings" jsonb DEFAULT '[]'::jsonb NOT NULL;
