@@ -163,7 +163,7 @@ export function rememberPayment(
 
 /**
  * The advertiser approves their saved ad for payment ("Confirm Ad", and the older JSON use of approve-event).
- * Someone else's ad is not found (404); a paid or refunded one is refused (409), so it is never paid twice.
+ * Someone else's ad is not found; a paid or refunded one is a conflict, so it is never paid twice.
  */
 export async function approveAdForPayment(business: BusinessSessionCopy, eventID: number) {
   if (await confirmEventByBusiness(eventID, business.businessID, platformToday())) return

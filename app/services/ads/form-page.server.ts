@@ -67,7 +67,7 @@ export function newEventFormPage(business: BusinessSessionCopy, draft: EventDraf
 /**
  * The form to edit the business's ad `id` (or its draft from the session): what it starts from, its saved media, and
  * how the edit will go (paid: its dates stay; live: the edit waits for review, or goes live at once for a trusted
- * business). Throws the AppError of `requireEditableEvent` (404 not theirs, 409 no longer editable).
+ * business). Throws the AppError of `requireEditableEvent` (not found: not theirs; conflict: no longer editable).
  */
 export async function editEventFormPage(
   business: BusinessSessionCopy,

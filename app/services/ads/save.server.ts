@@ -73,8 +73,7 @@ export async function priceFor(
  * (its media kept unless a new file replaces it): an unpaid one whole, a paid one awaiting review or sent back with
  * changes requested in its text and media only, and it waits for review again; a live one's text and media become
  * its pending revision while the live version stays up (both `resubmitted`: nothing to pay); a trusted business's
- * revision is then applied at once (`appliedAtOnce`). Any other ad is refused
- * with 409.
+ * revision is then applied at once (`appliedAtOnce`). Any other ad is refused as a conflict.
  */
 export async function saveEventWithMedia({
   business,

@@ -74,7 +74,7 @@ export const NO_FREE_LISTING_MESSAGE = 'This ad was not sent as a free listing.'
 
 /**
  * The confirmation page of the business's free listing `eventID` once sent: its title and dates, and whether it
- * waits for review or is live already. Not found for someone else's ad (403) or one not sent as a free listing.
+ * waits for review or is live already. Forbidden for someone else's ad, not found for one not sent as a free listing.
  */
 export async function freeListingSentPage(businessID: number, eventID: number) {
   const event = await requireOwnEvent(businessID, eventID)

@@ -4,6 +4,7 @@ import { SIGNUP_FORM_MAX_AGE_MS } from '#app/constants.ts'
 import { mailboxKey } from '#app/models/platform/email-address.ts'
 import { db } from '#db/client.server.ts'
 import { authAttempts } from '#db/schema.ts'
+import { normalEmail } from '#app/models/platform/email-address.ts'
 
 export const SIGN_IN_MAX_FAILURES = 10
 export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000
@@ -20,7 +21,6 @@ export const KNOWN_ADDRESS_TTL_MS = 90 * 24 * 60 * 60 * 1000
 export const REGISTRATION_WINDOW_MS = 60 * 60 * 1000
 
 const digest = (text: string) => crypto.createHash('sha256').update(text).digest('base64url')
-const normalEmail = (email: string) => email.trim().toLowerCase()
 
 /** Keys are hashed so the table holds no email or IP addresses. */
 export function signInAttemptKey(email: string, ip: string) {
