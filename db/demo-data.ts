@@ -33,6 +33,45 @@ export const DEMO_BUSINESSES = [
   },
 ] as const
 
+/** The organisation whose events the host lists free (a community listing, no card): the library. */
+export const DEMO_FREE_ORGANISATION = {
+  businessName: 'Springfield Public Library',
+  businessEmail: 'demo@springfieldlibrary.example',
+  password: 'library123',
+  businessAddress: '326 South 7th Street',
+  businessCity: 'Springfield',
+  businessState: 'IL',
+  businessZip: '62701',
+  businessPhone: '2175550120',
+  businessContact: 'Priya Natarajan',
+  businessWebsite: 'https://springfieldlibrary.example',
+} as const
+
+/** The category the demo host lists free, and the library's free listings in it. */
+export const DEMO_FREE_CATEGORY = 'Family'
+export const DEMO_FREE_LISTINGS = [
+  {
+    title: 'Saturday Story Time',
+    description:
+      'Picture books, songs and a craft for children aged 3 to 7 and their grown-ups. No sign-up needed.',
+    startTime: '10:30',
+    endTime: '11:15',
+  },
+  {
+    title: 'Family Board Game Afternoon',
+    description:
+      'Our shelf of two hundred board games comes out for the afternoon. Librarians teach the rules.',
+    startTime: '14:00',
+    endTime: '17:00',
+  },
+  {
+    title: 'Teen Robotics Club',
+    description: 'Build and program a small robot over four weeks. Kits provided; ages 12 to 17.',
+    startTime: '16:00',
+    endTime: '17:30',
+  },
+] as const
+
 export const DEMO_STAFF = [
   { email: 'admin@eventshout.example', fullName: 'Avery Admin', roles: ['admin'] as const },
   { email: 'clinician@eventshout.example', fullName: 'Dr. Casey Lin', roles: ['clinician'] as const },

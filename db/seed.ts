@@ -8,12 +8,21 @@ import {
   DEFAULT_PRICE_LIST,
   sponsoredSurchargeCentsFor,
 } from '#app/models/payments/price-list.ts'
+import { DEFAULT_FREE_ALLOWANCE } from '#app/models/payments/free-listing.ts'
 import { centsToDollars } from '#app/utils/pricing.ts'
 import { addDaysIso, isoDateInZone, todayInZone } from '#app/utils/time.ts'
 import type { Database, Transaction } from './client.server.ts'
-import { DEMO_BUSINESSES, DEMO_EVENT_IDEAS, DEMO_STAFF, DEMO_ZIPS } from './demo-data.ts'
+import {
+  DEMO_BUSINESSES,
+  DEMO_EVENT_IDEAS,
+  DEMO_FREE_CATEGORY,
+  DEMO_FREE_LISTINGS,
+  DEMO_FREE_ORGANISATION,
+  DEMO_STAFF,
+  DEMO_ZIPS,
+} from './demo-data.ts'
 import { insertBusiness, insertUser } from './factories.ts'
-import { business, clickCount, eventMedia, events, payments } from './schema.ts'
+import { business, categoryList, clickCount, eventMedia, events, payments, priceLists } from './schema.ts'
 
 const PALETTES = [
   ['#f97316', '#7c2d12'],
@@ -65,8 +74,11 @@ async function seedEmptyDatabase(
 
   const owners = []
   for (const demo of DEMO_BUSINESSES) owners.push(await insertBusiness(db, demo))
-  for (const staff of DEMO_STAFF)
-    await insertUser(db, { email: staff.email, fullName: staff.fullName, roles: [...staff.roles] })
+  const staff = []
+  for (const person of DEMO_STAFF)
+    staff.push(
+      await insertUser(db, { email: person.email, fullName: person.fullName, roles: [...person.roles] }),
+    )
 
   const today = todayInZone(timeZone)
   const uploadDate = isoDateInZone(new Date(), timeZone)
@@ -159,6 +171,15 @@ async function seedEmptyDatabase(
     created.push({ eventID, businessID: owner.businessID })
   }
 
+  created.push(
+    ...(await seedFreeListings(db, {
+      putMedia,
+      today,
+      uploadDate,
+      adminId: staff.find((person) => person.roles.includes('admin'))!.id,
+    })),
+  )
+
   const clicks = created.slice(0, 30).flatMap(({ eventID, businessID }, i) =>
     Array.from({ length: (i * 7) % 12 }, (_, n) => ({
       eventID,
@@ -171,6 +192,95 @@ async function seedEmptyDatabase(
   if (clicks.length) await db.insert(clickCount).values(clicks)
 
   return { seeded: true as const, events: created.length, clicks: clicks.length, zips: DEMO_ZIPS.length }
+}
+
+/**
+ * The host lists one category free (a price list version, as an administrator's change on /admin/pricing is), and
+ * the library's events in it are live free community listings: $0 paid, no card.
+ */
+async function seedFreeListings(
+  db: Transaction,
+  {
+    putMedia,
+    today,
+    uploadDate,
+    adminId,
+  }: { putMedia: PutDemoMedia; today: string; uploadDate: string; adminId: string },
+) {
+  const [category] = await db
+    .select({ id: categoryList.categoryID })
+    .from(categoryList)
+    .where(eq(categoryList.categoryName, DEMO_FREE_CATEGORY))
+  await db.insert(priceLists).values({
+    tiers: DEFAULT_PRICE_LIST.tiers,
+    sponsoredCentsPerDay: DEFAULT_PRICE_LIST.sponsoredCentsPerDay,
+    sponsoredSlots: DEFAULT_PRICE_LIST.sponsoredSlots,
+    freeListings: [{ categoryID: category!.id, ...DEFAULT_FREE_ALLOWANCE }],
+    note: `${DEMO_FREE_CATEGORY} events are listed free (demo)`,
+    changedByUserId: adminId,
+  })
+  const library = await insertBusiness(db, DEMO_FREE_ORGANISATION)
+  const created: Array<{ eventID: number; businessID: number }> = []
+  for (const [n, listing] of DEMO_FREE_LISTINGS.entries()) {
+    const showAdOnDates = Array.from({ length: DEFAULT_FREE_ALLOWANCE.maxDates }, (_, d) =>
+      addDaysIso(today, n + d * 7),
+    ).filter((date) => date <= addDaysIso(today, 60))
+    const [row] = await db
+      .insert(events)
+      .values({
+        businessID: library.businessID,
+        businessName: library.businessName,
+        eventTitle: listing.title,
+        eventDescription: listing.description,
+        category: [DEMO_FREE_CATEGORY],
+        showAdOnDates,
+        eventDate: UNSET_DATE,
+        ...showDateBounds(UNSET_DATE, showAdOnDates),
+        daysOrdered: showAdOnDates.length,
+        totalCost: centsToDollars(0),
+        contactPerson: library.businessContact,
+        contactEmail: library.businessEmail,
+        contactPhone: library.businessPhone,
+        approvedDateByBusiness: today,
+        approvedDateByAdmin: today,
+        paymentStatus: 'paid',
+        eventStatus: 'approved',
+        startTime: listing.startTime,
+        endTime: listing.endTime,
+      })
+      .returning({ eventID: events.eventID })
+    const eventID = row!.eventID
+    const key = mediaKeyFor('images', uploadDate, eventID, 'webp')
+    const poster = await makePoster(listing.title, n)
+    await putMedia(key, poster, 'image/webp')
+    for (const width of PHOTO_SRCSET_WIDTHS) {
+      const copy = await sharp(poster)
+        .resize({ width, withoutEnlargement: true })
+        .webp({ quality: 78 })
+        .toBuffer()
+      await putMedia(photoVariantKey(key, width), copy, 'image/webp')
+    }
+    const url = `/api/media/${key.slice(key.lastIndexOf('/') + 1)}`
+    await db.update(events).set({ stillPhotoURL: url }).where(eqEvent(eventID))
+    await db.insert(eventMedia).values({ eventID, mediaType: 'photo', mediaUrl: url })
+    // What a free listing sent through the form records: a $0 payment with its own reference, no card.
+    const reference = `free_demo_${eventID}`
+    await db.insert(payments).values({
+      eventID,
+      totalCost: centsToDollars(0),
+      totalPaid: centsToDollars(0),
+      datePaid: new Date(),
+      payment_intent_id: reference,
+      idempotency_key: reference,
+      amount_due_cents: 0,
+      amount_paid_cents: 0,
+      payment_status: 'paid',
+      paid_at: new Date(),
+    })
+    await db.update(events).set({ payment_intent_id: reference }).where(eqEvent(eventID))
+    created.push({ eventID, businessID: library.businessID })
+  }
+  return created
 }
 
 function eqEvent(eventID: number) {

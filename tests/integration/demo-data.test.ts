@@ -2,13 +2,14 @@
  * The demo data shows what an ad can say: times of day, a cancelled, a postponed and a sold-out event, and a
  * sponsored ad in the calendar's Sponsored slots, on the pages visitors see (the built app).
  */
-import { inArray } from 'drizzle-orm'
+import { eq, inArray } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { eventPagePath } from '#app/models/ads/event-address.ts'
 import { db } from '#db/client.server.ts'
-import { DEMO_EVENT_IDEAS } from '#db/demo-data.ts'
-import { events } from '#db/schema.ts'
+import { DEMO_EVENT_IDEAS, DEMO_FREE_CATEGORY, DEMO_FREE_LISTINGS } from '#db/demo-data.ts'
+import { events, payments } from '#db/schema.ts'
 import { seedDemoData } from '#db/seed.ts'
+import { currentFreeAllowance } from '#app/services/payments/pricing.server.ts'
 import { useUploadFolder } from '#tests/support/ad-submission.ts'
 import { BUILD_TIMEOUT_MS, builtRequestHandler } from '#tests/support/built-app.ts'
 import { putStored } from '#tests/support/media-storage.ts'
@@ -106,5 +107,30 @@ describe('the seeded demo', () => {
     expect(textOf(soldOut)).toContain('Add to calendar')
     expect(soldOut).not.toMatch(/<a [^>]*>Tickets<\/a>/)
     expect(textOf(soldOut)).toContain('Sold out')
+  })
+
+  test('the library’s free community listings: live beside the paid ads, unlabelled, paid $0 without a card', async () => {
+    expect(await currentFreeAllowance([DEMO_FREE_CATEGORY])).not.toBeNull()
+    const html = await page(`/calendar?category=${encodeURIComponent(DEMO_FREE_CATEGORY)}`)
+    for (const listing of DEMO_FREE_LISTINGS) {
+      const tiles = tilesOf(html, listing.title)
+      expect(tiles.length, listing.title).toBeGreaterThan(0)
+      expect(textOf(tiles[0]!)).not.toMatch(/free listing|Sponsored/i)
+    }
+    const rows = await db
+      .select({
+        cents: payments.amount_paid_cents,
+        status: payments.payment_status,
+        card: payments.card_last4,
+      })
+      .from(payments)
+      .innerJoin(events, eq(events.eventID, payments.eventID))
+      .where(
+        inArray(
+          events.eventTitle,
+          DEMO_FREE_LISTINGS.map((l) => l.title),
+        ),
+      )
+    expect(rows).toEqual(DEMO_FREE_LISTINGS.map(() => ({ cents: 0, status: 'paid', card: null })))
   })
 })

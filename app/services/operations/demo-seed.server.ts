@@ -14,7 +14,7 @@ export async function seedDemoDataIfEmpty(database: Database, timeZone: string) 
     console.info('The database already has data; demo seed skipped.')
     return { seeded: false as const }
   }
-  const [{ seedDemoData }, { DEMO_BUSINESSES, DEMO_STAFF }] = await Promise.all([
+  const [{ seedDemoData }, { DEMO_BUSINESSES, DEMO_FREE_ORGANISATION, DEMO_STAFF }] = await Promise.all([
     import('#db/seed.ts'),
     import('#db/demo-data.ts'),
   ])
@@ -25,6 +25,8 @@ export async function seedDemoDataIfEmpty(database: Database, timeZone: string) 
   if (result.seeded) {
     console.info(`Seeded demo data: ${result.events} events, ${result.clicks} clicks.`)
     for (const b of DEMO_BUSINESSES) console.info(`  advertiser login: ${b.businessEmail} / ${b.password}`)
+    const library = DEMO_FREE_ORGANISATION
+    console.info(`  free community listings: ${library.businessEmail} / ${library.password}`)
     for (const s of DEMO_STAFF) console.info(`  ${s.roles.join(', ')}: ${s.email} (sign in at /api/login)`)
   } else {
     console.info('The database already has data; demo seed skipped.')
