@@ -23,9 +23,9 @@ export const test = base.extend<{ consoleErrors: string[] }>({
         // A 4xx answer given on purpose (a 404 screen, a 401 for wrong credentials) makes the browser log its status.
         const isClientErrorStatus =
           /^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())
-        if (!isClientErrorStatus) errors.push(message.text())
+        if (!isClientErrorStatus) errors.push(`${message.text()} (on ${page.url()})`)
       })
-      page.on('pageerror', (error) => errors.push(error.message))
+      page.on('pageerror', (error) => errors.push(`${error.message} (on ${page.url()})`))
       await use(errors)
     },
     { auto: true },
