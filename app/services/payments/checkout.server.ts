@@ -37,6 +37,7 @@ import { confirmFreePayment } from './free-payment.server.ts'
 import { applyPromoCode, checkoutPromo, removePromoCode, type CheckoutPromo } from './promo-codes.server.ts'
 import { SPONSORSHIP_NOT_OFFERED } from './sponsor-live.server.ts'
 import { describePromoDiscount, type PromoKind } from '#app/models/payments/promo-code.ts'
+import { wasPaidFor } from '#app/models/payments/settled.ts'
 
 /** Checkout has no ad to pay for (none stored, or not the signed-in business's). */
 export const NO_EVENT_DATA_CODE = 'no_event_data'
@@ -47,7 +48,7 @@ const noEventData = () =>
   new AppError(PAYMENT_TEXT.noEventData.description, 'not_found', { code: NO_EVENT_DATA_CODE })
 const alreadyPaid = () => new AppError(ALREADY_PAID_MESSAGE, 'conflict', { code: ALREADY_PAID_CODE })
 
-const isPaid = (event: Event) => event.paymentStatus === 'paid' || event.paymentStatus === 'refunded'
+const isPaid = (event: Event) => wasPaidFor(event.paymentStatus)
 
 /** The stored payment data, or the refusal that ends checkout when there is none or it is unreadable. */
 function storedOrRefused(stored: StoredPaymentData): EventPaymentData {
