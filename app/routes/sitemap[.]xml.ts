@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { sitemapXml } from '#app/services/calendar/feeds.server.ts'
+import { sitemapIndexXml } from '#app/services/calendar/feeds.server.ts'
 import { siteOrigin } from '#app/services/http/site-url.server.ts'
 
-/** GET /sitemap.xml: the public pages and every live event's page. */
+/** GET /sitemap.xml: the sitemap index, naming the pages' file and each events file (`sitemaps.$file.ts`). */
 export async function loader({ request }: LoaderFunctionArgs) {
-  return new Response(await sitemapXml(siteOrigin(request)), {
+  return new Response(await sitemapIndexXml(siteOrigin(request)), {
     headers: { 'Content-Type': 'application/xml; charset=utf-8', 'Cache-Control': 'public, max-age=3600' },
   })
 }

@@ -446,6 +446,7 @@ const PUBLIC_ROUTES = [
   'api.test-upload.ts',
   'robots[.]txt.ts',
   'sitemap[.]xml.ts',
+  'sitemaps.$file.ts',
   'indexnow-key[.]txt.ts',
   'healthz.ts',
   // Signing in, out and up.

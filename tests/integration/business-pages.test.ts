@@ -11,7 +11,7 @@ import { loader as rssLoader } from '#app/routes/business.$id_.calendar[.]rss.ts
 import { loader as calendarLoader } from '#app/routes/calendar.tsx'
 import { action as dashboardAction, loader as dashboardLoader } from '#app/routes/dashboard.tsx'
 import { loader as eventLoader } from '#app/routes/event.$id.tsx'
-import { loader as sitemapLoader } from '#app/routes/sitemap[.]xml.ts'
+import { loader as sitemapFileLoader } from '#app/routes/sitemaps.$file.ts'
 import { action as subscribeAction } from '#app/routes/subscribe.tsx'
 import { action as confirmAction } from '#app/routes/subscriptions.confirm.tsx'
 import { loader as manageLoader } from '#app/routes/subscriptions.manage.tsx'
@@ -216,13 +216,14 @@ describe('its feeds and the sitemap', () => {
       expect((await callRoute(rssLoader, '/x', { params: { id } })).status, id).toBe(404)
   })
 
-  test('the sitemap lists business pages, not those without a live ad or turned off', async () => {
+  test("the sitemap's pages file lists business pages, not those without a live ad or turned off", async () => {
     await liveAd(cafe)
     const quiet = await insertBusiness(db, { businessName: 'Quiet Shop' })
     await liveAd(quiet, {}, -5)
     const hidden = await insertBusiness(db, { businessName: 'Hidden Shop', showBusinessPage: false })
     await liveAd(hidden)
-    const xml = await (await callRoute(sitemapLoader, '/sitemap.xml')).text()
+    const pages = await callRoute(sitemapFileLoader, '/sitemaps/pages.xml', { params: { file: 'pages.xml' } })
+    const xml = await pages.text()
     expect(xml).toContain(`<loc>http://localhost${pathOf(cafe)}</loc>`)
     expect(xml).not.toContain(pathOf(quiet))
     expect(xml).not.toContain(pathOf(hidden))

@@ -5,6 +5,7 @@ import { loader as eventLoader } from '#app/routes/event.$id.tsx'
 import { loader as eventIcsLoader } from '#app/routes/event.$id_.calendar[.]ics.ts'
 import { loader as robotsLoader } from '#app/routes/robots[.]txt.ts'
 import { loader as sitemapLoader } from '#app/routes/sitemap[.]xml.ts'
+import { loader as sitemapFileLoader } from '#app/routes/sitemaps.$file.ts'
 import { resetEnvCache } from '#app/services/platform/env.server.ts'
 import { platformToday } from '#app/services/platform/platform-today.server.ts'
 import { addDaysIso } from '#app/utils/time.ts'
@@ -63,6 +64,8 @@ const isoDay = (value: string | null) => value!.slice(0, 10)
 function get(loader: Parameters<typeof callRoute>[0], path: string) {
   return callRoute(loader, path)
 }
+
+const locsOf = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1])
 
 describe('/calendar.ics', () => {
   test('parses as iCalendar: one all-day entry per upcoming date of each live event', async () => {
@@ -123,21 +126,38 @@ describe('/calendar.rss', () => {
 })
 
 describe('sitemap.xml and robots.txt', () => {
-  test('the sitemap lists the public pages, every live event and every business page, and nothing else', async () => {
+  test('the sitemap index names the pages file and the events file, which list the public pages, every live event and every business page, and nothing else', async () => {
     const response = await get(sitemapLoader, '/sitemap.xml')
     expect(response.headers.get('Content-Type')).toMatch(/^application\/xml/)
-    const xml = await response.text()
-    const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1])
-    expect(locs).toEqual([
+    expect(response.headers.get('Cache-Control')).toBe('public, max-age=3600')
+    const index = await response.text()
+    expect(index).toContain('<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">')
+    expect(locsOf(index)).toEqual([
+      'http://localhost/sitemaps/pages.xml',
+      'http://localhost/sitemaps/events-1.xml',
+    ])
+
+    const file = (name: string) =>
+      callRoute(sitemapFileLoader, `/sitemaps/${name}`, { params: { file: name } })
+    const pages = await file('pages.xml')
+    expect(pages.headers.get('Content-Type')).toMatch(/^application\/xml/)
+    expect(pages.headers.get('Cache-Control')).toBe('public, max-age=3600')
+    const pagesXml = await pages.text()
+    expect(pagesXml).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">')
+    expect(locsOf(pagesXml)).toEqual([
       'http://localhost/landing',
       'http://localhost/public',
       'http://localhost/calendar',
-      `http://localhost/event/${concert.eventID}-brass-script-concert`,
-      `http://localhost/event/${picnic.eventID}-picnic`,
       `http://localhost${businessPagePath(owner.businessID, owner.businessName)}`,
     ])
-    expect(xml).not.toContain(`/event/${ended.eventID}-`)
-    expect(xml).not.toContain(`/event/${pending.eventID}-`)
+    const eventsXml = await (await file('events-1.xml')).text()
+    expect(eventsXml).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">')
+    expect(locsOf(eventsXml)).toEqual([
+      `http://localhost/event/${concert.eventID}-brass-script-concert`,
+      `http://localhost/event/${picnic.eventID}-picnic`,
+    ])
+    expect(eventsXml).not.toContain(`/event/${ended.eventID}-`)
+    expect(eventsXml).not.toContain(`/event/${pending.eventID}-`)
   })
 
   test('robots.txt allows the public pages, keeps crawlers out of the private ones, and names the sitemap', async () => {
@@ -157,8 +177,12 @@ describe('sitemap.xml and robots.txt', () => {
         'Sitemap: https://events.example.org/sitemap.xml',
       )
       expect(await (await get(sitemapLoader, '/sitemap.xml')).text()).toContain(
-        '<loc>https://events.example.org/public</loc>',
+        '<loc>https://events.example.org/sitemaps/pages.xml</loc>',
       )
+      const pages = await callRoute(sitemapFileLoader, '/sitemaps/pages.xml', {
+        params: { file: 'pages.xml' },
+      })
+      expect(await pages.text()).toContain('<loc>https://events.example.org/public</loc>')
     } finally {
       delete process.env.PUBLIC_URL
       resetEnvCache()

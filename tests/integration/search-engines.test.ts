@@ -17,6 +17,8 @@ import { action as reviewApi } from '#app/routes/api.admin.review-event.ts'
 import { action as approveEvent } from '#app/routes/api.approve-event.ts'
 import { loader as keyFileLoader } from '#app/routes/indexnow-key[.]txt.ts'
 import { loader as sitemapLoader } from '#app/routes/sitemap[.]xml.ts'
+import { loader as sitemapFileLoader } from '#app/routes/sitemaps.$file.ts'
+import { SITEMAP_EVENT_IDS_PER_FILE, sitemapEventsPath } from '#app/services/calendar/feeds.server.ts'
 import { changeScheduleStatus } from '#app/services/ads/schedule.server.ts'
 import {
   INDEX_NOW_ENDED_JOB,
@@ -184,13 +186,19 @@ describe('a postponed ad given new dates', () => {
   })
 })
 
-/** The sitemap's lastmod of an event's page. */
+/** The sitemap's lastmod of an event's page, read in its events file; the index's for that file is no older. */
 async function lastmodOf(eventID: number) {
-  const xml = await (await callRoute(sitemapLoader, '/sitemap.xml')).text()
+  const path = sitemapEventsPath(Math.ceil(eventID / SITEMAP_EVENT_IDS_PER_FILE))
+  const name = path.split('/').pop()!
+  const xml = await (await callRoute(sitemapFileLoader, path, { params: { file: name } })).text()
   const entry = new RegExp(
     `<url><loc>[^<]*/event/${eventID}-[^<]*</loc>(?:<lastmod>([^<]*)</lastmod>)?</url>`,
   ).exec(xml)
   expect(entry, `event ${eventID} in the sitemap`).not.toBeNull()
+  const index = await (await callRoute(sitemapLoader, '/sitemap.xml')).text()
+  const file = new RegExp(`<sitemap><loc>[^<]*${path}</loc><lastmod>([^<]*)</lastmod></sitemap>`).exec(index)
+  expect(file, `${path} in the sitemap index`).not.toBeNull()
+  if (entry![1]) expect(file![1]! >= entry![1]).toBe(true)
   return entry![1]
 }
 

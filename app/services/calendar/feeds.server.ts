@@ -23,7 +23,7 @@ import { timeZoneBlock } from '#app/models/calendar/time-zone-block.server.ts'
 import { cardFacts } from '#app/models/ads/customer-card.ts'
 import { practicalFactLines } from '#app/models/ads/practical-facts.ts'
 import { getLiveEventsPage } from '#app/models/calendar/cached-listing.server.ts'
-import { listLiveEventIds } from '#app/models/calendar/sitemap.server.ts'
+import { listLiveEventFiles, listLiveEventIds } from '#app/models/calendar/sitemap.server.ts'
 import { businessPagePath, businessRssPath } from '#app/models/calendar/business-links.ts'
 import { listBusinessPages } from '#app/models/calendar/business-page.server.ts'
 import { isKnownZip } from '#app/models/calendar/zip-centroids.server.ts'
@@ -36,6 +36,15 @@ import { businessFeedAds } from './business-page.server.ts'
 export const FEED_EVENTS_LIMIT = 200
 /** The sitemap protocol's limit per file. */
 export const SITEMAP_URL_LIMIT = 50_000
+/**
+ * Event ids per sitemap file: file n lists the live events with an id in ((n - 1) × this, n × this], so an event
+ * stays in one file for good. A file holds at most this many addresses (about 1 MB and a few tens of ms when every
+ * id in its range is live, a tenth of that at the usual share of live ads), well under the protocol's 50,000 and
+ * 50 MB, while a million ids make only a hundred files in the index.
+ */
+export const SITEMAP_EVENT_IDS_PER_FILE = 10_000
+/** The largest id an event can have (its column is a PostgreSQL integer). */
+const MAX_EVENT_ID = 2_147_483_647
 
 export const PUBLIC_PAGE_PATHS = ['/landing', '/public', '/calendar'] as const
 
@@ -212,35 +221,115 @@ function w3cDateTime(instant: Date) {
   return instant.toISOString().replace(/\.\d{3}Z$/, 'Z')
 }
 
-/** The public pages, every live event's page and every business page. */
-export async function sitemapXml(origin: string): Promise<string> {
-  const today = platformToday()
-  const live = await listLiveEventIds({ today, limit: SITEMAP_URL_LIMIT - PUBLIC_PAGE_PATHS.length })
-  const businesses = await listBusinessPages({
-    today,
-    limit: SITEMAP_URL_LIMIT - PUBLIC_PAGE_PATHS.length - live.length,
-  })
-  const urls = [
-    ...PUBLIC_PAGE_PATHS.map(
-      (p) => `<url><loc>${xml(`${origin}${p}`)}</loc><changefreq>daily</changefreq></url>`,
-    ),
-    ...live.map((e) => {
-      const loc = eventPageUrl(e, origin)
-      const changed = e.changedAt ? w3cDateTime(e.changedAt) : e.approvedDateByAdmin
-      const lastmod = changed !== UNSET_DATE ? `<lastmod>${changed}</lastmod>` : ''
-      return `<url><loc>${xml(loc)}</loc>${lastmod}</url>`
-    }),
-    ...businesses.map((b) => {
-      const loc = new URL(businessPagePath(b.businessID, b.businessName), `${origin}/`).toString()
-      return `<url><loc>${xml(loc)}</loc><changefreq>daily</changefreq></url>`
-    }),
-  ]
+/** The sitemap file of the public pages and every business page. */
+export const SITEMAP_PAGES_PATH = '/sitemaps/pages.xml'
+
+/** The address of the sitemap file with the events of ids ((n - 1) × idsPerFile, n × idsPerFile]. */
+export function sitemapEventsPath(n: number) {
+  return `/sitemaps/events-${n}.xml`
+}
+
+/** The lastmod of an event's page: its last change (a W3C datetime), else the day it was approved, if known. */
+function eventLastmod(changedAt: Date | null, approvedDateByAdmin: string | null) {
+  if (changedAt) return w3cDateTime(changedAt)
+  return approvedDateByAdmin && approvedDateByAdmin !== UNSET_DATE ? approvedDateByAdmin : null
+}
+
+/**
+ * The lastmod of an events file, the newest of its pages': the latest last change, or the latest approval day of
+ * the pages without one when that day is later.
+ */
+function fileLastmod(changedAt: Date | null, approvedDateByAdmin: string | null) {
+  const approved = eventLastmod(null, approvedDateByAdmin)
+  if (!changedAt) return approved
+  return approved && Date.parse(`${approved}T00:00:00Z`) > changedAt.getTime()
+    ? approved
+    : w3cDateTime(changedAt)
+}
+
+function urlset(urls: string[]) {
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
     ...urls,
     '</urlset>',
   ].join('\n')
+}
+
+interface SitemapFileSize {
+  /** Event ids per file; SITEMAP_EVENT_IDS_PER_FILE unless a test makes files smaller. */
+  idsPerFile?: number
+}
+
+/**
+ * The sitemap index: the pages' file, then each events file that holds a live event, with the newest lastmod of
+ * the events in it.
+ */
+export async function sitemapIndexXml(
+  origin: string,
+  { idsPerFile = SITEMAP_EVENT_IDS_PER_FILE }: SitemapFileSize = {},
+): Promise<string> {
+  const files = await listLiveEventFiles({ today: platformToday(), idsPerFile })
+  const entry = (path: string, lastmod: string | null) =>
+    `<sitemap><loc>${xml(`${origin}${path}`)}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</sitemap>`
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+    entry(SITEMAP_PAGES_PATH, null),
+    ...files.map((f) => entry(sitemapEventsPath(f.file), fileLastmod(f.changedAt, f.approvedDateByAdmin))),
+    '</sitemapindex>',
+  ].join('\n')
+}
+
+/** The public pages and every business page (as many as one file may hold). */
+async function pagesXml(origin: string) {
+  const businesses = await listBusinessPages({
+    today: platformToday(),
+    limit: SITEMAP_URL_LIMIT - PUBLIC_PAGE_PATHS.length,
+  })
+  return urlset([
+    ...PUBLIC_PAGE_PATHS.map(
+      (p) => `<url><loc>${xml(`${origin}${p}`)}</loc><changefreq>daily</changefreq></url>`,
+    ),
+    ...businesses.map((b) => {
+      const loc = new URL(businessPagePath(b.businessID, b.businessName), `${origin}/`).toString()
+      return `<url><loc>${xml(loc)}</loc><changefreq>daily</changefreq></url>`
+    }),
+  ])
+}
+
+/** The live events' pages of events file n; null when it holds none. */
+async function eventsXml(n: number, origin: string, idsPerFile: number) {
+  const afterId = (n - 1) * idsPerFile
+  if (afterId >= MAX_EVENT_ID) return null
+  const live = await listLiveEventIds({
+    today: platformToday(),
+    afterId,
+    throughId: Math.min(afterId + idsPerFile, MAX_EVENT_ID),
+  })
+  if (live.length === 0) return null
+  return urlset(
+    live.map((e) => {
+      const lastmod = eventLastmod(e.changedAt, e.approvedDateByAdmin)
+      return `<url><loc>${xml(eventPageUrl(e, origin))}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</url>`
+    }),
+  )
+}
+
+/**
+ * A file the sitemap index names, by its name under /sitemaps/: `pages.xml` or `events-{n}.xml`. Any other name, or
+ * an events file with no live event, is a not_found AppError.
+ */
+export async function sitemapFileXml(
+  name: string,
+  origin: string,
+  { idsPerFile = SITEMAP_EVENT_IDS_PER_FILE }: SitemapFileSize = {},
+): Promise<string> {
+  if (name === 'pages.xml') return pagesXml(origin)
+  const n = /^events-([1-9]\d{0,9})\.xml$/.exec(name)?.[1]
+  const found = n ? await eventsXml(Number(n), origin, idsPerFile) : null
+  if (found === null) throw new AppError('There is no such sitemap file.', 'not_found')
+  return found
 }
 
 export function robotsTxt(origin: string): string {
