@@ -839,6 +839,11 @@ export const priceLists = pgTable(
       .$type<Array<{ categoryID: number; maxDates: number; photo: boolean; video: boolean }>>()
       .notNull()
       .default([]),
+    /** The categories priced apart, by category id: `{ "<id>": [{ upToDays, cents }] }`; any other has `tiers`. */
+    categoryTiers: jsonb('categoryTiers')
+      .$type<Record<string, Array<{ upToDays: number; cents: number }>>>()
+      .notNull()
+      .default({}),
     createdAt: createdNow('createdAt'),
     changedByUserId: uuid('changedByUserId').references(() => users.id, { onDelete: 'set null' }),
     /** Copied, so the history still names who changed the prices if the account goes. */

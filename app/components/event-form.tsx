@@ -11,6 +11,7 @@ import {
   SUBMIT_FREE_LABEL,
   type FreeAllowance,
 } from '#app/models/payments/free-listing.ts'
+import { HIGHEST_PRICE_NOTE } from '#app/models/payments/price-list.ts'
 import { formatPhone } from '#app/utils/format.ts'
 import { CategoryField } from './event-form/category-field.tsx'
 import { ContactFields } from './event-form/contact-fields.tsx'
@@ -22,7 +23,7 @@ import { MediaInputs } from './event-form/media-inputs.tsx'
 import { TimeFields } from './event-form/time-fields.tsx'
 import { PreviewDialog } from './event-form/preview-dialog.tsx'
 import { initialFactFields, PracticalFactsFields } from './practical-facts-fields.tsx'
-import { useAdCost } from './event-form/use-ad-cost.ts'
+import { useAdCost, type FormPrices } from './event-form/use-ad-cost.ts'
 import { useApproval } from './event-form/use-approval.ts'
 import { useEventFields } from './event-form/use-event-fields.ts'
 import type { EventFormValues, FieldErrors } from './event-form/values.ts'
@@ -56,6 +57,8 @@ interface Props {
   /** The server's problems per field ('' = the form's own), when the form was posted without JavaScript. */
   errors?: FieldErrors
   priceTable: Array<{ label: string; price: string }>
+  /** The prices the total is computed by: the default tiers, and those of the categories priced apart. */
+  prices: FormPrices
   /** The categories listed free, and what a free listing in each includes. */
   freeListings?: Record<string, FreeAllowance>
   /** A new ad's "Fill from a link" (not offered on an edit). */
@@ -76,6 +79,7 @@ export function EventForm({
   initial,
   errors,
   priceTable,
+  prices,
   freeListings = {},
   fillFromLink,
 }: Props) {
@@ -88,7 +92,7 @@ export function EventForm({
   const paid = Boolean(editing?.paid)
   const fields = useEventFields({ initial, errors, today, paid })
   const { values, set, field } = fields
-  const paidCost = useAdCost(values.dates.length)
+  const { cost: paidCost, pricedApart } = useAdCost(values.dates.length, values.categories, prices)
   // A paid ad keeps its price: only a new or unpaid ad is a free listing.
   const allowance = paid ? null : freeAllowanceOf(values.categories, freeListings)
   const freeText = allowance ? freeAllowanceText(allowance) : null
@@ -222,6 +226,8 @@ export function EventForm({
           hydrated={hydrated}
           cost={cost}
           priceTable={priceTable}
+          categoryPrices={prices.byCategory}
+          pricedApart={!allowance && !paid && pricedApart}
           readyToPreview={fields.readyToPreview}
           submitting={navigation.state === 'submitting'}
           onCancel={onCancel}
@@ -248,6 +254,7 @@ export function EventForm({
           onReject={() => setPreview(null)}
           approveLabel={paid ? RESUBMIT_LABEL : allowance ? SUBMIT_FREE_LABEL : undefined}
           freeNote={allowance ? FREE_PREVIEW_TEXT : null}
+          priceNote={!allowance && !paid && pricedApart ? HIGHEST_PRICE_NOTE : null}
         />
       ) : null}
     </>

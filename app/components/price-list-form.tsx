@@ -2,7 +2,10 @@
 import { Form, useNavigation } from '@remix-run/react'
 import { MAX_DISPLAY_DATES } from '#app/constants.ts'
 import {
+  categoryDaysField,
+  categoryPriceField,
   MAX_PRICE_TIERS,
+  ownPricesField,
   MAX_SPONSORED_SLOTS,
   NOTE_FIELD,
   NOTE_MAX,
@@ -33,14 +36,21 @@ export interface FreeListingRow {
   hidden: boolean
 }
 
+/** A category on the form's "priced apart" rows: `own` its tiers in words when it has its own. */
+export interface CategoryPriceRow extends FreeListingRow {
+  own: string | null
+}
+
 export function PriceListForm({
   values,
   reply,
   freeRows = [],
+  priceRows = [],
 }: {
   values: Record<string, string>
   reply?: FormReply | null
   freeRows?: FreeListingRow[]
+  priceRows?: CategoryPriceRow[]
 }) {
   const navigation = useNavigation()
   const saving = navigation.state !== 'idle'
@@ -109,6 +119,63 @@ export function PriceListForm({
           className={control}
         />
       </div>
+      {priceRows.length > 0 ? (
+        <fieldset>
+          <legend className="text-sm font-medium text-slate-800">
+            Prices by category: tick a category to give it its own tiers (the same rules as above); any other
+            has the prices above. An ad in several categories pays the highest of their prices.
+          </legend>
+          <div className="mt-2 grid gap-3">
+            {priceRows.map((row) => {
+              const names = [
+                ownPricesField(row.categoryID),
+                ...ROWS.flatMap((n) => [
+                  categoryDaysField(row.categoryID, n),
+                  categoryPriceField(row.categoryID, n),
+                ]),
+              ]
+              const refused = names.some((name) => field(name).errors?.length)
+              return (
+                <details
+                  key={row.categoryID}
+                  open={Boolean(row.own) || refused}
+                  className="rounded-md border border-slate-200 p-3"
+                  data-testid={`price-row-${row.categoryID}`}
+                >
+                  <summary className="cursor-pointer text-sm font-medium text-slate-800">
+                    {row.name}
+                    {row.hidden ? ' (hidden)' : ''}: {row.own ?? 'the prices above'}
+                  </summary>
+                  <div className="mt-3 grid gap-3">
+                    <Tick
+                      field={field(ownPricesField(row.categoryID))}
+                      label={`${row.name}: its own prices`}
+                    />
+                    {ROWS.map((n) => (
+                      <div key={n} className="grid grid-cols-2 gap-3">
+                        <InputField
+                          field={field(categoryDaysField(row.categoryID, n))}
+                          label={`${row.name}, tier ${n}: up to how many days`}
+                          inputMode="numeric"
+                          maxLength={3}
+                          className={control}
+                        />
+                        <InputField
+                          field={field(categoryPriceField(row.categoryID, n))}
+                          label={`${row.name}, tier ${n}: price in dollars`}
+                          inputMode="decimal"
+                          maxLength={12}
+                          className={control}
+                        />
+                      </div>
+                    ))}
+                  </div>
+                </details>
+              )
+            })}
+          </div>
+        </fieldset>
+      ) : null}
       {freeRows.length > 0 ? (
         <fieldset>
           <legend className="text-sm font-medium text-slate-800">

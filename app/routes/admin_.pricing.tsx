@@ -57,8 +57,9 @@ export default function AdminPricing() {
     <main className="mx-auto max-w-4xl px-4 py-10">
       <h1 className="text-3xl font-bold text-ink">{PRICING_TITLE}</h1>
       <p className="mt-2 text-slate-600">
-        What an ad costs by its number of display days, and the sponsored placement's surcharge. New prices
-        apply at once to every ad not yet paid; a paid ad keeps the price it was paid.{' '}
+        What an ad costs by its number of display days (a category may have prices of its own), and the
+        sponsored placement's surcharge. New prices apply at once to every ad not yet paid; a paid ad keeps
+        the price it was paid.{' '}
         <Link to="/admin" className="font-medium text-brand-700 underline">
           Back to moderation
         </Link>
@@ -81,6 +82,14 @@ export default function AdminPricing() {
           ))}
         </tbody>
       </table>
+      <p className="mt-2 text-sm text-slate-700" data-testid="category-prices">
+        {page.priceRows.some((row) => row.own)
+          ? `Priced apart (an ad in several categories pays the highest of their prices): ${page.priceRows
+              .filter((row) => row.own)
+              .map((row) => `${row.name}: ${row.own}`)
+              .join('; ')}.`
+          : 'Every category has the prices above.'}
+      </p>
       <p className="mt-2 text-sm text-slate-700">
         Sponsored surcharge: ${formatDollars(page.sponsoredCentsPerDay)} a day, in up to {page.sponsoredSlots}{' '}
         slots.
@@ -95,7 +104,12 @@ export default function AdminPricing() {
       </p>
 
       <h2 className="mt-8 text-xl font-semibold text-ink">Change the prices</h2>
-      <PriceListForm values={page.formValues} reply={refused?.result ?? null} freeRows={page.freeRows} />
+      <PriceListForm
+        values={page.formValues}
+        reply={refused?.result ?? null}
+        freeRows={page.freeRows}
+        priceRows={page.priceRows}
+      />
 
       <h2 className="mt-10 text-xl font-semibold text-ink">History</h2>
       <table className="mt-2 w-full text-left text-sm" data-testid="price-history">

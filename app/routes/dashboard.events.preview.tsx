@@ -118,7 +118,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function PreviewPage() {
-  const { card, cost, dates, afterPayment, free, photoFileName, videoFileName, duplicate } =
+  const { card, cost, dates, afterPayment, free, priceNote, photoFileName, videoFileName, duplicate } =
     useLoaderData<typeof loader>()
   const warning = duplicate ? ownDuplicateParts(duplicate.eventTitle, duplicate.date) : null
   const answer = useActionData<typeof action>()
@@ -135,6 +135,11 @@ export default function PreviewPage() {
         {afterPayment ? ' (paid)' : ''}
       </p>
       {free ? <p className="mt-1 text-slate-700">{FREE_PREVIEW_TEXT}</p> : null}
+      {priceNote ? (
+        <p className="mt-1 text-sm text-slate-700" data-testid="highest-price-note">
+          {priceNote}
+        </p>
+      ) : null}
       <ChosenDates dates={dates} />
       {duplicate && warning ? (
         <div

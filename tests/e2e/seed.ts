@@ -7,5 +7,6 @@ await import('./seed-ad-analytics.ts')
 await import('./seed-run-again.ts')
 await import('./seed-schedule.ts')
 await import('./seed-sponsored.ts')
+await import('./seed-category-prices.ts')
 
 export {}

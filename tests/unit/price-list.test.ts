@@ -96,6 +96,7 @@ describe('readPriceListForm', () => {
         sponsoredCentsPerDay: 500,
         sponsoredSlots: 2,
         freeListings: [],
+        categoryTiers: {},
         note: 'summer',
       },
     })

@@ -1,5 +1,6 @@
 import { Link } from '@remix-run/react'
 import type { MouseEvent } from 'react'
+import { describeTiers, HIGHEST_PRICE_NOTE, type PriceTier } from '#app/models/payments/price-list.ts'
 
 /**
  * The form's foot: the total cost (the price table without JavaScript, which the preview page prices), Cancel, and
@@ -9,6 +10,8 @@ export function FormActions({
   hydrated,
   cost,
   priceTable,
+  categoryPrices = {},
+  pricedApart = false,
   readyToPreview,
   submitting,
   onCancel,
@@ -16,6 +19,10 @@ export function FormActions({
   hydrated: boolean
   cost: string
   priceTable: Array<{ label: string; price: string }>
+  /** The categories priced apart and their tiers: listed without JavaScript under the default prices. */
+  categoryPrices?: Record<string, PriceTier[]>
+  /** The chosen categories are priced apart: the total is the highest of their prices, which the form says. */
+  pricedApart?: boolean
   readyToPreview: boolean
   submitting: boolean
   onCancel: (event: MouseEvent) => void
@@ -28,7 +35,20 @@ export function FormActions({
           Total cost
         </label>
         {hydrated ? (
-          <input id="totalCost" readOnly value={`$${cost}`} className={`${costClass} w-32 font-semibold`} />
+          <>
+            <input
+              id="totalCost"
+              readOnly
+              value={`$${cost}`}
+              aria-describedby={pricedApart ? 'highest-price-note' : undefined}
+              className={`${costClass} w-32 font-semibold`}
+            />
+            {pricedApart ? (
+              <p id="highest-price-note" className="mt-1 max-w-xs text-xs text-slate-600">
+                {HIGHEST_PRICE_NOTE}
+              </p>
+            ) : null}
+          </>
         ) : (
           <>
             <input
@@ -44,6 +64,20 @@ export function FormActions({
                 </li>
               ))}
             </ul>
+            {Object.keys(categoryPrices).length > 0 ? (
+              <>
+                <ul className="mt-1 text-xs text-slate-600" data-testid="category-prices">
+                  {Object.entries(categoryPrices).map(([name, tiers]) => (
+                    <li key={name}>
+                      {name}: {describeTiers(tiers)}
+                    </li>
+                  ))}
+                </ul>
+                <p id="highest-price-note" className="mt-1 max-w-xs text-xs text-slate-600">
+                  {HIGHEST_PRICE_NOTE}
+                </p>
+              </>
+            ) : null}
           </>
         )}
       </div>

@@ -13,9 +13,12 @@ export function PreviewDialog({
   onReject,
   approveLabel,
   freeNote,
+  priceNote,
 }: {
   /** What the preview says of a free listing. */
   freeNote?: string | null
+  /** Said next to the total of an ad in categories priced apart: the highest of their prices applies. */
+  priceNote?: string | null
   card: CustomerCardData
   cost: string
   /** Upload progress (0–1) while the approval is sent; null otherwise. */
@@ -41,6 +44,11 @@ export function PreviewDialog({
         </h2>
         <p className="mt-2 text-lg font-semibold">Total Cost: ${cost}</p>
         {freeNote ? <p className="mt-1 text-slate-700">{freeNote}</p> : null}
+        {priceNote ? (
+          <p className="mt-1 text-sm text-slate-700" data-testid="highest-price-note">
+            {priceNote}
+          </p>
+        ) : null}
         {progress !== null ? (
           <div className="mt-3">
             <label htmlFor="upload-progress" className="text-sm">

@@ -13,7 +13,7 @@ import { NO_TIMES } from '#app/models/ads/event-times.ts'
 import { formatDollars } from '#app/utils/pricing.ts'
 import type { BusinessSessionCopy } from '../http/auth.server.ts'
 import { trustOf } from '../moderation/trust.server.ts'
-import { currentFreeListings, currentPriceTable } from '../payments/pricing.server.ts'
+import { currentFormPrices, currentFreeListings, currentPriceTable } from '../payments/pricing.server.ts'
 import { platformToday } from '../platform/platform-today.server.ts'
 import { draftFor, type EventDraft } from './draft.server.ts'
 import { adAsEdited, requireEditableEvent } from './editable.server.ts'
@@ -31,12 +31,14 @@ async function eventFormOptions(keep: readonly string[] = []) {
   }))
   const lastDate = lastBookableDate(day)
   const freeListings = await currentFreeListings()
+  const prices = await currentFormPrices(categories)
   return {
     today: day,
     lastDate,
     categories,
     months: calendarMonths(day, 3, lastDate),
     priceTable,
+    prices,
     freeListings,
   }
 }

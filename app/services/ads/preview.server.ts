@@ -7,7 +7,8 @@ import { AppError } from '#app/utils/app-error.ts'
 import { formatDollars } from '#app/utils/pricing.ts'
 import type { BusinessSessionCopy } from '../http/auth.server.ts'
 import { discardStaged } from '../media/media.server.ts'
-import { currentFreeAllowance } from '../payments/pricing.server.ts'
+import { HIGHEST_PRICE_NOTE } from '#app/models/payments/price-list.ts'
+import { currentCategoriesPricedApart, currentFreeAllowance } from '../payments/pricing.server.ts'
 import { saveAndSubmitAd, type AdSender } from './approval.server.ts'
 import type { EventDraft } from './draft.server.ts'
 import { adAsEdited, requireEditableEvent } from './editable.server.ts'
@@ -31,6 +32,8 @@ export async function draftPreview(business: BusinessSessionCopy, draft: EventDr
   ])
   if (!cardBusiness) return null
   const afterPayment = Boolean(edited && paidDatesOf(edited))
+  const free =
+    !afterPayment && draft.totalCents === 0 && Boolean(await currentFreeAllowance(draft.input.eventCategory))
   return {
     // The same card data as the public page builds from the saved ad.
     card: customerCardData(cardBusiness, { ...draft.input, ...media }),
@@ -40,10 +43,12 @@ export async function draftPreview(business: BusinessSessionCopy, draft: EventDr
     /** Paid already: saving sends the edit for review, with nothing to pay. */
     afterPayment,
     /** A free listing: sent for review without a card. */
-    free:
-      !afterPayment &&
-      draft.totalCents === 0 &&
-      Boolean(await currentFreeAllowance(draft.input.eventCategory)),
+    free,
+    /** Said next to the total of an ad in categories priced apart: the highest of their prices applies. */
+    priceNote:
+      !afterPayment && !free && (await currentCategoriesPricedApart(draft.input.eventCategory))
+        ? HIGHEST_PRICE_NOTE
+        : null,
     photoFileName: draft.files.photo?.originalName,
     videoFileName: draft.files.video?.originalName,
     /** The business's ad this one looks like, with its page: the advertiser may still continue. */

@@ -14,12 +14,19 @@ import {
 } from '#app/models/payments/free-listing.ts'
 import { AppError } from '#app/utils/app-error.ts'
 import {
+  adChargeCentsFor,
+  categoriesPricedApart,
+  categoryTiersFormValues,
   chargeCentsFor,
+  describeTiers,
+  ownPricesField,
+  PRICED_CATEGORY_MESSAGE,
   sponsoredSurchargeCentsFor,
   priceListChanges,
   priceListFormValues,
   priceTableRows,
   type PriceList,
+  type PriceTier,
 } from '#app/models/payments/price-list.ts'
 
 /**
@@ -28,6 +35,26 @@ import {
  */
 export async function currentChargeCents(days: number, tx?: Transaction) {
   return chargeCentsFor(days, await currentPriceList(tx))
+}
+
+export const ONE_CATEGORY_MESSAGE = 'Give one category, by its name or id, or none for the default prices'
+export const categoryNotOfferedMessage = (category: string) =>
+  `There is no category "${category.length > 60 ? `${category.slice(0, 60)}…` : category}" to price. Give a category's name or id, as GET /api/categories lists them.`
+
+/**
+ * What an ad in the one category `category` (its name, any letter case, or its id) shown on `days` dates costs now,
+ * in cents: its own tiers, or the default ones. A category that does not exist or is hidden is not found.
+ */
+export async function currentChargeCentsIn(days: number, category: string) {
+  const list = await currentPriceList()
+  const text = category.trim()
+  const found = (await listAllCategories()).find((c) =>
+    /^\d{1,9}$/.test(text)
+      ? c.categoryID === Number(text)
+      : c.categoryName.toLowerCase() === text.toLowerCase(),
+  )
+  if (!found || found.hidden) throw new AppError(categoryNotOfferedMessage(text), 'not_found')
+  return adChargeCentsFor(days, [found.categoryName], list, await tiersByName(list))
 }
 
 /** The sponsored surcharge for `days` display days at the current price per day, in cents. */
@@ -59,6 +86,20 @@ async function freeListingsByName(
   return byName
 }
 
+/** The tiers of the categories priced apart, by name (hidden ones too: the ads that have them keep their price). */
+async function tiersByName(
+  { categoryTiers }: Pick<PriceList, 'categoryTiers'>,
+  tx?: Transaction,
+): Promise<Record<string, PriceTier[]>> {
+  if (Object.keys(categoryTiers).length === 0) return {}
+  const byName: Record<string, PriceTier[]> = {}
+  for (const category of await listAllCategories(tx)) {
+    if (Object.hasOwn(categoryTiers, String(category.categoryID)))
+      byName[category.categoryName] = categoryTiers[String(category.categoryID)]!
+  }
+  return byName
+}
+
 /** What a free listing of an ad with `categories` includes now; null when the ad is not free. */
 export async function currentFreeAllowance(categories: readonly string[], tx?: Transaction) {
   return freeAllowanceOf(categories, await currentFreeListings(tx))
@@ -75,12 +116,36 @@ export async function currentAdCharge(
   const list = await currentPriceList(tx)
   const allowance = freeAllowanceOf(ad.categories, await freeListingsByName(list, tx))
   if (allowance) return { cents: 0, allowance }
-  return { cents: chargeCentsFor(ad.days, list), allowance: null }
+  return {
+    cents: adChargeCentsFor(ad.days, ad.categories, list, await tiersByName(list, tx)),
+    allowance: null,
+  }
+}
+
+/** Whether an ad with `categories` pays the highest of different prices now (the preview says so). */
+export async function currentCategoriesPricedApart(categories: readonly string[]) {
+  const list = await currentPriceList()
+  return categoriesPricedApart(categories, list, await tiersByName(list))
 }
 
 /** The event form's price table at today's prices. */
 export async function currentPriceTable() {
   return priceTableRows(await currentPriceList())
+}
+
+/**
+ * The prices the event form totals an ad by (with `adChargeCentsFor`): the default tiers, and the own tiers of
+ * those of `categories` (the ones it offers) priced apart.
+ */
+export async function currentFormPrices(categories: readonly string[]) {
+  const list = await currentPriceList()
+  const byName = await tiersByName(list)
+  return {
+    tiers: list.tiers,
+    byCategory: Object.fromEntries(
+      categories.filter((name) => Object.hasOwn(byName, name)).map((name) => [name, byName[name]!]),
+    ),
+  }
 }
 
 const HISTORY_SHOWN = 50
@@ -93,6 +158,20 @@ export async function pricingPage() {
   const categories = await listAllCategories()
   const categoryName = nameOfCategory(categories)
   // Every visible category, and a hidden one while it is still listed free.
+  // Every visible category, and a hidden one while it is still priced apart.
+  const priceRows = categories
+    .filter((c) => !c.hidden || Object.hasOwn(list.categoryTiers, String(c.categoryID)))
+    .map((c) => {
+      const own = Object.hasOwn(list.categoryTiers, String(c.categoryID))
+        ? list.categoryTiers[String(c.categoryID)]!
+        : null
+      return {
+        categoryID: c.categoryID,
+        name: c.categoryName,
+        hidden: c.hidden,
+        own: own && describeTiers(own),
+      }
+    })
   const freeRows = categories
     .filter((c) => !c.hidden || list.freeListings.some((f) => f.categoryID === c.categoryID))
     .map((c) => {
@@ -109,8 +188,13 @@ export async function pricingPage() {
     sponsoredCentsPerDay: list.sponsoredCentsPerDay,
     sponsoredSlots: list.sponsoredSlots,
     freeRows,
+    priceRows,
     formValues: {
       ...priceListFormValues(list),
+      ...categoryTiersFormValues(
+        list,
+        priceRows.map((row) => row.categoryID),
+      ),
       ...freeListingsFormValues(
         list.freeListings,
         freeRows.map((row) => row.categoryID),
@@ -130,6 +214,7 @@ export async function pricingPage() {
 export async function changePrices(list: PriceList & { note: string }, userId: string) {
   const categories = await listAllCategories()
   await assertFreeCategories(list.freeListings, categories)
+  await assertPricedCategories(list.categoryTiers, categories)
   const { before, after } = await appendPriceList(list, userId)
   const changes = priceListChanges(before, after, nameOfCategory(categories))
   // The public pages keep the number of Sponsored slots with their listings.
@@ -164,5 +249,27 @@ async function assertFreeCategories(
   if (refused.length === 0) return
   throw new AppError(FREE_CATEGORY_MESSAGE, 'invalid', {
     fieldErrors: Object.fromEntries(refused.map((f) => [freeField(f.categoryID), [FREE_CATEGORY_MESSAGE]])),
+  })
+}
+
+/**
+ * A category is priced apart only when it exists and is offered: a hidden one may stay priced apart (its ads keep
+ * its prices), but not become so. Refused at the category's box.
+ */
+async function assertPricedCategories(
+  categoryTiers: Readonly<Record<string, PriceTier[]>>,
+  categories: readonly CategoryRow[],
+) {
+  const { categoryTiers: before } = await currentPriceList()
+  const refused = Object.keys(categoryTiers)
+    .map(Number)
+    .filter((id) => {
+      const category = categories.find((c) => c.categoryID === id)
+      if (!category) return true
+      return category.hidden && !Object.hasOwn(before, String(id))
+    })
+  if (refused.length === 0) return
+  throw new AppError(PRICED_CATEGORY_MESSAGE, 'invalid', {
+    fieldErrors: Object.fromEntries(refused.map((id) => [ownPricesField(id), [PRICED_CATEGORY_MESSAGE]])),
   })
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "price_lists" ADD COLUMN "categoryTiers" jsonb DEFAULT '{}'::jsonb NOT NULL;
