@@ -36,7 +36,10 @@ const RUNS = Number(process.env.RUNS || 6)
 const BENCH_EVENTS = Number(process.env.BENCH_EVENTS || 0)
 const BUDGET_MS = 3000
 const LOADED_FACTOR = 2
-/** `npm start` may take this much longer than the server alone (the npm command's own start) and still pass. */
+/**
+ * `npm start` may take what the npm command's own start takes (measured: `npm run env`, a script that does
+ * nothing) longer than the server alone, or 10 %, whichever is more.
+ */
 const NPM_START_TOLERANCE = 1.1
 const BUSY_PROCESSES = Number(process.env.BUSY_PROCESSES || 2)
 /** How long the load runs against a serving server before each signal. */
@@ -140,6 +143,16 @@ function busyMachine(processes: number) {
       )
     },
   }
+}
+
+/** The npm command's own start: the median of three runs of a script that does nothing. */
+function npmOwnStartMs(env: NodeJS.ProcessEnv) {
+  const times = Array.from({ length: 3 }, () => {
+    const started = Date.now()
+    execFileSync('npm', ['--silent', 'run', 'env'], { env, stdio: 'ignore' })
+    return Date.now() - started
+  })
+  return median(times)
 }
 
 const median = (values: number[]) => {
@@ -400,10 +413,12 @@ async function measure(label: string, env: NodeJS.ProcessEnv) {
         `(${(loaded.median / killed.median).toFixed(2)}×)`,
     )
     const npmStart = await run('SIGKILL, then npm start', 'SIGKILL', 'npm start')
+    const npmOwn = npmOwnStartMs(env)
+    const allowed = Math.max(NPM_START_TOLERANCE * killed.median, killed.median + npmOwn)
     judge(
-      npmStart.median <= NPM_START_TOLERANCE * killed.median,
-      `npm start median ${npmStart.median} ms ≤ ${NPM_START_TOLERANCE} × the server alone's ${killed.median} ms ` +
-        `(${(npmStart.median / killed.median).toFixed(2)}×)`,
+      npmStart.median <= allowed,
+      `npm start median ${npmStart.median} ms ≤ ${Math.round(allowed)} ms: the server alone's ${killed.median} ms ` +
+        `and npm's own start, ${npmOwn} ms, or 10 % (${(npmStart.median / killed.median).toFixed(2)}×)`,
     )
   } finally {
     await load.stop()
