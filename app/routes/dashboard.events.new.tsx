@@ -8,7 +8,12 @@ import { requireBusiness, type BusinessSessionCopy } from '#app/services/http/au
 import { parseId } from '#app/models/platform/input-rules.ts'
 import { getEventDraft } from '#app/services/ads/draft.server.ts'
 import { eventFormPost } from '#app/services/ads/draft-form.server.ts'
-import { fillFromLink, fillTypedForm, linkPhotoOf } from '#app/services/ads/fill-from-link.server.ts'
+import {
+  fillFromLink,
+  fillTypedForm,
+  takeLinkFillSlot,
+  linkPhotoOf,
+} from '#app/services/ads/fill-from-link.server.ts'
 import { newEventFormPage } from '#app/services/ads/form-page.server.ts'
 import { LINK_ADDRESS_MAX } from '#app/models/ads/link-event-form.ts'
 import { linkFillSchema } from '#app/models/ads/link-fill-schema.ts'
@@ -69,6 +74,7 @@ async function fillFromLinkAnswer(request: Request, business: BusinessSessionCop
       throw new AppError(message, 'invalid', { fieldErrors: { linkAddress: [message] } })
     }
     const address = submission.value.linkAddress
+    await takeLinkFillSlot(business.businessID)
     if (inline) {
       const { values, report, photo } = await fillFromLink(address)
       const inlinePhoto = photo && {

@@ -4,6 +4,7 @@ import { DEFAULT_CATEGORIES } from '#app/constants.ts'
 import { LINK_TEXT } from '#app/models/ads/link-address-rules.ts'
 import { action as newEventAction, loader as newEventLoader } from '#app/routes/dashboard.events.new.tsx'
 import { action as previewAction, loader as previewLoader } from '#app/routes/dashboard.events.preview.tsx'
+import { linkFillsPerHourMessage } from '#app/services/ads/fill-from-link.server.ts'
 import { resetEnvCache } from '#app/services/platform/env.server.ts'
 import { db } from '#db/client.server.ts'
 import { insertBusiness } from '#db/factories.ts'
@@ -203,4 +204,33 @@ test('signed out, the fill is not read: the sign-in page is the answer', async (
   expect(res.status).toBe(302)
   expect(res.headers.get('Location')).toMatch(/^\/login/)
   expect(pages.hits.length).toBe(before)
+})
+
+test('a business has at most LINK_FILLS_PER_BUSINESS_PER_HOUR links read an hour, under 20 at once too', async () => {
+  process.env.LINK_FILLS_PER_BUSINESS_PER_HOUR = '3'
+  resetEnvCache()
+  try {
+    const busy = await insertBusiness(db, { businessName: 'Busy Links Hall' })
+    const who = await sessionCookieFor({ business: busy })
+    const before = pages.hits.length
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => fill(`${pages.origin}/json-ld.html`, { scripted: true, who })),
+    )
+    const statuses = answers.map((res) => res.status)
+    expect(statuses.filter((s) => s === 200)).toHaveLength(3)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(17)
+    const refused = answers.find((res) => res.status === 429)!
+    expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(0)
+    expect(await refused.json()).toMatchObject({ message: linkFillsPerHourMessage(3) })
+    // Only the three allowed fills reached the page's server (each reads the page and its photo).
+    expect(pages.hits.slice(before).filter((hit) => hit.endsWith('/json-ld.html'))).toHaveLength(3)
+    // Another business is not held back by this one's reads.
+    const other = await sessionCookieFor({
+      business: await insertBusiness(db, { businessName: 'Quiet Links Hall' }),
+    })
+    expect((await fill(`${pages.origin}/json-ld.html`, { scripted: true, who: other })).status).toBe(200)
+  } finally {
+    delete process.env.LINK_FILLS_PER_BUSINESS_PER_HOUR
+    resetEnvCache()
+  }
 })

@@ -31,11 +31,30 @@ import {
   linkRefusal,
   type LinkPhoto,
 } from './fetch-from-link.server.ts'
+import { LINK_FILL_WINDOW_MS, linkFillKey, takeSlot } from '../platform/rate-limit.server.ts'
 
 export interface LinkFillResult {
   values: LinkFormValues
   report: LinkFillReport
   photo?: LinkPhoto
+}
+
+export const linkFillsPerHourMessage = (max: number) =>
+  `You can fill at most ${max} ads from a link in an hour. Fill this one in by hand, or try again later.`
+
+/**
+ * Counts one read of a link for the business, refused as too many requests past LINK_FILLS_PER_BUSINESS_PER_HOUR:
+ * every fill is an outbound fetch of up to 7 MB made for it.
+ */
+export async function takeLinkFillSlot(businessID: number) {
+  const max = getEnv().LINK_FILLS_PER_BUSINESS_PER_HOUR
+  const slot = await takeSlot(linkFillKey(businessID), { max, windowMs: LINK_FILL_WINDOW_MS })
+  if (slot.allowed) return
+  const message = linkFillsPerHourMessage(max)
+  throw new AppError(message, 'too_many_requests', {
+    retryAfterSeconds: slot.retryAfterSeconds,
+    fieldErrors: { linkAddress: [message] },
+  })
 }
 
 export interface FillFromLinkOptions {

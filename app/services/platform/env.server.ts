@@ -103,6 +103,10 @@ export const envSchema = z
     FREE_LISTINGS_PER_BUSINESS_PER_DAY: optional.pipe(
       z.coerce.number<string | undefined>().int().min(1).max(100_000).default(5),
     ),
+    /** Links one business may have read for "Fill from a link" per hour (429 beyond): each is an outbound fetch. */
+    LINK_FILLS_PER_BUSINESS_PER_HOUR: optional.pipe(
+      z.coerce.number<string | undefined>().int().min(1).max(100_000).default(30),
+    ),
     FREE_LISTINGS_PER_ADDRESS_PER_DAY: optional.pipe(
       z.coerce.number<string | undefined>().int().min(1).max(100_000).default(10),
     ),

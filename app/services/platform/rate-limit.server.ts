@@ -72,6 +72,13 @@ export function freeListingAddressKey(ip: string) {
 
 export const FREE_LISTING_WINDOW_MS = 24 * 60 * 60 * 1000
 
+/** Links one business has the server read for "Fill from a link" (LINK_FILLS_PER_BUSINESS_PER_HOUR). */
+export function linkFillKey(businessID: number) {
+  return `link-fill:${businessID}`
+}
+
+export const LINK_FILL_WINDOW_MS = 60 * 60 * 1000
+
 export const SUBSCRIBE_WINDOW_MS = 60 * 60 * 1000
 export const CONFIRMATION_MAIL_WINDOW_MS = 24 * 60 * 60 * 1000
 
@@ -174,6 +181,7 @@ export async function deleteExpiredAttempts({ windowMs = SIGN_IN_WINDOW_MS, now 
       when ${authAttempts.key} like 'subscribe:%' then ${before(Math.max(windowMs, SUBSCRIBE_WINDOW_MS))}
       when ${authAttempts.key} like 'subscribe-mail:%' then ${before(Math.max(windowMs, CONFIRMATION_MAIL_WINDOW_MS))}
       when ${authAttempts.key} like 'free-listing-%' then ${before(Math.max(windowMs, FREE_LISTING_WINDOW_MS))}
+      when ${authAttempts.key} like 'link-fill:%' then ${before(Math.max(windowMs, LINK_FILL_WINDOW_MS))}
       when ${authAttempts.key} like 'form-stamp:%' then ${before(Math.max(windowMs, SIGNUP_FORM_MAX_AGE_MS))}
       else ${before(windowMs)} end`,
     )
